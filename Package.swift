@@ -1,0 +1,94 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "apns-mock",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "apns-mock", targets: ["apns-mock"]),
+        .library(name: "APNSMock", targets: ["APNSMock"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CNGHTTP2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "CAPNSMockShims",
+            dependencies: ["COpenSSL"]
+        ),
+        .target(
+            name: "APNSMockCore",
+            dependencies: []
+        ),
+        .target(
+            name: "APNSMockServer",
+            dependencies: [
+                "APNSMockCore",
+                "CNGHTTP2",
+                "COpenSSL",
+                "CAPNSMockShims",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .target(
+            name: "APNSMock",
+            dependencies: [
+                "APNSMockCore",
+                "APNSMockServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "apns-mock",
+            dependencies: [
+                "APNSMock",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "APNSMockCoreTests",
+            dependencies: ["APNSMockCore"]
+        ),
+        .testTarget(
+            name: "APNSMockServerTests",
+            dependencies: ["APNSMockServer", "APNSMockCore", "CNGHTTP2"]
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "APNSMock",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,42 @@
+/// The APNs environment a push is delivered in.
+public enum APNSEnvironment: String, Sendable, Hashable, CaseIterable, Codable {
+    /// `api.sandbox.push.apple.com` (and the older `api.development.push.apple.com`).
+    case sandbox
+    /// `api.push.apple.com`.
+    case production
+
+    /// The environment Apple serves at `host`, or `nil` when `host` is not one of Apple's
+    /// APNs hosts. A trailing `:port` and letter case are ignored.
+    public static func forAppleHost(_ host: some StringProtocol) -> APNSEnvironment? {
+        var name = Substring(host)
+        if let colon = name.lastIndex(of: ":"), !name.contains("]"), name.firstIndex(of: ":") == colon {
+            name = name[..<colon]
+        }
+        if name.hasSuffix(".") { name = name.dropLast() }
+        switch name.lowercased() {
+        case "api.push.apple.com": return .production
+        case "api.sandbox.push.apple.com", "api.development.push.apple.com": return .sandbox
+        default: return nil
+        }
+    }
+}
+
+/// How the server chooses the environment of a connection.
+public enum EnvironmentMode: String, Sendable, Hashable, CaseIterable {
+    case sandbox
+    case production
+    /// From the TLS server name or `:authority` when it is one of Apple's hosts, else sandbox.
+    case auto
+
+    /// The environment for a request, given the TLS server name and the request's authority.
+    public func resolve(serverName: String?, authority: String?) -> APNSEnvironment {
+        switch self {
+        case .sandbox: return .sandbox
+        case .production: return .production
+        case .auto:
+            if let serverName, let env = APNSEnvironment.forAppleHost(serverName) { return env }
+            if let authority, let env = APNSEnvironment.forAppleHost(authority) { return env }
+            return .sandbox
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// A reason string from an APNs error response body, such as `BadDeviceToken`.
+///
+/// The type is open (any string is a valid reason) so that fault injection can answer with
+/// reasons Apple adds later; the static members carry Apple's exact spelling.
+public struct APNSReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
+    // 400
+    public static let badCollapseId = APNSReason("BadCollapseId")
+    public static let badDeviceToken = APNSReason("BadDeviceToken")
+    public static let badExpirationDate = APNSReason("BadExpirationDate")
+    public static let badMessageId = APNSReason("BadMessageId")
+    public static let badPriority = APNSReason("BadPriority")
+    public static let badTopic = APNSReason("BadTopic")
+    public static let deviceTokenNotForTopic = APNSReason("DeviceTokenNotForTopic")
+    public static let duplicateHeaders = APNSReason("DuplicateHeaders")
+    public static let idleTimeout = APNSReason("IdleTimeout")
+    public static let invalidPushType = APNSReason("InvalidPushType")
+    public static let missingDeviceToken = APNSReason("MissingDeviceToken")
+    public static let missingTopic = APNSReason("MissingTopic")
+    public static let payloadEmpty = APNSReason("PayloadEmpty")
+    public static let topicDisallowed = APNSReason("TopicDisallowed")
+    /// Not documented by Apple for `/3/device`: the broadcast API's name for a malformed JSON
+    /// body, used by apns-mock's `--strict-payload` mode.
+    public static let badRequestPayload = APNSReason("BadRequestPayload")
+    // 403
+    public static let badCertificate = APNSReason("BadCertificate")
+    public static let badCertificateEnvironment = APNSReason("BadCertificateEnvironment")
+    public static let expiredProviderToken = APNSReason("ExpiredProviderToken")
+    public static let forbidden = APNSReason("Forbidden")
+    public static let invalidProviderToken = APNSReason("InvalidProviderToken")
+    public static let missingProviderToken = APNSReason("MissingProviderToken")
+    public static let unrelatedKeyIdInToken = APNSReason("UnrelatedKeyIdInToken")
+    public static let badEnvironmentKeyIdInToken = APNSReason("BadEnvironmentKeyIdInToken")
+    // 404, 405
+    public static let badPath = APNSReason("BadPath")
+    public static let methodNotAllowed = APNSReason("MethodNotAllowed")
+    // 410
+    public static let unregistered = APNSReason("Unregistered")
+    public static let expiredToken = APNSReason("ExpiredToken")
+    // 413
+    public static let payloadTooLarge = APNSReason("PayloadTooLarge")
+    // 429
+    public static let tooManyProviderTokenUpdates = APNSReason("TooManyProviderTokenUpdates")
+    public static let tooManyRequests = APNSReason("TooManyRequests")
+    // 500, 503
+    public static let internalServerError = APNSReason("InternalServerError")
+    public static let serviceUnavailable = APNSReason("ServiceUnavailable")
+    public static let shutdown = APNSReason("Shutdown")
+    /// apns-mock's own reason (status 431) for a request whose header list exceeds the
+    /// advertised `SETTINGS_MAX_HEADER_LIST_SIZE`; APNs documents no reason for it.
+    public static let headerListTooLarge = APNSReason("HeaderListTooLarge")
+}

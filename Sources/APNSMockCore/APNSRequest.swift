@@ -1,0 +1,36 @@
+/// A request as the APNs rules see it: plain values, no transport types.
+public struct APNSRequest: Sendable {
+    /// `:method`.
+    public var method: String
+    /// `:path`, including any query.
+    public var path: String
+    /// `:authority`, or `host` when `:authority` is missing.
+    public var authority: String?
+    /// Regular (non-pseudo) headers in the order received, duplicates kept.
+    public var headers: [HTTPHeaderField]
+    /// The payload bytes kept: the first `APNSPushType.largestPayloadLimit` bytes at most.
+    public var payload: [UInt8]
+    /// The number of payload bytes received in all (may exceed `payload.count`).
+    public var payloadSize: Int
+    /// Set when the header list exceeded the connection's `SETTINGS_MAX_HEADER_LIST_SIZE`;
+    /// headers past the limit were not kept.
+    public var headerListTooLarge: Bool
+
+    public init(
+        method: String, path: String, authority: String? = nil, headers: [HTTPHeaderField] = [],
+        payload: [UInt8] = [], payloadSize: Int? = nil, headerListTooLarge: Bool = false
+    ) {
+        self.method = method
+        self.path = path
+        self.authority = authority
+        self.headers = headers
+        self.payload = payload
+        self.payloadSize = payloadSize ?? payload.count
+        self.headerListTooLarge = headerListTooLarge
+    }
+
+    /// The first value of header `name` (lower case), if present.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name == name }?.value
+    }
+}

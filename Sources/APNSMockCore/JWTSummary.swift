@@ -1,0 +1,40 @@
+import Foundation
+
+/// The decoded header and claims of a provider token, for the record. The signature is never
+/// kept or shown. No verification happens here.
+public struct JWTSummary: Sendable {
+    /// The JOSE header as JSON text, or `nil` when it does not decode.
+    public var headerJSON: String?
+    /// The claims as JSON text, or `nil` when they do not decode.
+    public var claimsJSON: String?
+
+    /// Cuts the signature off an `authorization` value (`bearer <h>.<c>.<sig>` becomes
+    /// `bearer <h>.<c>`), cheaply, so the record can keep the rest.
+    public static func strippingSignature(_ authorization: String) -> String {
+        guard let lastDot = authorization.lastIndex(of: ".") else { return authorization }
+        let head = authorization[..<lastDot]
+        guard head.contains(".") else { return authorization }
+        return String(head)
+    }
+
+    /// Decodes `bearer <h>.<c>` (or with a signature) into header and claims.
+    public init(authorization: String) {
+        var value = Substring(authorization)
+        if let space = value.firstIndex(of: " ") {
+            value = value[value.index(after: space)...].drop(while: { $0 == " " })
+        }
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        headerJSON = parts.count >= 1 ? Self.decodeSegment(parts[0]) : nil
+        claimsJSON = parts.count >= 2 ? Self.decodeSegment(parts[1]) : nil
+    }
+
+    /// Base64url-decodes one JWT segment to text, when it is JSON.
+    static func decodeSegment(_ segment: Substring) -> String? {
+        var base64 = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64),
+            (try? JSONSerialization.jsonObject(with: data)) != nil
+        else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

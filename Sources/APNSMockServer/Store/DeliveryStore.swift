@@ -1,0 +1,233 @@
+import APNSMockCore
+import DequeModule
+import Synchronization
+
+/// Every answered request, newest last, in a bounded in-memory ring.
+///
+/// Thread-safe and synchronous (a `Mutex`), because the transport appends from nghttp2
+/// callbacks on event-loop threads. When full, the oldest record goes and `dropped` counts it.
+/// Records are indexed by device token and by `apns-id`, so those queries never scan.
+public final class DeliveryStore: Sendable {
+    private let state: Mutex<State>
+    /// The most records held at once.
+    public let capacity: Int
+
+    private struct State: Sendable {
+        var records = Deque<StoredDelivery>()
+        var nextSequence: UInt64 = 1
+        var dropped: UInt64 = 0
+        var interner = StringInterner()
+        var byToken: [String: Deque<UInt64>] = [:]
+        var byAPNSID: [UUIDKey: Deque<UInt64>] = [:]
+
+        func record(sequence: UInt64) -> StoredDelivery? {
+            guard let first = records.first?.sequence, sequence >= first else { return nil }
+            let index = Int(sequence - first)
+            return index < records.count ? records[index] : nil
+        }
+    }
+
+    /// - Parameter capacity: the most records held; at least 1.
+    public init(capacity: Int = 100_000) {
+        self.capacity = max(1, capacity)
+        state = Mutex(State())
+    }
+
+    /// Stores `draft` and returns its sequence number.
+    @discardableResult
+    public func append(_ draft: DeliveryDraft) -> UInt64 {
+        var writer = BlobWriter(capacity: 96 + draft.path.utf8.count + draft.payload.count + draft.headers.count * 48)
+        writer.string(draft.method)
+        let tokenPathIsCanonical = draft.deviceToken.map { draft.path.utf8.count == 10 + $0.utf8.count } ?? false
+        writer.string(tokenPathIsCanonical ? "" : draft.path)
+        writer.string(draft.authority ?? "")
+        writer.string(draft.deviceToken ?? "")
+        writer.string(draft.apnsID)
+        writer.string(draft.uniqueID ?? "")
+        var flags: UInt8 = 0
+        if draft.apnsIDGenerated { flags |= StoredDelivery.flagGeneratedID }
+        if draft.authority != nil { flags |= StoredDelivery.flagHasAuthority }
+        if draft.uniqueID != nil { flags |= StoredDelivery.flagHasUniqueID }
+        if draft.deviceToken != nil { flags |= StoredDelivery.flagHasToken }
+        let apnsKey = UUIDKey(draft.apnsID)
+        return state.withLock { state in
+            writer.varint(draft.headers.count)
+            for field in draft.headers {
+                writer.varint(Int(state.interner.id(for: field.name)))
+                writer.string(field.name == "authorization" ? JWTSummary.strippingSignature(field.value) : field.value)
+            }
+            writer.raw(draft.payload)
+            let sequence = state.nextSequence
+            state.nextSequence += 1
+            let stored = StoredDelivery(
+                sequence: sequence, receivedAt: draft.receivedAt, respondedAt: draft.respondedAt,
+                connectionID: draft.connectionID, streamID: draft.streamID,
+                payloadSize: Int32(clamping: draft.payloadSize), status: UInt16(clamping: draft.status),
+                environment: draft.environment == .production ? 1 : 0,
+                pushType: draft.pushType?.code ?? StoredDelivery.noPushType, flags: flags,
+                reason: draft.reason.map { state.interner.id(for: $0.rawValue) } ?? 0,
+                topic: draft.topic.map { state.interner.id(for: $0) } ?? 0,
+                blob: writer.bytes)
+            if state.records.count >= capacity { Self.evictOldest(&state) }
+            state.records.append(stored)
+            if let token = draft.deviceToken { state.byToken[token, default: []].append(sequence) }
+            if let apnsKey { state.byAPNSID[apnsKey, default: []].append(sequence) }
+            return sequence
+        }
+    }
+
+    private static func evictOldest(_ state: inout State) {
+        guard let oldest = state.records.popFirst() else { return }
+        state.dropped += 1
+        var reader = BlobReader(oldest.blob)
+        _ = reader.string()
+        _ = reader.string()
+        _ = reader.string()
+        let token = reader.string()
+        let apnsID = reader.string()
+        if !token.isEmpty, var list = state.byToken[token] {
+            list.removeFirst()
+            state.byToken[token] = list.isEmpty ? nil : list
+        }
+        if let key = UUIDKey(apnsID), var list = state.byAPNSID[key] {
+            list.removeFirst()
+            state.byAPNSID[key] = list.isEmpty ? nil : list
+        }
+    }
+
+    /// Empties the store. Sequence numbers keep counting; `dropped` is unchanged.
+    public func removeAll() {
+        state.withLock { state in
+            state.records.removeAll()
+            state.byToken.removeAll()
+            state.byAPNSID.removeAll()
+        }
+    }
+
+    /// Number of records held.
+    public var count: Int { state.withLock { $0.records.count } }
+
+    /// Number of records dropped to stay within `capacity`.
+    public var dropped: UInt64 { state.withLock { $0.dropped } }
+
+    /// The most recent record with `apnsID` (any letter case), if any.
+    public func latest(apnsID: String) -> Delivery? {
+        guard let key = UUIDKey(apnsID) else { return nil }
+        return state.withLock { state -> Delivery? in
+            guard let sequence = state.byAPNSID[key]?.last, let stored = state.record(sequence: sequence) else {
+                return nil
+            }
+            return Self.decode(stored, interner: state.interner)
+        }
+    }
+
+    /// One page of the records matching `filter`, `limit` at most, in `order`.
+    public func query(_ filter: DeliveryFilter, limit: Int = 1000, order: DeliveryOrder = .asc) -> DeliveryPage {
+        let token = filter.token.map { $0.lowercased() }
+        let apnsKey = filter.apnsID.flatMap(UUIDKey.init)
+        return state.withLock { state in
+            let topicID: UInt32?? = filter.topic.map { state.interner.existingID(for: $0) }
+            if filter.apnsID != nil && apnsKey == nil {
+                return DeliveryPage(deliveries: [], next: nil, total: 0, dropped: state.dropped)
+            }
+            if case .some(.none) = topicID {
+                return DeliveryPage(deliveries: [], next: nil, total: 0, dropped: state.dropped)
+            }
+            func matches(_ record: StoredDelivery) -> Bool {
+                if let since = filter.since, record.sequence <= since { return false }
+                if let before = filter.before, record.sequence >= before { return false }
+                if case .some(.some(let id)) = topicID, record.topic != id { return false }
+                if let pushType = filter.pushType, record.pushType != pushType.code { return false }
+                if let status = filter.status, Int(record.status) != status { return false }
+                if let apnsKey, !Self.hasAPNSID(record, apnsKey) { return false }
+                if let token, Self.token(of: record) != token { return false }
+                return true
+            }
+            var picked: [StoredDelivery] = []
+            var total = 0
+            var lastPicked: UInt64?
+            func consider(_ record: StoredDelivery) {
+                guard matches(record) else { return }
+                total += 1
+                if picked.count < limit {
+                    picked.append(record)
+                    lastPicked = record.sequence
+                }
+            }
+            let indexed: Deque<UInt64>?
+            if let token {
+                indexed = state.byToken[token] ?? []
+            } else if let apnsKey {
+                indexed = state.byAPNSID[apnsKey] ?? []
+            } else {
+                indexed = nil
+            }
+            if let indexed {
+                let sequences = order == .asc ? Array(indexed) : indexed.reversed()
+                for sequence in sequences {
+                    if let record = state.record(sequence: sequence) { consider(record) }
+                }
+            } else if order == .asc {
+                for record in state.records { consider(record) }
+            } else {
+                for record in state.records.reversed() { consider(record) }
+            }
+            let deliveries = picked.map { Self.decode($0, interner: state.interner) }
+            let next = total > picked.count ? lastPicked : nil
+            return DeliveryPage(deliveries: deliveries, next: next, total: total, dropped: state.dropped)
+        }
+    }
+
+    private static func token(of record: StoredDelivery) -> String? {
+        var reader = BlobReader(record.blob)
+        _ = reader.raw()
+        let path = reader.string()
+        _ = reader.raw()
+        let token = reader.string()
+        if !token.isEmpty { return token }
+        guard path.hasPrefix(RequestRules.devicePathPrefix) else { return nil }
+        return String(path.dropFirst(RequestRules.devicePathPrefix.count)).lowercased()
+    }
+
+    private static func hasAPNSID(_ record: StoredDelivery, _ key: UUIDKey) -> Bool {
+        var reader = BlobReader(record.blob)
+        for _ in 0..<4 { _ = reader.raw() }
+        return UUIDKey(reader.string()) == key
+    }
+
+    private static func decode(_ stored: StoredDelivery, interner: StringInterner) -> Delivery {
+        var reader = BlobReader(stored.blob)
+        let method = reader.string()
+        var path = reader.string()
+        let authority = reader.string()
+        let token = reader.string()
+        let apnsID = reader.string()
+        let uniqueID = reader.string()
+        let headerCount = reader.varint()
+        var headers: [HTTPHeaderField] = []
+        headers.reserveCapacity(headerCount)
+        for _ in 0..<headerCount {
+            let name = interner.string(for: UInt32(reader.varint())) ?? ""
+            headers.append(HTTPHeaderField(name: name, value: reader.string()))
+        }
+        let payload = Array(reader.raw())
+        if path.isEmpty && !token.isEmpty { path = RequestRules.devicePathPrefix + token }
+        let hasToken = stored.flags & StoredDelivery.flagHasToken != 0
+        var shownToken: String? = hasToken ? token : nil
+        if !hasToken, path.hasPrefix(RequestRules.devicePathPrefix) {
+            shownToken = String(path.dropFirst(RequestRules.devicePathPrefix.count))
+        }
+        return Delivery(
+            sequence: stored.sequence, receivedAt: stored.receivedAt, connectionID: stored.connectionID,
+            streamID: stored.streamID, environment: stored.environment == 1 ? .production : .sandbox,
+            method: method, path: path,
+            authority: stored.flags & StoredDelivery.flagHasAuthority != 0 ? authority : nil,
+            token: shownToken, headers: headers, topic: interner.string(for: stored.topic),
+            pushType: APNSPushType(code: stored.pushType), apnsID: apnsID,
+            apnsIDGenerated: stored.flags & StoredDelivery.flagGeneratedID != 0,
+            uniqueID: stored.flags & StoredDelivery.flagHasUniqueID != 0 ? uniqueID : nil,
+            payload: payload, payloadSize: Int(stored.payloadSize), status: Int(stored.status),
+            reason: interner.string(for: stored.reason).map(APNSReason.init(rawValue:)),
+            respondedAt: stored.respondedAt)
+    }
+}

@@ -1,0 +1,131 @@
+private import CAPNSMockShims
+private import COpenSSL
+
+/// One server-side TLS session over memory BIOs: ciphertext in, plaintext out, and back.
+///
+/// Owns an `SSL*` (which owns its two memory BIOs), freed in `deinit`. Not thread-safe: used
+/// only from its connection's event loop.
+final class TLSConnection {
+    private let ssl: OpaquePointer
+    private let readBIO: OpaquePointer
+    private let writeBIO: OpaquePointer
+    private(set) var handshakeComplete = false
+    /// Set when the handshake failed because the client offered ALPN without `h2`.
+    private(set) var refusedForALPN = false
+
+    /// Result of feeding ciphertext.
+    enum Event {
+        case needMoreData
+        case handshakeCompleted
+        case failed(String)
+    }
+
+    init(context: TLSServerContext) throws {
+        guard let ssl = SSL_new(context.context) else {
+            throw TLSError("cannot create a TLS session: \(TLSError.drainOpenSSLErrors())")
+        }
+        guard let rbio = BIO_new(BIO_s_mem()), let wbio = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            throw TLSError("cannot create memory BIOs")
+        }
+        self.ssl = ssl
+        self.readBIO = rbio
+        self.writeBIO = wbio
+        SSL_set_bio(ssl, rbio, wbio)
+        SSL_set_accept_state(ssl)
+    }
+
+    deinit {
+        SSL_free(ssl)
+    }
+
+    /// Hands ciphertext received from the network to OpenSSL.
+    func receiveCiphertext(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        _ = BIO_write(readBIO, base, Int32(bytes.count))
+    }
+
+    /// Advances the handshake with what has been received.
+    func driveHandshake() -> Event {
+        if handshakeComplete { return .handshakeCompleted }
+        ERR_clear_error()
+        let result = SSL_do_handshake(ssl)
+        if result == 1 {
+            handshakeComplete = true
+            return .handshakeCompleted
+        }
+        let error = SSL_get_error(ssl, result)
+        if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return .needMoreData }
+        let code = ERR_peek_error()
+        if code != 0, apnsmock_error_is_no_application_protocol(code) != 0 { refusedForALPN = true }
+        return .failed(TLSError.drainOpenSSLErrors())
+    }
+
+    /// Reads all decrypted bytes available, appending them to `plaintext`.
+    /// - Returns: `false` when the peer closed TLS or the session failed.
+    func readPlaintext(into plaintext: inout [UInt8]) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            ERR_clear_error()
+            let count = chunk.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+            if count > 0 {
+                plaintext.append(contentsOf: chunk[0..<Int(count)])
+                continue
+            }
+            let error = SSL_get_error(ssl, count)
+            if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return true }
+            ERR_clear_error()
+            return false
+        }
+    }
+
+    /// Encrypts `bytes` for sending; the ciphertext waits in the write BIO.
+    func writePlaintext(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = SSL_write(ssl, bytes.baseAddress! + offset, Int32(bytes.count - offset))
+            if written <= 0 { ERR_clear_error(); return }
+            offset += Int(written)
+        }
+    }
+
+    /// Sends close_notify.
+    func shutdown() {
+        ERR_clear_error()
+        _ = SSL_shutdown(ssl)
+        ERR_clear_error()
+    }
+
+    /// Number of ciphertext bytes waiting to be sent.
+    var pendingCiphertext: Int { Int(apnsmock_bio_pending(writeBIO)) }
+
+    /// Moves the waiting ciphertext into `body`, which receives a raw buffer of `count` bytes.
+    func drainCiphertext(_ body: (UnsafeRawBufferPointer) -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let pending = pendingCiphertext
+            if pending == 0 { return }
+            if buffer.count < pending { buffer = [UInt8](repeating: 0, count: pending) }
+            let count = buffer.withUnsafeMutableBytes { BIO_read(writeBIO, $0.baseAddress, Int32($0.count)) }
+            if count <= 0 { return }
+            buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)])) }
+        }
+    }
+
+    /// The SNI host name the client sent.
+    var serverName: String? {
+        guard let name = apnsmock_ssl_server_name(ssl) else { return nil }
+        return String(cString: name)
+    }
+
+    /// The ALPN protocol selected, if any.
+    var alpnProtocol: String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = apnsmock_ssl_alpn(ssl, &buffer, Int32(buffer.count))
+        guard length > 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// "TLSv1.3" and the like.
+    var protocolVersion: String { String(cString: apnsmock_ssl_version(ssl)) }
+}

@@ -1,0 +1,61 @@
+private import CAPNSMockShims
+private import COpenSSL
+
+/// An OpenSSL server context: certificate, key, TLS 1.2–1.3, ALPN `h2`.
+///
+/// Owns one `SSL_CTX*`, freed in `deinit`. Immutable after `init`; OpenSSL allows one context
+/// to be shared by connections on many threads, which is why the type is `Sendable`.
+public final class TLSServerContext: @unchecked Sendable {
+    // @unchecked: the pointer is written once in init and only read (SSL_new) afterwards,
+    // which OpenSSL documents as thread-safe for SSL_CTX.
+    let context: OpaquePointer
+
+    /// Loads a PEM certificate chain and private key.
+    /// - Throws: `TLSError` naming the file that could not be used.
+    public init(certificatePath: String, privateKeyPath: String) throws {
+        guard let ctx = SSL_CTX_new(TLS_server_method()) else {
+            throw TLSError("cannot create an OpenSSL context: \(TLSError.drainOpenSSLErrors())")
+        }
+        context = ctx
+        guard apnsmock_ctx_set_proto_versions(ctx, TLS1_2_VERSION, TLS1_3_VERSION) == 1 else {
+            throw TLSError("cannot limit TLS versions: \(TLSError.drainOpenSSLErrors())")
+        }
+        apnsmock_ctx_configure(ctx)
+        apnsmock_ctx_install_alpn(ctx)
+        guard SSL_CTX_use_certificate_chain_file(ctx, certificatePath) == 1 else {
+            throw TLSError(
+                "cannot load the TLS certificate '\(certificatePath)': \(TLSError.drainOpenSSLErrors())")
+        }
+        guard SSL_CTX_use_PrivateKey_file(ctx, privateKeyPath, SSL_FILETYPE_PEM) == 1 else {
+            throw TLSError(
+                "cannot load the TLS private key '\(privateKeyPath)': \(TLSError.drainOpenSSLErrors())")
+        }
+        guard SSL_CTX_check_private_key(ctx) == 1 else {
+            throw TLSError(
+                "the TLS private key '\(privateKeyPath)' does not match the certificate '\(certificatePath)'")
+        }
+    }
+
+    deinit {
+        SSL_CTX_free(context)
+    }
+}
+
+/// A TLS set-up or handshake failure, in words.
+public struct TLSError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ description: String) { self.description = description }
+
+    /// Empties OpenSSL's thread-local error queue into one line.
+    static func drainOpenSSLErrors() -> String {
+        var messages: [String] = []
+        while true {
+            let code = ERR_get_error()
+            if code == 0 { break }
+            var buffer = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(code, &buffer, buffer.count)
+            messages.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return messages.isEmpty ? "unknown OpenSSL error" : messages.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,62 @@
+#include "CAPNSMockShims.h"
+#include <openssl/err.h>
+#include <string.h>
+
+int apnsmock_ctx_set_proto_versions(SSL_CTX *ctx, int min_version, int max_version) {
+    if (SSL_CTX_set_min_proto_version(ctx, min_version) != 1) return 0;
+    if (SSL_CTX_set_max_proto_version(ctx, max_version) != 1) return 0;
+    return 1;
+}
+
+static int apnsmock_alpn_select(SSL *ssl, const unsigned char **out, unsigned char *outlen,
+                                const unsigned char *in, unsigned int inlen, void *arg) {
+    (void)ssl;
+    (void)arg;
+    unsigned int i = 0;
+    while (i < inlen) {
+        unsigned int len = in[i];
+        if (i + 1 + len > inlen) break;
+        if (len == 2 && memcmp(in + i + 1, "h2", 2) == 0) {
+            *out = in + i + 1;
+            *outlen = (unsigned char)len;
+            return SSL_TLSEXT_ERR_OK;
+        }
+        i += 1 + len;
+    }
+    return SSL_TLSEXT_ERR_ALERT_FATAL;
+}
+
+void apnsmock_ctx_install_alpn(SSL_CTX *ctx) {
+    SSL_CTX_set_alpn_select_cb(ctx, apnsmock_alpn_select, NULL);
+}
+
+void apnsmock_ctx_configure(SSL_CTX *ctx) {
+    SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION |
+                                 SSL_OP_CIPHER_SERVER_PREFERENCE);
+    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER |
+                              SSL_MODE_RELEASE_BUFFERS);
+    SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_SERVER);
+    SSL_CTX_set_session_id_context(ctx, (const unsigned char *)"apns-mock", 9);
+}
+
+const char *apnsmock_ssl_server_name(const SSL *ssl) {
+    return SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name);
+}
+
+int apnsmock_ssl_alpn(const SSL *ssl, char *out, int capacity) {
+    const unsigned char *data = NULL;
+    unsigned int len = 0;
+    SSL_get0_alpn_selected(ssl, &data, &len);
+    if (data == NULL || len == 0 || (int)len >= capacity) return 0;
+    memcpy(out, data, len);
+    out[len] = 0;
+    return (int)len;
+}
+
+int apnsmock_error_is_no_application_protocol(unsigned long err) {
+    return ERR_GET_REASON(err) == SSL_R_NO_APPLICATION_PROTOCOL;
+}
+
+size_t apnsmock_bio_pending(BIO *bio) { return BIO_ctrl_pending(bio); }
+
+const char *apnsmock_ssl_version(const SSL *ssl) { return SSL_get_version(ssl); }
