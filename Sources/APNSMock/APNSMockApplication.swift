@@ -1,0 +1,76 @@
+import APNSMockCore
+import APNSMockServer
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// apns-mock in one process: the APNs listener and the admin API on one event-loop group and
+/// one service lifecycle (SIGINT/SIGTERM drain both).
+public struct APNSMockApplication: Sendable {
+    /// The addresses actually bound, once both listeners are up.
+    public struct Endpoints: Sendable, CustomStringConvertible {
+        public var apnsHost: String
+        public var apnsPort: Int
+        public var adminHost: String
+        public var adminPort: Int
+
+        /// `https://127.0.0.1:2197`.
+        public var apnsURL: String { "https://\(Self.hostForURL(apnsHost)):\(apnsPort)" }
+        /// `http://127.0.0.1:2198`.
+        public var adminURL: String { "http://\(Self.hostForURL(adminHost)):\(adminPort)" }
+
+        /// The ready line scripts wait for.
+        public var description: String { "apns-mock ready apns=\(apnsURL) admin=\(adminURL)" }
+
+        static func hostForURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+    }
+
+    public let configuration: APNSMockConfiguration
+    /// Every recorded request.
+    public let store: DeliveryStore
+    let listener: APNSListener
+    let logger: Logger
+
+    /// Checks the configuration, loads the TLS files and binds the APNs port.
+    /// - Throws: a clear error for a missing certificate, a port in use, a bad setting.
+    public init(configuration: APNSMockConfiguration, logger: Logger? = nil) async throws {
+        var logger = logger ?? Logger(label: "apnsmock")
+        logger.logLevel = configuration.logLevel
+        self.logger = logger
+        self.configuration = configuration
+        let tls = try TLSServerContext(
+            certificatePath: configuration.tlsCertificatePath, privateKeyPath: configuration.tlsKeyPath)
+        store = DeliveryStore(capacity: configuration.recordCapacity)
+        let context = APNSListenerContext(
+            tls: tls, settings: configuration.http2,
+            rules: RequestRules(policy: ValidationPolicy(strictPayload: configuration.strictPayload)),
+            environmentMode: configuration.environment, store: store, logger: logger)
+        listener = try await APNSListener.bind(host: configuration.host, port: configuration.port, context: context)
+    }
+
+    /// Serves until SIGINT/SIGTERM or task cancellation; calls `onReady` once both ports listen.
+    public func run(onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
+        let configuration = configuration
+        let apnsPort = listener.port
+        let app = Application(
+            router: AdminRouter.build(store: store),
+            configuration: .init(address: .hostname(configuration.adminHost, port: configuration.adminPort)),
+            services: [listener],
+            onServerRunning: { channel in
+                await onReady(
+                    Endpoints(
+                        apnsHost: configuration.host, apnsPort: apnsPort, adminHost: configuration.adminHost,
+                        adminPort: channel.localAddress?.port ?? configuration.adminPort))
+            },
+            eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
+            logger: logger)
+        do {
+            try await app.runService()
+        } catch {
+            await listener.close()
+            throw error
+        }
+    }
+}

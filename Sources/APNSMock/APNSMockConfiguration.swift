@@ -1,0 +1,26 @@
+import APNSMockCore
+import APNSMockServer
+import Logging
+
+/// Every setting of `apns-mock serve`, with the built-in defaults.
+public struct APNSMockConfiguration: Sendable {
+    /// APNs listener address; port 0 picks a free port.
+    public var host = "127.0.0.1"
+    public var port = 2197
+    /// Admin API address; port 0 picks a free port.
+    public var adminHost = "127.0.0.1"
+    public var adminPort = 2198
+    /// PEM server certificate (chain) and key.
+    public var tlsCertificatePath = "certs/server.pem"
+    public var tlsKeyPath = "certs/server-key.pem"
+    public var environment = EnvironmentMode.sandbox
+    /// HTTP/2 SETTINGS announced to clients.
+    public var http2 = HTTP2Settings()
+    /// Most records kept; the oldest go first.
+    public var recordCapacity = 100_000
+    /// Reject payloads that are not a JSON object (400 BadRequestPayload).
+    public var strictPayload = false
+    public var logLevel = Logger.Level.notice
+
+    public init() {}
+}

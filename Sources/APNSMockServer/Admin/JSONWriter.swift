@@ -1,0 +1,68 @@
+/// Writes JSON text by hand: field order as written, raw JSON embedded without re-parsing.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    private var needsComma: [Bool] = [false]
+
+    init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
+
+    mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
+    mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
+
+    /// Writes `"name":` inside an object; the next value call writes the value.
+    mutating func key(_ name: String) {
+        separator()
+        writeString(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma[needsComma.count - 1] = false
+    }
+
+    mutating func string(_ value: String?) {
+        separator()
+        guard let value else { bytes.append(contentsOf: "null".utf8); return }
+        writeString(value)
+    }
+
+    mutating func number<T: BinaryInteger>(_ value: T?) {
+        separator()
+        guard let value else { bytes.append(contentsOf: "null".utf8); return }
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func bool(_ value: Bool) {
+        separator()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
+
+    /// Embeds bytes that are already valid JSON.
+    mutating func raw<C: Collection>(_ json: C) where C.Element == UInt8 {
+        separator()
+        bytes.append(contentsOf: json)
+    }
+
+    private mutating func separator() {
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    private mutating func writeString(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

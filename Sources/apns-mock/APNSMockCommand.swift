@@ -1,0 +1,12 @@
+import APNSMock
+import ArgumentParser
+
+/// `apns-mock`: the command-line entry point. Thin: parses flags and calls the library.
+@main
+struct APNSMockCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apns-mock",
+        abstract: "A mock Apple Push Notification service for integration tests.",
+        subcommands: [ServeCommand.self, CertsCommand.self, KeysCommand.self, TokenCommand.self],
+        defaultSubcommand: ServeCommand.self)
+}
