@@ -155,7 +155,8 @@ public final class DeliveryStore: Sendable {
                 }
             }
             let indexed: Deque<UInt64>?
-            if let token {
+            if let token, DeviceToken.normalized(token) != nil {
+                // Well-formed tokens are indexed; a malformed one can only match by scanning.
                 indexed = state.byToken[token] ?? []
             } else if let apnsKey {
                 indexed = state.byAPNSID[apnsKey] ?? []

@@ -32,7 +32,9 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private var prefaceBuffer: [UInt8] = []
     private var plaintext: [UInt8] = []
     private var output: [UInt8] = []
-    private var settingsSent = false
+    /// HTTP/2 bytes may go out: the client chose h2 by ALPN or sent the HTTP/2 preface. Until
+    /// then nothing is sent, so that an HTTP/1.1 client gets a clean HTTP/1.1 answer.
+    private var http2OutputAllowed = false
 
     init(context: APNSListenerContext) {
         shared = context
@@ -107,6 +109,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 state = .awaitingPreface
                 if alpn == "h2" {
                     // The client committed to HTTP/2: send our SETTINGS now, as servers do.
+                    http2OutputAllowed = true
                     sendHTTP2Output(context: context)
                 } else {
                     flushCiphertext(context: context)
@@ -126,6 +129,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             }
             if prefaceBuffer.count == Self.clientPreface.count {
                 state = .http2
+                http2OutputAllowed = true
             }
         }
         if state == .http2, !bytes.isEmpty {
@@ -182,6 +186,10 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     private func sendHTTP2Output(context: ChannelHandlerContext) {
         guard let http2, let tls else { return }
+        guard http2OutputAllowed else {
+            flushCiphertext(context: context)
+            return
+        }
         output.removeAll(keepingCapacity: true)
         http2.collectOutput(into: &output)
         if !output.isEmpty { output.withUnsafeBytes { tls.writePlaintext($0) } }

@@ -1,0 +1,136 @@
+import APNSMockCore
+import Testing
+
+@testable import APNSMockServer
+
+@Suite struct DeliveryStoreTests {
+    static func draft(
+        token: String? = String(repeating: "ab", count: 32), topic: String = "com.example.app", status: Int = 200,
+        apnsID: String = "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D", pushType: APNSPushType = .alert,
+        payload: String = #"{"aps":{"alert":"hi"}}"#
+    ) -> DeliveryDraft {
+        DeliveryDraft(
+            receivedAt: 1_700_000_000_000, respondedAt: 1_700_000_000_001, connectionID: 3, streamID: 5,
+            environment: .sandbox, method: "POST", path: "/3/device/" + (token ?? "zz"), authority: "localhost",
+            headers: [
+                HTTPHeaderField(name: "apns-topic", value: topic),
+                HTTPHeaderField(name: "apns-push-type", value: pushType.rawValue),
+                HTTPHeaderField(name: "authorization", value: "bearer aGVhZA.Y2xhaW1z.c2lnbmF0dXJl"),
+            ], deviceToken: token, topic: topic, pushType: pushType, apnsID: apnsID, apnsIDGenerated: false,
+            uniqueID: nil, payload: Array(payload.utf8), payloadSize: payload.utf8.count, status: status,
+            reason: status == 200 ? nil : .badDeviceToken)
+    }
+
+    @Test func recordsRoundTrip() throws {
+        let store = DeliveryStore()
+        let sequence = store.append(Self.draft())
+        #expect(sequence == 1)
+        let record = try #require(store.query(DeliveryFilter()).deliveries.first)
+        #expect(record.token == String(repeating: "ab", count: 32))
+        #expect(record.path == "/3/device/" + String(repeating: "ab", count: 32))
+        #expect(record.topic == "com.example.app")
+        #expect(record.pushType == .alert)
+        #expect(record.connectionID == 3 && record.streamID == 5)
+        #expect(record.headers.count == 3)
+        #expect(record.payload == Array(#"{"aps":{"alert":"hi"}}"#.utf8))
+        #expect(record.payloadKind == .object)
+        #expect(record.respondedAt == 1_700_000_000_001)
+    }
+
+    @Test func authorizationIsKeptWithoutItsSignature() throws {
+        let store = DeliveryStore()
+        store.append(Self.draft())
+        let record = try #require(store.query(DeliveryFilter()).deliveries.first)
+        #expect(record.header("authorization") == "bearer aGVhZA.Y2xhaW1z")
+        #expect(!record.headers.contains { $0.value.contains("c2lnbmF0dXJl") })
+    }
+
+    @Test func oldestRecordsGoWhenFull() {
+        let store = DeliveryStore(capacity: 3)
+        for index in 0..<5 { store.append(Self.draft(token: String(format: "%016x", index))) }
+        #expect(store.count == 3)
+        #expect(store.dropped == 2)
+        let page = store.query(DeliveryFilter())
+        #expect(page.deliveries.map(\.sequence) == [3, 4, 5])
+        #expect(page.dropped == 2)
+        #expect(store.query(DeliveryFilter(token: String(format: "%016x", 0))).total == 0)
+        #expect(store.query(DeliveryFilter(token: String(format: "%016x", 4))).total == 1)
+    }
+
+    @Test func resetKeepsSequenceNumbersCounting() {
+        let store = DeliveryStore()
+        store.append(Self.draft())
+        store.append(Self.draft())
+        store.removeAll()
+        #expect(store.count == 0)
+        #expect(store.query(DeliveryFilter()).total == 0)
+        #expect(store.append(Self.draft()) == 3)
+    }
+
+    @Test func filtersAndPaging() {
+        let store = DeliveryStore()
+        let tokenA = String(repeating: "0a", count: 32)
+        let tokenB = String(repeating: "0b", count: 32)
+        for index in 0..<10 {
+            store.append(
+                Self.draft(
+                    token: index.isMultiple(of: 2) ? tokenA : tokenB, topic: index < 5 ? "com.a" : "com.b",
+                    status: index == 7 ? 400 : 200, pushType: index == 3 ? .background : .alert))
+        }
+        #expect(store.query(DeliveryFilter(token: tokenA.uppercased())).total == 5)
+        #expect(store.query(DeliveryFilter(topic: "com.b")).total == 5)
+        #expect(store.query(DeliveryFilter(topic: "com.never")).total == 0)
+        #expect(store.query(DeliveryFilter(pushType: .background)).deliveries.map(\.sequence) == [4])
+        #expect(store.query(DeliveryFilter(status: 400)).deliveries.map(\.sequence) == [8])
+        #expect(store.query(DeliveryFilter(token: tokenB, topic: "com.b")).deliveries.map(\.sequence) == [6, 8, 10])
+
+        let first = store.query(DeliveryFilter(), limit: 4)
+        #expect(first.deliveries.map(\.sequence) == [1, 2, 3, 4])
+        #expect(first.next == 4)
+        #expect(first.total == 10)
+        let second = store.query(DeliveryFilter(since: first.next), limit: 4)
+        #expect(second.deliveries.map(\.sequence) == [5, 6, 7, 8])
+        let last = store.query(DeliveryFilter(since: second.next), limit: 4)
+        #expect(last.deliveries.map(\.sequence) == [9, 10])
+        #expect(last.next == nil)
+
+        let descending = store.query(DeliveryFilter(token: tokenA), limit: 2, order: .desc)
+        #expect(descending.deliveries.map(\.sequence) == [9, 7])
+        #expect(descending.next == 7)
+        let more = store.query(DeliveryFilter(token: tokenA, before: descending.next), limit: 2, order: .desc)
+        #expect(more.deliveries.map(\.sequence) == [5, 3])
+    }
+
+    @Test func latestByAPNSIDIgnoresLetterCase() {
+        let store = DeliveryStore()
+        store.append(Self.draft(status: 400))
+        store.append(Self.draft(status: 200))
+        store.append(Self.draft(apnsID: "00000000-0000-4000-8000-000000000000"))
+        let latest = store.latest(apnsID: "7f4c2b9e-1d3a-4f5b-8c6d-0e1f2a3b4c5d")
+        #expect(latest?.sequence == 2)
+        #expect(store.latest(apnsID: "11111111-0000-4000-8000-000000000000") == nil)
+        #expect(store.query(DeliveryFilter(apnsID: "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D")).total == 2)
+    }
+
+    @Test func invalidTokensAreStillRecordedAndFilterable() {
+        let store = DeliveryStore()
+        store.append(Self.draft(token: nil, status: 400))
+        let page = store.query(DeliveryFilter(token: "ZZ"))
+        #expect(page.total == 1)
+        #expect(page.deliveries.first?.token == "zz")
+    }
+
+    @Test func concurrentAppendsLoseNothing() async {
+        let store = DeliveryStore(capacity: 100_000)
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for index in 0..<2_000 { store.append(Self.draft(token: String(format: "%08x%08x", worker, index))) }
+                }
+            }
+        }
+        #expect(store.count == 8_000)
+        let sequences = store.query(DeliveryFilter(), limit: 10_000).deliveries.map(\.sequence)
+        #expect(sequences == Array(1...8_000))
+    }
+}
