@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import UnixSignals
 
 /// apns-mock in one process: the APNs listener and the admin API on one event-loop group and
 /// one service lifecycle (SIGINT/SIGTERM drain both).
@@ -50,14 +51,21 @@ public struct APNSMockApplication: Sendable {
         listener = try await APNSListener.bind(host: configuration.host, port: configuration.port, context: context)
     }
 
-    /// Serves until SIGINT/SIGTERM or task cancellation; calls `onReady` once both ports listen.
+    /// Serves until SIGINT/SIGTERM; calls `onReady` once both ports listen.
     public func run(onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
+        try await makeServiceGroup(shutdownSignals: [.sigterm, .sigint], onReady: onReady).run()
+    }
+
+    /// The admin app and the APNs listener in one `ServiceGroup`; a graceful shutdown (a signal
+    /// in `shutdownSignals`, or `triggerGracefulShutdown()`) drains both.
+    public func makeServiceGroup(
+        shutdownSignals: [UnixSignal], onReady: @escaping @Sendable (Endpoints) async -> Void
+    ) -> ServiceGroup {
         let configuration = configuration
         let apnsPort = listener.port
         let app = Application(
             router: AdminRouter.build(store: store),
             configuration: .init(address: .hostname(configuration.adminHost, port: configuration.adminPort)),
-            services: [listener],
             onServerRunning: { channel in
                 await onReady(
                     Endpoints(
@@ -66,11 +74,9 @@ public struct APNSMockApplication: Sendable {
             },
             eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
             logger: logger)
-        do {
-            try await app.runService()
-        } catch {
-            await listener.close()
-            throw error
-        }
+        return ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: app), .init(service: listener)], gracefulShutdownSignals: shutdownSignals,
+                logger: logger))
     }
 }

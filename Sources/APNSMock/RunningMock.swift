@@ -1,35 +1,41 @@
 import APNSMockServer
+import ServiceLifecycle
 
 /// An apns-mock started in the background of the current process, for tests.
 public final class RunningMock: Sendable {
     public let endpoints: APNSMockApplication.Endpoints
     public let store: DeliveryStore
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     /// Starts `application` and returns once both ports are listening.
     public static func start(_ application: APNSMockApplication) async throws -> RunningMock {
         let (stream, continuation) = AsyncStream.makeStream(of: APNSMockApplication.Endpoints.self)
+        let group = application.makeServiceGroup(shutdownSignals: []) { continuation.yield($0) }
         let task = Task {
             defer { continuation.finish() }
-            try await application.run { continuation.yield($0) }
+            try await group.run()
         }
         var iterator = stream.makeAsyncIterator()
         guard let endpoints = await iterator.next() else {
             try await task.value
             throw ListenerError("apns-mock stopped before it was ready")
         }
-        return RunningMock(endpoints: endpoints, store: application.store, task: task)
+        return RunningMock(endpoints: endpoints, store: application.store, group: group, task: task)
     }
 
-    private init(endpoints: APNSMockApplication.Endpoints, store: DeliveryStore, task: Task<Void, any Error>) {
+    private init(
+        endpoints: APNSMockApplication.Endpoints, store: DeliveryStore, group: ServiceGroup, task: Task<Void, any Error>
+    ) {
         self.endpoints = endpoints
         self.store = store
+        self.group = group
         self.task = task
     }
 
-    /// Stops the servers and waits until they are down.
+    /// Shuts the servers down gracefully and waits until they are down.
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = try? await task.value
     }
 }

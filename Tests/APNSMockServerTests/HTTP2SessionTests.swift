@@ -147,7 +147,10 @@ import Testing
         #expect(record.payload.count <= APNSPushType.largestPayloadLimit)
     }
 
-    @Test func bodyLargerThanOneWindowIsAnsweredEarlyThenResetWithNoError() throws {
+    /// The answer goes out once the body passes one flow-control window, before END_STREAM;
+    /// the rest is read and discarded (no RST_STREAM: curl 7.88 reports RST_STREAM NO_ERROR
+    /// after a complete response as a failure).
+    @Test func bodyLargerThanOneWindowIsAnsweredEarly() throws {
         let connection = try InProcessConnection()
         let id = connection.client.submit(
             path: Self.path, headers: Self.headers, body: [UInt8](repeating: 0x20, count: 300_000))
@@ -155,8 +158,7 @@ import Testing
         #expect(connection.client.header(":status", on: id) == "413")
         #expect(connection.client.bodies[id] == Array(#"{"reason":"PayloadTooLarge"}"#.utf8))
         let types = connection.client.frames(on: id).map(\.type).filter { $0 == HEADERS || $0 == DATA || $0 == RST }
-        #expect(types == [HEADERS, DATA, RST])
-        #expect(types.last == RST)
+        #expect(types == [HEADERS, DATA])
         #expect(connection.client.closed[id] == NGHTTP2_NO_ERROR.rawValue)
         #expect(connection.store.count == 1)
     }

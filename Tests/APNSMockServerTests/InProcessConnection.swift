@@ -49,8 +49,7 @@ final class InProcessConnection {
             for ready in server.takeReadyRequests() {
                 let answer = processor.answer(ready, serverName: nil, receivedAt: 1_700_000_000_000)
                 server.respond(
-                    streamID: ready.streamID, status: answer.status, headers: answer.headers, body: answer.body,
-                    resetAfter: ready.early)
+                    streamID: ready.streamID, status: answer.status, headers: answer.headers, body: answer.body)
             }
             var toClient: [UInt8] = []
             server.collectOutput(into: &toClient)

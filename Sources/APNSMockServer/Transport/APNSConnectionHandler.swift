@@ -162,14 +162,15 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                     "apnsmock.status": "\(answer.status)",
                 ])
             http2.respond(
-                streamID: ready.streamID, status: answer.status, headers: answer.headers, body: answer.body,
-                resetAfter: ready.early)
+                streamID: ready.streamID, status: answer.status, headers: answer.headers, body: answer.body)
         }
     }
 
     /// The bytes after TLS are not the HTTP/2 preface: answer an HTTP/1.x request in words.
     private func refuseNonHTTP2(context: ChannelHandlerContext) {
-        let looksLikeHTTP1 = prefaceBuffer.prefix(8).allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "*") }
+        // An HTTP/1.x request line starts with a method token: upper-case letters, then a space.
+        let method = prefaceBuffer.prefix { $0 != UInt8(ascii: " ") }
+        let looksLikeHTTP1 = !method.isEmpty && method.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
         logger.notice(
             "client did not send the HTTP/2 preface\(looksLikeHTTP1 ? " (it spoke HTTP/1.x)" : ""); closing")
         if looksLikeHTTP1, let tls {

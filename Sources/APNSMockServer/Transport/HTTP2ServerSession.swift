@@ -20,8 +20,8 @@ public struct HTTP2Settings: Sendable, Hashable {
 struct ReadyRequest {
     var streamID: Int32
     var request: APNSRequestParts
-    /// The body outgrew one flow-control window before END_STREAM: answer now, then reset the
-    /// stream with NO_ERROR.
+    /// The body outgrew one flow-control window before END_STREAM: the answer goes out now and
+    /// the rest of the body is read and discarded.
     var early: Bool
 }
 
@@ -50,8 +50,6 @@ final class HTTP2ServerSession {
     private var answered: Set<Int32> = []
     private var ready: [ReadyRequest] = []
     private var responseBodies: [Int32: [UInt8]] = [:]
-    private var resetAfterSend: Set<Int32> = []
-    private var resetsDue: [Int32] = []
     private let maxHeaderListSize: Int
     /// Body bytes above which a request is answered before END_STREAM (one flow-control window).
     static let earlyAnswerThreshold = 65_535
@@ -77,9 +75,6 @@ final class HTTP2ServerSession {
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
             HTTP2ServerSession.from(user).onFrameReceived(frame!)
-        }
-        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, user in
-            HTTP2ServerSession.from(user).onFrameSent(frame!)
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, user in
             HTTP2ServerSession.from(user).onStreamClose(streamID)
@@ -129,17 +124,10 @@ final class HTTP2ServerSession {
     /// Appends everything nghttp2 wants to send to `output`.
     func collectOutput(into output: inout [UInt8]) {
         while true {
-            while true {
-                var data: UnsafePointer<UInt8>?
-                let count = nghttp2_session_mem_send(session, &data)
-                if count <= 0 { break }
-                output.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
-            }
-            guard !resetsDue.isEmpty else { return }
-            for streamID in resetsDue {
-                nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_NO_ERROR.rawValue)
-            }
-            resetsDue.removeAll()
+            var data: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(session, &data)
+            if count <= 0 { return }
+            output.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
         }
     }
 
@@ -157,10 +145,9 @@ final class HTTP2ServerSession {
     // MARK: answers
 
     /// Submits a response: HEADERS with END_STREAM when `body` is nil, else HEADERS then one
-    /// DATA frame with END_STREAM. `resetAfter` sends RST_STREAM NO_ERROR once it is out.
-    func respond(streamID: Int32, status: Int, headers: [(String, String)], body: [UInt8]?, resetAfter: Bool) {
+    /// DATA frame with END_STREAM.
+    func respond(streamID: Int32, status: Int, headers: [(String, String)], body: [UInt8]?) {
         answered.insert(streamID)
-        if resetAfter { resetAfterSend.insert(streamID) }
         var storage: [UInt8] = []
         var spans: [(Int, Int, Int, Int)] = []
         func add(_ name: String, _ value: String) {
@@ -274,19 +261,10 @@ final class HTTP2ServerSession {
         return 0
     }
 
-    private func onFrameSent(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
-        let header = frame.pointee.hd
-        if header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0, resetAfterSend.remove(header.stream_id) != nil {
-            resetsDue.append(header.stream_id)
-        }
-        return 0
-    }
-
     private func onStreamClose(_ streamID: Int32) -> Int32 {
         streams[streamID] = nil
         answered.remove(streamID)
         responseBodies[streamID] = nil
-        resetAfterSend.remove(streamID)
         return 0
     }
 }

@@ -1,0 +1,74 @@
+import APNSMockCore
+import Testing
+
+/// `APNSStatus.forReason`: the status table of "Handling notification responses from APNs"
+/// (APNS-REFERENCE §3).
+@Suite("APNSStatus.forReason")
+struct StatusTests {
+    struct StatusCase: Sendable, CustomTestStringConvertible {
+        let reason: APNSReason
+        let status: Int
+        var testDescription: String { "\(reason) → \(status)" }
+    }
+
+    static let table: [Int: [String]] = [
+        400: [
+            "BadCollapseId", "BadDeviceToken", "BadExpirationDate", "BadMessageId", "BadPriority", "BadTopic",
+            "DeviceTokenNotForTopic", "DuplicateHeaders", "IdleTimeout", "InvalidPushType", "MissingDeviceToken",
+            "MissingTopic", "PayloadEmpty", "TopicDisallowed",
+        ],
+        403: [
+            "BadCertificate", "BadCertificateEnvironment", "ExpiredProviderToken", "Forbidden",
+            "InvalidProviderToken", "MissingProviderToken", "UnrelatedKeyIdInToken", "BadEnvironmentKeyIdInToken",
+            // The spelling also seen on the wire.
+            "BadEnvironmentKeyInToken",
+        ],
+        404: ["BadPath"],
+        405: ["MethodNotAllowed"],
+        410: ["Unregistered", "ExpiredToken"],
+        413: ["PayloadTooLarge"],
+        429: ["TooManyProviderTokenUpdates", "TooManyRequests"],
+        500: ["InternalServerError"],
+        503: ["ServiceUnavailable", "Shutdown"],
+    ]
+
+    static let cases: [StatusCase] = table.keys.sorted().flatMap { status in
+        table[status]!.map { StatusCase(reason: APNSReason($0), status: status) }
+    }
+
+    @Test("Every documented reason has its documented status", arguments: cases)
+    func documented(_ row: StatusCase) {
+        #expect(APNSStatus.forReason(row.reason) == row.status)
+    }
+
+    @Test("The mock's own reasons")
+    func mockReasons() {
+        #expect(APNSStatus.forReason(.headerListTooLarge) == 431)
+        // Broadcast's name for a malformed body, used by --strict-payload.
+        #expect(APNSStatus.forReason(.badRequestPayload) == 400)
+    }
+
+    @Test("A reason APNs does not list answers 400", arguments: ["SomethingNew", "", "badpath", "Unregistered "])
+    func unknown(raw: String) {
+        #expect(APNSStatus.forReason(APNSReason(raw)) == 400)
+    }
+
+    @Test("The static members carry Apple's exact spelling")
+    func spelling() {
+        let members: [APNSReason] = [
+            .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
+            .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
+            .missingTopic, .payloadEmpty, .topicDisallowed, .badCertificate, .badCertificateEnvironment,
+            .expiredProviderToken, .forbidden, .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
+            .badEnvironmentKeyIdInToken, .badPath, .methodNotAllowed, .unregistered, .expiredToken, .payloadTooLarge,
+            .tooManyProviderTokenUpdates, .tooManyRequests, .internalServerError, .serviceUnavailable, .shutdown,
+        ]
+        let documented = Set(Self.table.values.joined()).subtracting(["BadEnvironmentKeyInToken"])
+        #expect(Set(members.map(\.rawValue)) == documented)
+        #expect(members.count == documented.count)
+        for member in members {
+            #expect(member.description == member.rawValue)
+            #expect(APNSReason(rawValue: member.rawValue) == member)
+        }
+    }
+}

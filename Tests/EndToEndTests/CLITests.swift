@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The `apns-mock` executable as a user runs it.
+@Suite(.serialized) struct CLITests {
+    /// The executable built beside the test bundle.
+    static let executable: String = {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [bundle, bundle.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("apns-mock").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return E2E.repositoryRoot + "/.build/debug/apns-mock"
+    }()
+
+    @Test func serveOnDefaultsPrintsOneReadyLineAndStopsOnSIGTERM() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = ["serve", "--port", "0", "--admin-port", "0"]
+        process.currentDirectoryURL = URL(fileURLWithPath: E2E.repositoryRoot)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        let started = Date()
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let ready = String(decoding: line, as: UTF8.self)
+        #expect(Date().timeIntervalSince(started) < 20)
+        let pattern = #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=http://127\.0\.0\.1:(\d+)\n$/#
+        let match = try #require(ready.wholeMatch(of: pattern), "ready line: \(ready)")
+        let adminPort = String(match.2)
+        #expect(match.1 != "0" && adminPort != "0")
+        let health = try await E2E.run("curl", ["-sS", "http://127.0.0.1:\(adminPort)/health"])
+        #expect(health.stdout == #"{"status":"ok"}"#)
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(15)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let rest = out.fileHandleForReading.readDataToEndOfFile()
+        #expect(rest.isEmpty, "stdout holds only the ready line")
+    }
+
+    @Test(arguments: [
+        (["serve", "--tls-cert", "/nonexistent/server.pem"], "--tls-cert: cannot read '/nonexistent/server.pem'"),
+        (["serve", "--environment", "staging"], "--environment must be sandbox, production or auto"),
+        (["serve", "--bogus"], "Unknown option '--bogus'"),
+        (["serve", "--log-level", "loud"], "--log-level must be one of"),
+        (["token", "--key", "/nonexistent.p8", "--key-id", "A", "--team-id", "B"], "--key: cannot read"),
+    ])
+    func badInputIsOneClearLine(_ arguments: [String], _ message: String) async throws {
+        let output = try await E2E.run(Self.executable, arguments)
+        #expect(output.status != 0)
+        #expect(output.stderr.contains(message), "\(output.stderr)")
+        #expect(!output.stderr.contains("Fatal error"))
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test func portInUseIsAClearError() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let output = try await E2E.run(
+            Self.executable,
+            [
+                "serve", "--port", String(mock.endpoints.apnsPort), "--admin-port", "0", "--tls-cert", E2E.repositoryRoot + "/certs/server.pem",
+                "--tls-key", E2E.repositoryRoot + "/certs/server-key.pem",
+            ])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("cannot listen for APNs on 127.0.0.1:\(mock.endpoints.apnsPort)"), "\(output.stderr)")
+    }
+
+    @Test func tokenCommandPrintsAVerifiableJWT() async throws {
+        let output = try await E2E.run(
+            Self.executable, ["token", "--key", E2E.keyFile, "--key-id", E2E.keyID, "--team-id", E2E.teamID])
+        #expect(output.status == 0)
+        let parts = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".")
+        #expect(parts.count == 3)
+        func decode(_ part: Substring) -> [String: Any]? {
+            var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            while text.count % 4 != 0 { text += "=" }
+            return Data(base64Encoded: text).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        }
+        #expect(decode(parts[0])?["alg"] as? String == "ES256")
+        #expect(decode(parts[0])?["kid"] as? String == E2E.keyID)
+        #expect(decode(parts[1])?["iss"] as? String == E2E.teamID)
+        let iat = try #require(decode(parts[1])?["iat"] as? Int)
+        #expect(abs(iat - Int(Date().timeIntervalSince1970)) < 60)
+    }
+
+    @Test func certsGenerateWritesAWorkingCAAndServerCertificate() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-certs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try await E2E.run(Self.executable, ["certs", "generate", "--out", directory.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        let verify = try await E2E.run(
+            "openssl",
+            ["verify", "-x509_strict", "-CAfile", directory.appendingPathComponent("ca.pem").path, directory.appendingPathComponent("server.pem").path])
+        #expect(verify.stdout.contains(": OK"), "\(verify.stdout) \(verify.stderr)")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import SwiftASN1
+import Testing
+import X509
+
+/// The committed certificates in certs/: valid, strict-verifier friendly, not about to expire.
+@Suite struct CommittedCertificateTests {
+    static func load(_ name: String) throws -> Certificate {
+        try Certificate(pemEncoded: String(contentsOfFile: E2E.repositoryRoot + "/certs/" + name, encoding: .utf8))
+    }
+
+    /// Fails 60 days before a committed certificate expires: regenerate with
+    /// `swift run apns-mock certs generate --out certs`.
+    @Test(arguments: ["ca.pem", "server.pem"])
+    func notExpiringWithinSixtyDays(_ name: String) throws {
+        let certificate = try Self.load(name)
+        let warnFrom = certificate.notValidAfter.addingTimeInterval(-60 * 86_400)
+        #expect(
+            Date() < warnFrom,
+            "certs/\(name) expires on \(certificate.notValidAfter): regenerate with `swift run apns-mock certs generate --out certs`"
+        )
+        #expect(certificate.notValidBefore < Date())
+    }
+
+    @Test func caIsNameConstrainedCriticalCA() throws {
+        let ca = try Self.load("ca.pem")
+        let basic = try #require(try ca.extensions.basicConstraints)
+        #expect(basic == .isCertificateAuthority(maxPathLength: 0))
+        #expect(ca.extensions[oid: .X509ExtensionID.basicConstraints]?.critical == true)
+        #expect(try ca.extensions.subjectKeyIdentifier != nil)
+        let constraints = try #require(try ca.extensions.nameConstraints)
+        #expect(Set(constraints.permittedDNSDomains) == ["localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com", "apns-mock"])
+    }
+
+    @Test func serverCertificateNamesLoopbackAndApplesHosts() throws {
+        let server = try Self.load("server.pem")
+        let names = try #require(try server.extensions.subjectAlternativeNames)
+        let dns = names.compactMap { name -> String? in
+            if case .dnsName(let value) = name { return value }
+            return nil
+        }
+        #expect(Set(dns).isSuperset(of: ["localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com"]))
+        #expect(names.contains(.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))))
+        #expect(try server.extensions.authorityKeyIdentifier != nil)
+        #expect(try server.extensions.subjectKeyIdentifier != nil)
+        #expect(server.extensions[oid: .X509ExtensionID.basicConstraints]?.critical == true)
+        let ca = try Self.load("ca.pem")
+        #expect(server.issuer == ca.subject)
+        #expect(ca.publicKey.isValidSignature(server.signature, for: server))
+    }
+}

@@ -1,0 +1,121 @@
+import APNSMock
+import APNSMockCore
+import Foundation
+import Testing
+
+/// Helpers for end-to-end tests: real processes, real TLS, ephemeral ports.
+enum E2E {
+    static let repositoryRoot: String = {
+        var path = #filePath.split(separator: "/").map(String.init)
+        path.removeLast(3)
+        return "/" + path.joined(separator: "/")
+    }()
+    static let caFile = repositoryRoot + "/certs/ca.pem"
+    static let keyFile = repositoryRoot + "/certs/AuthKey_ABC123DEFG.p8"
+    static let keyID = "ABC123DEFG"
+    static let teamID = "DEF123GHIJ"
+    static let clientsDirectory = repositoryRoot + "/Tests/EndToEndTests/Clients"
+
+    /// `make test` sets this; then a missing client is a failure, not a skip.
+    static let clientsRequired = ProcessInfo.processInfo.environment["APNS_MOCK_E2E_REQUIRED"] == "1"
+
+    /// Starts apns-mock in this process on free ports.
+    static func startMock(configure: (inout APNSMockConfiguration) -> Void = { _ in }) async throws -> RunningMock {
+        var configuration = APNSMockConfiguration()
+        configuration.port = 0
+        configuration.adminPort = 0
+        configuration.tlsCertificatePath = repositoryRoot + "/certs/server.pem"
+        configuration.tlsKeyPath = repositoryRoot + "/certs/server-key.pem"
+        configuration.logLevel = .warning
+        configure(&configuration)
+        return try await RunningMock.start(APNSMockApplication(configuration: configuration))
+    }
+
+    static func providerToken() throws -> String {
+        try ProviderToken.make(
+            privateKeyPEM: String(contentsOfFile: keyFile, encoding: .utf8), keyID: keyID, teamID: teamID)
+    }
+
+    static func randomToken(bytes: Int = 32) -> String {
+        (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
+
+    static func newAPNSID() -> String {
+        var random = FastRandom()
+        return APNSMessageID.generate(using: &random)
+    }
+
+    /// The full path of `name` on PATH, if any.
+    static func which(_ name: String) -> String? {
+        if name.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs a program to completion (killed after `timeout` seconds), output through files.
+    static func run(
+        _ executable: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60,
+        environment: [String: String]? = nil
+    ) async throws -> Output {
+        let path = try #require(which(executable), "\(executable) is not installed (make test installs it)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("out")
+        let errURL = directory.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline {
+                process.terminate()
+                Issue.record("\(executable) timed out after \(timeout)s")
+                break
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    /// GET on the admin API, decoded as a JSON object.
+    static func adminGET(_ mock: RunningMock, _ pathAndQuery: String) async throws -> (Int, [String: Any]) {
+        let output = try await run(
+            "curl", ["-sS", "-w", "\n%{http_code}", mock.endpoints.adminURL + pathAndQuery])
+        var lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let status = Int(lines.removeLast()) ?? 0
+        let body = lines.joined(separator: "\n")
+        let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        return (status, try #require(object, "admin answer is not a JSON object: \(body)"))
+    }
+
+    /// The deliveries for `token`, oldest first.
+    static func deliveries(_ mock: RunningMock, token: String) async throws -> [[String: Any]] {
+        let (status, body) = try await adminGET(mock, "/v1/deliveries?token=\(token)")
+        #expect(status == 200)
+        return body["deliveries"] as? [[String: Any]] ?? []
+    }
+}
