@@ -31,7 +31,7 @@ public struct APNSMockApplication: Sendable {
     public let configuration: APNSMockConfiguration
     /// Every recorded request.
     public let store: DeliveryStore
-    let listener: APNSListener
+    let listeners: [APNSListener]
     let logger: Logger
 
     /// Checks the configuration, loads the TLS files and binds the APNs port.
@@ -48,8 +48,20 @@ public struct APNSMockApplication: Sendable {
             tls: tls, settings: configuration.http2,
             rules: RequestRules(policy: ValidationPolicy(strictPayload: configuration.strictPayload)),
             environmentMode: configuration.environment, store: store, logger: logger)
-        listener = try await APNSListener.bind(host: configuration.host, port: configuration.port, context: context)
+        var listeners: [APNSListener] = []
+        do {
+            for port in [configuration.port] + configuration.additionalPorts {
+                listeners.append(try await APNSListener.bind(host: configuration.host, port: port, context: context))
+            }
+        } catch {
+            for listener in listeners { await listener.close() }
+            throw error
+        }
+        self.listeners = listeners
     }
+
+    /// The bound APNs ports, the main one first.
+    public var apnsPorts: [Int] { listeners.map(\.port) }
 
     /// Serves until SIGINT/SIGTERM; calls `onReady` once both ports listen.
     public func run(onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
@@ -62,7 +74,7 @@ public struct APNSMockApplication: Sendable {
         shutdownSignals: [UnixSignal], onReady: @escaping @Sendable (Endpoints) async -> Void
     ) -> ServiceGroup {
         let configuration = configuration
-        let apnsPort = listener.port
+        let apnsPort = listeners[0].port
         let app = Application(
             router: AdminRouter.build(store: store),
             configuration: .init(address: .hostname(configuration.adminHost, port: configuration.adminPort)),
@@ -76,7 +88,7 @@ public struct APNSMockApplication: Sendable {
             logger: logger)
         return ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: app), .init(service: listener)], gracefulShutdownSignals: shutdownSignals,
+                services: [.init(service: app)] + listeners.map { .init(service: $0) }, gracefulShutdownSignals: shutdownSignals,
                 logger: logger))
     }
 }

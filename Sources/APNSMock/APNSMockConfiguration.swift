@@ -7,6 +7,8 @@ public struct APNSMockConfiguration: Sendable {
     /// APNs listener address; port 0 picks a free port.
     public var host = "127.0.0.1"
     public var port = 2197
+    /// More APNs ports served the same way (APNs itself answers on 443 and 2197).
+    public var additionalPorts: [Int] = []
     /// Admin API address; port 0 picks a free port.
     public var adminHost = "127.0.0.1"
     public var adminPort = 2198

@@ -5,6 +5,8 @@ import ServiceLifecycle
 public final class RunningMock: Sendable {
     public let endpoints: APNSMockApplication.Endpoints
     public let store: DeliveryStore
+    /// Every bound APNs port, the main one first.
+    public let apnsPorts: [Int]
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
@@ -21,14 +23,17 @@ public final class RunningMock: Sendable {
             try await task.value
             throw ListenerError("apns-mock stopped before it was ready")
         }
-        return RunningMock(endpoints: endpoints, store: application.store, group: group, task: task)
+        return RunningMock(
+            endpoints: endpoints, store: application.store, apnsPorts: application.apnsPorts, group: group, task: task)
     }
 
     private init(
-        endpoints: APNSMockApplication.Endpoints, store: DeliveryStore, group: ServiceGroup, task: Task<Void, any Error>
+        endpoints: APNSMockApplication.Endpoints, store: DeliveryStore, apnsPorts: [Int], group: ServiceGroup,
+        task: Task<Void, any Error>
     ) {
         self.endpoints = endpoints
         self.store = store
+        self.apnsPorts = apnsPorts
         self.group = group
         self.task = task
     }

@@ -11,7 +11,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the APNs provider API (HTTP/2 over TLS) and the admin API.")
 
     @Option(help: "Address the APNs listener binds.") var host = "127.0.0.1"
-    @Option(help: "APNs port; 0 picks a free port.") var port = 2197
+    @Option(help: "APNs port; 0 picks a free port. Repeat to serve several (e.g. --port 443 --port 2197).")
+    var port: [Int] = [2197]
     @Option(help: "Address the admin API binds.") var adminHost = "127.0.0.1"
     @Option(help: "Admin API port; 0 picks a free port.") var adminPort = 2198
     @Option(help: "PEM server certificate (chain).") var tlsCert = "certs/server.pem"
@@ -34,7 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--log-level must be one of trace, debug, info, notice, warning, error, critical; got '\(logLevel)'")
         }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535; got \(port)") }
+        for port in port where !(0...65535).contains(port) {
+            throw ValidationError("--port must be 0–65535; got \(port)")
+        }
         guard (0...65535).contains(adminPort) else {
             throw ValidationError("--admin-port must be 0–65535; got \(adminPort)")
         }
@@ -45,7 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = APNSMockConfiguration()
         configuration.host = host
-        configuration.port = port
+        configuration.port = port[0]
+        configuration.additionalPorts = Array(port.dropFirst())
         configuration.adminHost = adminHost
         configuration.adminPort = adminPort
         configuration.tlsCertificatePath = tlsCert

@@ -100,6 +100,23 @@ import Testing
         #expect(output.stdout.contains("APNs speaks HTTP/2 only"))
     }
 
+    @Test func everyConfiguredPortServesAPNs() async throws {
+        let mock = try await E2E.startMock { $0.additionalPorts = [0] }
+        defer { Task { await mock.stop() } }
+        #expect(mock.apnsPorts.count == 2)
+        for port in mock.apnsPorts {
+            let output = try await E2E.run(
+                "curl",
+                [
+                    "-sS", "--http2", "--cacert", E2E.caFile, "-o", "/dev/null", "-w", "%{http_code}", "-H",
+                    "apns-topic: com.example.app", "--data-binary", "{}",
+                    "https://127.0.0.1:\(port)/3/device/\(E2E.randomToken())",
+                ])
+            #expect(output.stdout == "200", "port \(port): \(output.stderr)")
+        }
+        #expect(mock.store.count == 2)
+    }
+
     @Test func tls12IsAccepted() async throws {
         let mock = try await E2E.startMock()
         defer { Task { await mock.stop() } }

@@ -1,0 +1,66 @@
+# apns-mock — the two commands a newcomer needs:
+#   make run    install what is missing (apt), build, serve on the defaults
+#   make test   the same set-up, then the whole test suite (unit, HTTP/2, end-to-end, AddressSanitizer)
+
+SHELL := /bin/bash
+SWIFT ?= swift
+VENV := .venv-e2e
+PYTHON := $(VENV)/bin/python
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Debian/Ubuntu packages: to build, and (TEST_PACKAGES) to run the end-to-end clients.
+BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
+TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs
+
+.PHONY: run build release test test-unit test-asan test-tsan deps test-deps format lint clean
+
+run: deps build
+	.build/debug/apns-mock serve
+
+build:
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Installs the packages that are missing, and nothing else.
+deps:
+	@missing=""; for p in $(BUILD_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+test-deps: deps
+	@missing=""; for p in $(TEST_PACKAGES); do \
+	  case $$p in nodejs) command -v node >/dev/null && continue;; python3-venv) python3 -c 'import venv, ensurepip' 2>/dev/null && continue;; esac; \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+	@[ -x $(PYTHON) ] || python3 -m venv $(VENV)
+	@$(PYTHON) -c 'import aioapns' 2>/dev/null || $(PYTHON) -m pip install -q -r Tests/EndToEndTests/Clients/requirements.txt
+
+# The end-to-end clients are required under `make test`: a missing one fails, never skips.
+TEST_ENV := APNS_MOCK_E2E_REQUIRED=1 APNS_MOCK_PYTHON=$(CURDIR)/$(PYTHON)
+
+test: test-deps
+	$(SWIFT) build --build-tests
+	$(TEST_ENV) $(SWIFT) test --skip-build
+	$(MAKE) test-asan
+
+test-unit: deps
+	$(SWIFT) test --filter 'APNSMockCoreTests|APNSMockServerTests'
+
+# The transport and end-to-end tests under AddressSanitizer: the C boundary is where memory bugs hide.
+test-asan: test-deps
+	ASAN_OPTIONS=detect_leaks=0 $(TEST_ENV) $(SWIFT) test --scratch-path .build-asan --sanitize=address --filter 'APNSMockServerTests|EndToEndTests'
+
+test-tsan: test-deps
+	$(TEST_ENV) $(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter 'APNSMockServerTests|EndToEndTests'
+
+format:
+	$(SWIFT) format -i -r Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint -r Sources Tests
+
+clean:
+	rm -rf .build .build-asan .build-tsan $(VENV)
