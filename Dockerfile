@@ -55,16 +55,15 @@ COPY --from=build /out/apns-mock /usr/local/bin/apns-mock
 # `apns-mock certs generate --out certs` also works inside the container.
 COPY --chown=10001:10001 certs/ /app/certs/
 
-# Not root. Port 2197 (the CMD below) needs no privilege. Port 443, which docker-compose.yml uses, is bindable by
+# Not root. Port 2197 needs no privilege. Port 443 is bindable by
 # non-root users in containers because Docker (20.10 and later) sets net.ipv4.ip_unprivileged_port_start=0 in each
 # container's network namespace; docker-compose.yml also sets that sysctl explicitly.
 USER 10001:10001
 
-# 443: APNs as docker-compose.yml runs it (Apple's default port). 2197: APNs as the CMD below runs it (Apple's
-# alternative port). 2198: admin API. `serve` has a single APNs listener, so one container uses 443 or 2197, not both.
+# 443 and 2197: APNs on both of Apple's ports (`--port` repeats). 2198: admin API.
 EXPOSE 443 2197 2198
 
 ENTRYPOINT ["apns-mock", "serve"]
 # Inside the container both listeners bind all interfaces, otherwise published ports could not reach them; what is
 # reachable from outside is decided where the ports are published (-p / ports:).
-CMD ["--host", "0.0.0.0", "--port", "2197", "--admin-host", "0.0.0.0", "--admin-port", "2198", "--environment", "auto"]
+CMD ["--host", "0.0.0.0", "--port", "443", "--port", "2197", "--admin-host", "0.0.0.0", "--admin-port", "2198", "--environment", "auto"]

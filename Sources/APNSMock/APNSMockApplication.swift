@@ -88,7 +88,8 @@ public struct APNSMockApplication: Sendable {
             logger: logger)
         return ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: app)] + listeners.map { .init(service: $0) }, gracefulShutdownSignals: shutdownSignals,
+                services: [.init(service: app)] + listeners.map { .init(service: $0) },
+                gracefulShutdownSignals: shutdownSignals,
                 logger: logger))
     }
 }

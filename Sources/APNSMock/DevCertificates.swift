@@ -95,7 +95,8 @@ public enum DevCertificates {
         let url = URL(fileURLWithPath: directory)
         try files.caCertificate.write(to: url.appendingPathComponent("ca.pem"), atomically: true, encoding: .utf8)
         try files.caPrivateKey.write(to: url.appendingPathComponent("ca-key.pem"), atomically: true, encoding: .utf8)
-        try files.serverCertificate.write(to: url.appendingPathComponent("server.pem"), atomically: true, encoding: .utf8)
+        try files.serverCertificate.write(
+            to: url.appendingPathComponent("server.pem"), atomically: true, encoding: .utf8)
         try files.serverPrivateKey.write(
             to: url.appendingPathComponent("server-key.pem"), atomically: true, encoding: .utf8)
     }

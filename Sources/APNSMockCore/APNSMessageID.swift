@@ -42,13 +42,17 @@ public enum APNSMessageID {
                     }
                 }
                 put(high >> 32, nibbles: 8)
-                buffer[out] = UInt8(ascii: "-"); out += 1
+                buffer[out] = UInt8(ascii: "-")
+                out += 1
                 put((high >> 16) & 0xFFFF, nibbles: 4)
-                buffer[out] = UInt8(ascii: "-"); out += 1
+                buffer[out] = UInt8(ascii: "-")
+                out += 1
                 put(high & 0xFFFF, nibbles: 4)
-                buffer[out] = UInt8(ascii: "-"); out += 1
+                buffer[out] = UInt8(ascii: "-")
+                out += 1
                 put(low >> 48, nibbles: 4)
-                buffer[out] = UInt8(ascii: "-"); out += 1
+                buffer[out] = UInt8(ascii: "-")
+                out += 1
                 put(low & 0xFFFF_FFFF_FFFF, nibbles: 12)
             }
             return 36

@@ -86,8 +86,9 @@ public struct RequestRules: Sendable {
             return nil
         case .priority:
             guard let raw = facts.priority else { return nil }
-            guard let value = Int(raw), value == 10 || value == 5 || value == 1 else { return .badPriority }
-            if value == 10 && facts.pushType == .background { return .badPriority }
+            // Exactly the three documented values: "+5" or "05" are not priorities.
+            guard raw == "10" || raw == "5" || raw == "1" else { return .badPriority }
+            if raw == "10" && facts.pushType == .background { return .badPriority }
             return nil
         case .expiration:
             guard let raw = facts.expiration else { return nil }

@@ -8,7 +8,9 @@ struct CertsCommand: ParsableCommand {
 
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a development CA (ca.pem, ca-key.pem) and a server certificate signed by it (server.pem, server-key.pem).")
+            abstract:
+                "Write a development CA (ca.pem, ca-key.pem) and a server certificate signed by it (server.pem, server-key.pem)."
+        )
 
         @Option(help: "Directory to write into (created if missing).") var out: String
 

@@ -63,7 +63,8 @@ struct ServeCommand: AsyncParsableCommand {
         for (flag, path) in [("--tls-cert", tlsCert), ("--tls-key", tlsKey)]
         where !FileManager.default.isReadableFile(atPath: path) {
             throw CLIError(
-                "\(flag): cannot read '\(path)'. Run from the repository root (it holds certs/), or pass the file's path.")
+                "\(flag): cannot read '\(path)'. Run from the repository root (it holds certs/), or pass the file's path."
+            )
         }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

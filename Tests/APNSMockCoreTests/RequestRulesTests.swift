@@ -339,6 +339,8 @@ struct RequestRulesTests {
     static let prioritiesRows: [RuleCase] = [
         .rejected("priority 7 → BadPriority", 400, .badPriority, at: .priority) { $0.priority = "7" },
         .rejected("priority high → BadPriority", 400, .badPriority, at: .priority) { $0.priority = "high" },
+        .rejected("priority +5 → BadPriority", 400, .badPriority, at: .priority) { $0.priority = "+5" },
+        .rejected("priority 010 → BadPriority", 400, .badPriority, at: .priority) { $0.priority = "010" },
         .rejected("empty priority → BadPriority", 400, .badPriority, at: .priority) { $0.priority = "" },
         .rejected("priority 0 → BadPriority", 400, .badPriority, at: .priority) { $0.priority = "0" },
         .rejected("priority 11 → BadPriority", 400, .badPriority, at: .priority) { $0.priority = "11" },

@@ -125,7 +125,9 @@ import Testing
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<4 {
                 group.addTask {
-                    for index in 0..<2_000 { store.append(Self.draft(token: String(format: "%08x%08x", worker, index))) }
+                    for index in 0..<2_000 {
+                        store.append(Self.draft(token: String(format: "%08x%08x", worker, index)))
+                    }
                 }
             }
         }

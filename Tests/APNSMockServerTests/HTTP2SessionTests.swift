@@ -14,9 +14,9 @@ import Testing
     ]
     static let payload = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
 
-    let HEADERS = UInt8(NGHTTP2_HEADERS.rawValue)
-    let DATA = UInt8(NGHTTP2_DATA.rawValue)
-    let RST = UInt8(NGHTTP2_RST_STREAM.rawValue)
+    let headersType = UInt8(NGHTTP2_HEADERS.rawValue)
+    let dataType = UInt8(NGHTTP2_DATA.rawValue)
+    let rstType = UInt8(NGHTTP2_RST_STREAM.rawValue)
     let endStream = UInt8(NGHTTP2_FLAG_END_STREAM.rawValue)
 
     @Test func serverSettingsAreAPNsValues() throws {
@@ -33,7 +33,8 @@ import Testing
     }
 
     @Test func settingsAreConfigurable() throws {
-        let connection = try InProcessConnection(settings: HTTP2Settings(maxConcurrentStreams: 7, maxHeaderListSize: 9000))
+        let connection = try InProcessConnection(
+            settings: HTTP2Settings(maxConcurrentStreams: 7, maxHeaderListSize: 9000))
         connection.pump()
         let session = connection.client.session
         #expect(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS) == 7)
@@ -46,7 +47,7 @@ import Testing
         connection.pump()
         let frames = connection.client.frames(on: id)
         #expect(frames.count == 1)
-        #expect(frames.first?.type == HEADERS)
+        #expect(frames.first?.type == headersType)
         #expect((frames.first?.flags ?? 0) & endStream != 0)
         #expect(connection.client.header(":status", on: id) == "200")
         let apnsID = try #require(connection.client.header("apns-id", on: id))
@@ -81,7 +82,7 @@ import Testing
         let id = connection.client.submit(path: "/3/device/nothex", headers: Self.headers, body: Self.payload)
         connection.pump()
         let frames = connection.client.frames(on: id)
-        #expect(frames.map(\.type) == [HEADERS, DATA])
+        #expect(frames.map(\.type) == [headersType, dataType])
         #expect(frames[0].flags & endStream == 0)
         #expect(frames[1].flags & endStream != 0)
         #expect(connection.client.header(":status", on: id) == "400")
@@ -93,8 +94,10 @@ import Testing
     @Test(arguments: ["7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D", "7f4c2b9e-1d3a-4f5b-8c6d-0e1f2a3b4c5d"])
     func apnsIDIsEchoedByteForByte(_ sent: String) throws {
         let connection = try InProcessConnection()
-        let ok = connection.client.submit(path: Self.path, headers: Self.headers + [("apns-id", sent)], body: Self.payload)
-        let bad = connection.client.submit(path: "/3/device/zz", headers: Self.headers + [("apns-id", sent)], body: Self.payload)
+        let ok = connection.client.submit(
+            path: Self.path, headers: Self.headers + [("apns-id", sent)], body: Self.payload)
+        let bad = connection.client.submit(
+            path: "/3/device/zz", headers: Self.headers + [("apns-id", sent)], body: Self.payload)
         connection.pump()
         #expect(connection.client.header("apns-id", on: ok) == sent)
         #expect(connection.client.header("apns-id", on: bad) == sent)
@@ -141,7 +144,7 @@ import Testing
         #expect(connection.client.header(":status", on: id) == "413")
         #expect(connection.client.bodies[id] == Array(#"{"reason":"PayloadTooLarge"}"#.utf8))
         #expect(connection.client.closed[id] == NGHTTP2_NO_ERROR.rawValue)
-        #expect(!connection.client.frames(on: id).contains { $0.type == RST })
+        #expect(!connection.client.frames(on: id).contains { $0.type == rstType })
         let record = try #require(connection.store.query(DeliveryFilter()).deliveries.first)
         #expect(record.payloadSize == 20_000)
         #expect(record.payload.count <= APNSPushType.largestPayloadLimit)
@@ -157,8 +160,10 @@ import Testing
         connection.pump(rounds: 100)
         #expect(connection.client.header(":status", on: id) == "413")
         #expect(connection.client.bodies[id] == Array(#"{"reason":"PayloadTooLarge"}"#.utf8))
-        let types = connection.client.frames(on: id).map(\.type).filter { $0 == HEADERS || $0 == DATA || $0 == RST }
-        #expect(types == [HEADERS, DATA])
+        let types = connection.client.frames(on: id).map(\.type).filter {
+            $0 == headersType || $0 == dataType || $0 == rstType
+        }
+        #expect(types == [headersType, dataType])
         #expect(connection.client.closed[id] == NGHTTP2_NO_ERROR.rawValue)
         #expect(connection.store.count == 1)
     }
@@ -179,7 +184,8 @@ import Testing
             let apnsID = APNSMessageID.format(high: UInt64(index), low: 0x8000_0000_0000_0000)
             let bad = index % 10 == 9
             let id = connection.client.submit(
-                path: bad ? "/3/device/bad" : Self.path, headers: Self.headers + [("apns-id", apnsID)], body: Self.payload)
+                path: bad ? "/3/device/bad" : Self.path, headers: Self.headers + [("apns-id", apnsID)],
+                body: Self.payload)
             expected[id] = (apnsID, bad ? "400" : "200")
         }
         connection.pump(rounds: 200)

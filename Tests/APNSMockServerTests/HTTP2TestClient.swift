@@ -30,7 +30,8 @@ final class HTTP2TestClient {
             if hd.type == UInt8(NGHTTP2_GOAWAY.rawValue) { client.goAwayReceived = true }
             return 0
         }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, user in
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            _, frame, name, nameLength, value, valueLength, _, user in
             let client = HTTP2TestClient.from(user)
             let id = frame!.pointee.hd.stream_id
             client.headers[id, default: []].append(
@@ -61,9 +62,10 @@ final class HTTP2TestClient {
 
     /// Submits a request; `body` nil sends HEADERS with END_STREAM. Returns the stream id.
     @discardableResult
-    func submit(method: String = "POST", path: String, authority: String? = "api.sandbox.push.apple.com",
-                headers: [(String, String)] = [], body: [UInt8]? = nil) -> Int32
-    {
+    func submit(
+        method: String = "POST", path: String, authority: String? = "api.sandbox.push.apple.com",
+        headers: [(String, String)] = [], body: [UInt8]? = nil
+    ) -> Int32 {
         var fields: [(String, String)] = [(":method", method), (":scheme", "https"), (":path", path)]
         if let authority { fields.append((":authority", authority)) }
         fields += headers
@@ -79,7 +81,9 @@ final class HTTP2TestClient {
         return storage.withUnsafeMutableBufferPointer { buffer -> Int32 in
             let base = buffer.baseAddress!
             var nva = spans.map {
-                nghttp2_nv(name: base + $0.0, value: base + $0.2, namelen: $0.1, valuelen: $0.3, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+                nghttp2_nv(
+                    name: base + $0.0, value: base + $0.2, namelen: $0.1, valuelen: $0.3,
+                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
             }
             guard let body else {
                 return nghttp2_submit_request(session, nil, &nva, nva.count, nil, nil)

@@ -4,7 +4,9 @@ import Testing
 
 /// The admin HTTP API over a real socket.
 @Suite(.serialized) struct AdminAPITests {
-    func push(_ mock: RunningMock, token: String, topic: String = "com.example.app", pushType: String = "alert") async throws {
+    func push(_ mock: RunningMock, token: String, topic: String = "com.example.app", pushType: String = "alert")
+        async throws
+    {
         _ = try await E2E.run(
             "curl",
             [
@@ -32,14 +34,17 @@ import Testing
         let (_, voip) = try await E2E.adminGET(mock, "/v1/deliveries?pushType=voip&token=\(token.uppercased())")
         #expect((voip["deliveries"] as? [Any])?.count == 1)
         let (_, rejected) = try await E2E.adminGET(mock, "/v1/deliveries?status=400")
-        #expect(((rejected["deliveries"] as? [[String: Any]])?.first?["response"] as? [String: Any])?["reason"] as? String == "BadDeviceToken")
+        #expect(
+            ((rejected["deliveries"] as? [[String: Any]])?.first?["response"] as? [String: Any])?["reason"] as? String
+                == "BadDeviceToken")
         let (_, page) = try await E2E.adminGET(mock, "/v1/deliveries?limit=2&order=desc")
         #expect((page["deliveries"] as? [[String: Any]])?.compactMap { $0["sequence"] as? Int } == [3, 2])
         #expect(page["next"] as? Int == 2)
         let (_, since) = try await E2E.adminGET(mock, "/v1/deliveries?since=2")
         #expect((since["deliveries"] as? [[String: Any]])?.compactMap { $0["sequence"] as? Int } == [3])
 
-        let delete = try await E2E.run("curl", ["-sS", "-X", "DELETE", "-w", "%{http_code}", mock.endpoints.adminURL + "/v1/deliveries"])
+        let delete = try await E2E.run(
+            "curl", ["-sS", "-X", "DELETE", "-w", "%{http_code}", mock.endpoints.adminURL + "/v1/deliveries"])
         #expect(delete.stdout == "204")
         let (_, empty) = try await E2E.adminGET(mock, "/v1/deliveries")
         #expect(empty["total"] as? Int == 0)

@@ -72,11 +72,14 @@ import Testing
         let output = try await E2E.run(
             Self.executable,
             [
-                "serve", "--port", String(mock.endpoints.apnsPort), "--admin-port", "0", "--tls-cert", E2E.repositoryRoot + "/certs/server.pem",
+                "serve", "--port", String(mock.endpoints.apnsPort), "--admin-port", "0", "--tls-cert",
+                E2E.repositoryRoot + "/certs/server.pem",
                 "--tls-key", E2E.repositoryRoot + "/certs/server-key.pem",
             ])
         #expect(output.status != 0)
-        #expect(output.stderr.contains("cannot listen for APNs on 127.0.0.1:\(mock.endpoints.apnsPort)"), "\(output.stderr)")
+        #expect(
+            output.stderr.contains("cannot listen for APNs on 127.0.0.1:\(mock.endpoints.apnsPort)"), "\(output.stderr)"
+        )
     }
 
     @Test func tokenCommandPrintsAVerifiableJWT() async throws {
@@ -98,13 +101,17 @@ import Testing
     }
 
     @Test func certsGenerateWritesAWorkingCAAndServerCertificate() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-certs-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "apns-mock-certs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = try await E2E.run(Self.executable, ["certs", "generate", "--out", directory.path])
         #expect(output.status == 0, "\(output.stderr)")
         let verify = try await E2E.run(
             "openssl",
-            ["verify", "-x509_strict", "-CAfile", directory.appendingPathComponent("ca.pem").path, directory.appendingPathComponent("server.pem").path])
+            [
+                "verify", "-x509_strict", "-CAfile", directory.appendingPathComponent("ca.pem").path,
+                directory.appendingPathComponent("server.pem").path,
+            ])
         #expect(verify.stdout.contains(": OK"), "\(verify.stdout) \(verify.stderr)")
     }
 }

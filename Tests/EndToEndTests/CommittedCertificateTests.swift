@@ -29,7 +29,11 @@ import X509
         #expect(ca.extensions[oid: .X509ExtensionID.basicConstraints]?.critical == true)
         #expect(try ca.extensions.subjectKeyIdentifier != nil)
         let constraints = try #require(try ca.extensions.nameConstraints)
-        #expect(Set(constraints.permittedDNSDomains) == ["localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com", "apns-mock"])
+        #expect(
+            Set(constraints.permittedDNSDomains) == [
+                "localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
+                "apns-mock",
+            ])
     }
 
     @Test func serverCertificateNamesLoopbackAndApplesHosts() throws {
@@ -39,7 +43,10 @@ import X509
             if case .dnsName(let value) = name { return value }
             return nil
         }
-        #expect(Set(dns).isSuperset(of: ["localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com"]))
+        #expect(
+            Set(dns).isSuperset(of: [
+                "localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
+            ]))
         #expect(names.contains(.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))))
         #expect(try server.extensions.authorityKeyIdentifier != nil)
         #expect(try server.extensions.subjectKeyIdentifier != nil)

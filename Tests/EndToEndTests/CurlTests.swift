@@ -11,7 +11,8 @@ import Testing
         let output = try await E2E.run(
             "curl",
             [
-                "-sS", "--http2", "--cacert", E2E.caFile, "-D", "-", "-H", "authorization: bearer \(try E2E.providerToken())",
+                "-sS", "--http2", "--cacert", E2E.caFile, "-D", "-", "-H",
+                "authorization: bearer \(try E2E.providerToken())",
                 "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-H", "apns-id: \(apnsID)",
                 "-H", "apns-priority: 5", "-H", "apns-expiration: 0", "-H", "apns-collapse-id: c1",
                 "--data-binary", #"{"aps":{"alert":{"title":"Hi"}},"k":1}"#,
@@ -56,7 +57,8 @@ import Testing
             "curl",
             [
                 "-sS", "--http2", "--cacert", E2E.caFile, "-w", "\n%{http_code}", "-H", "apns-topic: com.example.app",
-                "-H", "apns-push-type: voip", "--data-binary", "{}", "\(mock.endpoints.apnsURL)/3/device/\(E2E.randomToken())",
+                "-H", "apns-push-type: voip", "--data-binary", "{}",
+                "\(mock.endpoints.apnsURL)/3/device/\(E2E.randomToken())",
             ])
         #expect(output.stdout == "{\"reason\":\"BadTopic\"}\n400")
     }

@@ -7,13 +7,15 @@ import Testing
         let mock = try await E2E.startMock()
         defer { Task { await mock.stop() } }
         let token = E2E.randomToken(bytes: 80)
-        let payload = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-nghttp-\(UUID().uuidString)")
+        let payload = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "apns-mock-nghttp-\(UUID().uuidString)")
         try Data(#"{"aps":{"alert":"nghttp"}}"#.utf8).write(to: payload)
         defer { try? FileManager.default.removeItem(at: payload) }
         let ok = try await E2E.run(
             "nghttp",
             [
-                "-v", "--no-dep", "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-d", payload.path,
+                "-v", "--no-dep", "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-d",
+                payload.path,
                 "\(mock.endpoints.apnsURL)/3/device/\(token)",
             ])
         #expect(ok.status == 0, "\(ok.stderr)")

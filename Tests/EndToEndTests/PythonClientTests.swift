@@ -32,7 +32,8 @@ import Testing
         let records = try await E2E.deliveries(mock, token: good)
         let record = try #require(records.first)
         #expect(record["apnsId"] as? String == goodID)
-        #expect(((record["authorization"] as? [String: Any])?["claims"] as? [String: Any])?["iss"] as? String == E2E.teamID)
+        #expect(
+            ((record["authorization"] as? [String: Any])?["claims"] as? [String: Any])?["iss"] as? String == E2E.teamID)
         let alert = ((record["payload"] as? [String: Any])?["aps"] as? [String: Any])?["alert"] as? [String: Any]
         #expect(alert?["title"] as? String == "Hello")
     }

@@ -67,7 +67,8 @@ enum E2E {
         environment: [String: String]? = nil
     ) async throws -> Output {
         let path = try #require(which(executable), "\(executable) is not installed (make test installs it)")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-e2e-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "apns-mock-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("out")

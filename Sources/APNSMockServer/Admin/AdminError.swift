@@ -11,7 +11,9 @@ public struct AdminError: Error, Sendable, Equatable {
     /// The stable code, as sent in JSON.
     public var codeString: String { code.rawValue }
 
-    public static func badParameter(_ message: String) -> AdminError { AdminError(code: .badParameter, message: message) }
+    public static func badParameter(_ message: String) -> AdminError {
+        AdminError(code: .badParameter, message: message)
+    }
     public static func notFound(_ message: String) -> AdminError { AdminError(code: .notFound, message: message) }
     public static func badRequest(_ message: String) -> AdminError { AdminError(code: .badRequest, message: message) }
 
@@ -23,8 +25,10 @@ public struct AdminError: Error, Sendable, Equatable {
         json.beginObject()
         json.key("error")
         json.beginObject()
-        json.key("code"); json.string(code.rawValue)
-        json.key("message"); json.string(message)
+        json.key("code")
+        json.string(code.rawValue)
+        json.key("message")
+        json.string(message)
         json.endObject()
         json.endObject()
         return json.bytes

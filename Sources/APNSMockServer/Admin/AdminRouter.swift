@@ -25,16 +25,20 @@ public enum AdminRouter {
             writer.beginArray()
             for delivery in page.deliveries { DeliveryJSON.write(delivery, to: &writer) }
             writer.endArray()
-            writer.key("next"); writer.number(page.next)
-            writer.key("total"); writer.number(page.total)
-            writer.key("dropped"); writer.number(page.dropped)
+            writer.key("next")
+            writer.number(page.next)
+            writer.key("total")
+            writer.number(page.total)
+            writer.key("dropped")
+            writer.number(page.dropped)
             writer.endObject()
             return json(status: .ok, writer.bytes)
         }
         router.get("/v1/deliveries/{apnsId}") { _, context in
             let id = context.parameters.get("apnsId") ?? ""
             guard APNSMessageID.isValid(id) else {
-                return errorResponse(.badParameter("path parameter 'apnsId' must be a UUID (8-4-4-4-12 hex digits); got '\(id)'"))
+                return errorResponse(
+                    .badParameter("path parameter 'apnsId' must be a UUID (8-4-4-4-12 hex digits); got '\(id)'"))
             }
             guard let delivery = store.latest(apnsID: id) else {
                 return errorResponse(.notFound("no delivery with apnsId '\(id)' is stored"))

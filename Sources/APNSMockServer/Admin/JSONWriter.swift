@@ -5,10 +5,24 @@ struct JSONWriter {
 
     init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
-    mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
-    mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
+    mutating func beginObject() {
+        separator()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma.append(false)
+    }
+    mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma.removeLast()
+    }
+    mutating func beginArray() {
+        separator()
+        bytes.append(UInt8(ascii: "["))
+        needsComma.append(false)
+    }
+    mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma.removeLast()
+    }
 
     /// Writes `"name":` inside an object; the next value call writes the value.
     mutating func key(_ name: String) {
@@ -20,13 +34,19 @@ struct JSONWriter {
 
     mutating func string(_ value: String?) {
         separator()
-        guard let value else { bytes.append(contentsOf: "null".utf8); return }
+        guard let value else {
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
         writeString(value)
     }
 
     mutating func number<T: BinaryInteger>(_ value: T?) {
         separator()
-        guard let value else { bytes.append(contentsOf: "null".utf8); return }
+        guard let value else {
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
         bytes.append(contentsOf: String(value).utf8)
     }
 
@@ -35,7 +55,10 @@ struct JSONWriter {
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
-    mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
+    mutating func null() {
+        separator()
+        bytes.append(contentsOf: "null".utf8)
+    }
 
     /// Embeds bytes that are already valid JSON.
     mutating func raw<C: Collection>(_ json: C) where C.Element == UInt8 {
@@ -59,7 +82,9 @@ struct JSONWriter {
             case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                bytes.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                ])
             default: bytes.append(byte)
             }
         }

@@ -55,7 +55,8 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        logger.debug("connection opened", metadata: ["apnsmock.peer": "\(context.remoteAddress.map { "\($0)" } ?? "?")"])
+        logger.debug(
+            "connection opened", metadata: ["apnsmock.peer": "\(context.remoteAddress.map { "\($0)" } ?? "?")"])
         context.fireChannelActive()
     }
 
@@ -174,7 +175,8 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         logger.notice(
             "client did not send the HTTP/2 preface\(looksLikeHTTP1 ? " (it spoke HTTP/1.x)" : ""); closing")
         if looksLikeHTTP1, let tls {
-            let text = "apns-mock: APNs speaks HTTP/2 only. Connect with an HTTP/2 client (ALPN h2 or HTTP/2 prior knowledge).\n"
+            let text =
+                "apns-mock: APNs speaks HTTP/2 only. Connect with an HTTP/2 client (ALPN h2 or HTTP/2 prior knowledge).\n"
             let response =
                 "HTTP/1.1 505 HTTP Version Not Supported\r\ncontent-type: text/plain; charset=utf-8\r\n"
                 + "content-length: \(text.utf8.count)\r\nconnection: close\r\n\r\n" + text

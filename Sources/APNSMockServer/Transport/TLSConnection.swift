@@ -84,7 +84,10 @@ final class TLSConnection {
         var offset = 0
         while offset < bytes.count {
             let written = SSL_write(ssl, bytes.baseAddress! + offset, Int32(bytes.count - offset))
-            if written <= 0 { ERR_clear_error(); return }
+            if written <= 0 {
+                ERR_clear_error()
+                return
+            }
             offset += Int(written)
         }
     }
