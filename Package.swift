@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -36,7 +37,9 @@ let package = Package(
         ),
         .target(
             name: "APNSMockCore",
-            dependencies: []
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto")
+            ]
         ),
         .target(
             name: "APNSMockServer",
@@ -51,6 +54,9 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(
@@ -59,6 +65,7 @@ let package = Package(
                 "APNSMockCore",
                 "APNSMockServer",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -81,7 +88,12 @@ let package = Package(
         ),
         .testTarget(
             name: "APNSMockServerTests",
-            dependencies: ["APNSMockServer", "APNSMockCore", "CNGHTTP2"]
+            dependencies: [
+                "APNSMockServer", "APNSMockCore", "CNGHTTP2",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
         ),
         .testTarget(
             name: "EndToEndTests",

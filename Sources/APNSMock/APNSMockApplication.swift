@@ -31,6 +31,8 @@ public struct APNSMockApplication: Sendable {
     public let configuration: APNSMockConfiguration
     /// Every recorded request.
     public let store: DeliveryStore
+    /// Keys and devices; the admin API changes them while the server runs.
+    public let registry: Registry
     let listeners: [APNSListener]
     let logger: Logger
 
@@ -44,6 +46,7 @@ public struct APNSMockApplication: Sendable {
         let tls = try TLSServerContext(
             certificatePath: configuration.tlsCertificatePath, privateKeyPath: configuration.tlsKeyPath)
         store = DeliveryStore(capacity: configuration.recordCapacity)
+        registry = Registry(keys: configuration.keys, devices: configuration.devices)
         let context = APNSListenerContext(
             tls: tls, settings: configuration.http2,
             rules: RequestRules(policy: ValidationPolicy(strictPayload: configuration.strictPayload)),
@@ -76,7 +79,7 @@ public struct APNSMockApplication: Sendable {
         let configuration = configuration
         let apnsPort = listeners[0].port
         let app = Application(
-            router: AdminRouter.build(store: store),
+            router: AdminRouter.build(store: store, registry: registry),
             configuration: .init(address: .hostname(configuration.adminHost, port: configuration.adminPort)),
             onServerRunning: { channel in
                 await onReady(

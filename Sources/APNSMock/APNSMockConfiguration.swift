@@ -22,6 +22,18 @@ public struct APNSMockConfiguration: Sendable {
     public var recordCapacity = 100_000
     /// Reject payloads that are not a JSON object (400 BadRequestPayload).
     public var strictPayload = false
+    /// Unknown device tokens get BadDeviceToken, unknown key ids InvalidProviderToken.
+    public var strictRegistry = false
+    /// One stream per token connection until a push passes authentication, then
+    /// `http2.maxConcurrentStreams` (as APNs does). Off for load generators.
+    public var authStreamLimit = true
+    /// `BadEnvironmentKeyIdInToken` (default) or `BadEnvironmentKeyInToken`.
+    public var environmentKeyReason = APNSReason.badEnvironmentKeyIdInToken
+    /// PEM CA that signs provider (client) certificates; `nil`: no client certificates asked for.
+    public var clientCAPath: String?
+    /// Keys and devices registered at start (`setup:` in the configuration file).
+    public var keys: [ProviderKey] = []
+    public var devices: [DeviceRegistration] = []
     public var logLevel = Logger.Level.notice
 
     public init() {}

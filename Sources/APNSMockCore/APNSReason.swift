@@ -37,6 +37,8 @@ public struct APNSReason: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let missingProviderToken = APNSReason("MissingProviderToken")
     public static let unrelatedKeyIdInToken = APNSReason("UnrelatedKeyIdInToken")
     public static let badEnvironmentKeyIdInToken = APNSReason("BadEnvironmentKeyIdInToken")
+    /// The other spelling of `badEnvironmentKeyIdInToken`, also seen from APNs.
+    public static let badEnvironmentKeyInToken = APNSReason("BadEnvironmentKeyInToken")
     // 404, 405
     public static let badPath = APNSReason("BadPath")
     public static let methodNotAllowed = APNSReason("MethodNotAllowed")

@@ -4,7 +4,7 @@ public enum APNSStatus {
     public static func forReason(_ reason: APNSReason) -> Int {
         switch reason {
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
-            .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken, .badEnvironmentKeyIdInToken:
+            .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken, .badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken:
             return 403
         case .badPath: return 404
         case .methodNotAllowed: return 405
@@ -15,7 +15,6 @@ public enum APNSStatus {
         case .internalServerError: return 500
         case .serviceUnavailable, .shutdown: return 503
         default:
-            if reason.rawValue == "BadEnvironmentKeyInToken" { return 403 }
             return 400
         }
     }

@@ -11,18 +11,44 @@ public struct APNSVerdict: Sendable, Equatable {
     /// The push type the request is judged as (`alert` when the header is missing, `voip`
     /// for a missing header with a `.voip` topic), when known.
     public var pushType: APNSPushType?
+    /// The topic the push is for: `apns-topic`, or a single-topic certificate's bundle ID.
+    public var topic: String?
+    /// For 410: when the token stopped being valid (epoch ms), sent as `timestamp`.
+    public var timestamp: Int64?
+    /// What authentication learned (nil when the request failed before that step).
+    public var authentication: AuthenticationResult?
+    /// The connection's next authentication state, when this push passed authentication.
+    public var nextAuthState: ConnectionAuthState?
+    /// A token seen for the first time, to remember (its signature is never checked again).
+    public var newToken: NewProviderToken?
+    /// End the connection with GOAWAY instead of answering (BadCertificateEnvironment).
+    public var goAway: Bool
 
     public init(
         status: Int, reason: APNSReason?, failedCheck: RequestCheck? = nil, deviceToken: String? = nil,
-        pushType: APNSPushType? = nil
+        pushType: APNSPushType? = nil, topic: String? = nil, timestamp: Int64? = nil,
+        authentication: AuthenticationResult? = nil, nextAuthState: ConnectionAuthState? = nil,
+        newToken: NewProviderToken? = nil, goAway: Bool = false
     ) {
         self.status = status
         self.reason = reason
         self.failedCheck = failedCheck
         self.deviceToken = deviceToken
         self.pushType = pushType
+        self.topic = topic
+        self.timestamp = timestamp
+        self.authentication = authentication
+        self.nextAuthState = nextAuthState
+        self.newToken = newToken
+        self.goAway = goAway
     }
 
     /// Whether the push was accepted.
     public var isAccepted: Bool { status == 200 }
+}
+
+/// A provider token parsed for the first time, for the server's token cache.
+public struct NewProviderToken: Sendable, Hashable {
+    public var token: String
+    public var details: CachedProviderToken
 }

@@ -13,6 +13,11 @@ public enum RequestCheck: String, Sendable, CaseIterable {
     case deviceToken
     /// No `apns-*` or `authorization` header twice (400 DuplicateHeaders).
     case duplicateHeaders
+    /// Provider authentication: the token's structure, signature, age, team and key rules, or
+    /// the client certificate (403 MissingProviderToken, InvalidProviderToken,
+    /// ExpiredProviderToken, UnrelatedKeyIdInToken, BadEnvironmentKeyIdInToken, BadCertificate,
+    /// BadCertificateEnvironment; 400 TopicDisallowed; 429 TooManyProviderTokenUpdates).
+    case authentication
     /// `apns-id` must be a canonical UUID (400 BadMessageId).
     case messageID
     /// `apns-push-type` must be a known type (400 InvalidPushType).
@@ -31,4 +36,8 @@ public enum RequestCheck: String, Sendable, CaseIterable {
     case payloadSize
     /// Under `--strict-payload`, a JSON object (400 BadRequestPayload).
     case payloadFormat
+    /// Registered devices: other environment (400 BadDeviceToken), other topic (400
+    /// DeviceTokenNotForTopic), unregistered or expired (410); unknown tokens under
+    /// `--strict-registry` (400 BadDeviceToken).
+    case deviceRegistry
 }

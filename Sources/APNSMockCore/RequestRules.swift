@@ -10,7 +10,8 @@ public struct RequestRules: Sendable {
         .path,
         .deviceToken,
         .duplicateHeaders,
-        // fault rules and provider authentication join here in later work
+        // fault rules join here in later work
+        .authentication,
         .messageID,
         .pushType,
         .topic,
@@ -20,6 +21,8 @@ public struct RequestRules: Sendable {
         .payloadEmpty,
         .payloadSize,
         .payloadFormat,
+        .deviceRegistry,
+        // throttling joins here in later work
     ]
 
     /// The path prefix of a device push.
@@ -36,16 +39,18 @@ public struct RequestRules: Sendable {
     /// Decides what APNs would answer to `request` on a connection described by `context`.
     public func evaluate(_ request: APNSRequest, context: ConnectionContext) -> APNSVerdict {
         var facts = RequestFacts(request)
+        var failure: (RequestCheck, APNSReason)?
         for check in Self.checkOrder {
             if let reason = run(check, request: request, context: context, facts: &facts) {
-                return APNSVerdict(
-                    status: APNSStatus.forReason(reason), reason: reason, failedCheck: check,
-                    deviceToken: facts.deviceToken, pushType: facts.pushType)
+                failure = (check, reason)
+                break
             }
         }
         return APNSVerdict(
-            status: 200, reason: nil, failedCheck: nil, deviceToken: facts.deviceToken,
-            pushType: facts.pushType)
+            status: failure.map { APNSStatus.forReason($0.1) } ?? 200, reason: failure?.1, failedCheck: failure?.0,
+            deviceToken: facts.deviceToken, pushType: facts.pushType, topic: facts.effectiveTopic ?? facts.topic,
+            timestamp: facts.timestamp, authentication: facts.authentication, nextAuthState: facts.nextAuthState,
+            newToken: facts.newToken, goAway: facts.goAway)
     }
 
     private func run(
@@ -64,6 +69,8 @@ public struct RequestRules: Sendable {
             return nil
         case .duplicateHeaders:
             return facts.hasDuplicates ? .duplicateHeaders : nil
+        case .authentication:
+            return authenticate(context: context, facts: &facts)
         case .messageID:
             if let id = facts.apnsID, !APNSMessageID.isValid(id) { return .badMessageId }
             return nil
@@ -77,13 +84,7 @@ public struct RequestRules: Sendable {
             facts.pushType = type
             return nil
         case .topic:
-            guard let topic = facts.topic, !topic.isEmpty else {
-                return context.topicRequired ? .missingTopic : nil
-            }
-            if let suffix = facts.pushType?.requiredTopicSuffix, !topic.hasSuffix(suffix) || topic == suffix {
-                return .badTopic
-            }
-            return nil
+            return checkTopic(context: context, facts: &facts)
         case .priority:
             guard let raw = facts.priority else { return nil }
             // Exactly the three documented values: "+5" or "05" are not priorities.
@@ -104,6 +105,136 @@ public struct RequestRules: Sendable {
         case .payloadFormat:
             guard policy.strictPayload else { return nil }
             return PayloadKind.classify(request.payload) == .object ? nil : .badRequestPayload
+        case .deviceRegistry:
+            return checkDevice(context: context, facts: &facts)
+        }
+    }
+
+    // MARK: authentication (APNS-REFERENCE §4, §5)
+
+    private func authenticate(context: ConnectionContext, facts: inout RequestFacts) -> APNSReason? {
+        switch context.authentication {
+        case .certificate(let identity):
+            facts.authentication = AuthenticationResult(
+                method: .certificate, certificateSubject: identity.subject, certificateTopics: identity.topics)
+            if identity.verificationError != nil { return .badCertificate }
+            if !identity.environment.allows(context.environment) {
+                facts.goAway = true
+                return .badCertificateEnvironment
+            }
+            return nil
+        case .token:
+            return authenticateToken(context: context, facts: &facts)
+        }
+    }
+
+    private func authenticateToken(context: ConnectionContext, facts: inout RequestFacts) -> APNSReason? {
+        guard let authorization = facts.authorization else { return .missingProviderToken }
+        guard let bearer = ProviderTokenParser.bearerToken(fromAuthorization: authorization) else {
+            return .invalidProviderToken
+        }
+        let token = String(bearer)
+        let registry = context.registry
+        let details: CachedProviderToken
+        if let cached = registry.tokens[token] {
+            details = cached
+        } else {
+            guard let parsed = ProviderTokenParser.parse(bearer), parsed.algorithm == "ES256" else {
+                return .invalidProviderToken
+            }
+            if let key = registry.keys[parsed.keyID] {
+                guard parsed.teamID == key.teamID, parsed.isSigned(by: key) else { return .invalidProviderToken }
+                details = CachedProviderToken(
+                    keyID: parsed.keyID, teamID: parsed.teamID, issuedAt: parsed.issuedAt, signatureVerified: true)
+            } else {
+                details = CachedProviderToken(
+                    keyID: parsed.keyID, teamID: parsed.teamID, issuedAt: parsed.issuedAt, signatureVerified: false)
+            }
+            facts.newToken = NewProviderToken(token: token, details: details)
+        }
+        let key = registry.keys[details.keyID]
+        facts.authentication = AuthenticationResult(
+            method: .token, teamID: details.teamID, keyID: details.keyID,
+            signatureVerified: details.signatureVerified && key != nil, keyUnknown: key == nil)
+        if key == nil && policy.strictRegistry { return .invalidProviderToken }
+        let nowSeconds = context.now / 1000
+        if details.issuedAt > nowSeconds + policy.tokenClockSkewSeconds { return .invalidProviderToken }
+        if nowSeconds - details.issuedAt > policy.tokenLifetimeSeconds { return .expiredProviderToken }
+
+        let state = context.authState
+        if let bound = state.boundTeamID, bound != details.teamID { return .invalidProviderToken }
+        if let firstKeyID = state.firstKeyID, firstKeyID != details.keyID {
+            let firstKey = registry.keys[firstKeyID]
+            if let firstKey, firstKey.isTopicSpecific {
+                // After a topic-specific key: only it and its related key.
+                let related = firstKey.relatedKeyID == details.keyID || key?.relatedKeyID == firstKeyID
+                if !related { return .unrelatedKeyIdInToken }
+            } else {
+                // After a team-scoped key: another team-scoped key of the same team and environment.
+                if let key, key.isTopicSpecific { return .unrelatedKeyIdInToken }
+                if let key, !key.environment.allows(context.environment) { return .unrelatedKeyIdInToken }
+            }
+        }
+        if let key, !key.environment.allows(context.environment) { return policy.environmentKeyReason }
+        if let key, let topic = facts.topic, !topic.isEmpty, !key.covers(topic: topic) { return .topicDisallowed }
+        if let current = state.currentToken, current != token, let acceptedAt = state.currentTokenAcceptedAt,
+            context.now - acceptedAt < policy.tokenRefreshIntervalSeconds * 1000
+        {
+            return .tooManyProviderTokenUpdates
+        }
+        var next = state
+        next.boundTeamID = state.boundTeamID ?? details.teamID
+        next.firstKeyID = state.firstKeyID ?? details.keyID
+        if state.currentToken != token {
+            next.currentToken = token
+            next.currentTokenAcceptedAt = context.now
+        }
+        facts.nextAuthState = next
+        return nil
+    }
+
+    // MARK: topic
+
+    private func checkTopic(context: ConnectionContext, facts: inout RequestFacts) -> APNSReason? {
+        var topic = facts.topic.flatMap { $0.isEmpty ? nil : $0 }
+        if case .certificate(let identity) = context.authentication {
+            // "location" pushes need token authentication.
+            if facts.pushType == .location { return .topicDisallowed }
+            if topic == nil {
+                // A single-topic certificate defaults to its subject; a multi-topic one must say.
+                guard !identity.isMultiTopic, let fallback = identity.bundleID ?? identity.topics.first else {
+                    return .missingTopic
+                }
+                topic = fallback
+            }
+            guard let topic, identity.topics.contains(topic) else { return .badTopic }
+            facts.effectiveTopic = topic
+        }
+        guard let topic else { return .missingTopic }
+        facts.effectiveTopic = topic
+        if let suffix = facts.pushType?.requiredTopicSuffix, !topic.hasSuffix(suffix) || topic == suffix {
+            return .badTopic
+        }
+        return nil
+    }
+
+    // MARK: devices
+
+    private func checkDevice(context: ConnectionContext, facts: inout RequestFacts) -> APNSReason? {
+        guard let token = facts.deviceToken else { return nil }
+        guard let device = context.registry.devices[token] else {
+            return policy.strictRegistry ? .badDeviceToken : nil
+        }
+        if let environment = device.environment, environment != context.environment { return .badDeviceToken }
+        if !device.accepts(topic: facts.effectiveTopic ?? facts.topic) { return .deviceTokenNotForTopic }
+        switch device.state {
+        case .active: return nil
+        case .unregistered(let at):
+            facts.timestamp = at
+            return .unregistered
+        case .expired(let at):
+            facts.timestamp = at
+            return .expiredToken
         }
     }
 
@@ -137,6 +268,13 @@ struct RequestFacts {
     var priority: String?
     var expiration: String?
     var collapseID: String?
+    var authorization: String?
+    var effectiveTopic: String?
+    var timestamp: Int64?
+    var authentication: AuthenticationResult?
+    var nextAuthState: ConnectionAuthState?
+    var newToken: NewProviderToken?
+    var goAway = false
 
     init(_ request: APNSRequest) {
         var seenAuthorization = false
@@ -144,7 +282,7 @@ struct RequestFacts {
         for field in request.headers {
             let name = field.name
             if name == "authorization" {
-                if seenAuthorization { hasDuplicates = true }
+                if seenAuthorization { hasDuplicates = true } else { authorization = field.value }
                 seenAuthorization = true
                 continue
             }

@@ -3,8 +3,30 @@ public struct ValidationPolicy: Sendable, Hashable {
     /// Reject a payload that is not a JSON object with 400 `BadRequestPayload` (the mock's
     /// own choice: Apple documents no reason for it on `/3/device`).
     public var strictPayload: Bool
+    /// Unknown device tokens get BadDeviceToken and unknown key ids InvalidProviderToken.
+    /// Off (the default): any well-formed token is accepted, and a provider token signed by an
+    /// unknown key is accepted after its structure and claims are checked.
+    public var strictRegistry: Bool
+    /// The reason for a key used in the wrong environment: `BadEnvironmentKeyIdInToken`
+    /// (Apple's documentation) or `BadEnvironmentKeyInToken` (also seen from APNs).
+    public var environmentKeyReason: APNSReason
+    /// A provider token older than this is expired (APNs: one hour).
+    public var tokenLifetimeSeconds: Int64
+    /// A new token on a connection sooner than this after the last one is 429 (APNs: 20 minutes).
+    public var tokenRefreshIntervalSeconds: Int64
+    /// How far in the future `iat` may lie before the token is invalid.
+    public var tokenClockSkewSeconds: Int64
 
-    public init(strictPayload: Bool = false) {
+    public init(
+        strictPayload: Bool = false, strictRegistry: Bool = false,
+        environmentKeyReason: APNSReason = .badEnvironmentKeyIdInToken, tokenLifetimeSeconds: Int64 = 3600,
+        tokenRefreshIntervalSeconds: Int64 = 1200, tokenClockSkewSeconds: Int64 = 60
+    ) {
         self.strictPayload = strictPayload
+        self.strictRegistry = strictRegistry
+        self.environmentKeyReason = environmentKeyReason
+        self.tokenLifetimeSeconds = tokenLifetimeSeconds
+        self.tokenRefreshIntervalSeconds = tokenRefreshIntervalSeconds
+        self.tokenClockSkewSeconds = tokenClockSkewSeconds
     }
 }

@@ -4,9 +4,10 @@ import NIOCore
 
 /// The admin HTTP API (Hummingbird): health, and reading and clearing recorded deliveries.
 public enum AdminRouter {
-    /// Builds the router over `store`.
-    public static func build(store: DeliveryStore) -> Router<BasicRequestContext> {
+    /// Builds the router over `store` and `registry`.
+    public static func build(store: DeliveryStore, registry: Registry) -> Router<BasicRequestContext> {
         let router = Router()
+        RegistryRoutes.add(to: router, registry: registry)
         router.get("/health") { _, _ in
             json(status: .ok, Array(#"{"status":"ok"}"#.utf8))
         }

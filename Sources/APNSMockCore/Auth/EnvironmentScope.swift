@@ -1,0 +1,13 @@
+/// Where a key or certificate may be used: one environment, or both.
+public enum EnvironmentScope: String, Sendable, Hashable, CaseIterable, Codable {
+    case sandbox, production, both
+
+    /// Whether this scope covers `environment`.
+    public func allows(_ environment: APNSEnvironment) -> Bool {
+        switch self {
+        case .both: return true
+        case .sandbox: return environment == .sandbox
+        case .production: return environment == .production
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+
+/// A provider token (JWT) taken apart, not yet trusted.
+public struct ParsedProviderToken: Sendable {
+    /// `alg` from the header.
+    public var algorithm: String
+    /// `kid` from the header.
+    public var keyID: String
+    /// `iss` from the claims: the team id.
+    public var teamID: String
+    /// `iat` from the claims, epoch seconds (fractions dropped).
+    public var issuedAt: Int64
+    /// `<header>.<claims>` as sent: what the signature covers.
+    public var signingInput: [UInt8]
+    /// The ES256 signature in raw r||s form (a DER signature is converted).
+    public var signature: [UInt8]
+
+    /// Whether the signature was made by `key`.
+    public func isSigned(by key: ProviderKey) -> Bool {
+        guard let publicKey = key.publicKey,
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
+        else { return false }
+        return publicKey.isValidSignature(signature, for: signingInput)
+    }
+}
+
+/// Parses provider tokens as real clients send them: `iat` as an integer, a float or a numeric
+/// string; a header with or without `typ`; JSON with whitespace; extra claims; the signature as
+/// raw r||s (64 bytes) or DER (Pushy).
+public enum ProviderTokenParser {
+    /// The token after `bearer ` (scheme case-insensitive), or `nil` when the header is not a
+    /// bearer credential.
+    public static func bearerToken(fromAuthorization value: String) -> Substring? {
+        let trimmed = value.drop { $0 == " " }
+        guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
+        let token = trimmed.dropFirst(7).drop { $0 == " " }
+        let end = token.lastIndex { $0 != " " }.map { token.index(after: $0) } ?? token.startIndex
+        let result = token[..<end]
+        return result.isEmpty ? nil : result
+    }
+
+    /// Takes `token` apart (see the `Substring` overload).
+    public static func parse(_ token: String) -> ParsedProviderToken? { parse(token[...]) }
+
+    /// Takes `token` apart; `nil` when it is not a well-formed ES256-shaped JWT with `kid`,
+    /// `iss` and `iat`.
+    public static func parse(_ token: Substring) -> ParsedProviderToken? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            let headerData = base64URLDecode(parts[0]), let claimsData = base64URLDecode(parts[1]),
+            let signatureBytes = base64URLDecode(parts[2]),
+            let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any],
+            let claims = (try? JSONSerialization.jsonObject(with: claimsData)) as? [String: Any],
+            let algorithm = header["alg"] as? String, let keyID = header["kid"] as? String, !keyID.isEmpty,
+            let teamID = claims["iss"] as? String, !teamID.isEmpty,
+            let issuedAt = seconds(claims["iat"])
+        else { return nil }
+        let signature: [UInt8]
+        if signatureBytes.count == 64 {
+            signature = Array(signatureBytes)
+        } else if let der = try? P256.Signing.ECDSASignature(derRepresentation: signatureBytes) {
+            signature = Array(der.rawRepresentation)
+        } else {
+            return nil
+        }
+        let signingInput = Array(token[token.startIndex..<parts[1].endIndex].utf8)
+        return ParsedProviderToken(
+            algorithm: algorithm, keyID: keyID, teamID: teamID, issuedAt: issuedAt, signingInput: signingInput,
+            signature: signature)
+    }
+
+    /// `iat` as an integer, a float or a numeric string, in whole seconds.
+    static func seconds(_ value: Any?) -> Int64? {
+        switch value {
+        case let string as String:
+            guard let number = Double(string.trimmingCharacters(in: .whitespaces)), number.isFinite else {
+                return nil
+            }
+            return Int64(exactly: number.rounded(.down))
+        case let number as NSNumber:
+            let double = number.doubleValue
+            guard double.isFinite, abs(double) < 1e15 else { return nil }
+            return Int64(double.rounded(.down))
+        default:
+            return nil
+        }
+    }
+
+    /// Base64url (padding optional) to bytes.
+    static func base64URLDecode(_ text: Substring) -> Data? {
+        guard !text.isEmpty else { return nil }
+        var base64 = String(text).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let remainder = base64.utf8.count % 4
+        if remainder == 1 { return nil }
+        if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
+        return Data(base64Encoded: base64)
+    }
+}

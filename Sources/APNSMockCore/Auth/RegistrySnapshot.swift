@@ -1,0 +1,17 @@
+/// The keys, devices and known tokens as the rules see them for one request: a value, taken
+/// from the server's registry under its lock and read without one.
+public struct RegistrySnapshot: Sendable {
+    public var keys: [String: ProviderKey]
+    public var devices: [String: DeviceRegistration]
+    /// Tokens already parsed (and verified when their key is known), by the whole token string.
+    public var tokens: [String: CachedProviderToken]
+
+    public init(
+        keys: [String: ProviderKey] = [:], devices: [String: DeviceRegistration] = [:],
+        tokens: [String: CachedProviderToken] = [:]
+    ) {
+        self.keys = keys
+        self.devices = devices
+        self.tokens = tokens
+    }
+}

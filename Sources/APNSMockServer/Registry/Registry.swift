@@ -1,0 +1,84 @@
+import APNSMockCore
+import Synchronization
+
+/// The keys and devices the mock was told about, and the provider tokens it has already
+/// checked. Thread-safe and synchronous (a `Mutex`); the rules read a `RegistrySnapshot`.
+public final class Registry: Sendable {
+    private let state: Mutex<RegistrySnapshot>
+
+    public init(keys: [ProviderKey] = [], devices: [DeviceRegistration] = []) {
+        var snapshot = RegistrySnapshot()
+        for key in keys { snapshot.keys[key.keyID] = key }
+        for device in devices { snapshot.devices[device.token] = device }
+        state = Mutex(snapshot)
+    }
+
+    /// The current state, as a value (copy-on-write: cheap to take).
+    public func snapshot() -> RegistrySnapshot { state.withLock { $0 } }
+
+    // MARK: keys
+
+    /// Adds or replaces a key. Tokens remembered for that key id are forgotten, so the next
+    /// push with them is checked against the new key.
+    public func putKey(_ key: ProviderKey) {
+        state.withLock { state in
+            state.keys[key.keyID] = key
+            state.tokens = state.tokens.filter { $0.value.keyID != key.keyID }
+        }
+    }
+
+    /// Removes a key and forgets its tokens. Returns whether it existed.
+    @discardableResult
+    public func removeKey(_ keyID: String) -> Bool {
+        state.withLock { state in
+            state.tokens = state.tokens.filter { $0.value.keyID != keyID }
+            return state.keys.removeValue(forKey: keyID) != nil
+        }
+    }
+
+    public func key(_ keyID: String) -> ProviderKey? { state.withLock { $0.keys[keyID] } }
+
+    /// All keys, by key id.
+    public func keys() -> [ProviderKey] { state.withLock { $0.keys.values.sorted { $0.keyID < $1.keyID } } }
+
+    /// Remembers a token checked for the first time (bounded: the oldest entries are not
+    /// tracked, so the cache is simply emptied when it grows past `tokenCacheLimit`).
+    public func remember(_ token: NewProviderToken) {
+        state.withLock { state in
+            if state.tokens.count >= Self.tokenCacheLimit { state.tokens.removeAll() }
+            state.tokens[token.token] = token.details
+        }
+    }
+
+    /// The most tokens remembered at once.
+    public static let tokenCacheLimit = 10_000
+
+    // MARK: devices
+
+    /// Adds or replaces a device registration.
+    public func putDevice(_ device: DeviceRegistration) {
+        state.withLock { $0.devices[device.token] = device }
+    }
+
+    @discardableResult
+    public func removeDevice(_ token: String) -> Bool {
+        state.withLock { $0.devices.removeValue(forKey: token.lowercased()) != nil }
+    }
+
+    public func device(_ token: String) -> DeviceRegistration? { state.withLock { $0.devices[token.lowercased()] } }
+
+    public func devices() -> [DeviceRegistration] {
+        state.withLock { $0.devices.values.sorted { $0.token < $1.token } }
+    }
+
+    /// Changes a device's state; registers the token when unknown. Returns the new registration.
+    @discardableResult
+    public func setDeviceState(_ token: String, _ newState: DeviceRegistration.State) -> DeviceRegistration {
+        state.withLock { state in
+            var device = state.devices[token.lowercased()] ?? DeviceRegistration(token: token)
+            device.state = newState
+            state.devices[device.token] = device
+            return device
+        }
+    }
+}
