@@ -84,7 +84,10 @@ let package = Package(
         ),
         .testTarget(
             name: "APNSMockCoreTests",
-            dependencies: ["APNSMockCore"]
+            dependencies: [
+                "APNSMockCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "APNSMockServerTests",

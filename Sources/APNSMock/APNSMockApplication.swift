@@ -38,19 +38,27 @@ public struct APNSMockApplication: Sendable {
 
     /// Checks the configuration, loads the TLS files and binds the APNs port.
     /// - Throws: a clear error for a missing certificate, a port in use, a bad setting.
-    public init(configuration: APNSMockConfiguration, logger: Logger? = nil) async throws {
+    /// - Parameter now: the clock, epoch milliseconds (tests inject one).
+    public init(
+        configuration: APNSMockConfiguration, logger: Logger? = nil,
+        now: @escaping @Sendable () -> Int64 = APNSListenerContext.systemNow
+    ) async throws {
         var logger = logger ?? Logger(label: "apnsmock")
         logger.logLevel = configuration.logLevel
         self.logger = logger
         self.configuration = configuration
         let tls = try TLSServerContext(
-            certificatePath: configuration.tlsCertificatePath, privateKeyPath: configuration.tlsKeyPath)
+            certificatePath: configuration.tlsCertificatePath, privateKeyPath: configuration.tlsKeyPath,
+            clientCAPath: configuration.clientCAPath)
         store = DeliveryStore(capacity: configuration.recordCapacity)
         registry = Registry(keys: configuration.keys, devices: configuration.devices)
+        let policy = ValidationPolicy(
+            strictPayload: configuration.strictPayload, strictRegistry: configuration.strictRegistry,
+            environmentKeyReason: configuration.environmentKeyReason)
         let context = APNSListenerContext(
-            tls: tls, settings: configuration.http2,
-            rules: RequestRules(policy: ValidationPolicy(strictPayload: configuration.strictPayload)),
-            environmentMode: configuration.environment, store: store, logger: logger)
+            tls: tls, settings: configuration.http2, rules: RequestRules(policy: policy),
+            environmentMode: configuration.environment, store: store, registry: registry,
+            authStreamLimit: configuration.authStreamLimit, logger: logger, now: now)
         var listeners: [APNSListener] = []
         do {
             for port in [configuration.port] + configuration.additionalPorts {

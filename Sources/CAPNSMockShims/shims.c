@@ -1,5 +1,7 @@
 #include "CAPNSMockShims.h"
 #include <openssl/err.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
 #include <string.h>
 
 int apnsmock_ctx_set_proto_versions(SSL_CTX *ctx, int min_version, int max_version) {
@@ -60,3 +62,35 @@ int apnsmock_error_is_no_application_protocol(unsigned long err) {
 size_t apnsmock_bio_pending(BIO *bio) { return BIO_ctrl_pending(bio); }
 
 const char *apnsmock_ssl_version(const SSL *ssl) { return SSL_get_version(ssl); }
+
+static int apnsmock_accept_any_client_certificate(int preverify_ok, X509_STORE_CTX *ctx) {
+    (void)preverify_ok;
+    (void)ctx;
+    /* The verdict stays in SSL_get_verify_result; each request is answered 403 BadCertificate. */
+    return 1;
+}
+
+int apnsmock_ctx_request_client_certificates(SSL_CTX *ctx, const char *ca_file) {
+    if (SSL_CTX_load_verify_locations(ctx, ca_file, NULL) != 1) return 0;
+    STACK_OF(X509_NAME) *names = SSL_load_client_CA_file(ca_file);
+    if (names == NULL) return 0;
+    SSL_CTX_set_client_CA_list(ctx, names);
+    SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, apnsmock_accept_any_client_certificate);
+    SSL_CTX_set_verify_depth(ctx, 4);
+    return 1;
+}
+
+int apnsmock_ssl_peer_certificate_der(const SSL *ssl, unsigned char **out) {
+    *out = NULL;
+    X509 *certificate = SSL_get1_peer_certificate(ssl);
+    if (certificate == NULL) return 0;
+    int length = i2d_X509(certificate, out);
+    X509_free(certificate);
+    return length > 0 ? length : 0;
+}
+
+void apnsmock_free(void *pointer) { OPENSSL_free(pointer); }
+
+long apnsmock_ssl_verify_result(const SSL *ssl) { return SSL_get_verify_result(ssl); }
+
+const char *apnsmock_verify_error_string(long result) { return X509_verify_cert_error_string(result); }

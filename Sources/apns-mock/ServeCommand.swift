@@ -5,67 +5,106 @@ import Foundation
 import Logging
 
 /// `apns-mock serve`: the APNs endpoint and the admin API.
+///
+/// Settings come from the built-in defaults, then `--config FILE` (YAML), then the flags: a
+/// flag given on the command line wins over the file, which wins over the default. So every
+/// option here is optional, and its default is `APNSMockConfiguration`'s.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the APNs provider API (HTTP/2 over TLS) and the admin API.")
+        abstract: "Serve the APNs provider API (HTTP/2 over TLS) and the admin API.",
+        discussion: """
+            Flags override the --config file, which overrides the built-in defaults. \
+            See apns-mock.example.yaml for every setting and the setup: section (keys and devices).
+            """)
 
-    @Option(help: "Address the APNs listener binds.") var host = "127.0.0.1"
-    @Option(help: "APNs port; 0 picks a free port. Repeat to serve several (e.g. --port 443 --port 2197).")
-    var port: [Int] = [2197]
-    @Option(help: "Address the admin API binds.") var adminHost = "127.0.0.1"
-    @Option(help: "Admin API port; 0 picks a free port.") var adminPort = 2198
-    @Option(help: "PEM server certificate (chain).") var tlsCert = "certs/server.pem"
-    @Option(help: "PEM server private key.") var tlsKey = "certs/server-key.pem"
-    @Option(help: "sandbox, production, or auto (from the TLS server name or :authority).")
-    var environment = "sandbox"
-    @Option(help: "SETTINGS_MAX_CONCURRENT_STREAMS announced to clients.") var maxConcurrentStreams: UInt32 = 1000
-    @Option(help: "SETTINGS_MAX_HEADER_LIST_SIZE announced and enforced.") var maxHeaderListSize: UInt32 = 8000
-    @Option(help: "Most requests recorded; the oldest go first.") var recordCapacity = 100_000
-    @Flag(help: "Reject payloads that are not a JSON object (400 BadRequestPayload, the mock's own reason).")
-    var strictPayload = false
-    @Option(help: "trace, debug, info, notice, warning, error or critical (logs go to stderr).")
-    var logLevel = "notice"
+    @Option(help: ArgumentHelp("YAML configuration file (see apns-mock.example.yaml).", valueName: "file"))
+    var config: String?
+    @Option(help: "Address the APNs listener binds (default 127.0.0.1).") var host: String?
+    @Option(
+        help: "APNs port; 0 picks a free port. Repeat to serve several (e.g. --port 443 --port 2197). (default 2197)")
+    var port: [Int] = []
+    @Option(help: "Address the admin API binds (default 127.0.0.1).") var adminHost: String?
+    @Option(help: "Admin API port; 0 picks a free port (default 2198).") var adminPort: Int?
+    @Option(help: "PEM server certificate (chain) (default certs/server.pem).") var tlsCert: String?
+    @Option(help: "PEM server private key (default certs/server-key.pem).") var tlsKey: String?
+    @Option(help: "sandbox, production, or auto (from the TLS server name or :authority) (default sandbox).")
+    var environment: String?
+    @Option(help: "SETTINGS_MAX_CONCURRENT_STREAMS announced to clients (default 1000).")
+    var maxConcurrentStreams: UInt32?
+    @Option(help: "SETTINGS_MAX_HEADER_LIST_SIZE announced and enforced (default 8000).")
+    var maxHeaderListSize: UInt32?
+    @Option(help: "Most requests recorded; the oldest go first (default 100000).") var recordCapacity: Int?
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Reject payloads that are not a JSON object (400 BadRequestPayload, the mock's own reason).")
+    var strictPayload: Bool?
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Unknown device tokens get BadDeviceToken, unknown key ids InvalidProviderToken.")
+    var strictRegistry: Bool?
+    @Option(
+        help: ArgumentHelp(
+            "One stream per token connection until a push authenticates, as APNs does (default on).",
+            valueName: "on|off"))
+    var authStreamLimit: String?
+    @Option(
+        help: ArgumentHelp(
+            "Reason for a key used in the wrong environment (default BadEnvironmentKeyIdInToken).",
+            valueName: "BadEnvironmentKeyIdInToken|BadEnvironmentKeyInToken"))
+    var environmentKeyReason: String?
+    @Option(
+        name: .customLong("client-ca"),
+        help: ArgumentHelp(
+            "PEM CA that signs provider (client) certificates (default: none asked for).", valueName: "file"))
+    var clientCA: String?
+    @Option(help: "trace, debug, info, notice, warning, error or critical (logs go to stderr) (default notice).")
+    var logLevel: String?
+
+    static let environmentKeyReasons = [APNSReason.badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken]
 
     func validate() throws {
-        guard EnvironmentMode(rawValue: environment) != nil else {
+        if let environment, EnvironmentMode(rawValue: environment) == nil {
             throw ValidationError("--environment must be sandbox, production or auto; got '\(environment)'")
         }
-        guard Logger.Level(rawValue: logLevel) != nil else {
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError(
                 "--log-level must be one of trace, debug, info, notice, warning, error, critical; got '\(logLevel)'")
         }
         for port in port where !(0...65535).contains(port) {
             throw ValidationError("--port must be 0–65535; got \(port)")
         }
-        guard (0...65535).contains(adminPort) else {
+        if let adminPort, !(0...65535).contains(adminPort) {
             throw ValidationError("--admin-port must be 0–65535; got \(adminPort)")
         }
-        guard maxConcurrentStreams >= 1 else { throw ValidationError("--max-concurrent-streams must be at least 1") }
-        guard recordCapacity >= 1 else { throw ValidationError("--record-capacity must be at least 1") }
+        if let maxConcurrentStreams, maxConcurrentStreams < 1 {
+            throw ValidationError("--max-concurrent-streams must be at least 1")
+        }
+        if let recordCapacity, recordCapacity < 1 {
+            throw ValidationError("--record-capacity must be at least 1")
+        }
+        if let authStreamLimit, Self.onOff(authStreamLimit) == nil {
+            throw ValidationError("--auth-stream-limit must be on or off; got '\(authStreamLimit)'")
+        }
+        if let environmentKeyReason,
+            !Self.environmentKeyReasons.contains(where: { $0.rawValue == environmentKeyReason })
+        {
+            throw ValidationError(
+                "--environment-key-reason must be BadEnvironmentKeyIdInToken or BadEnvironmentKeyInToken; got '\(environmentKeyReason)'"
+            )
+        }
+    }
+
+    static func onOff(_ value: String) -> Bool? {
+        switch value.lowercased() {
+        case "on", "true", "yes": return true
+        case "off", "false", "no": return false
+        default: return nil
+        }
     }
 
     func run() async throws {
-        var configuration = APNSMockConfiguration()
-        configuration.host = host
-        configuration.port = port[0]
-        configuration.additionalPorts = Array(port.dropFirst())
-        configuration.adminHost = adminHost
-        configuration.adminPort = adminPort
-        configuration.tlsCertificatePath = tlsCert
-        configuration.tlsKeyPath = tlsKey
-        configuration.environment = EnvironmentMode(rawValue: environment)!
-        configuration.http2.maxConcurrentStreams = maxConcurrentStreams
-        configuration.http2.maxHeaderListSize = maxHeaderListSize
-        configuration.recordCapacity = recordCapacity
-        configuration.strictPayload = strictPayload
-        configuration.logLevel = Logger.Level(rawValue: logLevel)!
-        for (flag, path) in [("--tls-cert", tlsCert), ("--tls-key", tlsKey)]
-        where !FileManager.default.isReadableFile(atPath: path) {
-            throw CLIError(
-                "\(flag): cannot read '\(path)'. Run from the repository root (it holds certs/), or pass the file's path."
-            )
-        }
+        let configuration = try makeConfiguration()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = configuration.logLevel
@@ -85,6 +124,81 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("\(error)")
         }
+    }
+
+    /// The defaults, then the `--config` file, then the flags; checks that the files it names
+    /// can be read.
+    /// - Throws: `CLIError`, one line naming the flag or the file and key.
+    func makeConfiguration() throws -> APNSMockConfiguration {
+        var configuration = APNSMockConfiguration()
+        var fileSets = (tlsCert: false, tlsKey: false, clientCA: false)
+        if let config {
+            let file: ConfigurationFile
+            do {
+                file = try ConfigurationFile(contentsOf: config)
+            } catch {
+                throw CLIError(error.description)
+            }
+            file.apply(to: &configuration)
+            fileSets = (
+                file.document.tlsCertificatePath != nil, file.document.tlsKeyPath != nil,
+                file.document.clientCAPath != nil
+            )
+        }
+        applyFlags(to: &configuration)
+        /// `--tls-cert` when the path is the flag's or the default, `FILE: tlsCert` when the file's.
+        func source(_ flag: String, given: Bool, _ key: String, inFile: Bool) -> String {
+            !given && inFile ? "\(config ?? ""): \(key)" : flag
+        }
+        var files = [
+            (
+                source("--tls-cert", given: tlsCert != nil, "tlsCert", inFile: fileSets.tlsCert),
+                configuration.tlsCertificatePath
+            ),
+            (
+                source("--tls-key", given: tlsKey != nil, "tlsKey", inFile: fileSets.tlsKey),
+                configuration.tlsKeyPath
+            ),
+        ]
+        if let clientCAPath = configuration.clientCAPath {
+            files.append(
+                (source("--client-ca", given: clientCA != nil, "clientCA", inFile: fileSets.clientCA), clientCAPath))
+        }
+        for (source, path) in files where !FileManager.default.isReadableFile(atPath: path) {
+            let hint =
+                source.hasPrefix("--")
+                ? "Run from the repository root (it holds certs/), or pass the file's path."
+                : "Paths in the configuration file are relative to its directory."
+            throw CLIError("\(source): cannot read '\(path)'. \(hint)")
+        }
+        return configuration
+    }
+
+    /// Lays the flags given on the command line over `configuration` (validated already).
+    func applyFlags(to configuration: inout APNSMockConfiguration) {
+        if let host { configuration.host = host }
+        if let first = port.first {
+            configuration.port = first
+            configuration.additionalPorts = Array(port.dropFirst())
+        }
+        if let adminHost { configuration.adminHost = adminHost }
+        if let adminPort { configuration.adminPort = adminPort }
+        if let tlsCert { configuration.tlsCertificatePath = tlsCert }
+        if let tlsKey { configuration.tlsKeyPath = tlsKey }
+        if let environment { configuration.environment = EnvironmentMode(rawValue: environment)! }
+        if let maxConcurrentStreams { configuration.http2.maxConcurrentStreams = maxConcurrentStreams }
+        if let maxHeaderListSize { configuration.http2.maxHeaderListSize = maxHeaderListSize }
+        if let recordCapacity { configuration.recordCapacity = recordCapacity }
+        if let strictPayload { configuration.strictPayload = strictPayload }
+        if let strictRegistry { configuration.strictRegistry = strictRegistry }
+        if let authStreamLimit { configuration.authStreamLimit = Self.onOff(authStreamLimit)! }
+        if let environmentKeyReason {
+            configuration.environmentKeyReason = Self.environmentKeyReasons.first {
+                $0.rawValue == environmentKeyReason
+            }!
+        }
+        if let clientCA { configuration.clientCAPath = clientCA }
+        if let logLevel { configuration.logLevel = Logger.Level(rawValue: logLevel)! }
     }
 }
 

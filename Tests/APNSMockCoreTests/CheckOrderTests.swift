@@ -21,6 +21,7 @@ struct CheckOrderTests {
         .path,
         .deviceToken,
         .duplicateHeaders,
+        .authentication,
         .messageID,
         .pushType,
         .topic,
@@ -30,6 +31,7 @@ struct CheckOrderTests {
         .payloadEmpty,
         .payloadSize,
         .payloadFormat,
+        .deviceRegistry,
     ]
 
     @Test("checkOrder holds every RequestCheck exactly once")
@@ -52,8 +54,8 @@ struct CheckOrderTests {
         let order = RequestRules.checkOrder
         func index(_ check: RequestCheck) -> Int { order.firstIndex(of: check)! }
         let steps: [RequestCheck] = [
-            .method, .path, .deviceToken, .duplicateHeaders, .messageID, .pushType, .topic, .priority,
-            .expiration, .collapseID, .payloadEmpty, .payloadSize, .payloadFormat,
+            .method, .path, .deviceToken, .duplicateHeaders, .authentication, .messageID, .pushType, .topic,
+            .priority, .expiration, .collapseID, .payloadEmpty, .payloadSize, .payloadFormat, .deviceRegistry,
         ]
         for (a, b) in zip(steps, steps.dropFirst()) {
             #expect(index(a) < index(b), "\(a) should run before \(b)")
@@ -66,7 +68,10 @@ struct CheckOrderTests {
     /// A change to the valid baseline that fails `check` and no other check. The mutations
     /// touch disjoint fields of the request, so any two can be applied together:
     /// - path changes only the prefix and deviceToken only the token;
-    /// - duplicateHeaders repeats `authorization`, which no other mutation touches;
+    /// - duplicateHeaders repeats `apns-channel-id`, which no other mutation touches;
+    /// - authentication drops `authorization` (403 MissingProviderToken);
+    /// - deviceRegistry registers the baseline token for production while the connection is
+    ///   sandbox, so only the registry step notices (a changed token is simply unknown);
     /// - pushType uses an unknown value, so no topic suffix is required and the payload limit
     ///   stays the alert one; topic empties the topic, which a known push type would not care
     ///   about either way (the baseline's `alert` needs no suffix);
@@ -79,7 +84,12 @@ struct CheckOrderTests {
         case .path: builder.pathPrefix = "/2/device/"
         case .deviceToken: builder.token = String(repeating: "zz", count: 32)
         case .duplicateHeaders:
-            builder.extraHeaders.append(HTTPHeaderField(name: "authorization", value: "bearer x.y.z"))
+            builder.extraHeaders.append(HTTPHeaderField(name: "apns-channel-id", value: "a"))
+            builder.extraHeaders.append(HTTPHeaderField(name: "apns-channel-id", value: "b"))
+        case .authentication: builder.authorization = nil
+        case .deviceRegistry:
+            builder.registry.devices[RequestBuilder.validToken] = DeviceRegistration(
+                token: RequestBuilder.validToken, environment: .production)
         case .messageID: builder.messageID = "not-a-uuid"
         case .pushType: builder.pushType = "banner"
         case .topic: builder.topic = ""
@@ -104,6 +114,8 @@ struct CheckOrderTests {
         case .path: (404, .badPath)
         case .deviceToken: (400, .badDeviceToken)
         case .duplicateHeaders: (400, .duplicateHeaders)
+        case .authentication: (403, .missingProviderToken)
+        case .deviceRegistry: (400, .badDeviceToken)
         case .messageID: (400, .badMessageId)
         case .pushType: (400, .invalidPushType)
         case .topic: (400, .missingTopic)

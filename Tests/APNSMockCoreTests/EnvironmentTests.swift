@@ -101,6 +101,6 @@ struct EnvironmentTests {
         #expect(APNSEnvironment.allCases.map(\.rawValue) == ["sandbox", "production"])
         #expect(EnvironmentMode.allCases.map(\.rawValue) == ["sandbox", "production", "auto"])
         #expect(ConnectionContext().environment == .sandbox)
-        #expect(ConnectionContext().topicRequired)
+        #expect(ConnectionContext().authentication == .token)
     }
 }

@@ -1,4 +1,6 @@
 import APNSMockCore
+import Crypto
+import Foundation
 
 /// A device push under construction, field by field, so that a test can break exactly one
 /// thing of the valid baseline and leave the rest alone.
@@ -19,7 +21,41 @@ struct RequestBuilder: Sendable {
     /// When set, the whole `:path`, ignoring `pathPrefix` and `token`.
     var pathOverride: String?
 
-    var authorization: String? = "bearer aGVhZGVy.Y2xhaW1z.c2ln"
+    /// The clock of every baseline request, epoch milliseconds.
+    static let now: Int64 = 1_700_000_000_000
+    static let keyID = "KEY1234567"
+    static let teamID = "TEAM123456"
+    /// The signing key of the baseline token (unregistered unless a test registers it).
+    static var signingKey: P256.Signing.PrivateKey { try! P256.Signing.PrivateKey(rawRepresentation: signingKeyBytes) }
+    private static let signingKeyBytes = P256.Signing.PrivateKey().rawRepresentation
+    /// A correctly signed ES256 provider token issued a minute before `now`.
+    static let validProviderToken = makeToken(issuedAt: now / 1000 - 60)
+
+    /// A signed token with the given claims (key `signingKey` unless `key` is given).
+    static func makeToken(
+        keyID: String = keyID, teamID: String = teamID, issuedAt: Int64, key: P256.Signing.PrivateKey = signingKey,
+        algorithm: String = "ES256"
+    ) -> String {
+        func encode(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        let input = encode(#"{"alg":"\#(algorithm)","kid":"\#(keyID)"}"#) + "." + encode(#"{"iss":"\#(teamID)","iat":\#(issuedAt)}"#)
+        let signature = try! key.signature(for: Data(input.utf8)).rawRepresentation
+        return input + "." + signature.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The baseline key, registered: `ProviderKey` for `signingKey`.
+    static func registeredKey(
+        environment: EnvironmentScope = .both, topics: [String] = [], relatedKeyID: String? = nil
+    ) -> ProviderKey {
+        ProviderKey(
+            keyID: keyID, teamID: teamID, publicKey: signingKey.publicKey, environment: environment, topics: topics,
+            relatedKeyID: relatedKeyID)
+    }
+
+    var authorization: String? = "bearer " + RequestBuilder.validProviderToken
     var messageID: String? = RequestBuilder.validMessageID
     var pushType: String? = "alert"
     var topic: String? = "com.example.app"
@@ -35,7 +71,12 @@ struct RequestBuilder: Sendable {
     var headerListTooLarge = false
 
     var strictPayload = false
-    var topicRequired = true
+    var strictRegistry = false
+    var authentication = AuthenticationMode.token
+    var authState = ConnectionAuthState()
+    var registry = RegistrySnapshot()
+    var now = RequestBuilder.now
+    var environment = APNSEnvironment.sandbox
 
     var path: String { pathOverride ?? pathPrefix + token }
 
@@ -60,9 +101,21 @@ struct RequestBuilder: Sendable {
             payload: payload, payloadSize: payloadSize, headerListTooLarge: headerListTooLarge)
     }
 
-    var rules: RequestRules { RequestRules(policy: ValidationPolicy(strictPayload: strictPayload)) }
+    var rules: RequestRules {
+        RequestRules(policy: ValidationPolicy(strictPayload: strictPayload, strictRegistry: strictRegistry))
+    }
 
-    var context: ConnectionContext { ConnectionContext(environment: .sandbox, topicRequired: topicRequired) }
+    var context: ConnectionContext {
+        ConnectionContext(
+            environment: environment, authentication: authentication, authState: authState, registry: registry,
+            now: now)
+    }
+
+    /// A trusted single-topic certificate for `com.example.app`, valid in both environments.
+    static let singleTopicCertificate = AuthenticationMode.certificate(
+        CertificateIdentity(
+            subject: "UID=com.example.app", topics: ["com.example.app"], bundleID: "com.example.app",
+            environment: .both))
 
     func evaluate() -> APNSVerdict { rules.evaluate(request, context: context) }
 

@@ -57,10 +57,9 @@ struct RequestRulesTests {
             $0.priority = nil
             $0.expiration = nil
             $0.collapseID = nil
-            $0.authorization = nil
         }.evaluate()
-        #expect(
-            verdict == APNSVerdict(status: 200, reason: nil, deviceToken: RequestBuilder.validToken, pushType: .alert))
+        #expect(verdict.status == 200 && verdict.reason == nil)
+        #expect(verdict.deviceToken == RequestBuilder.validToken && verdict.pushType == .alert)
     }
 
     @Test("RequestRules() is lenient about the payload by default")
@@ -319,12 +318,12 @@ struct RequestRulesTests {
         .rejected("empty apns-topic → MissingTopic", 400, .missingTopic, at: .topic) { $0.topic = "" },
         // "Sending notification requests to APNs": apns-topic is required with token
         // authentication; a single-topic certificate defaults to its subject.
-        .accepted("no apns-topic on a connection that does not require one") {
+        .accepted("no apns-topic on a single-topic certificate connection") {
             $0.topic = nil
-            $0.topicRequired = false
+            $0.authentication = RequestBuilder.singleTopicCertificate
         },
-        .rejected("topicRequired false still checks a topic that is present", 400, .badTopic, at: .topic) {
-            $0.topicRequired = false
+        .rejected("a single-topic certificate still checks the push type's suffix", 400, .badTopic, at: .topic) {
+            $0.authentication = RequestBuilder.singleTopicCertificate
             $0.pushType = "voip"
         },
     ]
@@ -548,12 +547,10 @@ struct RequestRulesTests {
         #expect(RequestBuilder().with { $0.priority = "7" }.evaluate().pushType == .alert)
     }
 
-    @Test("The rules ignore the connection's environment")
+    @Test("Without registered keys, devices or certificates the environment changes nothing")
     func environmentDoesNotMatter() {
-        let builder = RequestBuilder()
         for environment in APNSEnvironment.allCases {
-            let verdict = builder.rules.evaluate(builder.request, context: ConnectionContext(environment: environment))
-            #expect(verdict.isAccepted)
+            #expect(RequestBuilder().with { $0.environment = environment }.evaluate().isAccepted)
         }
     }
 

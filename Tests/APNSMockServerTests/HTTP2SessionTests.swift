@@ -10,7 +10,8 @@ import Testing
     static let token = String(repeating: "ab", count: 32)
     static let path = "/3/device/" + token
     static let headers: [(String, String)] = [
-        ("apns-topic", "com.example.app"), ("apns-push-type", "alert"), ("apns-priority", "10"),
+        ("authorization", "bearer " + TestTokens.make()), ("apns-topic", "com.example.app"),
+        ("apns-push-type", "alert"), ("apns-priority", "10"),
     ]
     static let payload = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
 
@@ -171,7 +172,7 @@ import Testing
     @Test func headerErrorsStillWinOverAnEarlyTooLargeAnswer() throws {
         let connection = try InProcessConnection()
         let id = connection.client.submit(
-            path: Self.path, headers: [("apns-topic", "com.example.app"), ("apns-priority", "3")],
+            path: Self.path, headers: [Self.headers[0], ("apns-topic", "com.example.app"), ("apns-priority", "3")],
             body: [UInt8](repeating: 0x20, count: 200_000))
         connection.pump(rounds: 100)
         #expect(connection.client.bodies[id] == Array(#"{"reason":"BadPriority"}"#.utf8))
@@ -213,7 +214,7 @@ import Testing
     @Test func everyRequestIsRecordedWithItsAnswer() throws {
         let connection = try InProcessConnection()
         let id = connection.client.submit(
-            method: "GET", path: Self.path, headers: Self.headers + [("authorization", "bearer a.b.SIGNATURE")])
+            method: "GET", path: Self.path, headers: Self.headers.dropFirst() + [("authorization", "bearer a.b.SIGNATURE")])
         connection.pump()
         #expect(connection.client.header(":status", on: id) == "405")
         let record = try #require(connection.store.query(DeliveryFilter()).deliveries.first)

@@ -1,5 +1,6 @@
 import APNSMockCore
 import Logging
+import Synchronization
 import Testing
 
 @testable import APNSMockServer
@@ -8,10 +9,12 @@ import Testing
 /// no TLS: bytes are carried by `pump()`.
 final class InProcessConnection {
     let client = HTTP2TestClient()
-    let server: HTTP2ServerSession
-    var processor: APNSRequestProcessor
+    let session: APNSSession
     let store: DeliveryStore
+    let registry: Registry
     private var prefaceStripped = false
+    /// The clock every request sees; tests move it.
+    let clock: TestClock
 
     static let repositoryRoot: String = {
         var path = #filePath.split(separator: "/").map(String.init)
@@ -21,17 +24,22 @@ final class InProcessConnection {
 
     init(
         settings: HTTP2Settings = HTTP2Settings(), policy: ValidationPolicy = ValidationPolicy(),
-        environment: EnvironmentMode = .sandbox, capacity: Int = 1000
+        environment: EnvironmentMode = .sandbox, capacity: Int = 1000, authentication: AuthenticationMode = .token,
+        registry: Registry = Registry(), authStreamLimit: Bool = false, clock: TestClock = TestClock()
     ) throws {
         let tls = try TLSServerContext(
             certificatePath: Self.repositoryRoot + "/certs/server.pem",
             privateKeyPath: Self.repositoryRoot + "/certs/server-key.pem")
         store = DeliveryStore(capacity: capacity)
+        self.registry = registry
+        self.clock = clock
         let context = APNSListenerContext(
             tls: tls, settings: settings, rules: RequestRules(policy: policy), environmentMode: environment,
-            store: store, logger: Logger(label: "test"), now: { 1_700_000_000_000 })
-        server = try HTTP2ServerSession(settings: settings)
-        processor = APNSRequestProcessor(context: context, connectionID: 1)
+            store: store, registry: registry, authStreamLimit: authStreamLimit, logger: Logger(label: "test"),
+            now: { clock.now })
+        session = try APNSSession(
+            context: context, connectionID: 1, authentication: authentication, serverName: nil,
+            logger: Logger(label: "test"))
     }
 
     /// Moves bytes both ways until neither side has anything to send.
@@ -44,17 +52,23 @@ final class InProcessConnection {
                 prefaceStripped = true
             }
             if !toServer.isEmpty {
-                _ = toServer.withUnsafeBufferPointer { server.receive($0) }
-            }
-            for ready in server.takeReadyRequests() {
-                let answer = processor.answer(ready, serverName: nil, receivedAt: 1_700_000_000_000)
-                server.respond(
-                    streamID: ready.streamID, status: answer.status, headers: answer.headers, body: answer.body)
+                _ = toServer.withUnsafeBufferPointer { session.receive($0) }
             }
             var toClient: [UInt8] = []
-            server.collectOutput(into: &toClient)
+            session.collectOutput(into: &toClient)
             if !toClient.isEmpty { client.receive(toClient) }
             if toServer.isEmpty && toClient.isEmpty { return }
         }
     }
+}
+
+/// A settable clock (epoch milliseconds) shared with the server under test.
+final class TestClock: Sendable {
+    private let value: Mutex<Int64>
+
+    init(_ start: Int64 = 1_700_000_000_000) { value = Mutex(start) }
+
+    var now: Int64 { value.withLock { $0 } }
+
+    func advance(seconds: Int64) { value.withLock { $0 += seconds * 1000 } }
 }

@@ -25,9 +25,13 @@ import X509
     ) throws -> Certificate {
         let key = Certificate.PrivateKey(P256.Signing.PrivateKey())
         var rdns: [RelativeDistinguishedName] = []
-        if let uid { rdns.append(RelativeDistinguishedName(.init(type: ProviderCertificate.userIDAttribute, utf8String: uid))) }
-        rdns.append(RelativeDistinguishedName(.init(type: .RDNAttributeType.commonName, utf8String: "Apple Push Services: x")))
-        rdns.append(RelativeDistinguishedName(.init(type: .RDNAttributeType.organizationalUnitName, utf8String: "DEF123GHIJ")))
+        if let uid {
+            rdns.append(RelativeDistinguishedName(.init(type: ProviderCertificate.userIDAttribute, utf8String: uid)))
+        }
+        rdns.append(
+            RelativeDistinguishedName(.init(type: .RDNAttributeType.commonName, utf8String: "Apple Push Services: x")))
+        rdns.append(
+            RelativeDistinguishedName(.init(type: .RDNAttributeType.organizationalUnitName, utf8String: "DEF123GHIJ")))
         let name = DistinguishedName(rdns)
         return try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: key.publicKey,
@@ -217,7 +221,8 @@ import X509
         for _ in 0..<3000 {
             var corrupted = der
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                corrupted[Int.random(in: 0..<der.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                corrupted[Int.random(in: 0..<der.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
             }
             // Either outcome is fine (a flipped signature byte still parses); a crash is not.
             _ = try? ProviderCertificate(derEncoded: corrupted)

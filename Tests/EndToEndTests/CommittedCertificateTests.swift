@@ -11,7 +11,7 @@ import X509
 
     /// Fails 60 days before a committed certificate expires: regenerate with
     /// `swift run apns-mock certs generate --out certs`.
-    @Test(arguments: ["ca.pem", "server.pem"])
+    @Test(arguments: ["ca.pem", "server.pem", "provider-sandbox.pem", "provider-production.pem"])
     func notExpiringWithinSixtyDays(_ name: String) throws {
         let certificate = try Self.load(name)
         let warnFrom = certificate.notValidAfter.addingTimeInterval(-60 * 86_400)

@@ -219,7 +219,10 @@ import X509
     @Test(arguments: [
         (["--client"], "--client needs --topic"),
         (["--client", "--topic", "com.a", "--topics", "app,fax"], "unknown topic kind 'fax'"),
-        (["--client", "--topic", "com.a", "--environment", "staging"], "--environment must be sandbox, production or both"),
+        (
+            ["--client", "--topic", "com.a", "--environment", "staging"],
+            "--environment must be sandbox, production or both"
+        ),
         (["--client", "--topic", "com.a", "--ca", "/nonexistent/ca.pem"], "--ca: cannot read '/nonexistent/ca.pem'"),
         (["--client", "--topic", "com.a", "--ca-key", "/nonexistent/ca-key.pem"], "--ca-key: cannot read"),
         (["--topic", "com.a"], "--topic needs --client"),

@@ -73,6 +73,32 @@ enum DeliveryJSON {
         }
         json.key("payloadSize")
         json.number(delivery.payloadSize)
+        json.key("auth")
+        if let auth = delivery.authentication {
+            json.beginObject()
+            json.key("method")
+            json.string(auth.method.rawValue)
+            if auth.method == .token {
+                json.key("teamId")
+                json.string(auth.teamID)
+                json.key("keyId")
+                json.string(auth.keyID)
+                json.key("signatureVerified")
+                json.bool(auth.signatureVerified)
+                json.key("keyUnknown")
+                json.bool(auth.keyUnknown)
+            } else {
+                json.key("certificateSubject")
+                json.string(auth.certificateSubject)
+                json.key("certificateTopics")
+                json.beginArray()
+                for topic in auth.certificateTopics { json.string(topic) }
+                json.endArray()
+            }
+            json.endObject()
+        } else {
+            json.null()
+        }
         json.key("response")
         json.beginObject()
         json.key("status")
@@ -81,6 +107,8 @@ enum DeliveryJSON {
         json.string(delivery.reason?.rawValue)
         json.key("timestamp")
         json.number(delivery.respondedAt)
+        json.key("goAway")
+        json.bool(delivery.goAway)
         json.endObject()
         json.endObject()
     }

@@ -28,6 +28,10 @@ public struct Delivery: Sendable {
     public var reason: APNSReason?
     /// When the answer was sent, epoch milliseconds.
     public var respondedAt: Int64
+    /// What provider authentication learned, when the request got that far.
+    public var authentication: AuthenticationResult?
+    /// The answer was GOAWAY (BadCertificateEnvironment), not a response.
+    public var goAway: Bool
 
     /// The first value of header `name`.
     public func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }

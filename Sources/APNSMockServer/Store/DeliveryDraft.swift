@@ -25,13 +25,20 @@ public struct DeliveryDraft: Sendable {
     public var payloadSize: Int
     public var status: Int
     public var reason: APNSReason?
+    /// What provider authentication learned, when the request got that far.
+    public var authentication: AuthenticationResult?
+    /// The answer was GOAWAY (BadCertificateEnvironment), not a response.
+    public var goAway: Bool
 
     public init(
         receivedAt: Int64, respondedAt: Int64, connectionID: UInt64, streamID: Int32, environment: APNSEnvironment,
         method: String, path: String, authority: String?, headers: [HTTPHeaderField], deviceToken: String?,
         topic: String?, pushType: APNSPushType?, apnsID: String, apnsIDGenerated: Bool, uniqueID: String?,
-        payload: [UInt8], payloadSize: Int, status: Int, reason: APNSReason?
+        payload: [UInt8], payloadSize: Int, status: Int, reason: APNSReason?,
+        authentication: AuthenticationResult? = nil, goAway: Bool = false
     ) {
+        self.authentication = authentication
+        self.goAway = goAway
         self.receivedAt = receivedAt
         self.respondedAt = respondedAt
         self.connectionID = connectionID

@@ -49,6 +49,7 @@ public final class DeliveryStore: Sendable {
         if draft.authority != nil { flags |= StoredDelivery.flagHasAuthority }
         if draft.uniqueID != nil { flags |= StoredDelivery.flagHasUniqueID }
         if draft.deviceToken != nil { flags |= StoredDelivery.flagHasToken }
+        if draft.goAway { flags |= StoredDelivery.flagGoAway }
         let apnsKey = UUIDKey(draft.apnsID)
         return state.withLock { state in
             writer.varint(draft.headers.count)
@@ -57,6 +58,7 @@ public final class DeliveryStore: Sendable {
                 writer.string(field.name == "authorization" ? JWTSummary.strippingSignature(field.value) : field.value)
             }
             writer.raw(draft.payload)
+            Self.writeAuthentication(draft.authentication, to: &writer)
             let sequence = state.nextSequence
             state.nextSequence += 1
             let stored = StoredDelivery(
@@ -212,6 +214,7 @@ public final class DeliveryStore: Sendable {
             headers.append(HTTPHeaderField(name: name, value: reader.string()))
         }
         let payload = Array(reader.raw())
+        let authentication = readAuthentication(&reader)
         if path.isEmpty && !token.isEmpty { path = RequestRules.devicePathPrefix + token }
         let hasToken = stored.flags & StoredDelivery.flagHasToken != 0
         var shownToken: String? = hasToken ? token : nil
@@ -229,6 +232,36 @@ public final class DeliveryStore: Sendable {
             uniqueID: stored.flags & StoredDelivery.flagHasUniqueID != 0 ? uniqueID : nil,
             payload: payload, payloadSize: Int(stored.payloadSize), status: Int(stored.status),
             reason: interner.string(for: stored.reason).map(APNSReason.init(rawValue:)),
-            respondedAt: stored.respondedAt)
+            respondedAt: stored.respondedAt, authentication: authentication,
+            goAway: stored.flags & StoredDelivery.flagGoAway != 0)
+    }
+
+    /// method byte (0 none, 1 token, 2 certificate), flag byte, team, key, subject, topics.
+    private static func writeAuthentication(_ result: AuthenticationResult?, to writer: inout BlobWriter) {
+        guard let result else {
+            writer.varint(0)
+            return
+        }
+        writer.varint(result.method == .token ? 1 : 2)
+        writer.varint((result.signatureVerified ? 1 : 0) | (result.keyUnknown ? 2 : 0))
+        writer.string(result.teamID ?? "")
+        writer.string(result.keyID ?? "")
+        writer.string(result.certificateSubject ?? "")
+        writer.varint(result.certificateTopics.count)
+        for topic in result.certificateTopics { writer.string(topic) }
+    }
+
+    private static func readAuthentication(_ reader: inout BlobReader) -> AuthenticationResult? {
+        let method = reader.varint()
+        guard method != 0 else { return nil }
+        let flags = reader.varint()
+        let team = reader.string()
+        let key = reader.string()
+        let subject = reader.string()
+        let topics = (0..<reader.varint()).map { _ in reader.string() }
+        return AuthenticationResult(
+            method: method == 1 ? .token : .certificate, teamID: team.isEmpty ? nil : team,
+            keyID: key.isEmpty ? nil : key, signatureVerified: flags & 1 != 0, keyUnknown: flags & 2 != 0,
+            certificateSubject: subject.isEmpty ? nil : subject, certificateTopics: topics)
     }
 }

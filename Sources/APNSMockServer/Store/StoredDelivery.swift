@@ -27,6 +27,7 @@ struct StoredDelivery: Sendable {
     static let flagHasAuthority: UInt8 = 2
     static let flagHasUniqueID: UInt8 = 4
     static let flagHasToken: UInt8 = 8
+    static let flagGoAway: UInt8 = 16
 }
 
 /// Writes the blob of a `StoredDelivery`.

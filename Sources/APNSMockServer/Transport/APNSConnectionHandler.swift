@@ -25,8 +25,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private let connectionID: UInt64
     private var logger: Logger
     private var tls: TLSConnection?
-    private var http2: HTTP2ServerSession?
-    private var processor: APNSRequestProcessor
+    private var session: APNSSession?
     private var state = State.handshaking
     private var serverName: String?
     private var prefaceBuffer: [UInt8] = []
@@ -39,7 +38,6 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     init(context: APNSListenerContext) {
         shared = context
         connectionID = context.makeConnectionID()
-        processor = APNSRequestProcessor(context: context, connectionID: connectionID)
         logger = context.logger
         logger[metadataKey: "apnsmock.connection.id"] = "\(connectionID)"
     }
@@ -47,7 +45,6 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     func handlerAdded(context: ChannelHandlerContext) {
         do {
             tls = try TLSConnection(context: shared.tls)
-            http2 = try HTTP2ServerSession(settings: shared.settings)
         } catch {
             logger.error("cannot set up a connection: \(error)")
             context.close(promise: nil)
@@ -63,7 +60,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     func channelInactive(context: ChannelHandlerContext) {
         logger.debug("connection closed")
         state = .closing
-        http2 = nil
+        session = nil
         tls = nil
         context.fireChannelInactive()
     }
@@ -81,7 +78,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     private func process(context: ChannelHandlerContext) {
-        guard let tls, let http2 else { return }
+        guard let tls else { return }
         if state == .handshaking {
             switch tls.driveHandshake() {
             case .needMoreData:
@@ -101,6 +98,15 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             case .handshakeCompleted:
                 serverName = tls.serverName
                 let alpn = tls.alpnProtocol
+                do {
+                    session = try APNSSession(
+                        context: shared, connectionID: connectionID, authentication: authenticationMode(tls),
+                        serverName: serverName, logger: logger)
+                } catch {
+                    logger.error("cannot set up HTTP/2: \(error)")
+                    closeNow(context: context)
+                    return
+                }
                 logger.debug(
                     "TLS established",
                     metadata: [
@@ -117,6 +123,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 }
             }
         }
+        guard let session else { return }
         plaintext.removeAll(keepingCapacity: true)
         let open = tls.readPlaintext(into: &plaintext)
         var bytes = plaintext[...]
@@ -134,8 +141,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             }
         }
         if state == .http2, !bytes.isEmpty {
-            let ok = bytes.withUnsafeBufferPointer { http2.receive($0) }
-            answerReadyRequests(http2)
+            let ok = bytes.withUnsafeBufferPointer { session.receive($0) }
             sendHTTP2Output(context: context)
             if !ok {
                 logger.info("HTTP/2 connection error; closing")
@@ -145,26 +151,32 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         } else if state == .http2 || state == .awaitingPreface {
             sendHTTP2Output(context: context)
         }
-        if !open {
-            closeNow(context: context)
-        } else if state == .http2 && !http2.isActive {
+        if !open || (state == .http2 && !session.isActive) {
             closeNow(context: context)
         }
     }
 
-    private func answerReadyRequests(_ http2: HTTP2ServerSession) {
-        for ready in http2.takeReadyRequests() {
-            let now = shared.now()
-            let answer = processor.answer(ready, serverName: serverName, receivedAt: now)
-            logger.debug(
-                "request answered",
-                metadata: [
-                    "apnsmock.stream.id": "\(ready.streamID)", "apnsmock.path": "\(ready.request.path)",
-                    "apnsmock.status": "\(answer.status)",
-                ])
-            http2.respond(
-                streamID: ready.streamID, status: answer.status, headers: answer.headers, body: answer.body)
+    /// Token authentication, or the client certificate's identity and verdict.
+    private func authenticationMode(_ tls: TLSConnection) -> AuthenticationMode {
+        guard let peer = tls.peerCertificate else { return .token }
+        let identity: CertificateIdentity
+        do {
+            let certificate = try ProviderCertificate(derEncoded: peer.der)
+            identity = CertificateIdentity(
+                subject: certificate.subject, topics: certificate.topics, bundleID: certificate.bundleID,
+                environment: certificate.environmentScope, verificationError: peer.verificationError)
+        } catch {
+            identity = CertificateIdentity(
+                subject: "unreadable certificate", topics: [], bundleID: nil, environment: .both,
+                verificationError: "\(error)")
         }
+        logger.debug(
+            "client certificate",
+            metadata: [
+                "apnsmock.cert.subject": "\(identity.subject)", "apnsmock.cert.topics": "\(identity.topics)",
+                "apnsmock.cert.verification": "\(identity.verificationError ?? "trusted")",
+            ])
+        return .certificate(identity)
     }
 
     /// The bytes after TLS are not the HTTP/2 preface: answer an HTTP/1.x request in words.
@@ -188,13 +200,13 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     private func sendHTTP2Output(context: ChannelHandlerContext) {
-        guard let http2, let tls else { return }
+        guard let session, let tls else { return }
         guard http2OutputAllowed else {
             flushCiphertext(context: context)
             return
         }
         output.removeAll(keepingCapacity: true)
-        http2.collectOutput(into: &output)
+        session.collectOutput(into: &output)
         if !output.isEmpty { output.withUnsafeBytes { tls.writePlaintext($0) } }
         flushCiphertext(context: context)
     }

@@ -9,6 +9,9 @@ public final class APNSListenerContext: Sendable {
     let rules: RequestRules
     let environmentMode: EnvironmentMode
     let store: DeliveryStore
+    let registry: Registry
+    /// One stream per token connection until a push passes authentication.
+    let authStreamLimit: Bool
     let logger: Logger
     /// Epoch milliseconds; injectable for tests.
     let now: @Sendable () -> Int64
@@ -16,8 +19,11 @@ public final class APNSListenerContext: Sendable {
 
     public init(
         tls: TLSServerContext, settings: HTTP2Settings, rules: RequestRules, environmentMode: EnvironmentMode,
-        store: DeliveryStore, logger: Logger, now: @escaping @Sendable () -> Int64 = APNSListenerContext.systemNow
+        store: DeliveryStore, registry: Registry = Registry(), authStreamLimit: Bool = true, logger: Logger,
+        now: @escaping @Sendable () -> Int64 = APNSListenerContext.systemNow
     ) {
+        self.registry = registry
+        self.authStreamLimit = authStreamLimit
         self.tls = tls
         self.settings = settings
         self.rules = rules

@@ -54,8 +54,10 @@ final class HTTP2ServerSession {
     /// Body bytes above which a request is answered before END_STREAM (one flow-control window).
     static let earlyAnswerThreshold = 65_535
 
-    /// Creates the session and queues the server SETTINGS frame.
-    init(settings: HTTP2Settings) throws {
+    /// Creates the session and queues the server SETTINGS frame; `initialMaxConcurrentStreams`
+    /// replaces `settings.maxConcurrentStreams` until `announceMaxConcurrentStreams` (token
+    /// connections start with one stream, as APNs's do).
+    init(settings: HTTP2Settings, initialMaxConcurrentStreams: UInt32? = nil) throws {
         maxHeaderListSize = Int(settings.maxHeaderListSize)
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else {
@@ -94,7 +96,7 @@ final class HTTP2ServerSession {
                 settings_id: Int32(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE.rawValue), value: settings.headerTableSize),
             nghttp2_settings_entry(
                 settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
-                value: settings.maxConcurrentStreams),
+                value: initialMaxConcurrentStreams ?? settings.maxConcurrentStreams),
             nghttp2_settings_entry(
                 settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: settings.initialWindowSize),
             nghttp2_settings_entry(
@@ -138,12 +140,23 @@ final class HTTP2ServerSession {
         }
     }
 
+    /// GOAWAY error code NO_ERROR.
+    static let noError = NGHTTP2_NO_ERROR.rawValue
+
     /// Whether the session still wants to read or write; when neither, the connection ends.
     var isActive: Bool { nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0 }
 
-    /// Queues GOAWAY with `errorCode` and optional debug data, after the last stream seen.
-    func goAway(errorCode: UInt32, debugData: [UInt8] = []) {
-        let lastStream = nghttp2_session_get_last_proc_stream_id(session)
+    /// Queues a SETTINGS frame with a new MAX_CONCURRENT_STREAMS.
+    func announceMaxConcurrentStreams(_ value: UInt32) {
+        var entry = nghttp2_settings_entry(
+            settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: value)
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
+    }
+
+    /// Queues GOAWAY with `errorCode` and debug data, naming `lastStreamID` (default: the last
+    /// stream processed) as the last stream handled.
+    func goAway(errorCode: UInt32, debugData: [UInt8] = [], lastStreamID: Int32? = nil) {
+        let lastStream = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
         debugData.withUnsafeBufferPointer {
             _ = nghttp2_submit_goaway(
                 session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, errorCode, $0.baseAddress, $0.count)

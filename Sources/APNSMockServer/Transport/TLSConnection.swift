@@ -129,6 +129,18 @@ final class TLSConnection {
         return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The client certificate (DER) and the verification verdict: `nil` error when trusted.
+    var peerCertificate: (der: [UInt8], verificationError: String?)? {
+        var pointer: UnsafeMutablePointer<UInt8>?
+        let length = apnsmock_ssl_peer_certificate_der(ssl, &pointer)
+        guard length > 0, let pointer else { return nil }
+        defer { apnsmock_free(pointer) }
+        let der = Array(UnsafeBufferPointer(start: pointer, count: Int(length)))
+        let result = apnsmock_ssl_verify_result(ssl)
+        let error = result == 0 ? nil : String(cString: apnsmock_verify_error_string(result))
+        return (der, error)
+    }
+
     /// "TLSv1.3" and the like.
     var protocolVersion: String { String(cString: apnsmock_ssl_version(ssl)) }
 }

@@ -10,9 +10,13 @@ public final class TLSServerContext: @unchecked Sendable {
     // which OpenSSL documents as thread-safe for SSL_CTX.
     let context: OpaquePointer
 
-    /// Loads a PEM certificate chain and private key.
+    /// Whether clients are asked for a certificate.
+    public let requestsClientCertificates: Bool
+
+    /// Loads a PEM certificate chain and private key, and the CA of provider certificates.
     /// - Throws: `TLSError` naming the file that could not be used.
-    public init(certificatePath: String, privateKeyPath: String) throws {
+    public init(certificatePath: String, privateKeyPath: String, clientCAPath: String? = nil) throws {
+        requestsClientCertificates = clientCAPath != nil
         guard let ctx = SSL_CTX_new(TLS_server_method()) else {
             throw TLSError("cannot create an OpenSSL context: \(TLSError.drainOpenSSLErrors())")
         }
@@ -29,6 +33,10 @@ public final class TLSServerContext: @unchecked Sendable {
         guard SSL_CTX_use_PrivateKey_file(ctx, privateKeyPath, SSL_FILETYPE_PEM) == 1 else {
             throw TLSError(
                 "cannot load the TLS private key '\(privateKeyPath)': \(TLSError.drainOpenSSLErrors())")
+        }
+        if let clientCAPath, apnsmock_ctx_request_client_certificates(ctx, clientCAPath) != 1 {
+            throw TLSError(
+                "cannot load the client CA '\(clientCAPath)' (PEM certificates expected): \(TLSError.drainOpenSSLErrors())")
         }
         guard SSL_CTX_check_private_key(ctx) == 1 else {
             throw TLSError(

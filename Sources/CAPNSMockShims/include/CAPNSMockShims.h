@@ -29,4 +29,23 @@ size_t apnsmock_bio_pending(BIO *bio);
 /// The negotiated protocol version's name ("TLSv1.3").
 const char *apnsmock_ssl_version(const SSL *ssl);
 
+/// Asks clients for a certificate signed by the CAs in `ca_file` (their names are sent, so
+/// JDK clients pick the right one) without requiring one. The verification callback records
+/// the verdict and lets the handshake finish; read it with SSL_get_verify_result.
+/// Returns 1 on success.
+int apnsmock_ctx_request_client_certificates(SSL_CTX *ctx, const char *ca_file);
+
+/// The client certificate in DER, allocated with OPENSSL_malloc (free with apnsmock_free);
+/// returns its length, 0 when the client sent none.
+int apnsmock_ssl_peer_certificate_der(const SSL *ssl, unsigned char **out);
+
+/// Frees memory from apnsmock_ssl_peer_certificate_der.
+void apnsmock_free(void *pointer);
+
+/// The result of verifying the client certificate: 0 (X509_V_OK) when trusted.
+long apnsmock_ssl_verify_result(const SSL *ssl);
+
+/// A sentence for a verification result.
+const char *apnsmock_verify_error_string(long result);
+
 #endif

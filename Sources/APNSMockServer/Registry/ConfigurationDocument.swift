@@ -1,0 +1,180 @@
+import APNSMockCore
+import Foundation
+import Logging
+
+/// The settings of an apns-mock YAML configuration file (`apns-mock serve --config FILE`), each
+/// `nil` when the file leaves it out. camelCase keys, the same names as the `serve` flags:
+///
+/// ```yaml
+/// host: 127.0.0.1
+/// port: [443, 2197]          # or one number
+/// adminHost: 127.0.0.1
+/// adminPort: 2198
+/// tlsCert: certs/server.pem  # paths are relative to this file's directory
+/// tlsKey: certs/server-key.pem
+/// environment: sandbox       # sandbox, production or auto
+/// maxConcurrentStreams: 1000
+/// maxHeaderListSize: 8000
+/// recordCapacity: 100000
+/// strictPayload: false
+/// strictRegistry: false
+/// authStreamLimit: true
+/// environmentKeyReason: BadEnvironmentKeyIdInToken   # or BadEnvironmentKeyInToken
+/// clientCA: certs/client-ca.pem
+/// logLevel: notice
+/// setup: {keys: […], devices: […]}                   # see SetupSection
+/// ```
+///
+/// Unknown keys are errors, so a typo is never a silently ignored setting.
+public struct ConfigurationDocument: Sendable {
+    public var host: String?
+    /// Every APNs port, the main one first.
+    public var ports: [Int]?
+    public var adminHost: String?
+    public var adminPort: Int?
+    /// Resolved against the file's directory.
+    public var tlsCertificatePath: String?
+    /// Resolved against the file's directory.
+    public var tlsKeyPath: String?
+    public var environment: EnvironmentMode?
+    public var maxConcurrentStreams: UInt32?
+    public var maxHeaderListSize: UInt32?
+    public var recordCapacity: Int?
+    public var strictPayload: Bool?
+    public var strictRegistry: Bool?
+    public var authStreamLimit: Bool?
+    public var environmentKeyReason: APNSReason?
+    /// Resolved against the file's directory.
+    public var clientCAPath: String?
+    public var logLevel: Logger.Level?
+    /// Keys and devices registered at start; empty when the file has no `setup`.
+    public var setup = SetupSection()
+
+    /// The top-level keys of the file.
+    public static let fields = [
+        "host", "port", "adminHost", "adminPort", "tlsCert", "tlsKey", "environment", "maxConcurrentStreams",
+        "maxHeaderListSize", "recordCapacity", "strictPayload", "strictRegistry", "authStreamLimit",
+        "environmentKeyReason", "clientCA", "logLevel", "setup",
+    ]
+
+    /// A document that sets nothing.
+    public init() {}
+
+    /// Reads the file at `path` (relative paths inside it are relative to its directory).
+    /// - Throws: `ConfigurationFileError`: one line naming `path`, the key path and the problem.
+    public static func load(contentsOf path: String, now: Int64) throws(ConfigurationFileError)
+        -> ConfigurationDocument
+    {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigurationFileError(file: path, problem: SpecError(path: "", problem: "cannot be read"))
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return try parse(yaml: text, file: path, baseDirectory: directory, now: now)
+    }
+
+    /// Reads YAML `text`; `file` names it in errors, `baseDirectory` anchors relative paths.
+    /// - Throws: `ConfigurationFileError` naming `file`, the key path and the problem.
+    public static func parse(yaml text: String, file: String, baseDirectory: String, now: Int64)
+        throws(ConfigurationFileError) -> ConfigurationDocument
+    {
+        do throws(SpecError) {
+            let root = try SpecValue.parse(yaml: text)
+            guard case .object = root else {
+                throw SpecError(
+                    path: "",
+                    problem: "must be a YAML mapping of settings (host: …, port: …); got \(root.kindDescription)")
+            }
+            return try decode(SpecObject(root, path: ""), baseDirectory: baseDirectory, now: now)
+        } catch {
+            throw ConfigurationFileError(file: file, problem: error)
+        }
+    }
+
+    private static func decode(_ object: SpecObject, baseDirectory: String, now: Int64) throws(SpecError)
+        -> ConfigurationDocument
+    {
+        try object.rejectUnknownFields(known: fields)
+        var document = ConfigurationDocument()
+        document.host = try nonEmptyString(object, "host")
+        document.ports = try ports(object)
+        document.adminHost = try nonEmptyString(object, "adminHost")
+        document.adminPort = try object.integer("adminPort", in: 0...65535).map { Int($0) }
+        document.tlsCertificatePath = try path(object, "tlsCert", baseDirectory)
+        document.tlsKeyPath = try path(object, "tlsKey", baseDirectory)
+        document.environment = try object.choice(
+            "environment", ["sandbox": EnvironmentMode.sandbox, "production": .production, "auto": .auto])
+        document.maxConcurrentStreams = try object.integer("maxConcurrentStreams", in: 1...Int64(UInt32.max)).map {
+            UInt32($0)
+        }
+        document.maxHeaderListSize = try object.integer("maxHeaderListSize", in: 1...Int64(UInt32.max)).map {
+            UInt32($0)
+        }
+        document.recordCapacity = try object.integer("recordCapacity", in: 1...Int64(Int32.max)).map { Int($0) }
+        document.strictPayload = try object.bool("strictPayload")
+        document.strictRegistry = try object.bool("strictRegistry")
+        document.authStreamLimit = try object.bool("authStreamLimit")
+        document.environmentKeyReason = try object.choice(
+            "environmentKeyReason",
+            [
+                APNSReason.badEnvironmentKeyIdInToken.rawValue: APNSReason.badEnvironmentKeyIdInToken,
+                APNSReason.badEnvironmentKeyInToken.rawValue: .badEnvironmentKeyInToken,
+            ])
+        document.clientCAPath = try path(object, "clientCA", baseDirectory)
+        document.logLevel = try object.choice(
+            "logLevel",
+            [
+                "trace": Logger.Level.trace, "debug": .debug, "info": .info, "notice": .notice, "warning": .warning,
+                "error": .error, "critical": .critical,
+            ])
+        if let setup = try object.object("setup") {
+            document.setup = try SetupSection.decode(setup, baseDirectory: baseDirectory, now: now)
+        }
+        return document
+    }
+
+    private static func nonEmptyString(_ object: SpecObject, _ key: String) throws(SpecError) -> String? {
+        guard let text = try object.string(key) else { return nil }
+        guard !text.isEmpty else { throw object.error(key, "must not be empty") }
+        return text
+    }
+
+    private static func path(_ object: SpecObject, _ key: String, _ baseDirectory: String) throws(SpecError)
+        -> String?
+    {
+        try nonEmptyString(object, key).map { ProviderKeySpec.resolve($0, against: baseDirectory) }
+    }
+
+    /// `port: 2197` or `port: [443, 2197]`.
+    private static func ports(_ object: SpecObject) throws(SpecError) -> [Int]? {
+        guard let value = object.value("port") else { return nil }
+        guard case .array(let elements) = value else {
+            return [Int(try SpecObject.integer(value, path: object.path(of: "port"), in: 0...65535))]
+        }
+        guard !elements.isEmpty else { throw object.error("port", "must list at least one port") }
+        var ports: [Int] = []
+        for (index, element) in elements.enumerated() {
+            let path = SpecError.join(object.path(of: "port"), index: index)
+            ports.append(Int(try SpecObject.integer(element, path: path, in: 0...65535)))
+        }
+        return ports
+    }
+}
+
+/// A configuration file that cannot be used: one line naming the file, the key path and the
+/// problem (`apns-mock.yaml: setup.keys[0].environment must be sandbox, production or both; got 'prod'`).
+public struct ConfigurationFileError: Error, Sendable, CustomStringConvertible {
+    /// The file as the user named it.
+    public var file: String
+    /// What is wrong where.
+    public var problem: SpecError
+
+    public init(file: String, problem: SpecError) {
+        self.file = file
+        self.problem = problem
+    }
+
+    public var description: String { "\(file): \(problem.description)" }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Yams
+
+/// A JSON or YAML value as written, before it is read into a typed shape: admin request bodies,
+/// the configuration file and (later) expectation files share one reader, so every one of them
+/// names a bad field the same way (`setup.keys[0].environment must be …`).
+///
+/// JSON values keep their JSON type. A YAML plain (unquoted) scalar keeps its text
+/// (`plain`): whether `2197`, `on` or `0123abcd` is a number, a flag or a string is decided by
+/// the field that reads it, so a hex device token or an all-digit team id needs no quotes.
+public indirect enum SpecValue: Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    /// A YAML plain scalar other than null, read as the field's type.
+    case plain(String)
+    case array([SpecValue])
+    /// Fields in the order written.
+    case object([(key: String, value: SpecValue)])
+
+    /// What the value is, for messages (`must be a string; got a list`).
+    public var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .integer, .number: return "a number"
+        case .string: return "a string"
+        case .plain(let text): return "'\(text)'"
+        case .array: return "a list"
+        case .object: return "an object"
+        }
+    }
+
+    // MARK: JSON
+
+    /// Parses JSON text (any top-level value).
+    /// - Throws: `SpecError` with an empty path when `bytes` is not JSON.
+    public static func parse(json bytes: some Collection<UInt8>) throws(SpecError) -> SpecValue {
+        do {
+            return try JSONDecoder().decode(JSONNode.self, from: Data(bytes)).value
+        } catch {
+            throw SpecError(path: "", problem: "is not valid JSON")
+        }
+    }
+
+    /// Decodes any JSON value into a `SpecValue`.
+    private struct JSONNode: Decodable {
+        let value: SpecValue
+
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            if let object = try? decoder.container(keyedBy: AnyKey.self) {
+                var fields: [(key: String, value: SpecValue)] = []
+                for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                    fields.append((key.stringValue, try object.decode(JSONNode.self, forKey: key).value))
+                }
+                value = .object(fields)
+                return
+            }
+            if var array = try? decoder.unkeyedContainer() {
+                var elements: [SpecValue] = []
+                while !array.isAtEnd { elements.append(try array.decode(JSONNode.self).value) }
+                value = .array(elements)
+                return
+            }
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                value = .null
+            } else if let bool = try? single.decode(Bool.self) {
+                value = .bool(bool)
+            } else if let integer = try? single.decode(Int64.self) {
+                value = .integer(integer)
+            } else if let number = try? single.decode(Double.self) {
+                value = .number(number)
+            } else {
+                value = .string(try single.decode(String.self))
+            }
+        }
+    }
+
+    // MARK: YAML
+
+    /// Parses the first YAML document in `yaml`; an empty document is an empty object.
+    /// - Throws: `SpecError` with an empty path and a one-line problem (with line and column)
+    ///   when the text is not YAML, has a key twice, or has a key that is not a scalar. Anchors
+    ///   and aliases are resolved.
+    public static func parse(yaml: String) throws(SpecError) -> SpecValue {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch let error as YamlError {
+            throw SpecError(path: "", problem: Self.describe(error))
+        } catch {
+            throw SpecError(path: "", problem: "is not YAML: \(error)")
+        }
+        guard let root else { return .object([]) }
+        return try convert(root, path: "")
+    }
+
+    private static func convert(_ node: Node, path: String) throws(SpecError) -> SpecValue {
+        switch node {
+        case .scalar(let scalar):
+            if scalar.style == .plain || scalar.style == .any {
+                if NSNull.construct(from: scalar) != nil { return .null }
+                return .plain(scalar.string)
+            }
+            return .string(scalar.string)
+        case .sequence(let sequence):
+            var elements: [SpecValue] = []
+            for (index, element) in sequence.enumerated() {
+                elements.append(try convert(element, path: SpecError.join(path, index: index)))
+            }
+            return .array(elements)
+        case .mapping(let mapping):
+            var fields: [(key: String, value: SpecValue)] = []
+            var seen: Set<String> = []
+            for (keyNode, valueNode) in mapping {
+                guard case .scalar(let keyScalar) = keyNode else {
+                    throw SpecError(path: path, problem: "has a key that is not a plain name")
+                }
+                let key = keyScalar.string
+                let childPath = SpecError.join(path, key: key)
+                guard seen.insert(key).inserted else { throw SpecError(path: childPath, problem: "is given twice") }
+                fields.append((key, try convert(valueNode, path: childPath)))
+            }
+            return .object(fields)
+        case .alias:
+            // Yams resolves aliases while composing; one left over has no anchor to stand for.
+            throw SpecError(path: path, problem: "is a YAML alias whose anchor is not defined")
+        }
+    }
+
+    /// One line from a Yams error: `line 3, column 5: mapping values are not allowed here`.
+    private static func describe(_ error: YamlError) -> String {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let during = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
+            return "is not valid YAML: line \(mark.line), column \(mark.column): \(problem)\(during)"
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return
+                "is not valid YAML: line \(context.mark.line), column \(context.mark.column): "
+                + "\(duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")) is given twice"
+        default:
+            let text = error.description.split(separator: "\n").first.map(String.init) ?? "\(error)"
+            return "is not valid YAML: \(text)"
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import APNSMock
+import APNSMockCore
+import Crypto
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `apns-mock serve --config FILE`: the YAML file, its errors, and flags over it.
+@Suite(.serialized) struct ConfigurationFileTests {
+    static let exampleFile = E2E.repositoryRoot + "/apns-mock.example.yaml"
+
+    /// A fresh directory holding `files` (name → text); removed by the caller.
+    static func directory(_ files: [String: String]) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "apns-mock-config-\(UUID().uuidString)")
+        for (name, text) in files {
+            let url = directory.appendingPathComponent(name)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return directory
+    }
+
+    @Test func theExampleFileLoadsWithTheDefaultsAndItsSetup() throws {
+        let file = try ConfigurationFile(contentsOf: Self.exampleFile)
+        let configuration = file.configuration
+        let defaults = APNSMockConfiguration()
+        #expect(configuration.host == defaults.host)
+        #expect(configuration.port == defaults.port && configuration.additionalPorts.isEmpty)
+        #expect(configuration.adminHost == defaults.adminHost)
+        #expect(configuration.adminPort == defaults.adminPort)
+        #expect(configuration.tlsCertificatePath == E2E.repositoryRoot + "/" + defaults.tlsCertificatePath)
+        #expect(configuration.tlsKeyPath == E2E.repositoryRoot + "/" + defaults.tlsKeyPath)
+        #expect(configuration.environment == defaults.environment)
+        #expect(configuration.http2 == defaults.http2)
+        #expect(configuration.recordCapacity == defaults.recordCapacity)
+        #expect(configuration.strictPayload == defaults.strictPayload)
+        #expect(configuration.strictRegistry == defaults.strictRegistry)
+        #expect(configuration.authStreamLimit == defaults.authStreamLimit)
+        #expect(configuration.environmentKeyReason == defaults.environmentKeyReason)
+        #expect(configuration.clientCAPath == nil)
+        #expect(configuration.logLevel == defaults.logLevel)
+
+        let key = try #require(configuration.keys.first)
+        #expect(configuration.keys.count == 1)
+        #expect(key.keyID == "ABC123DEFG" && key.teamID == "DEF123GHIJ" && key.environment == .both)
+        let privateKey = try P256.Signing.PrivateKey(
+            pemRepresentation: String(contentsOfFile: E2E.keyFile, encoding: .utf8))
+        #expect(key.publicKeyX963 == Array(privateKey.publicKey.x963Representation))
+
+        #expect(configuration.devices.count == 2)
+        let active = try #require(configuration.devices.first { $0.state == .active })
+        #expect(active.topic == "com.example.app" && active.environment == .sandbox)
+        #expect(configuration.devices.contains { if case .unregistered = $0.state { true } else { false } })
+    }
+
+    @Test func everySettingIsRead() throws {
+        let directory = try Self.directory([
+            "conf/apns-mock.yaml": """
+            host: 0.0.0.0
+            port: [0, 443]
+            adminHost: "::1"
+            adminPort: 0
+            tlsCert: tls/server.pem
+            tlsKey: /etc/server-key.pem
+            environment: auto
+            maxConcurrentStreams: 10
+            maxHeaderListSize: 16000
+            recordCapacity: 1_000
+            strictPayload: yes
+            strictRegistry: true
+            authStreamLimit: off
+            environmentKeyReason: BadEnvironmentKeyInToken
+            clientCA: ca/client-ca.pem
+            logLevel: debug
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try ConfigurationFile(contentsOf: directory.path + "/conf/apns-mock.yaml").configuration
+        #expect(configuration.host == "0.0.0.0")
+        #expect(configuration.port == 0 && configuration.additionalPorts == [443])
+        #expect(configuration.adminHost == "::1" && configuration.adminPort == 0)
+        #expect(configuration.tlsCertificatePath == directory.path + "/conf/tls/server.pem")
+        #expect(configuration.tlsKeyPath == "/etc/server-key.pem")
+        #expect(configuration.environment == .auto)
+        #expect(configuration.http2.maxConcurrentStreams == 10 && configuration.http2.maxHeaderListSize == 16000)
+        #expect(configuration.recordCapacity == 1000)
+        #expect(configuration.strictPayload && configuration.strictRegistry && !configuration.authStreamLimit)
+        #expect(configuration.environmentKeyReason == .badEnvironmentKeyInToken)
+        #expect(configuration.clientCAPath == directory.path + "/conf/ca/client-ca.pem")
+        #expect(configuration.logLevel == .debug)
+        #expect(configuration.keys.isEmpty && configuration.devices.isEmpty)
+    }
+
+    @Test func keyFilesAreRelativeToTheFilesDirectory() throws {
+        let p8 = try String(contentsOfFile: E2E.keyFile, encoding: .utf8)
+        let publicPEM = try String(
+            contentsOfFile: E2E.repositoryRoot + "/certs/AuthKey_ABC123DEFG.pub.pem", encoding: .utf8)
+        let directory = try Self.directory([
+            "keys/AuthKey_ABC123DEFG.p8": p8,
+            "keys/public.pem": publicPEM,
+            "apns-mock.yaml": """
+            setup:
+              keys:
+                - {keyId: ABC123DEFG, teamId: DEF123GHIJ, privateKeyFile: keys/AuthKey_ABC123DEFG.p8, environment: sandbox}
+                - keyId: XYZ987WVUT
+                  teamId: DEF123GHIJ
+                  publicKeyFile: ./keys/public.pem
+                  topics: [com.example.app]
+                  relatedKeyId: ABC123DEFG
+                - keyId: INLINE1234
+                  teamId: 1234567890
+                  publicKey: |
+
+            """ + publicPEM.split(separator: "\n").map { "          " + $0 + "\n" }.joined()
+                + """
+                  devices:
+                    - {token: \(String(repeating: "AB", count: 32)), state: expired, expiredAt: 5}
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The test's working directory is not the file's: paths follow the file.
+        #expect(FileManager.default.currentDirectoryPath != directory.path)
+        let configuration = try ConfigurationFile(contentsOf: directory.path + "/apns-mock.yaml").configuration
+        let expected = try P256.Signing.PublicKey(pemRepresentation: publicPEM).x963Representation
+        #expect(configuration.keys.map(\.keyID) == ["ABC123DEFG", "XYZ987WVUT", "INLINE1234"])
+        #expect(configuration.keys.allSatisfy { $0.publicKeyX963 == Array(expected) })
+        #expect(configuration.keys[0].environment == .sandbox)
+        #expect(
+            configuration.keys[1].topics == ["com.example.app"] && configuration.keys[1].relatedKeyID == "ABC123DEFG")
+        #expect(configuration.keys[2].teamID == "1234567890")
+        #expect(configuration.devices.first?.token == String(repeating: "ab", count: 32))
+        #expect(configuration.devices.first?.state == .expired(at: 5))
+    }
+
+    @Test(arguments: [
+        (
+            "setup:\n  keys:\n    - {keyId: ABC123DEFG, teamId: DEF123GHIJ, publicKeyFile: pub.pem, environment: prod}",
+            "setup.keys[0].environment must be sandbox, production or both; got 'prod'"
+        ),
+        ("prot: 2197", "prot is not a known field; known fields: host, port"),
+        ("port: 70000", "port must be 0–65535; got 70000"),
+        ("port: [2197, http]", "port[1] must be a whole number; got 'http'"),
+        ("port: []", "port must list at least one port"),
+        ("adminPort: -1", "adminPort must be 0–65535; got -1"),
+        ("environment: staging", "environment must be sandbox, production or auto; got 'staging'"),
+        ("maxConcurrentStreams: 0", "maxConcurrentStreams must be 1–4294967295; got 0"),
+        ("recordCapacity: lots", "recordCapacity must be a whole number; got 'lots'"),
+        ("strictPayload: maybe", "strictPayload must be true or false; got 'maybe'"),
+        ("authStreamLimit: 'on'", "authStreamLimit must be true or false; got a string"),
+        (
+            "environmentKeyReason: BadEnvironment",
+            "environmentKeyReason must be BadEnvironmentKeyIdInToken or BadEnvironmentKeyInToken; got 'BadEnvironment'"
+        ),
+        ("logLevel: loud", "logLevel must be trace, debug, info, notice, warning, error or critical; got 'loud'"),
+        ("host: ''", "host must not be empty"),
+        ("tlsCert: [a]", "tlsCert must be a string; got a list"),
+        ("setup: [1]", "setup must be an object of named fields; got a list"),
+        ("setup: {kees: []}", "setup.kees is not a known field; known fields: keys, devices"),
+        ("setup: {keys: {keyId: A}}", "setup.keys must be a list; got an object"),
+        ("setup: {keys: [{keyId: K1, teamId: T1}]}", "setup.keys[0] must have exactly one of publicKey, privateKey"),
+        (
+            "setup: {keys: [{keyId: K1, teamId: T1, privateKeyFile: missing.p8}]}",
+            "setup.keys[0].privateKeyFile names a file that cannot be read: '"
+        ),
+        (
+            "setup: {keys: [{keyId: K1, teamId: T1, publicKeyFile: pub.pem}, {keyId: K1, teamId: T2, publicKeyFile: pub.pem}]}",
+            "setup.keys[1].keyId 'K1' is already given by setup.keys[0]"
+        ),
+        ("setup: {keys: [{teamId: T1, publicKeyFile: pub.pem}]}", "setup.keys[0].keyId is required"),
+        ("setup: {devices: [{token: zz}]}", "setup.devices[0].token must be an even number of hex digits"),
+        (
+            "setup: {devices: [{token: abababababababab, state: gone}]}",
+            "setup.devices[0].state must be active, unregistered or expired; got 'gone'"
+        ),
+        ("host: a\nhost: b", "is not valid YAML: line 1, column 1: 'host' is given twice"),
+        ("setup: {keys: [], keys: []}", "'keys' is given twice"),
+        ("host: [", "is not valid YAML: line"),
+        ("- host\n- port", "must be a YAML mapping of settings"),
+    ])
+    func errorsAreOneLineNamingTheFileAndKeyPath(_ yaml: String, _ message: String) throws {
+        let publicPEM = try String(
+            contentsOfFile: E2E.repositoryRoot + "/certs/AuthKey_ABC123DEFG.pub.pem", encoding: .utf8)
+        let directory = try Self.directory(["apns-mock.yaml": yaml, "pub.pem": publicPEM])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.path + "/apns-mock.yaml"
+        do {
+            _ = try ConfigurationFile(contentsOf: path)
+            Issue.record("accepted: \(yaml)")
+        } catch {
+            let description = error.description
+            #expect(description.hasPrefix(path + ": "), "\(description)")
+            #expect(description.contains(message), "\(description)")
+            #expect(!description.contains("\n"), "\(description)")
+        }
+    }
+
+    @Test func anchorsAndAliasesAreResolved() throws {
+        let directory = try Self.directory(["a.yaml": "host: &loopback 127.0.0.2\nadminHost: *loopback\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try ConfigurationFile(contentsOf: directory.path + "/a.yaml").configuration
+        #expect(configuration.host == "127.0.0.2" && configuration.adminHost == "127.0.0.2")
+    }
+
+    @Test func aMissingFileIsNamed() {
+        do {
+            _ = try ConfigurationFile(contentsOf: "/nonexistent/apns-mock.yaml")
+            Issue.record("a missing file was accepted")
+        } catch {
+            #expect(error.description == "/nonexistent/apns-mock.yaml: cannot be read")
+        }
+    }
+
+    @Test func anEmptyFileSetsNothing() throws {
+        let directory = try Self.directory(["empty.yaml": "# nothing here\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try ConfigurationFile(contentsOf: directory.path + "/empty.yaml").configuration
+        #expect(configuration.port == APNSMockConfiguration().port)
+        #expect(configuration.tlsCertificatePath == APNSMockConfiguration().tlsCertificatePath)
+    }
+
+    // MARK: the executable
+
+    /// Starts `apns-mock serve` with `arguments` in `directory`; returns the ready line (or
+    /// nil when it exits first) and the process, still running.
+    static func serve(_ arguments: [String], in directory: String) throws -> (String?, Process) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLITests.executable)
+        process.arguments = ["serve"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        return (line.isEmpty ? nil : String(decoding: line, as: UTF8.self), process)
+    }
+
+    static func stop(_ process: Process) async throws {
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(15)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        process.waitUntilExit()
+    }
+
+    @Test func serveTheExampleFileFromAnotherDirectoryWithFlagsOverIt() async throws {
+        // The file says port 2197 and admin port 2198; the flags pick free ports instead.
+        let (ready, process) = try Self.serve(
+            ["--config", Self.exampleFile, "--port", "0", "--admin-port", "0"], in: NSTemporaryDirectory())
+        let line = try #require(ready, "no ready line")
+        let pattern = #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=http://127\.0\.0\.1:(\d+)\n$/#
+        let match = try #require(line.wholeMatch(of: pattern), "ready line: \(line)")
+        #expect(match.1 != "2197" && match.2 != "2198")
+        let keys = try await E2E.run("curl", ["-sS", "http://127.0.0.1:\(match.2)/v1/keys"])
+        #expect(keys.stdout.contains(#""keyId":"ABC123DEFG""#), "\(keys.stdout)")
+        let devices = try await E2E.run("curl", ["-sS", "http://127.0.0.1:\(match.2)/v1/devices"])
+        #expect(devices.stdout.contains(#""state":"unregistered""#), "\(devices.stdout)")
+        try await Self.stop(process)
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func aFlagOverridesABadPathInTheFile() async throws {
+        let directory = try Self.directory([
+            "apns-mock.yaml": """
+            port: 0
+            adminPort: 0
+            adminHost: localhost
+            tlsCert: missing/server.pem
+            tlsKey: \(E2E.repositoryRoot)/certs/server-key.pem
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.path + "/apns-mock.yaml"
+        let failed = try await E2E.run(CLITests.executable, ["serve", "--config", file])
+        #expect(failed.status != 0)
+        #expect(
+            failed.stderr.contains("\(file): tlsCert: cannot read '\(directory.path)/missing/server.pem'"),
+            "\(failed.stderr)")
+        let (ready, process) = try Self.serve(
+            ["--config", file, "--tls-cert", E2E.repositoryRoot + "/certs/server.pem", "--admin-host", "127.0.0.1"],
+            in: directory.path)
+        defer { kill(process.processIdentifier, SIGTERM) }
+        let line = try #require(ready, "no ready line")
+        #expect(line.contains("admin=http://127.0.0.1:"), "\(line)")
+        try await Self.stop(process)
+    }
+
+    @Test(arguments: [
+        (["serve", "--config", "/nonexistent/apns-mock.yaml"], "/nonexistent/apns-mock.yaml: cannot be read"),
+        (["serve", "--auth-stream-limit", "maybe"], "--auth-stream-limit must be on or off; got 'maybe'"),
+        (
+            ["serve", "--environment-key-reason", "Nope"],
+            "--environment-key-reason must be BadEnvironmentKeyIdInToken or BadEnvironmentKeyInToken"
+        ),
+        (["serve", "--client-ca", "/nonexistent/ca.pem"], "--client-ca: cannot read '/nonexistent/ca.pem'"),
+    ])
+    func badServeInputIsOneClearLine(_ arguments: [String], _ message: String) async throws {
+        let output = try await E2E.run(CLITests.executable, arguments)
+        #expect(output.status != 0)
+        #expect(output.stderr.contains(message), "\(output.stderr)")
+        #expect(!output.stderr.contains("Fatal error"))
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test func aBadFileIsOneLineOnStderr() async throws {
+        let directory = try Self.directory(["apns-mock.yaml": "setup:\n  keys:\n    - {keyId: K1, teamId: T1}\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try await E2E.run(
+            CLITests.executable, ["serve", "--config", directory.path + "/apns-mock.yaml"])
+        #expect(output.status != 0)
+        let lines = output.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(output.stderr)")
+        #expect(output.stderr.contains("apns-mock.yaml: setup.keys[0] must have exactly one of"), "\(output.stderr)")
+    }
+}
