@@ -22,13 +22,13 @@ struct ServeCommand: AsyncParsableCommand {
     var config: String?
     @Option(help: "Address the APNs listener binds (default 127.0.0.1).") var host: String?
     @Option(
-        help: "APNs port; 0 picks a free port. Repeat to serve several (e.g. --port 443 --port 2197). (default 2197)")
+        help: "APNs port; 0 picks a free port. Repeat to serve several (e.g. --port 443 --port 2197; default 2197).")
     var port: [Int] = []
     @Option(help: "Address the admin API binds (default 127.0.0.1).") var adminHost: String?
     @Option(help: "Admin API port; 0 picks a free port (default 2198).") var adminPort: Int?
-    @Option(help: "PEM server certificate (chain) (default certs/server.pem).") var tlsCert: String?
+    @Option(help: "PEM server certificate chain (default certs/server.pem).") var tlsCert: String?
     @Option(help: "PEM server private key (default certs/server-key.pem).") var tlsKey: String?
-    @Option(help: "sandbox, production, or auto (from the TLS server name or :authority) (default sandbox).")
+    @Option(help: "sandbox, production, or auto: from the TLS server name or :authority (default sandbox).")
     var environment: String?
     @Option(help: "SETTINGS_MAX_CONCURRENT_STREAMS announced to clients (default 1000).")
     var maxConcurrentStreams: UInt32?
@@ -58,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "PEM CA that signs provider (client) certificates (default: none asked for).", valueName: "file"))
     var clientCA: String?
-    @Option(help: "trace, debug, info, notice, warning, error or critical (logs go to stderr) (default notice).")
+    @Option(help: "trace, debug, info, notice, warning, error or critical; logs go to stderr (default notice).")
     var logLevel: String?
 
     static let environmentKeyReasons = [APNSReason.badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken]

@@ -186,12 +186,16 @@ import Testing
         }
         #expect(connection.push().isAccepted)
         connection.builder.now += 21 * 60 * 1000
+        let issuedAt = connection.builder.now / 1000
         func token(_ keyID: String) -> String {
-            "bearer " + B.makeToken(keyID: keyID, issuedAt: connection.builder.now / 1000, key: Self.otherKey)
+            "bearer " + B.makeToken(keyID: keyID, issuedAt: issuedAt, key: Self.otherKey)
         }
-        #expect(connection.push { $0.authorization = token("TOPICKEY01") }.reason == .unrelatedKeyIdInToken)
-        #expect(connection.push { $0.authorization = token("PRODKEY003") }.reason == .unrelatedKeyIdInToken)
-        #expect(connection.push { $0.authorization = token("TEAMKEY002") }.isAccepted)
+        let topicToken = token("TOPICKEY01")
+        let productionToken = token("PRODKEY003")
+        let teamToken = token("TEAMKEY002")
+        #expect(connection.push { $0.authorization = topicToken }.reason == .unrelatedKeyIdInToken)
+        #expect(connection.push { $0.authorization = productionToken }.reason == .unrelatedKeyIdInToken)
+        #expect(connection.push { $0.authorization = teamToken }.isAccepted)
     }
 
     @Test func afterATopicSpecificKeyOnlyItAndItsRelatedKey() {
@@ -203,11 +207,11 @@ import Testing
         for key in [first, related, stranger] { connection.builder.registry.keys[key.keyID] = key }
         #expect(connection.push().isAccepted)
         connection.builder.now += 21 * 60 * 1000
-        func token(_ keyID: String) -> String {
-            "bearer " + B.makeToken(keyID: keyID, issuedAt: connection.builder.now / 1000, key: Self.otherKey)
-        }
-        #expect(connection.push { $0.authorization = token("STRANGER01") }.reason == .unrelatedKeyIdInToken)
-        #expect(connection.push { $0.authorization = token("RELATED001") }.isAccepted)
+        let issuedAt = connection.builder.now / 1000
+        let strangerToken = "bearer " + B.makeToken(keyID: "STRANGER01", issuedAt: issuedAt, key: Self.otherKey)
+        let relatedToken = "bearer " + B.makeToken(keyID: "RELATED001", issuedAt: issuedAt, key: Self.otherKey)
+        #expect(connection.push { $0.authorization = strangerToken }.reason == .unrelatedKeyIdInToken)
+        #expect(connection.push { $0.authorization = relatedToken }.isAccepted)
     }
 
     @Test func aFreshConnectionTakesAnyValidKey() {
@@ -255,9 +259,21 @@ import Testing
     @Test func certificateTopics() {
         let multi = Self.certificate(
             topics: ["com.example.app", "com.example.app.voip", "com.example.app.complication"], environment: .both)
-        #expect(verdict { $0.authentication = Self.certificate(); $0.topic = nil }.topic == "com.example.app")
-        #expect(verdict { $0.authentication = multi; $0.topic = nil }.reason == .missingTopic)
-        #expect(verdict { $0.authentication = multi; $0.topic = "com.example.other" }.reason == .badTopic)
+        #expect(
+            verdict {
+                $0.authentication = Self.certificate()
+                $0.topic = nil
+            }.topic == "com.example.app")
+        #expect(
+            verdict {
+                $0.authentication = multi
+                $0.topic = nil
+            }.reason == .missingTopic)
+        #expect(
+            verdict {
+                $0.authentication = multi
+                $0.topic = "com.example.other"
+            }.reason == .badTopic)
         let voip = verdict {
             $0.authentication = multi
             $0.topic = "com.example.app.voip"
@@ -286,6 +302,10 @@ import Testing
         #expect(gone.status == 410 && gone.reason == .unregistered && gone.timestamp == 1_600_000_000_000)
         let expired = with(DeviceRegistration(token: token, state: .expired(at: 1_650_000_000_000)))
         #expect(expired.status == 410 && expired.reason == .expiredToken && expired.timestamp == 1_650_000_000_000)
-        #expect(verdict { $0.strictRegistry = true; $0.registry.keys[B.keyID] = B.registeredKey() }.reason == .badDeviceToken)
+        #expect(
+            verdict {
+                $0.strictRegistry = true
+                $0.registry.keys[B.keyID] = B.registeredKey()
+            }.reason == .badDeviceToken)
     }
 }

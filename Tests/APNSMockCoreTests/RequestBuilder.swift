@@ -40,9 +40,12 @@ struct RequestBuilder: Sendable {
             Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         }
-        let input = encode(#"{"alg":"\#(algorithm)","kid":"\#(keyID)"}"#) + "." + encode(#"{"iss":"\#(teamID)","iat":\#(issuedAt)}"#)
+        let input =
+            encode(#"{"alg":"\#(algorithm)","kid":"\#(keyID)"}"#) + "."
+            + encode(#"{"iss":"\#(teamID)","iat":\#(issuedAt)}"#)
         let signature = try! key.signature(for: Data(input.utf8)).rawRepresentation
-        return input + "." + signature.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        return input + "."
+            + signature.base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 

@@ -40,7 +40,8 @@ import Testing
 
     @Test func certificateConnectionsStartAtTheConfiguredLimit() throws {
         let identity = CertificateIdentity(
-            subject: "UID=com.example.app", topics: ["com.example.app"], bundleID: "com.example.app", environment: .sandbox)
+            subject: "UID=com.example.app", topics: ["com.example.app"], bundleID: "com.example.app",
+            environment: .sandbox)
         let connection = try InProcessConnection(authentication: .certificate(identity), authStreamLimit: true)
         connection.pump()
         #expect(maxConcurrentStreams(connection) == 1000)
@@ -70,7 +71,9 @@ import Testing
     }
 
     @Test func unregisteredDeviceGets410WithTimestamp() throws {
-        let registry = Registry(devices: [DeviceRegistration(token: Self.token, state: .unregistered(at: 1_650_000_000_123))])
+        let registry = Registry(devices: [
+            DeviceRegistration(token: Self.token, state: .unregistered(at: 1_650_000_000_123))
+        ])
         let connection = try InProcessConnection(registry: registry)
         let id = connection.client.submit(path: Self.path, headers: Self.headers(), body: Self.payload)
         connection.pump()

@@ -214,7 +214,8 @@ import Testing
     @Test func everyRequestIsRecordedWithItsAnswer() throws {
         let connection = try InProcessConnection()
         let id = connection.client.submit(
-            method: "GET", path: Self.path, headers: Self.headers.dropFirst() + [("authorization", "bearer a.b.SIGNATURE")])
+            method: "GET", path: Self.path,
+            headers: Self.headers.dropFirst() + [("authorization", "bearer a.b.SIGNATURE")])
         connection.pump()
         #expect(connection.client.header(":status", on: id) == "405")
         let record = try #require(connection.store.query(DeliveryFilter()).deliveries.first)

@@ -10,7 +10,8 @@ import Testing
         _ = try await E2E.run(
             "curl",
             [
-                "-sS", "--http2", "--cacert", E2E.caFile, "-o", "/dev/null", "-H", "apns-topic: \(topic)", "-H",
+                "-sS", "--http2", "--cacert", E2E.caFile, "-o", "/dev/null", "-H", E2E.authorizationHeader, "-H",
+                "apns-topic: \(topic)", "-H",
                 "apns-push-type: \(pushType)", "--data-binary", #"{"aps":{}}"#,
                 "\(mock.endpoints.apnsURL)/3/device/\(token)",
             ])

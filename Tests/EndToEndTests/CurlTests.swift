@@ -56,7 +56,8 @@ import Testing
         let output = try await E2E.run(
             "curl",
             [
-                "-sS", "--http2", "--cacert", E2E.caFile, "-w", "\n%{http_code}", "-H", "apns-topic: com.example.app",
+                "-sS", "--http2", "--cacert", E2E.caFile, "-w", "\n%{http_code}", "-H", E2E.authorizationHeader, "-H",
+                "apns-topic: com.example.app",
                 "-H", "apns-push-type: voip", "--data-binary", "{}",
                 "\(mock.endpoints.apnsURL)/3/device/\(E2E.randomToken())",
             ])
@@ -73,7 +74,8 @@ import Testing
         let output = try await E2E.run(
             "curl",
             [
-                "-sS", "--http2", "--cacert", E2E.caFile, "-w", "\n%{http_code}", "-H", "apns-topic: com.example.app",
+                "-sS", "--http2", "--cacert", E2E.caFile, "-w", "\n%{http_code}", "-H", E2E.authorizationHeader, "-H",
+                "apns-topic: com.example.app",
                 "--data-binary", "@\(file.path)", "\(mock.endpoints.apnsURL)/3/device/\(E2E.randomToken())",
             ])
         #expect(output.stdout.hasPrefix("{\"reason\":\"PayloadTooLarge\"}\n413"), "\(output.stdout) \(output.stderr)")
@@ -111,7 +113,7 @@ import Testing
                 "curl",
                 [
                     "-sS", "--http2", "--cacert", E2E.caFile, "-o", "/dev/null", "-w", "%{http_code}", "-H",
-                    "apns-topic: com.example.app", "--data-binary", "{}",
+                    E2E.authorizationHeader, "-H", "apns-topic: com.example.app", "--data-binary", "{}",
                     "https://127.0.0.1:\(port)/3/device/\(E2E.randomToken())",
                 ])
             #expect(output.stdout == "200", "port \(port): \(output.stderr)")
@@ -126,7 +128,8 @@ import Testing
             "curl",
             [
                 "-sS", "--http2", "--tlsv1.2", "--tls-max", "1.2", "--cacert", E2E.caFile, "-o", "/dev/null", "-w",
-                "%{http_code}", "-H", "apns-topic: com.example.app", "--data-binary", "{}",
+                "%{http_code}", "-H", E2E.authorizationHeader, "-H", "apns-topic: com.example.app", "--data-binary",
+                "{}",
                 "\(mock.endpoints.apnsURL)/3/device/\(E2E.randomToken())",
             ])
         #expect(output.stdout == "200", "\(output.stderr)")

@@ -14,8 +14,8 @@ import Testing
         let ok = try await E2E.run(
             "nghttp",
             [
-                "-v", "--no-dep", "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-d",
-                payload.path,
+                "-v", "--no-dep", "-H", E2E.authorizationHeader, "-H", "apns-topic: com.example.app", "-H",
+                "apns-push-type: alert", "-d", payload.path,
                 "\(mock.endpoints.apnsURL)/3/device/\(token)",
             ])
         #expect(ok.status == 0, "\(ok.stderr)")
@@ -23,13 +23,17 @@ import Testing
         // One HEADERS frame with END_STREAM (0x01) | END_HEADERS (0x04), and no DATA frame.
         #expect(ok.stdout.contains(#/recv HEADERS frame <length=\d+, flags=0x05, stream_id=1>/#))
         #expect(!ok.stdout.contains("recv DATA frame"))
-        #expect(ok.stdout.contains("MAX_CONCURRENT_STREAMS(0x03):1000"))
+        // A token connection starts with one stream and gets the configured limit once a push
+        // passes authentication (APNS-REFERENCE §1).
+        #expect(ok.stdout.contains("MAX_CONCURRENT_STREAMS(0x03):1]"))
+        #expect(ok.stdout.contains("MAX_CONCURRENT_STREAMS(0x03):1000]"))
         #expect(ok.stdout.contains("MAX_HEADER_LIST_SIZE(0x06):8000"))
 
         let bad = try await E2E.run(
             "nghttp",
             [
-                "-v", "--no-dep", "-H", "apns-topic: com.example.app", "-H", "apns-priority: 2", "-d", payload.path,
+                "-v", "--no-dep", "-H", E2E.authorizationHeader, "-H", "apns-topic: com.example.app", "-H",
+                "apns-priority: 2", "-d", payload.path,
                 "\(mock.endpoints.apnsURL)/3/device/\(token)",
             ])
         #expect(bad.stdout.contains(":status: 400"))

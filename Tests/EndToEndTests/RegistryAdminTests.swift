@@ -35,7 +35,7 @@ import Testing
     static let privatePEM = try! String(contentsOfFile: E2E.keyFile, encoding: .utf8)
 
     @Test func keysPutGetListDelete() async throws {
-        let mock = try await E2E.startMock()
+        let mock = try await E2E.startMock { $0.keys = [] }
         defer { Task { await mock.stop() } }
         let body = Self.json(["teamId": E2E.teamID, "publicKey": Self.publicPEM, "environment": "sandbox"])
         let created = try await Self.admin(mock, "PUT", "/v1/keys/ABC123DEFG", body)
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func aPrivateKeyIsNeverEchoed() async throws {
-        let mock = try await E2E.startMock()
+        let mock = try await E2E.startMock { $0.keys = [] }
         defer { Task { await mock.stop() } }
         let answer = try await Self.admin(
             mock, "PUT", "/v1/keys/ABC123DEFG", Self.json(["teamId": E2E.teamID, "privateKey": Self.privatePEM]))
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func badKeyBodiesAndPathsNameTheField() async throws {
-        let mock = try await E2E.startMock()
+        let mock = try await E2E.startMock { $0.keys = [] }
         defer { Task { await mock.stop() } }
         let cases: [(String, String, String)] = [
             ("/v1/keys/ABC123DEFG", Self.json(["publicKey": Self.publicPEM]), "teamId is required"),

@@ -1,5 +1,6 @@
 import APNSMock
 import APNSMockCore
+import Crypto
 import Foundation
 import Testing
 
@@ -27,8 +28,18 @@ enum E2E {
         configuration.tlsCertificatePath = repositoryRoot + "/certs/server.pem"
         configuration.tlsKeyPath = repositoryRoot + "/certs/server-key.pem"
         configuration.logLevel = .warning
+        configuration.keys = [try sampleKey()]
         configure(&configuration)
         return try await RunningMock.start(APNSMockApplication(configuration: configuration))
+    }
+
+    /// `authorization: bearer <token>` for curl, signed by the committed sample key.
+    static var authorizationHeader: String { "authorization: bearer " + ((try? providerToken()) ?? "") }
+
+    /// The committed sample key, registered so that signatures are verified end to end.
+    static func sampleKey() throws -> ProviderKey {
+        let pem = try String(contentsOfFile: repositoryRoot + "/certs/AuthKey_ABC123DEFG.pub.pem", encoding: .utf8)
+        return ProviderKey(keyID: keyID, teamID: teamID, publicKey: try P256.Signing.PublicKey(pemRepresentation: pem))
     }
 
     static func providerToken() throws -> String {

@@ -36,7 +36,8 @@ public final class TLSServerContext: @unchecked Sendable {
         }
         if let clientCAPath, apnsmock_ctx_request_client_certificates(ctx, clientCAPath) != 1 {
             throw TLSError(
-                "cannot load the client CA '\(clientCAPath)' (PEM certificates expected): \(TLSError.drainOpenSSLErrors())")
+                "cannot load the client CA '\(clientCAPath)' (PEM certificates expected): \(TLSError.drainOpenSSLErrors())"
+            )
         }
         guard SSL_CTX_check_private_key(ctx) == 1 else {
             throw TLSError(

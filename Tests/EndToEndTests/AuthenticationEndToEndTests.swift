@@ -1,0 +1,143 @@
+import APNSMock
+import APNSMockCore
+import APNSMockServer
+import Foundation
+import Testing
+
+/// Provider authentication with real clients: curl with JWTs and with client certificates,
+/// aioapns with a certificate ("Establishing a token-based connection to APNs",
+/// "Establishing a certificate-based connection to APNs").
+@Suite(.serialized) struct AuthenticationEndToEndTests {
+    func curlPush(
+        _ mock: RunningMock, token: String = E2E.randomToken(), extra: [String], port: Int? = nil,
+        topic: String? = "com.example.app"
+    ) async throws -> E2E.Output {
+        var arguments = ["-sS", "--http2", "--cacert", E2E.caFile, "-w", "\n%{http_code}"] + extra
+        if let topic { arguments += ["-H", "apns-topic: \(topic)"] }
+        arguments += [
+            "--data-binary", #"{"aps":{"alert":"auth"}}"#,
+            "https://127.0.0.1:\(port ?? mock.endpoints.apnsPort)/3/device/\(token)",
+        ]
+        return try await E2E.run("curl", arguments)
+    }
+
+    func token(issuedAt: Date = Date(), keyID: String = E2E.keyID, teamID: String = E2E.teamID) throws -> String {
+        try ProviderToken.make(
+            privateKeyPEM: String(contentsOfFile: E2E.keyFile, encoding: .utf8), keyID: keyID, teamID: teamID,
+            issuedAt: issuedAt)
+    }
+
+    @Test func noAuthorizationIsMissingProviderToken() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let output = try await curlPush(mock, extra: [])
+        #expect(output.stdout == "{\"reason\":\"MissingProviderToken\"}\n403")
+    }
+
+    @Test func tokenRulesWithCurl() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let expired = try await curlPush(
+            mock, extra: ["-H", "authorization: bearer \(try token(issuedAt: Date().addingTimeInterval(-3700)))"])
+        #expect(expired.stdout == "{\"reason\":\"ExpiredProviderToken\"}\n403")
+        let wrongTeam = try await curlPush(
+            mock, extra: ["-H", "authorization: bearer \(try token(teamID: "OTHERTEAM1"))"])
+        #expect(wrongTeam.stdout == "{\"reason\":\"InvalidProviderToken\"}\n403")
+        let good = try await curlPush(mock, extra: ["-H", E2E.authorizationHeader])
+        #expect(good.stdout == "\n200")
+        let record = try #require(mock.store.query(DeliveryFilter(status: 200)).deliveries.first)
+        #expect(record.authentication?.signatureVerified == true)
+        let (_, page) = try await E2E.adminGET(mock, "/v1/deliveries?status=200")
+        let auth = (page["deliveries"] as? [[String: Any]])?.first?["auth"] as? [String: Any]
+        #expect(auth?["method"] as? String == "token")
+        #expect(auth?["keyId"] as? String == E2E.keyID)
+        #expect(auth?["signatureVerified"] as? Bool == true)
+    }
+
+    @Test func unknownKeysAreRefusedUnderStrictRegistry() async throws {
+        let mock = try await E2E.startMock {
+            $0.strictRegistry = true
+            $0.keys = []
+        }
+        defer { Task { await mock.stop() } }
+        let output = try await curlPush(mock, extra: ["-H", E2E.authorizationHeader])
+        #expect(output.stdout == "{\"reason\":\"InvalidProviderToken\"}\n403")
+    }
+
+    @Test func clientCertificateAuthentication() async throws {
+        let mock = try await E2E.startMock { $0.clientCAPath = E2E.caFile }
+        defer { Task { await mock.stop() } }
+        let certs = E2E.repositoryRoot + "/certs/"
+        let sandboxCert = ["--cert", certs + "provider-sandbox.pem", "--key", certs + "provider-sandbox-key.pem"]
+        // A single-topic certificate: apns-topic may be omitted; authorization is ignored.
+        let ok = try await curlPush(mock, extra: sandboxCert + ["-H", "authorization: bearer nonsense"], topic: nil)
+        #expect(ok.stdout == "\n200", "\(ok.stderr)")
+        let outside = try await curlPush(mock, extra: sandboxCert, topic: "com.example.other")
+        #expect(outside.stdout == "{\"reason\":\"BadTopic\"}\n400")
+        let record = try #require(mock.store.query(DeliveryFilter(status: 200)).deliveries.first)
+        #expect(record.authentication?.method == .certificate)
+        #expect(record.topic == "com.example.app")
+
+        // A production certificate on the sandbox environment: GOAWAY, no answer.
+        let production = try await curlPush(
+            mock, extra: ["--cert", certs + "provider-production.pem", "--key", certs + "provider-production-key.pem"])
+        #expect(production.status != 0)
+        #expect(!production.stdout.hasSuffix("200"))
+        let goAway = try #require(mock.store.query(DeliveryFilter(status: 403)).deliveries.last)
+        #expect(goAway.reason == .badCertificateEnvironment)
+        #expect(goAway.goAway)
+    }
+
+    @Test func untrustedClientCertificateFinishesTheHandshakeThenGets403() async throws {
+        let mock = try await E2E.startMock { $0.clientCAPath = E2E.caFile }
+        defer { Task { await mock.stop() } }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "apns-mock-selfsigned-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cert = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        let made = try await E2E.run(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj",
+                "/UID=com.example.app/CN=Apple Push Services: com.example.app", "-keyout", key, "-out", cert,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let output = try await curlPush(mock, extra: ["--cert", cert, "--key", key])
+        #expect(output.stdout == "{\"reason\":\"BadCertificate\"}\n403", "\(output.stderr)")
+    }
+
+    @Test func unregisteredDeviceAnswers410WithTimestamp() async throws {
+        let token = E2E.randomToken()
+        let mock = try await E2E.startMock {
+            $0.devices = [
+                DeviceRegistration(token: token, topic: "com.example.app", state: .unregistered(at: 1_700_000_000_000))
+            ]
+        }
+        defer { Task { await mock.stop() } }
+        let output = try await curlPush(mock, token: token, extra: ["-H", E2E.authorizationHeader])
+        #expect(output.stdout == "{\"reason\":\"Unregistered\",\"timestamp\":1700000000000}\n410")
+    }
+
+    @Test(.enabled(if: PythonClientTests.python != nil || E2E.clientsRequired, "set APNS_MOCK_PYTHON (make test does)"))
+    func aioapnsWithAClientCertificate() async throws {
+        let python = try #require(PythonClientTests.python, "APNS_MOCK_PYTHON is not set")
+        let mock = try await E2E.startMock { $0.clientCAPath = E2E.caFile }
+        defer { Task { await mock.stop() } }
+        let device = E2E.randomToken()
+        let apnsID = E2E.newAPNSID()
+        let output = try await E2E.run(
+            python,
+            [
+                E2E.clientsDirectory + "/aioapns_push.py", "--client-cert",
+                E2E.repositoryRoot + "/certs/provider-sandbox-bundle.pem", String(mock.endpoints.apnsPort), E2E.caFile,
+                "-", "-", "-", "com.example.app", device, apnsID,
+            ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains(#""status": "200""#), "\(output.stdout) \(output.stderr)")
+        let record = try #require(mock.store.query(DeliveryFilter(token: device)).deliveries.first)
+        #expect(record.authentication?.method == .certificate)
+        #expect(record.apnsID == apnsID)
+    }
+}
