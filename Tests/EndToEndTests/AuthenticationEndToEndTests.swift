@@ -1,6 +1,7 @@
 import APNSMock
 import APNSMockCore
 import APNSMockServer
+import Crypto
 import Foundation
 import Testing
 
@@ -139,5 +140,99 @@ import Testing
         let record = try #require(mock.store.query(DeliveryFilter(token: device)).deliveries.first)
         #expect(record.authentication?.method == .certificate)
         #expect(record.apnsID == apnsID)
+    }
+
+    // MARK: the rest of APNS-REFERENCE §4, produced by curl doing the wrong thing
+
+    /// A key made for one test, registered through the configuration.
+    struct TestKey {
+        let keyID: String
+        let privateKeyPEM: String
+        let key: ProviderKey
+
+        init(keyID: String, environment: EnvironmentScope = .both, topics: [String] = [], related: String? = nil)
+            throws
+        {
+            let made = ProviderToken.generateKey()
+            self.keyID = keyID
+            privateKeyPEM = made.privateKeyPEM
+            key = ProviderKey(
+                keyID: keyID, teamID: E2E.teamID,
+                publicKey: try P256.Signing.PublicKey(pemRepresentation: made.publicKeyPEM), environment: environment,
+                topics: topics, relatedKeyID: related)
+        }
+
+        func header(issuedAt: Date = Date()) throws -> String {
+            "authorization: bearer "
+                + (try ProviderToken.make(
+                    privateKeyPEM: privateKeyPEM, keyID: keyID, teamID: E2E.teamID, issuedAt: issuedAt))
+        }
+    }
+
+    /// Two pushes on one connection (curl reuses it across `--next`); the two status lines.
+    func twoPushes(_ mock: RunningMock, first: String, second: String, topic: String = "com.example.app")
+        async throws -> [String]
+    {
+        let url = "\(mock.endpoints.apnsURL)/3/device/\(E2E.randomToken())"
+        func push(_ header: String) -> [String] {
+            [
+                "-sS", "--http2", "--cacert", E2E.caFile, "-w", "%{http_code} %{num_connects}\n", "-o", "/dev/null",
+                "-H", header, "-H", "apns-topic: \(topic)", "--data-binary", "{}", url,
+            ]
+        }
+        let output = try await E2E.run("curl", push(first) + ["--next"] + push(second))
+        return output.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test func newTokenWithinTwentyMinutesOnOneConnectionIs429() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let older = "authorization: bearer " + (try token(issuedAt: Date().addingTimeInterval(-30)))
+        let lines = try await twoPushes(mock, first: older, second: E2E.authorizationHeader)
+        // "200 1": answered on a new connection; "429 0": on the same one.
+        #expect(lines == ["200 1", "429 0"])
+        let rejected = try #require(mock.store.query(DeliveryFilter(status: 429)).deliveries.first)
+        #expect(rejected.reason == .tooManyProviderTokenUpdates)
+    }
+
+    @Test func unrelatedKeyOnAnEstablishedConnection() async throws {
+        let topicKey = try TestKey(keyID: "TOPICKEY01", topics: ["com.example.app"])
+        let mock = try await E2E.startMock { $0.keys.append(topicKey.key) }
+        defer { Task { await mock.stop() } }
+        let lines = try await twoPushes(mock, first: E2E.authorizationHeader, second: try topicKey.header())
+        #expect(lines == ["200 1", "403 0"])
+        #expect(mock.store.query(DeliveryFilter(status: 403)).deliveries.first?.reason == .unrelatedKeyIdInToken)
+    }
+
+    @Test func keyOfTheOtherEnvironment() async throws {
+        let productionKey = try TestKey(keyID: "PRODKEY001", environment: .production)
+        let mock = try await E2E.startMock { $0.keys.append(productionKey.key) }
+        defer { Task { await mock.stop() } }
+        let output = try await curlPush(mock, extra: ["-H", try productionKey.header()])
+        #expect(output.stdout == "{\"reason\":\"BadEnvironmentKeyIdInToken\"}\n403")
+    }
+
+    @Test func topicOutsideATopicSpecificKey() async throws {
+        let topicKey = try TestKey(keyID: "TOPICKEY01", topics: ["com.example.other"])
+        let mock = try await E2E.startMock { $0.keys.append(topicKey.key) }
+        defer { Task { await mock.stop() } }
+        let output = try await curlPush(mock, extra: ["-H", try topicKey.header()])
+        #expect(output.stdout == "{\"reason\":\"TopicDisallowed\"}\n400")
+    }
+
+    @Test func deviceOfAnotherTopicOrEnvironment() async throws {
+        let otherTopic = E2E.randomToken()
+        let production = E2E.randomToken()
+        let mock = try await E2E.startMock {
+            $0.devices = [
+                DeviceRegistration(token: otherTopic, topic: "com.example.other"),
+                DeviceRegistration(token: production, environment: .production),
+            ]
+        }
+        defer { Task { await mock.stop() } }
+        let wrongTopic = try await curlPush(mock, token: otherTopic, extra: ["-H", E2E.authorizationHeader])
+        #expect(wrongTopic.stdout == "{\"reason\":\"DeviceTokenNotForTopic\"}\n400")
+        let wrongEnvironment = try await curlPush(mock, token: production, extra: ["-H", E2E.authorizationHeader])
+        #expect(wrongEnvironment.stdout == "{\"reason\":\"BadDeviceToken\"}\n400")
     }
 }
