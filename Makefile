@@ -64,3 +64,15 @@ lint:
 
 clean:
 	rm -rf .build .build-asan .build-tsan $(VENV)
+
+# HTTP/2 load benchmark (docs/BENCHMARKS.md): apns-mock (release build) beside nghttpd and h2o
+# under h2load. Installs nghttp2-client, nghttp2-server and h2o through apt if missing.
+# Writes bench-results/latest.md. BENCH_QUICK=1 (or make bench-quick): one short repetition.
+.PHONY: bench bench-quick
+
+bench: deps
+	$(SWIFT) build -c release --product apns-mock
+	bench/run.sh
+
+bench-quick:
+	BENCH_QUICK=1 $(MAKE) bench

@@ -36,6 +36,18 @@ let package = Package(
             dependencies: ["COpenSSL"]
         ),
         .target(
+            name: "InMemoryHTTP2Client",
+            dependencies: ["CNGHTTP2"]
+        ),
+        .executableTarget(
+            name: "apns-mock-bench",
+            dependencies: [
+                "APNSMockServer", "APNSMockCore", "InMemoryHTTP2Client",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "APNSMockCore",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto")
@@ -92,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "APNSMockServerTests",
             dependencies: [
-                "APNSMockServer", "APNSMockCore", "CNGHTTP2",
+                "APNSMockServer", "APNSMockCore", "CNGHTTP2", "InMemoryHTTP2Client",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -9,12 +9,24 @@ public struct JWTSummary: Sendable {
     public var claimsJSON: String?
 
     /// Cuts the signature off an `authorization` value (`bearer <h>.<c>.<sig>` becomes
-    /// `bearer <h>.<c>`), cheaply, so the record can keep the rest.
+    /// `bearer <h>.<c>`), cheaply (bytes, no Character walking), so the record can keep the rest.
     public static func strippingSignature(_ authorization: String) -> String {
-        guard let lastDot = authorization.lastIndex(of: ".") else { return authorization }
-        let head = authorization[..<lastDot]
-        guard head.contains(".") else { return authorization }
-        return String(head)
+        let dot = UInt8(ascii: ".")
+        let cut = authorization.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard let lastDot = bytes.lastIndex(of: dot), bytes[..<lastDot].contains(dot) else { return nil }
+            return lastDot
+        }
+        switch cut {
+        case .some(.some(let offset)):
+            return String(authorization.utf8.prefix(offset))!
+        case .some(.none):
+            return authorization
+        case .none:
+            // A bridged, non-contiguous string: rare, take the slow path.
+            let utf8 = authorization.utf8
+            guard let lastDot = utf8.lastIndex(of: dot), utf8[..<lastDot].contains(dot) else { return authorization }
+            return String(authorization[..<lastDot])
+        }
     }
 
     /// Decodes `bearer <h>.<c>` (or with a signature) into header and claims.

@@ -135,8 +135,14 @@ public struct RequestRules: Sendable {
         }
         let token = String(bearer)
         let registry = context.registry
+        let state = context.authState
         let details: CachedProviderToken
-        if let cached = registry.tokens[token] {
+        if let current = state.currentTokenDetails, state.currentTokenKeyGeneration == registry.keyGeneration,
+            state.currentToken == token
+        {
+            // The connection's own token (the normal case): no parse, no look-up.
+            details = current
+        } else if let cached = registry.tokens[token] {
             details = cached
         } else {
             guard let parsed = ProviderTokenParser.parse(bearer), parsed.algorithm == "ES256" else {
@@ -161,7 +167,6 @@ public struct RequestRules: Sendable {
         if details.issuedAt > nowSeconds + policy.tokenClockSkewSeconds { return .invalidProviderToken }
         if nowSeconds - details.issuedAt > policy.tokenLifetimeSeconds { return .expiredProviderToken }
 
-        let state = context.authState
         if let bound = state.boundTeamID, bound != details.teamID { return .invalidProviderToken }
         if let firstKeyID = state.firstKeyID, firstKeyID != details.keyID {
             let firstKey = registry.keys[firstKeyID]
@@ -189,6 +194,8 @@ public struct RequestRules: Sendable {
             next.currentToken = token
             next.currentTokenAcceptedAt = context.now
         }
+        next.currentTokenDetails = details
+        next.currentTokenKeyGeneration = registry.keyGeneration
         facts.nextAuthState = next
         return nil
     }
@@ -286,7 +293,7 @@ struct RequestFacts {
                 seenAuthorization = true
                 continue
             }
-            guard name.hasPrefix("apns-") else { continue }
+            guard name.utf8.starts(with: "apns-".utf8) else { continue }
             if seen.contains(name) {
                 hasDuplicates = true
                 continue

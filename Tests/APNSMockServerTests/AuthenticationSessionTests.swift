@@ -1,5 +1,6 @@
 import APNSMockCore
 import CNGHTTP2
+import Crypto
 import Testing
 
 @testable import APNSMockServer
@@ -112,5 +113,28 @@ import Testing
         let later = connection.client.submit(path: Self.path, headers: Self.headers(refreshed), body: Self.payload)
         connection.pump()
         #expect(connection.client.header(":status", on: later) == "200")
+    }
+
+    @Test func replacingAKeyRechecksTheConnectionsCurrentToken() throws {
+        let registry = Registry(keys: [
+            ProviderKey(keyID: TestTokens.keyID, teamID: TestTokens.teamID, publicKey: TestTokens.key.publicKey)
+        ])
+        let connection = try InProcessConnection(policy: ValidationPolicy(strictRegistry: true), registry: registry)
+        let device = "/3/device/" + String(repeating: "ab", count: 8)
+        let jwt = TestTokens.make()  // one token: ECDSA signatures differ on every signing
+        let first = connection.client.submit(path: device, headers: Self.headers(jwt), body: Self.payload)
+        connection.pump()
+        #expect(connection.client.header(":status", on: first) == "400", "strict registry: unknown device")
+        registry.putDevice(DeviceRegistration(token: String(repeating: "ab", count: 8)))
+        let second = connection.client.submit(path: device, headers: Self.headers(jwt), body: Self.payload)
+        connection.pump()
+        #expect(connection.client.header(":status", on: second) == "200")
+        // The same token, but its key now belongs to someone else: checked again, refused.
+        registry.putKey(
+            ProviderKey(keyID: TestTokens.keyID, teamID: TestTokens.teamID, publicKey: P256.Signing.PrivateKey().publicKey))
+        let third = connection.client.submit(path: device, headers: Self.headers(jwt), body: Self.payload)
+        connection.pump()
+        #expect(connection.client.header(":status", on: third) == "403")
+        #expect(connection.client.bodies[third] == Array(#"{"reason":"InvalidProviderToken"}"#.utf8))
     }
 }

@@ -8,6 +8,10 @@ public struct ConnectionAuthState: Sendable, Hashable {
     /// The token currently in use and when it was first accepted here (epoch ms).
     public var currentToken: String?
     public var currentTokenAcceptedAt: Int64?
+    /// What the current token says, so the next push with it needs no look-up at all.
+    public var currentTokenDetails: CachedProviderToken?
+    /// The registry's `keyGeneration` when `currentTokenDetails` was taken.
+    public var currentTokenKeyGeneration: UInt64 = 0
 
     public init() {}
 

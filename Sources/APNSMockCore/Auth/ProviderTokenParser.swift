@@ -30,14 +30,25 @@ public struct ParsedProviderToken: Sendable {
 /// raw r||s (64 bytes) or DER (Pushy).
 public enum ProviderTokenParser {
     /// The token after `bearer ` (scheme case-insensitive), or `nil` when the header is not a
-    /// bearer credential.
+    /// bearer credential. Works on bytes: this runs for every push.
     public static func bearerToken(fromAuthorization value: String) -> Substring? {
-        let trimmed = value.drop { $0 == " " }
-        guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
-        let token = trimmed.dropFirst(7).drop { $0 == " " }
-        let end = token.lastIndex { $0 != " " }.map { token.index(after: $0) } ?? token.startIndex
-        let result = token[..<end]
-        return result.isEmpty ? nil : result
+        let utf8 = value.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex, utf8[start] == UInt8(ascii: " ") { start = utf8.index(after: start) }
+        let scheme = Array("bearer ".utf8)
+        var cursor = start
+        for expected in scheme {
+            guard cursor < utf8.endIndex else { return nil }
+            let byte = utf8[cursor]
+            // ASCII letters compare case-insensitively (0x20 is the case bit); the space exactly.
+            guard byte == expected || (expected != UInt8(ascii: " ") && byte | 0x20 == expected) else { return nil }
+            cursor = utf8.index(after: cursor)
+        }
+        while cursor < utf8.endIndex, utf8[cursor] == UInt8(ascii: " ") { cursor = utf8.index(after: cursor) }
+        var end = utf8.endIndex
+        while end > cursor, utf8[utf8.index(before: end)] == UInt8(ascii: " ") { end = utf8.index(before: end) }
+        guard cursor < end else { return nil }
+        return value[cursor..<end]
     }
 
     /// Takes `token` apart (see the `Substring` overload).

@@ -5,6 +5,9 @@ public struct RegistrySnapshot: Sendable {
     public var devices: [String: DeviceRegistration]
     /// Tokens already parsed (and verified when their key is known), by the whole token string.
     public var tokens: [String: CachedProviderToken]
+    /// Changes whenever a key is added, replaced or removed: a token remembered under another
+    /// generation must be looked at again.
+    public var keyGeneration: UInt64 = 0
 
     public init(
         keys: [String: ProviderKey] = [:], devices: [String: DeviceRegistration] = [:],

@@ -24,6 +24,7 @@ public final class Registry: Sendable {
         state.withLock { state in
             state.keys[key.keyID] = key
             state.tokens = state.tokens.filter { $0.value.keyID != key.keyID }
+            state.keyGeneration &+= 1
         }
     }
 
@@ -32,6 +33,7 @@ public final class Registry: Sendable {
     public func removeKey(_ keyID: String) -> Bool {
         state.withLock { state in
             state.tokens = state.tokens.filter { $0.value.keyID != keyID }
+            state.keyGeneration &+= 1
             return state.keys.removeValue(forKey: keyID) != nil
         }
     }

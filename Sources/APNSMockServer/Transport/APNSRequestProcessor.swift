@@ -33,7 +33,7 @@ struct APNSRequestProcessor {
         let parts = ready.request
         let authority = parts.authority ?? parts.host
         let environment = context.environmentMode.resolve(serverName: serverName, authority: authority)
-        let headers = parts.headers.map { HTTPHeaderField(name: $0.name, value: $0.value) }
+        let headers = parts.headers
         let request = APNSRequest(
             method: parts.method, path: parts.path, authority: authority, headers: headers,
             payload: parts.payload, payloadSize: parts.payloadSize, headerListTooLarge: parts.headerListTooLarge)

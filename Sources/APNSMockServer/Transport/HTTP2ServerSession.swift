@@ -31,7 +31,7 @@ struct APNSRequestParts {
     var path = ""
     var authority: String?
     var host: String?
-    var headers: [(name: String, value: String)] = []
+    var headers: [HTTPHeaderField] = []
     var headerListSize = 0
     var headerListTooLarge = false
     var payload: [UInt8] = []
@@ -46,7 +46,9 @@ struct APNSRequestParts {
 /// callback. Not thread-safe: one connection, one event loop.
 final class HTTP2ServerSession {
     private var session: OpaquePointer?
-    private var streams: [Int32: APNSRequestParts] = [:]
+    /// Requests being received, by stream id. A class per stream, so that appending a header
+    /// or body chunk mutates in place instead of copying the parts out and back.
+    private var streams: [Int32: StreamState] = [:]
     private var answered: Set<Int32> = []
     private var ready: [ReadyRequest] = []
     private var responseBodies: [Int32: [UInt8]] = [:]
@@ -226,7 +228,7 @@ final class HTTP2ServerSession {
         guard header.type == UInt8(NGHTTP2_HEADERS.rawValue), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else {
             return 0
         }
-        streams[header.stream_id] = APNSRequestParts()
+        streams[header.stream_id] = StreamState()
         return 0
     }
 
@@ -235,38 +237,36 @@ final class HTTP2ServerSession {
     ) -> Int32 {
         guard frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
         let streamID = frame.pointee.hd.stream_id
-        guard var parts = streams[streamID] else { return 0 }
+        guard let state = streams[streamID] else { return 0 }
         // RFC 9113 §6.5.2: name + value + 32 octets per field. libnghttp2 1.52 announces
         // MAX_HEADER_LIST_SIZE but does not enforce it; this does.
-        parts.headerListSize += name.count + value.count + 32
-        if parts.headerListSize > maxHeaderListSize { parts.headerListTooLarge = true }
+        state.parts.headerListSize += name.count + value.count + 32
+        if state.parts.headerListSize > maxHeaderListSize { state.parts.headerListTooLarge = true }
         let nameString = String(decoding: name, as: UTF8.self)
         let valueString = String(decoding: value, as: UTF8.self)
         if name.first == UInt8(ascii: ":") {
             switch nameString {
-            case ":method": parts.method = valueString
-            case ":path": parts.path = valueString
-            case ":authority": parts.authority = valueString
+            case ":method": state.parts.method = valueString
+            case ":path": state.parts.path = valueString
+            case ":authority": state.parts.authority = valueString
             default: break
             }
-        } else if !parts.headerListTooLarge {
-            if nameString == "host" { parts.host = valueString }
-            parts.headers.append((nameString, valueString))
+        } else if !state.parts.headerListTooLarge {
+            if nameString == "host" { state.parts.host = valueString }
+            state.parts.headers.append(HTTPHeaderField(name: nameString, value: valueString))
         }
-        streams[streamID] = parts
         return 0
     }
 
     private func onData(_ streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) -> Int32 {
-        guard var parts = streams[streamID], !answered.contains(streamID) else { return 0 }
-        let room = APNSPushType.largestPayloadLimit - parts.payload.count
-        if room > 0 { parts.payload.append(contentsOf: data.prefix(room)) }
-        parts.payloadSize += data.count
-        let early = parts.payloadSize > Self.earlyAnswerThreshold
-        streams[streamID] = parts
+        guard let state = streams[streamID], !answered.contains(streamID) else { return 0 }
+        let room = APNSPushType.largestPayloadLimit - state.parts.payload.count
+        if room > 0 { state.parts.payload.append(contentsOf: data.prefix(room)) }
+        state.parts.payloadSize += data.count
+        let early = state.parts.payloadSize > Self.earlyAnswerThreshold
         if early {
             answered.insert(streamID)
-            ready.append(ReadyRequest(streamID: streamID, request: parts, early: true))
+            ready.append(ReadyRequest(streamID: streamID, request: state.parts, early: true))
         }
         return 0
     }
@@ -275,10 +275,10 @@ final class HTTP2ServerSession {
         let header = frame.pointee.hd
         guard header.type == UInt8(NGHTTP2_HEADERS.rawValue) || header.type == UInt8(NGHTTP2_DATA.rawValue),
             header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
-            let parts = streams[header.stream_id], !answered.contains(header.stream_id)
+            let state = streams[header.stream_id], !answered.contains(header.stream_id)
         else { return 0 }
         answered.insert(header.stream_id)
-        ready.append(ReadyRequest(streamID: header.stream_id, request: parts, early: false))
+        ready.append(ReadyRequest(streamID: header.stream_id, request: state.parts, early: false))
         return 0
     }
 
@@ -288,4 +288,9 @@ final class HTTP2ServerSession {
         responseBodies[streamID] = nil
         return 0
     }
+}
+
+/// The parts of one request as they arrive (see `HTTP2ServerSession.streams`).
+private final class StreamState {
+    var parts = APNSRequestParts()
 }

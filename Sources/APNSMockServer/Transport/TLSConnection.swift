@@ -10,6 +10,8 @@ final class TLSConnection {
     private let readBIO: OpaquePointer
     private let writeBIO: OpaquePointer
     private(set) var handshakeComplete = false
+    /// Reused for every SSL_read and BIO_read (no allocation per read).
+    private var scratch = [UInt8](repeating: 0, count: 16_384)
     /// Set when the handshake failed because the client offered ALPN without `h2`.
     private(set) var refusedForALPN = false
 
@@ -64,14 +66,14 @@ final class TLSConnection {
     /// Reads all decrypted bytes available, appending them to `plaintext`.
     /// - Returns: `false` when the peer closed TLS or the session failed.
     func readPlaintext(into plaintext: inout [UInt8]) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
             ERR_clear_error()
-            let count = chunk.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
-            if count > 0 {
-                plaintext.append(contentsOf: chunk[0..<Int(count)])
-                continue
+            let count = scratch.withUnsafeMutableBytes { buffer -> Int32 in
+                let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
+                if count > 0 { plaintext.append(contentsOf: buffer.bindMemory(to: UInt8.self).prefix(Int(count))) }
+                return count
             }
+            if count > 0 { continue }
             let error = SSL_get_error(ssl, count)
             if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return true }
             ERR_clear_error()
@@ -104,14 +106,13 @@ final class TLSConnection {
 
     /// Moves the waiting ciphertext into `body`, which receives a raw buffer of `count` bytes.
     func drainCiphertext(_ body: (UnsafeRawBufferPointer) -> Void) {
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let pending = pendingCiphertext
-            if pending == 0 { return }
-            if buffer.count < pending { buffer = [UInt8](repeating: 0, count: pending) }
-            let count = buffer.withUnsafeMutableBytes { BIO_read(writeBIO, $0.baseAddress, Int32($0.count)) }
+        while pendingCiphertext > 0 {
+            let count = scratch.withUnsafeMutableBytes { buffer -> Int32 in
+                let count = BIO_read(writeBIO, buffer.baseAddress, Int32(buffer.count))
+                if count > 0 { body(UnsafeRawBufferPointer(rebasing: buffer[0..<Int(count)])) }
+                return count
+            }
             if count <= 0 { return }
-            buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)])) }
         }
     }
 

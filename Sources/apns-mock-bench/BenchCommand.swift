@@ -1,0 +1,92 @@
+import APNSMockCore
+import APNSMockServer
+import Crypto
+import Foundation
+import InMemoryHTTP2Client
+import Logging
+
+/// `apns-mock-bench`: drives an in-memory nghttp2 client against the APNs server session (no
+/// sockets, no TLS) for a fixed number of pushes. Under `valgrind --tool=callgrind` two runs
+/// with different counts give a stable instructions-per-request figure (see bench/).
+///
+/// usage: apns-mock-bench [REQUESTS] [PAYLOAD_BYTES] [CONCURRENT]
+@main
+struct BenchCommand {
+    static func main() throws {
+        let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+        let total = arguments.first ?? 10_000
+        let payloadBytes = arguments.dropFirst().first ?? 100
+        let concurrent = arguments.dropFirst(2).first ?? 64
+
+        let keyPEM = try String(contentsOfFile: "certs/AuthKey_ABC123DEFG.p8", encoding: .utf8)
+        let signingKey = try P256.Signing.PrivateKey(pemRepresentation: keyPEM)
+        let registry = Registry(keys: [
+            ProviderKey(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: signingKey.publicKey)
+        ])
+        var logger = Logger(label: "apnsmock.bench")
+        logger.logLevel = .error
+        let store = DeliveryStore(capacity: max(total, 1000))
+        let context = APNSListenerContext(
+            tls: try TLSServerContext(certificatePath: "certs/server.pem", privateKeyPath: "certs/server-key.pem"),
+            settings: HTTP2Settings(), rules: RequestRules(), environmentMode: .sandbox,
+            store: store, registry: registry, authStreamLimit: false,
+            logger: logger)
+        let server = try InMemoryAPNSConnection(context: context)
+        let client = InMemoryHTTP2Client()
+        client.recordsFrames = false
+
+        let token = try makeToken(signingKey)
+        let headers = [
+            ("authorization", "bearer " + token), ("apns-topic", "com.example.app"), ("apns-push-type", "alert"),
+            ("apns-priority", "10"),
+        ]
+        let path = "/3/device/" + String(repeating: "0123456789abcdef", count: 4)
+        let payload = makePayload(bytes: payloadBytes)
+
+        var toServer = client.output()
+        toServer.removeFirst(24)  // the client preface; the server checks it before nghttp2
+        var toClient: [UInt8] = []
+        let start = Date()
+        var submitted = 0
+        while client.closedCount < total {
+            while submitted < total && submitted - client.closedCount < concurrent {
+                client.submit(path: path, headers: headers, body: payload)
+                submitted += 1
+            }
+            toServer += client.output()
+            if !toServer.isEmpty {
+                toServer.withUnsafeBufferPointer { _ = server.receive($0) }
+                toServer.removeAll(keepingCapacity: true)
+            }
+            toClient.removeAll(keepingCapacity: true)
+            server.collectOutput(into: &toClient)
+            if !toClient.isEmpty { client.receive(toClient) }
+        }
+        let seconds = Date().timeIntervalSince(start)
+        let accepted = store.query(DeliveryFilter(status: 200), limit: 1).total
+        print(
+            "requests=\(total) accepted=\(accepted) payloadBytes=\(payload.count) seconds="
+                + String(format: "%.3f", seconds) + " requestsPerSecond=" + String(format: "%.0f", Double(total) / seconds))
+        if accepted != total {
+            FileHandle.standardError.write(Data("warning: only \(accepted) of \(total) pushes were accepted\n".utf8))
+        }
+    }
+
+    static func makeToken(_ key: P256.Signing.PrivateKey) throws -> String {
+        func encode(_ data: Data) -> String {
+            data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        let input =
+            encode(Data(#"{"alg":"ES256","kid":"ABC123DEFG"}"#.utf8)) + "."
+            + encode(Data(#"{"iss":"DEF123GHIJ","iat":\#(Int(Date().timeIntervalSince1970))}"#.utf8))
+        return input + "." + encode(try key.signature(for: Data(input.utf8)).rawRepresentation)
+    }
+
+    /// A JSON object payload of about `bytes` bytes.
+    static func makePayload(bytes: Int) -> [UInt8] {
+        let frame = #"{"aps":{"alert":{"title":"Benchmark","body":""}}}"#
+        let filler = String(repeating: "x", count: max(0, bytes - frame.utf8.count))
+        return Array(#"{"aps":{"alert":{"title":"Benchmark","body":"\#(filler)"}}}"#.utf8)
+    }
+}

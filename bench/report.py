@@ -1,0 +1,428 @@
+#!/usr/bin/env python3
+"""Parsing and the results table for bench/run.sh (standard library only).
+
+  report.py run --server S --scenario X --rep N --h2load OUT [--log LOG] --cpu-ticks T --clk-tck HZ
+      one JSON line for one measured h2load run: req/s, request counts, status classes,
+      latency percentiles from h2load's --log-file, server CPU seconds
+  report.py table --results results.jsonl --meta meta.kv --out latest.md
+      the Markdown report
+"""
+
+import argparse
+import json
+import math
+import re
+import statistics
+import sys
+
+SCENARIOS = [
+    ("throughput-100", "100 B payload, `-c 4 -m 64`"),
+    ("throughput-4k", "4 KB payload, `-c 4 -m 64`"),
+    ("latency-100", "100 B payload, `-c 1 -m 1`"),
+]
+SERVERS = ["apns-mock", "nghttpd", "h2o"]
+# Throughput targets: apns-mock's median req/s at least this share of nghttpd's.
+THROUGHPUT_TARGETS = {"throughput-100": 0.6, "throughput-4k": 0.5}
+P99_TARGET_FACTOR = 2.0  # latency-100: apns-mock's p99 at most 2 x nghttpd's
+IDLE_RSS_TARGET_MIB = 40
+READY_TARGET_MS = 300
+RECORDS_RSS_TARGET_MIB = 1024
+QUERY_TARGET_MS = 20
+
+
+# ----------------------------------------------------------------------------------------------
+# run: one h2load result
+
+
+def parse_h2load(text):
+    out = {}
+    m = re.search(r"^finished in ([\d.]+)(\w+), ([\d.]+) req/s", text, re.M)
+    if m:
+        value, unit = float(m.group(1)), m.group(2)
+        out["elapsed_s"] = value / 1000 if unit == "ms" else value
+        out["rps"] = float(m.group(3))
+    m = re.search(
+        r"^requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, (\d+) failed, "
+        r"(\d+) errored, (\d+) timeout",
+        text,
+        re.M,
+    )
+    if m:
+        keys = ["total", "started", "done", "succeeded", "failed", "errored", "timeout"]
+        out.update({k: int(v) for k, v in zip(keys, m.groups())})
+    m = re.search(r"^status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx", text, re.M)
+    if m:
+        out.update({k: int(v) for k, v in zip(["s2xx", "s3xx", "s4xx", "s5xx"], m.groups())})
+    for key, pattern in [
+        ("tls", r"^TLS Protocol: (\S+)"),
+        ("cipher", r"^Cipher: (\S+)"),
+        ("alpn", r"^Application protocol: (\S+)"),
+    ]:
+        m = re.search(pattern, text, re.M)
+        if m:
+            out[key] = m.group(1)
+    return out
+
+
+def percentile(sorted_values, p):
+    """Nearest-rank percentile of an ascending list."""
+    if not sorted_values:
+        return None
+    rank = max(1, math.ceil(p / 100 * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+def parse_log(path):
+    """h2load --log-file: start time (µs since epoch), status (-1: failed), µs to end of response."""
+    elapsed = []
+    failed = 0
+    with open(path) as f:
+        for line in f:
+            cols = line.split("\t")
+            if len(cols) < 3:
+                continue
+            if cols[1].strip() == "-1":
+                failed += 1
+                continue
+            elapsed.append(int(cols[2]))
+    elapsed.sort()
+    return {
+        "logged": len(elapsed),
+        "log_failed": failed,
+        "p50_us": percentile(elapsed, 50),
+        "p99_us": percentile(elapsed, 99),
+    }
+
+
+def cmd_run(args):
+    with open(args.h2load, errors="replace") as f:
+        text = f.read()
+    row = {"server": args.server, "scenario": args.scenario, "rep": args.rep}
+    row.update(parse_h2load(text))
+    if args.log:
+        try:
+            row.update(parse_log(args.log))
+        except OSError as error:
+            row["log_error"] = str(error)
+    row["cpu_s"] = args.cpu_ticks / args.clk_tck
+    if args.core_busy_ticks is not None:
+        # Time the server's core was busy with something other than the server (other processes,
+        # interrupts not charged to it), and time the hypervisor took from it (steal).
+        row["core_other_s"] = max(0, args.core_busy_ticks - args.cpu_ticks) / args.clk_tck
+        row["core_steal_s"] = (args.core_steal_ticks or 0) / args.clk_tck
+    if row.get("done"):
+        row["cpu_s_per_100k"] = row["cpu_s"] / row["done"] * 100_000
+    print(json.dumps(row))
+
+
+# ----------------------------------------------------------------------------------------------
+# table: the report
+
+
+def load_meta(path):
+    meta = {}
+    with open(path) as f:
+        for line in f:
+            key, _, value = line.rstrip("\n").partition("=")
+            if key:
+                meta[key] = value
+    return meta
+
+
+def floats(value):
+    try:
+        return [float(v) for v in value.split()]
+    except (AttributeError, ValueError):
+        return []
+
+
+def med(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def fmt_int(v):
+    return "—" if v is None else f"{v:,.0f}"
+
+
+def fmt_spread(values, fmt=fmt_int):
+    values = [v for v in values if v is not None]
+    if not values:
+        return "—"
+    if len(values) == 1:
+        return fmt(values[0])
+    return f"{fmt(statistics.median(values))} ({fmt(min(values))}–{fmt(max(values))})"
+
+
+def fmt_count(value):
+    try:
+        return f"{int(value):,}"
+    except (TypeError, ValueError):
+        return "?"
+
+
+def mark(ok):
+    return "✓" if ok else "✗"
+
+
+def mib(kib):
+    return kib / 1024
+
+
+def problems_of(row):
+    """Why a measured run cannot be trusted (empty: it can)."""
+    if "rps" not in row or "done" not in row or "s2xx" not in row:
+        return ["h2load printed no result"]
+    out = []
+    for key in ("failed", "errored", "timeout"):
+        if row.get(key):
+            out.append(f"{row[key]:,} {key}")
+    non2xx = row["done"] - row["s2xx"]
+    if non2xx:
+        out.append(f"{non2xx:,} of {row['done']:,} answers not 2xx "
+                   f"({row.get('s4xx', 0):,} 4xx, {row.get('s5xx', 0):,} 5xx)")
+    if row.get("done", 0) == 0:
+        out.append("no request done")
+    if row.get("log_failed"):
+        out.append(f"{row['log_failed']:,} failed streams in the log")
+    return out
+
+
+def cmd_table(args):
+    meta = load_meta(args.meta)
+    rows = []
+    with open(args.results) as f:
+        for line in f:
+            if line.strip():
+                rows.append(json.loads(line))
+    load_rows = [r for r in rows if r["scenario"] != "records"]
+    record_rows = [r for r in rows if r["scenario"] == "records"]
+
+    def runs(server, scenario):
+        return [r for r in load_rows if r["server"] == server and r["scenario"] == scenario]
+
+    warnings = []
+    for r in load_rows + record_rows:
+        for p in problems_of(r):
+            warnings.append(f"{r['server']} {r['scenario']} rep {r['rep']}: {p}")
+    for server in SERVERS:
+        probe = meta.get(f"{server}_probe" if server != "apns-mock" else "mock_probe")
+        if probe is not None and probe != "200":
+            warnings.append(f"{server}: the curl probe push was answered {probe}, not 200")
+    if meta.get("mock_push2_status", "200") != "200" or meta.get("mock_query_found", "1") != "1":
+        warnings.append(
+            f"apns-mock token query: the push with the distinct token was answered "
+            f"{meta.get('mock_push2_status', '?')}, and the query found it {meta.get('mock_query_found', '?')} time(s)"
+        )
+    unavailable = {}
+    if meta.get("h2o_unavailable"):
+        unavailable["h2o"] = meta["h2o_unavailable"]
+
+    reps = meta.get("reps", "?")
+    duration = meta.get("duration", "?")
+    quick = meta.get("quick") == "1"
+    mem_gib = int(meta.get("mem_total_kib", "0")) / 1024 / 1024
+    lines = []
+    w = lines.append
+    w(f"# apns-mock benchmark — {meta.get('date', '?')}")
+    w("")
+    w(
+        f"One run of `{'BENCH_QUICK=1 ' if quick else ''}make bench` on this machine: {meta.get('nproc', '?')} × "
+        f"{meta.get('cpu_model', '?')}, {mem_gib:.1f} GiB, Linux {meta.get('kernel', '?')}; "
+        f"git {meta.get('git', '?')}; load average (1/5/15 min) {meta.get('loadavg_start', '?')} at the start, "
+        f"{meta.get('loadavg_end', '?')} at the end."
+    )
+    w(
+        f"Server pinned to core {meta.get('server_cpu')}, h2load to core {meta.get('client_cpu')} (`taskset`). "
+        f"{reps} repetition(s) per scenario of a {meta.get('warmup_n')}-request warm-up "
+        f"(a quarter of it at `-c 1 -m 1`) then a {duration}-second measured run (`h2load -D {duration}`); "
+        "figures are the median, with (min–max) over the repetitions."
+    )
+    w(
+        "apns-mock runs with `--auth-stream-limit off` (the one-stream-before-authentication rule is **off**) "
+        "and `--record-capacity 1000000`: every push is checked against the JWT and recorded."
+    )
+    w(
+        f"Versions: {meta.get('swift', '?')}; {meta.get('h2load', '?')}; {meta.get('h2o', '?')}; "
+        f"{meta.get('openssl', '?')}."
+    )
+    w("")
+    if warnings:
+        w("## ⚠️ WARNING: some requests failed or were not answered 200 — the numbers below are suspect")
+        w("")
+        for item in warnings:
+            w(f"- **{item}**")
+        w("")
+
+    # --- load table
+    tls = sorted({f"{r.get('tls', '?')} {r.get('cipher', '?')} ALPN {r.get('alpn', '?')}" for r in load_rows})
+    w("## Load: `POST /3/device/<token>`, h2load, HTTP/2 over TLS")
+    w("")
+    w(f"TLS as negotiated: {', '.join(tls) or '?'}.")
+    w("")
+    w("| scenario | server | req/s | × nghttpd | target | p50 µs | p99 µs | server CPU s / 100k req |")
+    w("|---|---|---:|---:|---|---:|---:|---:|")
+    for scenario, label in SCENARIOS:
+        ng = runs("nghttpd", scenario)
+        ng_rps = med([r.get("rps") for r in ng])
+        ng_p99 = med([r.get("p99_us") for r in ng])
+        for server in SERVERS:
+            if server in unavailable:
+                w(f"| {label} | {server} | unavailable | | | | | |")
+                continue
+            rs = runs(server, scenario)
+            if not rs:
+                w(f"| {label} | {server} | not measured | | | | | |")
+                continue
+            rps = med([r.get("rps") for r in rs])
+            ratio = rps / ng_rps if rps and ng_rps else None
+            ratio_s = "—" if ratio is None else f"{ratio:.2f}"
+            p99 = med([r.get("p99_us") for r in rs])
+            target = ""
+            if server == "apns-mock" and scenario in THROUGHPUT_TARGETS:
+                t = THROUGHPUT_TARGETS[scenario]
+                target = f"≥ {t} × nghttpd " + ("?" if ratio is None else mark(ratio >= t))
+            elif server == "apns-mock" and scenario == "latency-100":
+                if p99 is not None and ng_p99:
+                    target = f"p99 ≤ 2 × nghttpd's ({p99 / ng_p99:.2f}×) {mark(p99 <= P99_TARGET_FACTOR * ng_p99)}"
+                else:
+                    target = "p99 ≤ 2 × nghttpd's ?"
+            w(
+                f"| {label} | {server} | {fmt_spread([r.get('rps') for r in rs])} | {ratio_s} | {target} | "
+                f"{fmt_spread([r.get('p50_us') for r in rs])} | {fmt_spread([r.get('p99_us') for r in rs])} | "
+                f"{fmt_spread([r.get('cpu_s_per_100k') for r in rs], lambda v: f'{v:.2f}')} |"
+            )
+    w("")
+    peaks = []
+    for server in SERVERS:
+        if server in unavailable:
+            continue
+        kib = meta.get(f"peak_rss_kib.{server}")
+        if kib:
+            peaks.append(f"{server} {mib(int(kib)):.1f} MiB")
+    w(
+        "Peak RSS (VmHWM) of each server over all its load runs: "
+        + ("; ".join(peaks) or "—")
+        + ". apns-mock's includes the pushes it recorded during them (at most 1,000,000)."
+    )
+    for server, reason in unavailable.items():
+        w(f"")
+        w(f"**{server} unavailable**: {reason}.")
+    w("")
+
+    # --- apns-mock alone
+    w("## apns-mock alone")
+    w("")
+    w("| measure | value | target |")
+    w("|---|---:|---|")
+    ready = floats(meta.get("mock_ready_ms"))
+    if ready:
+        m = statistics.median(ready)
+        w(
+            f"| process start → ready line, median of {len(ready)} starts | {fmt_spread(ready, lambda v: f'{v:.0f}')} ms | "
+            f"≤ {READY_TARGET_MS} ms {mark(m <= READY_TARGET_MS)} |"
+        )
+    idle = [mib(v) for v in floats(meta.get("mock_idle_rss_kib"))]
+    if idle:
+        m = statistics.median(idle)
+        w(
+            f"| idle RSS (VmRSS) right after the ready line, median of {len(idle)} starts | "
+            f"{fmt_spread(idle, lambda v: f'{v:.1f}')} MiB | ≤ {IDLE_RSS_TARGET_MIB} MiB {mark(m <= IDLE_RSS_TARGET_MIB)} |"
+        )
+    records = int(meta.get("records", "0") or 0)
+    rss_records = meta.get("mock_rss_after_records_kib")
+    if rss_records:
+        v = mib(int(rss_records))
+        w(
+            f"| RSS (VmRSS) after recording {records:,} pushes (100 B, `-c 4 -m 64`) | {v:,.1f} MiB | "
+            f"≤ 1 GiB {mark(v <= RECORDS_RSS_TARGET_MIB)} |"
+        )
+    query = [v * 1000 for v in floats(meta.get("mock_query_s"))]
+    if query:
+        m = statistics.median(query)
+        w(
+            f"| `GET /v1/deliveries?token=<token>&limit=1` with {records:,} records stored, "
+            f"median of {len(query)} (curl `time_total`) | {fmt_spread(query, lambda v: f'{v:.2f}')} ms | "
+            f"≤ {QUERY_TARGET_MS} ms {mark(m <= QUERY_TARGET_MS)} |"
+        )
+    w("")
+    for r in record_rows:
+        w(
+            f"Recording run: {fmt_int(r.get('done'))} requests done, {fmt_int(r.get('s2xx'))} 2xx, "
+            f"{fmt_int(r.get('rps'))} req/s; the store then held {fmt_count(meta.get('mock_stored_total'))} records "
+            f"(`total` of an unfiltered query). The queried token had one push, made after them "
+            f"(answered {meta.get('mock_push2_status', '?')}); the query returned it: "
+            f"{'yes' if meta.get('mock_query_found') == '1' else '**no**'}."
+        )
+    w("")
+
+    # --- every run
+    w("<details><summary>Every measured run</summary>")
+    w("")
+    w(
+        "| server | scenario | rep | req/s | done | 2xx | failed/errored/timeout | p50 µs | p99 µs | server CPU s | "
+        "server core: other busy s / steal s |"
+    )
+    w("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+    for r in load_rows:
+        w(
+            f"| {r['server']} | {r['scenario']} | {r['rep']} | {fmt_int(r.get('rps'))} | {fmt_int(r.get('done'))} | "
+            f"{fmt_int(r.get('s2xx'))} | {r.get('failed', '?')}/{r.get('errored', '?')}/{r.get('timeout', '?')} | "
+            f"{fmt_int(r.get('p50_us'))} | {fmt_int(r.get('p99_us'))} | {r.get('cpu_s', 0):.2f} | "
+            f"{r.get('core_other_s', 0):.2f} / {r.get('core_steal_s', 0):.2f} |"
+        )
+    w("")
+    w("</details>")
+    w("")
+    noisy = []
+    for r in load_rows:
+        span = r.get("elapsed_s") or float(meta.get("duration", "10") or 10)
+        other, steal = r.get("core_other_s", 0), r.get("core_steal_s", 0)
+        if other > 0.1 * span or steal > 0.1 * span:
+            noisy.append(f"{r['server']} {r['scenario']} rep {r['rep']} ({other:.1f} s other, {steal:.1f} s steal)")
+    if noisy:
+        w(
+            f"Noise: during {len(noisy)} measured run(s) the server's core spent more than 10% of the run on "
+            "something other than the server (other processes, interrupts, or hypervisor steal): "
+            + "; ".join(noisy)
+            + ". Those runs may read low."
+        )
+        w("")
+    if not warnings:
+        w("Checks: every measured h2load run reported 0 failed, 0 errored, 0 timed-out requests, "
+          "and every answer was 2xx (apns-mock: 200 for every push).")
+    else:
+        w(f"⚠️ **WARNING: {len(warnings)} check(s) failed — see the list at the top.**")
+    text = "\n".join(lines) + "\n"
+    with open(args.out, "w") as f:
+        f.write(text)
+    if warnings:
+        for item in warnings:
+            print(f"WARNING: {item}", file=sys.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run")
+    run.add_argument("--server", required=True)
+    run.add_argument("--scenario", required=True)
+    run.add_argument("--rep", type=int, required=True)
+    run.add_argument("--h2load", required=True)
+    run.add_argument("--log")
+    run.add_argument("--cpu-ticks", type=int, required=True)
+    run.add_argument("--clk-tck", type=int, required=True)
+    run.add_argument("--core-busy-ticks", type=int)
+    run.add_argument("--core-steal-ticks", type=int)
+    run.set_defaults(func=cmd_run)
+    table = sub.add_parser("table")
+    table.add_argument("--results", required=True)
+    table.add_argument("--meta", required=True)
+    table.add_argument("--out", required=True)
+    table.set_defaults(func=cmd_table)
+    args = parser.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,385 @@
+#!/usr/bin/env bash
+# The HTTP/2 load benchmark behind `make bench` (see docs/BENCHMARKS.md).
+#
+# Measures, one after another in one run, apns-mock (release build), nghttpd and h2o answering
+# the same APNs push (POST /3/device/<token>, ~100-byte and ~4 KB JSON payloads) to h2load, with
+# the server pinned to one core and h2load to the other. Then, for apns-mock only: start-up time,
+# idle memory, memory after recording RECORDS pushes, and the admin token query time.
+#
+# Writes bench-results/latest.md (and raw h2load output under bench-results/raw/) and prints it.
+#
+# Environment:
+#   BENCH_QUICK=1   one repetition, 4-second runs (default: REPS=3, 10-second runs)
+#   REPS, DURATION (seconds per measured run), WARMUP_N (requests per warm-up run),
+#   READY_STARTS (starts timed), RECORDS (pushes recorded for the memory figure),
+#   SERVER_CPU / CLIENT_CPU (cores for taskset; default 0 and 1)
+#
+# Expects the release binary: swift build -c release --product apns-mock (the Makefile's bench
+# target builds it first). Every process it starts is stopped on exit, also on failure.
+
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+
+QUICK=${BENCH_QUICK:-0}
+[[ $QUICK == 0 || $QUICK == "" ]] && QUICK=0 || QUICK=1
+if ((QUICK)); then
+    REPS=${REPS:-1} DURATION=${DURATION:-4} WARMUP_N=${WARMUP_N:-5000} READY_STARTS=${READY_STARTS:-3}
+else
+    REPS=${REPS:-3} DURATION=${DURATION:-10} WARMUP_N=${WARMUP_N:-20000} READY_STARTS=${READY_STARTS:-5}
+fi
+RECORDS=${RECORDS:-1000000}
+SERVER_CPU=${SERVER_CPU:-0}
+CLIENT_CPU=${CLIENT_CPU:-1}
+QUERY_REPS=5
+
+BIN=.build/release/apns-mock
+CONFIG=bench/apns-mock-bench.yaml
+OUT=bench-results
+RAW=$OUT/raw
+RESULTS=$RAW/results.jsonl
+META=$RAW/meta.json
+REPORT=bench/report.py
+
+log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+# ---------------------------------------------------------------------------------------------
+# Packages: installs what is missing, and nothing else (the Makefile's deps pattern).
+SUDO=""; [[ $(id -u) == 0 ]] || SUDO=sudo
+missing=""
+for p in nghttp2-client nghttp2-server h2o curl python3 util-linux; do
+    case $p in
+        python3) command -v python3 >/dev/null && continue ;;
+        util-linux) command -v taskset >/dev/null && continue ;;
+    esac
+    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [[ -n $missing ]]; then
+    log "installing:$missing"
+    # shellcheck disable=SC2086
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+fi
+for tool in h2load nghttpd curl python3 taskset; do
+    command -v "$tool" >/dev/null || die "$tool not found"
+done
+[[ -x $BIN ]] || die "$BIN is missing: run swift build -c release --product apns-mock (make bench does)"
+(($(nproc) >= 2)) || log "WARNING: fewer than 2 cores; server and h2load share one"
+
+# ---------------------------------------------------------------------------------------------
+# Clean-up: every process started here is recorded in PIDS and stopped on exit.
+WORK=$(mktemp -d /tmp/apns-mock-bench.XXXXXX)
+PIDS=()
+descendants() { # PID: its children, grandchildren, ... (one per line)
+    local c
+    for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+        echo "$c"
+        descendants "$c"
+    done
+}
+stop_pid() { # PID: TERM it and its descendants, KILL after 5 s, reap it
+    local pid=$1 all p i
+    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+    all="$pid $(descendants "$pid")"
+    for p in $all; do kill -TERM "$p" 2>/dev/null || true; done
+    for ((i = 0; i < 50; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    for p in $all; do kill -KILL "$p" 2>/dev/null || true; done
+    wait "$pid" 2>/dev/null || true
+}
+cleanup() {
+    local rc=$? pid
+    trap - EXIT INT TERM
+    for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
+    rm -rf "$WORK"
+    ((rc == 0)) || log "failed (exit $rc); every process started was stopped"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+forget_pid() { # PID: drop from PIDS once stopped
+    local keep=() p
+    for p in "${PIDS[@]}"; do [[ $p == "$1" ]] || keep+=("$p"); done
+    PIDS=("${keep[@]}")
+}
+
+# ---------------------------------------------------------------------------------------------
+# /proc readings. CPU is utime+stime (fields 14 and 15 of /proc/PID/stat, in clock ticks) summed
+# over the server process and its descendants (h2o runs its private-key process beside the server).
+CLK_TCK=$(getconf CLK_TCK)
+cpu_ticks() {
+    local total=0 p rest
+    for p in "$1" $(descendants "$1"); do
+        rest=$(sed 's/^.*) //' /proc/"$p"/stat 2>/dev/null) || continue
+        # after "comm) ": field 3 is state, so utime (14) and stime (15) are the 12th and 13th.
+        read -r -a f <<<"$rest"
+        total=$((total + f[11] + f[12]))
+    done
+    echo "$total"
+}
+status_kib() { # PID FIELD: e.g. VmRSS, VmHWM, in KiB, summed over the process and its descendants
+    local total=0 p v
+    for p in "$1" $(descendants "$1"); do
+        v=$(awk -v k="$2:" '$1 == k { print $2 }' /proc/"$p"/status 2>/dev/null) || continue
+        total=$((total + ${v:-0}))
+    done
+    echo "$total"
+}
+
+core_ticks() { # CORE: "BUSY STEAL" clock ticks of that core since boot (/proc/stat), to see
+    # whether something besides the server ran on the server's core during a measured run
+    awk -v c="cpu$1" '$1 == c { print $2 + $3 + $4 + $7 + $8, $9 }' /proc/stat
+}
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+wait_for_port() { # PORT PID: until the port accepts connections (10 s at most)
+    local i
+    for ((i = 0; i < 200; i++)); do
+        kill -0 "$2" 2>/dev/null || return 1
+        (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+# ---------------------------------------------------------------------------------------------
+# The request every server gets.
+mkdir -p "$OUT"
+rm -rf "$RAW"
+mkdir -p "$RAW"
+: >"$RESULTS"
+JWT=$($BIN token --key certs/AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --team-id DEF123GHIJ)
+DEVICE=$(printf 'ab%.0s' {1..32})  # 32-byte device token, 64 hex digits
+DEVICE2=$(printf '5e%.0s' {1..32}) # the one push made after the million records, then queried
+PATH_DEVICE=/3/device/$DEVICE
+HEADERS=(-H "apns-topic: com.example.app" -H "apns-push-type: alert" -H "apns-priority: 10"
+    -H "authorization: bearer $JWT")
+PAYLOAD_100=bench/payload-100.json
+PAYLOAD_4K=bench/payload-4k.json
+# name payload clients streams-per-client
+SCENARIOS=("throughput-100 $PAYLOAD_100 4 64" "throughput-4k $PAYLOAD_4K 4 64" "latency-100 $PAYLOAD_100 1 1")
+
+# A first push through curl: the status code (expects 200) and the body.
+probe() { # NAME PORT: prints the status code; the body goes to $RAW/probe-NAME.txt
+    curl -s --http2 --cacert certs/ca.pem --connect-to "localhost:$2:127.0.0.1:$2" -o "$RAW/probe-$1.txt" \
+        -w '%{http_code}' "${HEADERS[@]}" --data-binary @"$PAYLOAD_100" \
+        "https://localhost:$2$PATH_DEVICE" || echo "curl-failed"
+}
+
+h2load_run() { # PORT PAYLOAD CLIENTS STREAMS OUTFILE [h2load options...]
+    local port=$1 payload=$2 c=$3 m=$4 out=$5
+    shift 5
+    taskset -c "$CLIENT_CPU" h2load "${HEADERS[@]}" -d "$payload" -c "$c" -m "$m" "$@" \
+        "https://127.0.0.1:$port$PATH_DEVICE" >"$out" 2>&1 || log "h2load exited non-zero (see $out)"
+}
+
+# Runs every scenario REPS times against the server PID on PORT; appends to $RESULTS.
+measure_server() { # NAME PID PORT
+    local name=$1 pid=$2 port=$3 rep sc scen payload c m base before after warm
+    local core_busy0 core_steal0 core_busy1 core_steal1
+    for ((rep = 1; rep <= REPS; rep++)); do
+        for sc in "${SCENARIOS[@]}"; do
+            read -r scen payload c m <<<"$sc"
+            base=$RAW/$name-$scen-$rep
+            warm=$WARMUP_N
+            ((c == 1 && m == 1)) && warm=$((WARMUP_N / 4))
+            h2load_run "$port" "$payload" "$c" "$m" "$base.warmup.txt" -n "$warm"
+            read -r core_busy0 core_steal0 <<<"$(core_ticks "$SERVER_CPU")"
+            before=$(cpu_ticks "$pid")
+            h2load_run "$port" "$payload" "$c" "$m" "$base.txt" -D "$DURATION" --log-file="$base.log"
+            after=$(cpu_ticks "$pid")
+            read -r core_busy1 core_steal1 <<<"$(core_ticks "$SERVER_CPU")"
+            python3 "$REPORT" run --server "$name" --scenario "$scen" --rep "$rep" \
+                --h2load "$base.txt" --log "$base.log" --cpu-ticks $((after - before)) \
+                --core-busy-ticks $((core_busy1 - core_busy0)) --core-steal-ticks $((core_steal1 - core_steal0)) \
+                --clk-tck "$CLK_TCK" >>"$RESULTS"
+            rm -f "$base.log"
+            log "$name $scen rep $rep: $(grep -m1 '^finished in' "$base.txt" || echo 'no result')"
+        done
+    done
+}
+
+# Meta data collected for the report, as KEY=VALUE lines turned into JSON by report.py.
+META_KV=$RAW/meta.kv
+: >"$META_KV"
+meta() { printf '%s=%s\n' "$1" "$2" >>"$META_KV"; }
+
+meta date "$(date -u '+%Y-%m-%d %H:%M UTC')"
+meta quick "$QUICK"
+meta reps "$REPS"
+meta duration "$DURATION"
+meta warmup_n "$WARMUP_N"
+meta records "$RECORDS"
+meta server_cpu "$SERVER_CPU"
+meta client_cpu "$CLIENT_CPU"
+meta nproc "$(nproc)"
+meta cpu_model "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+meta mem_total_kib "$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
+meta kernel "$(uname -r)"
+meta swift "$(swift --version 2>&1 | head -1 || echo unknown)"
+meta h2load "$(h2load --version 2>&1 | head -1)"
+meta nghttpd "$(nghttpd --version 2>&1 | head -1)"
+meta h2o "$(h2o --version 2>/dev/null | head -1 || echo missing)"
+meta openssl "$(openssl version 2>/dev/null || echo unknown)"
+meta git "$(git describe --always --dirty 2>/dev/null || echo unknown)"
+meta loadavg_start "$(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---------------------------------------------------------------------------------------------
+# apns-mock. Started through a FIFO so the ready line is read the moment it is written.
+APNS_ARGS=(serve --port 0 --admin-port 0 --auth-stream-limit off --record-capacity 1000000
+    --log-level error --config "$CONFIG")
+MOCK_PID="" MOCK_PORT="" MOCK_ADMIN="" MOCK_READY_MS="" MOCK_IDLE_KIB="" READY_FD=""
+start_mock() {
+    local fifo=$WORK/ready.fifo t0 t1 line
+    rm -f "$fifo"
+    mkfifo "$fifo"
+    t0=$EPOCHREALTIME
+    taskset -c "$SERVER_CPU" "$BIN" "${APNS_ARGS[@]}" >"$fifo" 2>>"$RAW/apns-mock.stderr.txt" &
+    MOCK_PID=$!
+    PIDS+=("$MOCK_PID")
+    exec {READY_FD}<"$fifo"
+    if ! read -r -t 30 -u "$READY_FD" line; then
+        tail -20 "$RAW/apns-mock.stderr.txt" >&2 || true
+        die "apns-mock printed no ready line in 30 s"
+    fi
+    t1=$EPOCHREALTIME
+    MOCK_IDLE_KIB=$(status_kib "$MOCK_PID" VmRSS)
+    MOCK_READY_MS=$(python3 -c "print(f'{($t1 - $t0) * 1000:.1f}')")
+    [[ $line =~ apns=https://[^:/]+:([0-9]+).*admin=http://[^:/]+:([0-9]+) ]] ||
+        die "unexpected ready line: $line"
+    MOCK_PORT=${BASH_REMATCH[1]}
+    MOCK_ADMIN=${BASH_REMATCH[2]}
+}
+stop_mock() {
+    stop_pid "$MOCK_PID"
+    forget_pid "$MOCK_PID"
+    exec {READY_FD}<&-
+}
+
+log "apns-mock: $BIN ${APNS_ARGS[*]}"
+start_mock
+meta mock_ready_line_ok 1
+meta mock_probe "$(probe apns-mock "$MOCK_PORT")"
+measure_server apns-mock "$MOCK_PID" "$MOCK_PORT"
+meta peak_rss_kib.apns-mock "$(status_kib "$MOCK_PID" VmHWM)"
+stop_mock
+
+# Start-up time and idle memory: READY_STARTS fresh starts; the last one then records RECORDS
+# pushes, and serves the token query.
+ready_list="" idle_list=""
+for ((i = 1; i <= READY_STARTS; i++)); do
+    start_mock
+    ready_list="$ready_list $MOCK_READY_MS"
+    idle_list="$idle_list $MOCK_IDLE_KIB"
+    ((i == READY_STARTS)) || stop_mock
+done
+meta mock_ready_ms "${ready_list# }"
+meta mock_idle_rss_kib "${idle_list# }"
+log "apns-mock ready (ms):$ready_list; idle VmRSS (KiB):$idle_list"
+
+log "apns-mock: recording $RECORDS pushes"
+h2load_run "$MOCK_PORT" "$PAYLOAD_100" 4 64 "$RAW/apns-mock-records.txt" -n "$RECORDS"
+python3 "$REPORT" run --server apns-mock --scenario records --rep 1 --h2load "$RAW/apns-mock-records.txt" \
+    --cpu-ticks 0 --clk-tck "$CLK_TCK" >>"$RESULTS"
+sleep 1
+meta mock_rss_after_records_kib "$(status_kib "$MOCK_PID" VmRSS)"
+meta mock_hwm_after_records_kib "$(status_kib "$MOCK_PID" VmHWM)"
+meta mock_stored_total "$(curl -s "http://127.0.0.1:$MOCK_ADMIN/v1/deliveries?limit=1" |
+    python3 -c 'import json, sys; print(json.load(sys.stdin).get("total", "?"))' 2>/dev/null || echo '?')"
+meta mock_push2_status "$(curl -s --http2 --cacert certs/ca.pem --connect-to "localhost:$MOCK_PORT:127.0.0.1:$MOCK_PORT" \
+    -o /dev/null -w '%{http_code}' "${HEADERS[@]}" --data-binary @"$PAYLOAD_100" \
+    "https://localhost:$MOCK_PORT/3/device/$DEVICE2" || echo curl-failed)"
+query_url="http://127.0.0.1:$MOCK_ADMIN/v1/deliveries?token=$DEVICE2&limit=1"
+q_list=""
+for ((i = 1; i <= QUERY_REPS; i++)); do
+    q_list="$q_list $(curl -s -o "$RAW/token-query.json" -w '%{time_total}' "$query_url")"
+done
+meta mock_query_s "${q_list# }"
+meta mock_query_found "$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(1 for x in d.get("deliveries", []) if x.get("token") == sys.argv[2]))' \
+    "$RAW/token-query.json" "$DEVICE2" 2>/dev/null || echo 0)"
+log "apns-mock token query (s):$q_list"
+stop_mock
+
+# ---------------------------------------------------------------------------------------------
+# nghttpd: an empty file at the same path, so the POST is answered 200 with an empty body.
+DOCROOT=$WORK/docroot
+mkdir -p "$DOCROOT/3/device"
+: >"$DOCROOT/3/device/$DEVICE"
+NG_PORT=$(free_port)
+log "nghttpd: nghttpd -d $DOCROOT $NG_PORT certs/server-key.pem certs/server.pem"
+taskset -c "$SERVER_CPU" nghttpd -d "$DOCROOT" "$NG_PORT" certs/server-key.pem certs/server.pem \
+    >"$RAW/nghttpd.log.txt" 2>&1 &
+NG_PID=$!
+PIDS+=("$NG_PID")
+wait_for_port "$NG_PORT" "$NG_PID" || die "nghttpd did not start (see $RAW/nghttpd.log.txt)"
+meta nghttpd_probe "$(probe nghttpd "$NG_PORT")"
+measure_server nghttpd "$NG_PID" "$NG_PORT"
+meta peak_rss_kib.nghttpd "$(status_kib "$NG_PID" VmHWM)"
+stop_pid "$NG_PID"
+forget_pid "$NG_PID"
+
+# ---------------------------------------------------------------------------------------------
+# h2o: one thread, an mruby handler answering 200 with an empty body, the same certificate.
+h2o_reason=""
+if ! command -v h2o >/dev/null; then
+    h2o_reason="h2o is not installed"
+elif ! h2o --version 2>/dev/null | grep -q 'mruby: YES'; then
+    h2o_reason="this h2o build has no mruby, and its static file handler does not answer POST with 200"
+fi
+if [[ -z $h2o_reason ]]; then
+    H2O_PORT=$(free_port)
+    H2O_CONF=$RAW/h2o.conf
+    cat >"$H2O_CONF" <<EOF
+# Generated by bench/run.sh
+num-threads: 1
+error-log: $ROOT/$RAW/h2o.error-log.txt
+listen:
+  host: 127.0.0.1
+  port: $H2O_PORT
+  ssl:
+    certificate-file: $ROOT/certs/server.pem
+    key-file: $ROOT/certs/server-key.pem
+    ocsp-update-interval: 0
+hosts:
+  default:
+    paths:
+      /:
+        mruby.handler: |
+          Proc.new do |env|
+            [200, {}, []]
+          end
+EOF
+    log "h2o: h2o -c $H2O_CONF"
+    taskset -c "$SERVER_CPU" h2o -c "$H2O_CONF" >"$RAW/h2o.stdout.txt" 2>&1 &
+    H2O_PID=$!
+    PIDS+=("$H2O_PID")
+    if wait_for_port "$H2O_PORT" "$H2O_PID"; then
+        status=$(probe h2o "$H2O_PORT")
+        meta h2o_probe "$status"
+        if [[ $status == 200 ]]; then
+            measure_server h2o "$H2O_PID" "$H2O_PORT"
+            meta peak_rss_kib.h2o "$(status_kib "$H2O_PID" VmHWM)"
+        else
+            h2o_reason="h2o answered $status, not 200, to the POST"
+        fi
+    else
+        h2o_reason="h2o did not start: $(tail -1 "$RAW/h2o.stdout.txt" 2>/dev/null)"
+    fi
+    stop_pid "$H2O_PID"
+    forget_pid "$H2O_PID"
+fi
+[[ -z $h2o_reason ]] || { log "h2o unavailable: $h2o_reason"; meta h2o_unavailable "$h2o_reason"; }
+
+# ---------------------------------------------------------------------------------------------
+meta loadavg_end "$(cut -d' ' -f1-3 /proc/loadavg)"
+python3 "$REPORT" table --results "$RESULTS" --meta "$META_KV" --out "$OUT/latest.md"
+cat "$OUT/latest.md"
+log "written: $OUT/latest.md (raw h2load output: $RAW/)"
