@@ -105,11 +105,20 @@ def cmd_run(args):
         except OSError as error:
             row["log_error"] = str(error)
     row["cpu_s"] = args.cpu_ticks / args.clk_tck
-    if args.core_busy_ticks is not None:
-        # Time the server's core was busy with something other than the server (other processes,
-        # interrupts not charged to it), and time the hypervisor took from it (steal).
-        row["core_other_s"] = max(0, args.core_busy_ticks - args.cpu_ticks) / args.clk_tck
-        row["core_steal_s"] = (args.core_steal_ticks or 0) / args.clk_tck
+    # Whether anything else ran on the two cores during the run: a core's busy time (/proc/stat:
+    # user, nice, system, irq, softirq) beyond what the server, or h2load, used; and the time the
+    # hypervisor took from the core (steal).
+    client_cpu = sum(float(v) for v in args.client_cpu.split()) if args.client_cpu else None
+    if client_cpu is not None:
+        row["client_cpu_s"] = client_cpu
+    if args.server_core_ticks:
+        busy, steal = args.server_core_ticks
+        row["server_core_other_s"] = max(0.0, busy / args.clk_tck - row["cpu_s"])
+        row["server_core_steal_s"] = steal / args.clk_tck
+    if args.client_core_ticks and client_cpu is not None:
+        busy, steal = args.client_core_ticks
+        row["client_core_other_s"] = max(0.0, busy / args.clk_tck - client_cpu)
+        row["client_core_steal_s"] = steal / args.clk_tck
     if row.get("done"):
         row["cpu_s_per_100k"] = row["cpu_s"] / row["done"] * 100_000
     print(json.dumps(row))
@@ -159,6 +168,17 @@ def fmt_count(value):
         return f"{int(value):,}"
     except (TypeError, ValueError):
         return "?"
+
+
+def use_of(rows, key):
+    """Median share of the run's wall time a process was on a CPU, as a percentage of one core."""
+    shares = [r[key] / r["elapsed_s"] for r in rows if r.get(key) is not None and r.get("elapsed_s")]
+    return "—" if not shares else f"{statistics.median(shares) * 100:.0f}%"
+
+
+def other_of(row, side):
+    """Seconds a core spent on other work (busy beyond its process, plus steal) during a run."""
+    return row.get(f"{side}_core_other_s", 0.0) + row.get(f"{side}_core_steal_s", 0.0)
 
 
 def mark(ok):
@@ -260,19 +280,22 @@ def cmd_table(args):
     w("")
     w(f"TLS as negotiated: {', '.join(tls) or '?'}.")
     w("")
-    w("| scenario | server | req/s | × nghttpd | target | p50 µs | p99 µs | server CPU s / 100k req |")
-    w("|---|---|---:|---:|---|---:|---:|---:|")
+    w(
+        "| scenario | server | req/s | × nghttpd | target | p50 µs | p99 µs | server CPU s / 100k req "
+        "| CPU use: server / h2load |"
+    )
+    w("|---|---|---:|---:|---|---:|---:|---:|---:|")
     for scenario, label in SCENARIOS:
         ng = runs("nghttpd", scenario)
         ng_rps = med([r.get("rps") for r in ng])
         ng_p99 = med([r.get("p99_us") for r in ng])
         for server in SERVERS:
             if server in unavailable:
-                w(f"| {label} | {server} | unavailable | | | | | |")
+                w(f"| {label} | {server} | unavailable | | | | | | |")
                 continue
             rs = runs(server, scenario)
             if not rs:
-                w(f"| {label} | {server} | not measured | | | | | |")
+                w(f"| {label} | {server} | not measured | | | | | | |")
                 continue
             rps = med([r.get("rps") for r in rs])
             ratio = rps / ng_rps if rps and ng_rps else None
@@ -290,7 +313,8 @@ def cmd_table(args):
             w(
                 f"| {label} | {server} | {fmt_spread([r.get('rps') for r in rs])} | {ratio_s} | {target} | "
                 f"{fmt_spread([r.get('p50_us') for r in rs])} | {fmt_spread([r.get('p99_us') for r in rs])} | "
-                f"{fmt_spread([r.get('cpu_s_per_100k') for r in rs], lambda v: f'{v:.2f}')} |"
+                f"{fmt_spread([r.get('cpu_s_per_100k') for r in rs], lambda v: f'{v:.2f}')} | "
+                f"{use_of(rs, 'cpu_s')} / {use_of(rs, 'client_cpu_s')} |"
             )
     w("")
     peaks = []
@@ -361,15 +385,15 @@ def cmd_table(args):
     w("")
     w(
         "| server | scenario | rep | req/s | done | 2xx | failed/errored/timeout | p50 µs | p99 µs | server CPU s | "
-        "server core: other busy s / steal s |"
+        "h2load CPU s | other load on server / h2load core, s |"
     )
-    w("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+    w("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     for r in load_rows:
         w(
             f"| {r['server']} | {r['scenario']} | {r['rep']} | {fmt_int(r.get('rps'))} | {fmt_int(r.get('done'))} | "
             f"{fmt_int(r.get('s2xx'))} | {r.get('failed', '?')}/{r.get('errored', '?')}/{r.get('timeout', '?')} | "
             f"{fmt_int(r.get('p50_us'))} | {fmt_int(r.get('p99_us'))} | {r.get('cpu_s', 0):.2f} | "
-            f"{r.get('core_other_s', 0):.2f} / {r.get('core_steal_s', 0):.2f} |"
+            f"{r.get('client_cpu_s', 0):.2f} | {other_of(r, 'server'):.2f} / {other_of(r, 'client'):.2f} |"
         )
     w("")
     w("</details>")
@@ -377,13 +401,17 @@ def cmd_table(args):
     noisy = []
     for r in load_rows:
         span = r.get("elapsed_s") or float(meta.get("duration", "10") or 10)
-        other, steal = r.get("core_other_s", 0), r.get("core_steal_s", 0)
-        if other > 0.1 * span or steal > 0.1 * span:
-            noisy.append(f"{r['server']} {r['scenario']} rep {r['rep']} ({other:.1f} s other, {steal:.1f} s steal)")
+        server_other, client_other = other_of(r, "server"), other_of(r, "client")
+        if server_other > 0.1 * span or client_other > 0.1 * span:
+            noisy.append(
+                f"{r['server']} {r['scenario']} rep {r['rep']} ({server_other:.1f} s on the server's core, "
+                f"{client_other:.1f} s on h2load's)"
+            )
     if noisy:
         w(
             f"Noise: during {len(noisy)} measured run(s) the server's core spent more than 10% of the run on "
-            "something other than the server (other processes, interrupts, or hypervisor steal): "
+            "something other than the server, or h2load's core on something other than h2load (other processes, "
+            "interrupts, hypervisor steal): "
             + "; ".join(noisy)
             + ". Those runs may read low."
         )
@@ -412,8 +440,9 @@ def main():
     run.add_argument("--log")
     run.add_argument("--cpu-ticks", type=int, required=True)
     run.add_argument("--clk-tck", type=int, required=True)
-    run.add_argument("--core-busy-ticks", type=int)
-    run.add_argument("--core-steal-ticks", type=int)
+    run.add_argument("--server-core-ticks", type=int, nargs=2, metavar=("BUSY", "STEAL"))
+    run.add_argument("--client-core-ticks", type=int, nargs=2, metavar=("BUSY", "STEAL"))
+    run.add_argument("--client-cpu", help="h2load's user and system CPU seconds, as one string")
     run.set_defaults(func=cmd_run)
     table = sub.add_parser("table")
     table.add_argument("--results", required=True)

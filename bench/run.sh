@@ -41,7 +41,8 @@ RESULTS=$RAW/results.jsonl
 META=$RAW/meta.json
 REPORT=bench/report.py
 
-log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+exec {LOG_FD}>&2 # the script's own stderr, also from inside redirected blocks (traps run there)
+log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&"$LOG_FD"; }
 die() { log "ERROR: $*"; exit 1; }
 
 # ---------------------------------------------------------------------------------------------
@@ -167,22 +168,25 @@ SCENARIOS=("throughput-100 $PAYLOAD_100 4 64" "throughput-4k $PAYLOAD_4K 4 64" "
 
 # A first push through curl: the status code (expects 200) and the body.
 probe() { # NAME PORT: prints the status code; the body goes to $RAW/probe-NAME.txt
-    curl -s --http2 --cacert certs/ca.pem --connect-to "localhost:$2:127.0.0.1:$2" -o "$RAW/probe-$1.txt" \
+    curl -s --max-time 30 --http2 --cacert certs/ca.pem --connect-to "localhost:$2:127.0.0.1:$2" -o "$RAW/probe-$1.txt" \
         -w '%{http_code}' "${HEADERS[@]}" --data-binary @"$PAYLOAD_100" \
         "https://localhost:$2$PATH_DEVICE" || echo "curl-failed"
 }
 
-h2load_run() { # PORT PAYLOAD CLIENTS STREAMS OUTFILE [h2load options...]
-    local port=$1 payload=$2 c=$3 m=$4 out=$5
+# Every h2load run stops by itself (-n or -D); H2LOAD_LIMIT seconds is the backstop if a server hangs.
+H2LOAD_LIMIT=$((DURATION + 120))
+h2load_run() { # PORT PAYLOAD CLIENTS STREAMS OUTFILE [h2load options...]; h2load's CPU s in OUTFILE.cpu
+    local port=$1 payload=$2 c=$3 m=$4 out=$5 rc=0 TIMEFORMAT='%U %S'
     shift 5
-    taskset -c "$CLIENT_CPU" h2load "${HEADERS[@]}" -d "$payload" -c "$c" -m "$m" "$@" \
-        "https://127.0.0.1:$port$PATH_DEVICE" >"$out" 2>&1 || log "h2load exited non-zero (see $out)"
+    { time timeout -k 5 "$H2LOAD_LIMIT" taskset -c "$CLIENT_CPU" h2load "${HEADERS[@]}" -d "$payload" -c "$c" -m "$m" "$@" \
+        "https://127.0.0.1:$port$PATH_DEVICE" >"$out" 2>&1 || rc=$?; } 2>"$out.cpu"
+    ((rc == 0)) || log "h2load exited $rc (see $out)"
 }
 
 # Runs every scenario REPS times against the server PID on PORT; appends to $RESULTS.
 measure_server() { # NAME PID PORT
     local name=$1 pid=$2 port=$3 rep sc scen payload c m base before after warm
-    local core_busy0 core_steal0 core_busy1 core_steal1
+    local sbusy0 ssteal0 sbusy1 ssteal1 cbusy0 csteal0 cbusy1 csteal1
     for ((rep = 1; rep <= REPS; rep++)); do
         for sc in "${SCENARIOS[@]}"; do
             read -r scen payload c m <<<"$sc"
@@ -190,15 +194,18 @@ measure_server() { # NAME PID PORT
             warm=$WARMUP_N
             ((c == 1 && m == 1)) && warm=$((WARMUP_N / 4))
             h2load_run "$port" "$payload" "$c" "$m" "$base.warmup.txt" -n "$warm"
-            read -r core_busy0 core_steal0 <<<"$(core_ticks "$SERVER_CPU")"
+            read -r sbusy0 ssteal0 <<<"$(core_ticks "$SERVER_CPU")"
+            read -r cbusy0 csteal0 <<<"$(core_ticks "$CLIENT_CPU")"
             before=$(cpu_ticks "$pid")
             h2load_run "$port" "$payload" "$c" "$m" "$base.txt" -D "$DURATION" --log-file="$base.log"
             after=$(cpu_ticks "$pid")
-            read -r core_busy1 core_steal1 <<<"$(core_ticks "$SERVER_CPU")"
+            read -r sbusy1 ssteal1 <<<"$(core_ticks "$SERVER_CPU")"
+            read -r cbusy1 csteal1 <<<"$(core_ticks "$CLIENT_CPU")"
             python3 "$REPORT" run --server "$name" --scenario "$scen" --rep "$rep" \
-                --h2load "$base.txt" --log "$base.log" --cpu-ticks $((after - before)) \
-                --core-busy-ticks $((core_busy1 - core_busy0)) --core-steal-ticks $((core_steal1 - core_steal0)) \
-                --clk-tck "$CLK_TCK" >>"$RESULTS"
+                --h2load "$base.txt" --log "$base.log" --cpu-ticks $((after - before)) --clk-tck "$CLK_TCK" \
+                --server-core-ticks $((sbusy1 - sbusy0)) $((ssteal1 - ssteal0)) \
+                --client-core-ticks $((cbusy1 - cbusy0)) $((csteal1 - csteal0)) \
+                --client-cpu "$(cat "$base.txt.cpu")" >>"$RESULTS"
             rm -f "$base.log"
             log "$name $scen rep $rep: $(grep -m1 '^finished in' "$base.txt" || echo 'no result')"
         done
@@ -284,21 +291,21 @@ meta mock_idle_rss_kib "${idle_list# }"
 log "apns-mock ready (ms):$ready_list; idle VmRSS (KiB):$idle_list"
 
 log "apns-mock: recording $RECORDS pushes"
-h2load_run "$MOCK_PORT" "$PAYLOAD_100" 4 64 "$RAW/apns-mock-records.txt" -n "$RECORDS"
+H2LOAD_LIMIT=900 h2load_run "$MOCK_PORT" "$PAYLOAD_100" 4 64 "$RAW/apns-mock-records.txt" -n "$RECORDS"
 python3 "$REPORT" run --server apns-mock --scenario records --rep 1 --h2load "$RAW/apns-mock-records.txt" \
     --cpu-ticks 0 --clk-tck "$CLK_TCK" >>"$RESULTS"
 sleep 1
 meta mock_rss_after_records_kib "$(status_kib "$MOCK_PID" VmRSS)"
 meta mock_hwm_after_records_kib "$(status_kib "$MOCK_PID" VmHWM)"
-meta mock_stored_total "$(curl -s "http://127.0.0.1:$MOCK_ADMIN/v1/deliveries?limit=1" |
+meta mock_stored_total "$(curl -s --max-time 30 "http://127.0.0.1:$MOCK_ADMIN/v1/deliveries?limit=1" |
     python3 -c 'import json, sys; print(json.load(sys.stdin).get("total", "?"))' 2>/dev/null || echo '?')"
-meta mock_push2_status "$(curl -s --http2 --cacert certs/ca.pem --connect-to "localhost:$MOCK_PORT:127.0.0.1:$MOCK_PORT" \
+meta mock_push2_status "$(curl -s --max-time 30 --http2 --cacert certs/ca.pem --connect-to "localhost:$MOCK_PORT:127.0.0.1:$MOCK_PORT" \
     -o /dev/null -w '%{http_code}' "${HEADERS[@]}" --data-binary @"$PAYLOAD_100" \
     "https://localhost:$MOCK_PORT/3/device/$DEVICE2" || echo curl-failed)"
 query_url="http://127.0.0.1:$MOCK_ADMIN/v1/deliveries?token=$DEVICE2&limit=1"
 q_list=""
 for ((i = 1; i <= QUERY_REPS; i++)); do
-    q_list="$q_list $(curl -s -o "$RAW/token-query.json" -w '%{time_total}' "$query_url")"
+    q_list="$q_list $(curl -s --max-time 30 -o "$RAW/token-query.json" -w '%{time_total}' "$query_url")"
 done
 meta mock_query_s "${q_list# }"
 meta mock_query_found "$(python3 -c 'import json, sys

@@ -7,17 +7,28 @@ public enum DeviceToken {
 
     /// The lower-case form of `hex` when it is even-length hex of 8–256 bytes, else `nil`.
     public static func normalized(_ hex: some StringProtocol) -> String? {
-        let utf8 = hex.utf8
-        let count = utf8.count
+        if let fast = hex.utf8.withContiguousStorageIfAvailable({ normalized(bytes: $0) }) { return fast }
+        return Array(hex.utf8).withUnsafeBufferPointer { normalized(bytes: $0) }
+    }
+
+    /// The same on UTF-8 bytes: one pass, a copy only when there are upper-case digits.
+    static func normalized(bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let count = bytes.count
         guard count % 2 == 0, count >= minimumBytes * 2, count <= maximumBytes * 2 else { return nil }
-        var lowered = false
-        for byte in utf8 {
+        var upper = false
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): continue
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): lowered = true
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): upper = true
             default: return nil
             }
         }
-        return lowered ? hex.lowercased() : String(hex)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            for index in 0..<count {
+                let byte = bytes[index]
+                buffer[index] = upper && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") ? byte | 0x20 : byte
+            }
+            return count
+        }
     }
 }

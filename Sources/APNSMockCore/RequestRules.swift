@@ -247,10 +247,13 @@ public struct RequestRules: Sendable {
 
     private func checkPath(_ path: String, facts: inout RequestFacts) -> APNSReason? {
         if path == "/3/device" || path == Self.devicePathPrefix { return .missingDeviceToken }
-        guard path.hasPrefix(Self.devicePathPrefix) else { return .badPath }
-        let token = path.utf8.dropFirst(Self.devicePathPrefix.utf8.count)
-        if token.contains(UInt8(ascii: "/")) { return .badPath }
-        facts.rawToken = Substring(token)
+        let prefix = Self.devicePathPrefix.utf8
+        let utf8 = path.utf8
+        // Bytes, not Characters: this runs for every push.
+        guard utf8.count > prefix.count, ASCIIBytes.hasPrefix(path, "/3/device/") else { return .badPath }
+        let token = Substring(utf8.dropFirst(prefix.count))
+        if ASCIIBytes.contains(token, UInt8(ascii: "/")) { return .badPath }
+        facts.rawToken = token
         return nil
     }
 
@@ -293,7 +296,7 @@ struct RequestFacts {
                 seenAuthorization = true
                 continue
             }
-            guard name.utf8.starts(with: "apns-".utf8) else { continue }
+            guard ASCIIBytes.hasPrefix(name, "apns-") else { continue }
             if seen.contains(name) {
                 hasDuplicates = true
                 continue

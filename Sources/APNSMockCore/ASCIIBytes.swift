@@ -1,0 +1,20 @@
+/// Byte-level string checks for the answer path, where `Character`-based `String` methods cost
+/// hundreds of instructions per call.
+public enum ASCIIBytes {
+    /// Whether `string` starts with the ASCII `prefix`.
+    @inlinable
+    public static func hasPrefix(_ string: some StringProtocol, _ prefix: StaticString) -> Bool {
+        let fast = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            prefix.withUTF8Buffer { wanted in
+                bytes.count >= wanted.count && bytes.prefix(wanted.count).elementsEqual(wanted)
+            }
+        }
+        return fast ?? prefix.withUTF8Buffer { string.utf8.starts(with: $0) }
+    }
+
+    /// Whether `string` contains the byte `byte`.
+    @inlinable
+    public static func contains(_ string: some StringProtocol, _ byte: UInt8) -> Bool {
+        string.utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? string.utf8.contains(byte)
+    }
+}
