@@ -19,17 +19,19 @@ public enum APNSMessageID {
     /// A new upper-case version-4 UUID string made from `generator`'s random bits.
     ///
     /// Formatting by hand costs a fraction of `UUID().uuidString`.
-    public static func generate(using generator: inout some RandomNumberGenerator) -> String {
+    public static func generate(using generator: inout some RandomNumberGenerator, lowercase: Bool = false)
+        -> String
+    {
         var high = generator.next() as UInt64
         var low = generator.next() as UInt64
         high = (high & ~0xF000) | 0x4000  // version 4
         low = (low & ~(0xC000_0000_0000_0000)) | 0x8000_0000_0000_0000  // RFC 4122 variant
-        return format(high: high, low: low)
+        return format(high: high, low: low, lowercase: lowercase)
     }
 
-    /// Formats 128 bits as an upper-case 8-4-4-4-12 UUID string.
-    public static func format(high: UInt64, low: UInt64) -> String {
-        let digits: StaticString = "0123456789ABCDEF"
+    /// Formats 128 bits as an 8-4-4-4-12 UUID string (upper case unless `lowercase`).
+    public static func format(high: UInt64, low: UInt64, lowercase: Bool = false) -> String {
+        let digits: StaticString = lowercase ? "0123456789abcdef" : "0123456789ABCDEF"
         return String(unsafeUninitializedCapacity: 36) { buffer in
             digits.withUTF8Buffer { hex in
                 var out = 0

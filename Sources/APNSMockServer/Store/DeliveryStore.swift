@@ -87,13 +87,15 @@ public final class DeliveryStore: Sendable {
         _ = reader.string()
         let token = reader.string()
         let apnsID = reader.string()
-        if !token.isEmpty, var list = state.byToken[token] {
-            list.removeFirst()
-            state.byToken[token] = list.isEmpty ? nil : list
+        // Mutate the index entries in place: copying a token's list out and back would copy
+        // every sequence number of that token on every eviction.
+        if !token.isEmpty {
+            state.byToken[token]?.removeFirst()
+            if state.byToken[token]?.isEmpty == true { state.byToken[token] = nil }
         }
-        if let key = UUIDKey(apnsID), var list = state.byAPNSID[key] {
-            list.removeFirst()
-            state.byAPNSID[key] = list.isEmpty ? nil : list
+        if let key = UUIDKey(apnsID) {
+            state.byAPNSID[key]?.removeFirst()
+            if state.byAPNSID[key]?.isEmpty == true { state.byAPNSID[key] = nil }
         }
     }
 
@@ -135,45 +137,69 @@ public final class DeliveryStore: Sendable {
             if case .some(.none) = topicID {
                 return DeliveryPage(deliveries: [], next: nil, total: 0, dropped: state.dropped)
             }
+            func inBounds(_ sequence: UInt64) -> Bool {
+                if let since = filter.since, sequence <= since { return false }
+                if let before = filter.before, sequence >= before { return false }
+                return true
+            }
+            let indexed: Deque<UInt64>?
+            let indexedByToken: Bool
+            if let token, DeviceToken.normalized(token) != nil {
+                // Well-formed tokens are indexed; a malformed one can only match by scanning.
+                indexed = state.byToken[token] ?? []
+                indexedByToken = true
+            } else if let apnsKey {
+                indexed = state.byAPNSID[apnsKey] ?? []
+                indexedByToken = false
+            } else {
+                indexed = nil
+                indexedByToken = false
+            }
+            // Predicates that need the record itself; the index (when used) implies its own key.
+            let checkToken = token != nil && !(indexed != nil && indexedByToken)
+            let checkAPNSID = apnsKey != nil && !(indexed != nil && !indexedByToken)
+            let needsRecord =
+                topicID != nil || filter.pushType != nil || filter.status != nil || checkToken || checkAPNSID
             func matches(_ record: StoredDelivery) -> Bool {
-                if let since = filter.since, record.sequence <= since { return false }
-                if let before = filter.before, record.sequence >= before { return false }
                 if case .some(.some(let id)) = topicID, record.topic != id { return false }
                 if let pushType = filter.pushType, record.pushType != pushType.code { return false }
                 if let status = filter.status, Int(record.status) != status { return false }
-                if let apnsKey, !Self.hasAPNSID(record, apnsKey) { return false }
-                if let token, Self.token(of: record) != token { return false }
+                if checkAPNSID, let apnsKey, !Self.hasAPNSID(record, apnsKey) { return false }
+                if checkToken, let token, Self.token(of: record) != token { return false }
                 return true
             }
             var picked: [StoredDelivery] = []
             var total = 0
             var lastPicked: UInt64?
-            func consider(_ record: StoredDelivery) {
-                guard matches(record) else { return }
-                total += 1
-                if picked.count < limit {
-                    picked.append(record)
-                    lastPicked = record.sequence
+            // Only sequence numbers are compared until a record is needed: counting the matches
+            // of a million-record token costs integer comparisons, not record reads.
+            func consider(_ sequence: UInt64, _ record: () -> StoredDelivery?) {
+                guard inBounds(sequence) else { return }
+                if needsRecord {
+                    guard let stored = record(), matches(stored) else { return }
+                    total += 1
+                    if picked.count < limit {
+                        picked.append(stored)
+                        lastPicked = sequence
+                    }
+                } else {
+                    total += 1
+                    if picked.count < limit, let stored = record() {
+                        picked.append(stored)
+                        lastPicked = sequence
+                    }
                 }
-            }
-            let indexed: Deque<UInt64>?
-            if let token, DeviceToken.normalized(token) != nil {
-                // Well-formed tokens are indexed; a malformed one can only match by scanning.
-                indexed = state.byToken[token] ?? []
-            } else if let apnsKey {
-                indexed = state.byAPNSID[apnsKey] ?? []
-            } else {
-                indexed = nil
             }
             if let indexed {
-                let sequences = order == .asc ? Array(indexed) : indexed.reversed()
-                for sequence in sequences {
-                    if let record = state.record(sequence: sequence) { consider(record) }
+                if order == .asc {
+                    for sequence in indexed { consider(sequence) { state.record(sequence: sequence) } }
+                } else {
+                    for sequence in indexed.reversed() { consider(sequence) { state.record(sequence: sequence) } }
                 }
             } else if order == .asc {
-                for record in state.records { consider(record) }
+                for record in state.records { consider(record.sequence) { record } }
             } else {
-                for record in state.records.reversed() { consider(record) }
+                for record in state.records.reversed() { consider(record.sequence) { record } }
             }
             let deliveries = picked.map { Self.decode($0, interner: state.interner) }
             let next = total > picked.count ? lastPicked : nil

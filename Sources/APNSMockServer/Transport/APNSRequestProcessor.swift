@@ -57,7 +57,7 @@ struct APNSRequestProcessor {
         if verdict.isAccepted {
             var responseHeaders = [("apns-id", apnsID)]
             if environment == .sandbox {
-                let id = APNSMessageID.generate(using: &random).lowercased()
+                let id = APNSMessageID.generate(using: &random, lowercase: true)
                 uniqueID = id
                 responseHeaders.append(("apns-unique-id", id))
             }

@@ -172,7 +172,9 @@ final class HTTP2ServerSession {
     func respond(streamID: Int32, status: Int, headers: [(String, String)], body: [UInt8]?) {
         answered.insert(streamID)
         var storage: [UInt8] = []
+        storage.reserveCapacity(160)
         var spans: [(Int, Int, Int, Int)] = []
+        spans.reserveCapacity(headers.count + 1)
         func add(_ name: String, _ value: String) {
             let nameStart = storage.count
             storage.append(contentsOf: name.utf8)

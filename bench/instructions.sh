@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Instructions per request, a stable regression figure: valgrind's callgrind counts the
+# instructions of apns-mock-bench (an in-memory nghttp2 client against the APNs server session:
+# no sockets, no TLS, the server's whole answer path including JWT checks and recording) for
+# two request counts; the difference divided by the difference in requests removes start-up.
+# Counts repeat on a busy machine (timings do not). Prints one Markdown table row per payload.
+#
+# usage: bench/instructions.sh [N1 N2]   (default 2000 12000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n1=${1:-2000}
+n2=${2:-12000}
+command -v valgrind >/dev/null || {
+  sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get install -y -qq valgrind >/dev/null || { $sudo apt-get update -qq && $sudo apt-get install -y -qq valgrind >/dev/null; }
+}
+swift build -c release --product apns-mock-bench >&2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# valgrind 3.19 cannot read the DWARF of Swift release binaries; symbols stay, debug info goes.
+objcopy --strip-debug .build/release/apns-mock-bench "$work/apns-mock-bench"
+count() { # requests payload-bytes
+  valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/apns-mock-bench" "$1" "$2" 2>&1 >/dev/null |
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+echo "| payload | instructions per request (client + server) | server session only |"
+echo "|---|---:|---:|"
+for bytes in 100 4096; do
+  total1=$(count "$n1" "$bytes")
+  server1=$(callgrind_annotate --inclusive=yes "$work/out" 2>/dev/null | swift demangle --simplified |
+    awk '/InMemoryAPNSConnection\.(receive|collectOutput)/ {gsub(",","",$1); s+=$1} END {print s+0}')
+  total2=$(count "$n2" "$bytes")
+  server2=$(callgrind_annotate --inclusive=yes "$work/out" 2>/dev/null | swift demangle --simplified |
+    awk '/InMemoryAPNSConnection\.(receive|collectOutput)/ {gsub(",","",$1); s+=$1} END {print s+0}')
+  per=$(( (total2 - total1) / (n2 - n1) ))
+  server=$(( (server2 - server1) / (n2 - n1) ))
+  echo "| ${bytes} B | ${per} | ${server} |"
+done
