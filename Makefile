@@ -68,11 +68,17 @@ clean:
 # HTTP/2 load benchmark (docs/BENCHMARKS.md): apns-mock (release build) beside nghttpd and h2o
 # under h2load. Installs nghttp2-client, nghttp2-server and h2o through apt if missing.
 # Writes bench-results/latest.md. BENCH_QUICK=1 (or make bench-quick): one short repetition.
-.PHONY: bench bench-quick
+.PHONY: bench bench-quick bench-instructions
 
 bench: deps
 	$(SWIFT) build -c release --product apns-mock
 	bench/run.sh
+	$(MAKE) bench-instructions
+
+# Instructions per request under valgrind's callgrind (in-memory client and server sessions, no
+# sockets): a regression figure that repeats on a busy machine.
+bench-instructions: deps
+	bench/instructions.sh
 
 bench-quick:
 	BENCH_QUICK=1 $(MAKE) bench

@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "apns-mock-bench",
             dependencies: [
-                "APNSMockServer", "APNSMockCore", "InMemoryHTTP2Client",
+                "APNSMock", "APNSMockServer", "APNSMockCore", "InMemoryHTTP2Client",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -2,8 +2,11 @@
 """Parsing and the results table for bench/run.sh (standard library only).
 
   report.py run --server S --scenario X --rep N --h2load OUT [--log LOG] --cpu-ticks T --clk-tck HZ
+                [--server-core-ticks BUSY STEAL] [--client-core-ticks BUSY STEAL] [--client-cpu "U S"]
+                [--peak-rss-kib KIB] [--store-dropped N]
       one JSON line for one measured h2load run: req/s, request counts, status classes,
-      latency percentiles from h2load's --log-file, server CPU seconds
+      latency percentiles from h2load's --log-file, server and h2load CPU seconds, other load
+      on the two cores, peak RSS
   report.py table --results results.jsonl --meta meta.kv --out latest.md
       the Markdown report
 """
@@ -17,7 +20,7 @@ import sys
 
 SCENARIOS = [
     ("throughput-100", "100 B payload, `-c 4 -m 64`"),
-    ("throughput-4k", "4 KB payload, `-c 4 -m 64`"),
+    ("throughput-4k", "4 KB (4,000 B) payload, `-c 4 -m 64`"),
     ("latency-100", "100 B payload, `-c 1 -m 1`"),
 ]
 SERVERS = ["apns-mock", "nghttpd", "h2o"]
@@ -119,6 +122,13 @@ def cmd_run(args):
         busy, steal = args.client_core_ticks
         row["client_core_other_s"] = max(0.0, busy / args.clk_tck - client_cpu)
         row["client_core_steal_s"] = steal / args.clk_tck
+    if args.peak_rss_kib is not None:
+        row["peak_rss_kib"] = args.peak_rss_kib
+    if args.store_dropped is not None:
+        try:
+            row["store_dropped"] = int(args.store_dropped)
+        except ValueError:
+            row["store_dropped_error"] = args.store_dropped
     if row.get("done"):
         row["cpu_s_per_100k"] = row["cpu_s"] / row["done"] * 100_000
     print(json.dumps(row))
@@ -215,16 +225,30 @@ def cmd_table(args):
         for line in f:
             if line.strip():
                 rows.append(json.loads(line))
-    load_rows = [r for r in rows if r["scenario"] != "records"]
+    load_rows = [r for r in rows if r["scenario"] not in ("records", "at-capacity")]
     record_rows = [r for r in rows if r["scenario"] == "records"]
+    capacity_rows = [r for r in rows if r["scenario"] == "at-capacity"]
+
+    def used_rounds(scenario):
+        """The rounds whose runs of this scenario were all free of noise; all rounds if none was."""
+        rounds = sorted({r["rep"] for r in load_rows if r["scenario"] == scenario})
+        clean = [n for n in rounds if not any(r.get("noisy") for r in load_rows if r["scenario"] == scenario and r["rep"] == n)]
+        return clean or rounds
 
     def runs(server, scenario):
-        return [r for r in load_rows if r["server"] == server and r["scenario"] == scenario]
+        keep = used_rounds(scenario)
+        return [r for r in load_rows if r["server"] == server and r["scenario"] == scenario and r["rep"] in keep]
 
     warnings = []
-    for r in load_rows + record_rows:
+    for r in load_rows + record_rows + capacity_rows:
         for p in problems_of(r):
             warnings.append(f"{r['server']} {r['scenario']} rep {r['rep']}: {p}")
+    for r in load_rows:
+        if r.get("store_dropped"):
+            warnings.append(
+                f"{r['server']} {r['scenario']} rep {r['rep']}: the store reached its capacity and dropped "
+                f"{r['store_dropped']:,} records, so the run also measured eviction"
+            )
     for server in SERVERS:
         probe = meta.get(f"{server}_probe" if server != "apns-mock" else "mock_probe")
         if probe is not None and probe != "200":
@@ -238,6 +262,16 @@ def cmd_table(args):
     if meta.get("h2o_unavailable"):
         unavailable["h2o"] = meta["h2o_unavailable"]
 
+    noisy = []
+    for r in load_rows:
+        span = r.get("elapsed_s") or float(meta.get("duration", "10") or 10)
+        server_other, client_other = other_of(r, "server"), other_of(r, "client")
+        r["noisy"] = server_other > 0.1 * span or client_other > 0.1 * span
+        if r["noisy"]:
+            noisy.append(
+                f"{r['server']} {r['scenario']} rep {r['rep']} ({server_other:.1f} s on the server's core, "
+                f"{client_other:.1f} s on h2load's)"
+            )
     reps = meta.get("reps", "?")
     duration = meta.get("duration", "?")
     quick = meta.get("quick") == "1"
@@ -254,9 +288,9 @@ def cmd_table(args):
     )
     w(
         f"Server pinned to core {meta.get('server_cpu')}, h2load to core {meta.get('client_cpu')} (`taskset`). "
-        f"{reps} repetition(s) per scenario of a {meta.get('warmup_n')}-request warm-up "
+        f"{reps} round(s); in each, every scenario on every server in turn: a {meta.get('warmup_n')}-request warm-up "
         f"(a quarter of it at `-c 1 -m 1`) then a {duration}-second measured run (`h2load -D {duration}`); "
-        "figures are the median, with (min–max) over the repetitions."
+        "figures are the median, with (min–max) over the rounds."
     )
     w(
         "apns-mock runs with `--auth-stream-limit off` (the one-stream-before-authentication rule is **off**) "
@@ -267,6 +301,13 @@ def cmd_table(args):
         f"{meta.get('openssl', '?')}."
     )
     w("")
+    if noisy:
+        w(
+            f"**Noise: {len(noisy)} of {len(load_rows)} measured runs shared their cores with other work on this "
+            "machine (more than 10% of a core; list at the end). Their figures read low; rounds with noise are "
+            "left out of the medians and ratios where a clean round remains.**"
+        )
+        w("")
     if warnings:
         w("## ⚠️ WARNING: some requests failed or were not answered 200 — the numbers below are suspect")
         w("")
@@ -275,59 +316,88 @@ def cmd_table(args):
         w("")
 
     # --- load table
-    tls = sorted({f"{r.get('tls', '?')} {r.get('cipher', '?')} ALPN {r.get('alpn', '?')}" for r in load_rows})
+    tls = []
+    for server in SERVERS:
+        seen = sorted({f"{r.get('tls', '?')} {r.get('cipher', '?')}, ALPN {r.get('alpn', '?')}" for r in load_rows
+                       if r["server"] == server})
+        if seen:
+            tls.append(f"{server} {' / '.join(seen)}")
     w("## Load: `POST /3/device/<token>`, h2load, HTTP/2 over TLS")
     w("")
-    w(f"TLS as negotiated: {', '.join(tls) or '?'}.")
+    w(f"TLS as negotiated: {'; '.join(tls) or '?'}.")
     w("")
     w(
         "| scenario | server | req/s | × nghttpd | target | p50 µs | p99 µs | server CPU s / 100k req "
-        "| CPU use: server / h2load |"
+        "| CPU use: server / h2load | peak RSS MiB |"
     )
-    w("|---|---|---:|---:|---|---:|---:|---:|---:|")
+    w("|---|---|---:|---:|---|---:|---:|---:|---:|---:|")
     for scenario, label in SCENARIOS:
         ng = runs("nghttpd", scenario)
-        ng_rps = med([r.get("rps") for r in ng])
-        ng_p99 = med([r.get("p99_us") for r in ng])
         for server in SERVERS:
             if server in unavailable:
-                w(f"| {label} | {server} | unavailable | | | | | | |")
+                w(f"| {label} | {server} | unavailable | | | | | | | |")
                 continue
             rs = runs(server, scenario)
             if not rs:
-                w(f"| {label} | {server} | not measured | | | | | | |")
+                w(f"| {label} | {server} | not measured | | | | | | | |")
                 continue
-            rps = med([r.get("rps") for r in rs])
-            ratio = rps / ng_rps if rps and ng_rps else None
-            ratio_s = "—" if ratio is None else f"{ratio:.2f}"
-            p99 = med([r.get("p99_us") for r in rs])
+            # Ratios per round (the runs compared are minutes apart at most), then their median.
+            ng_by_rep = {r["rep"]: r for r in ng}
+            ratios = [
+                r["rps"] / ng_by_rep[r["rep"]]["rps"]
+                for r in rs
+                if r.get("rps") and ng_by_rep.get(r["rep"], {}).get("rps")
+            ]
+            p99_ratios = [
+                r["p99_us"] / ng_by_rep[r["rep"]]["p99_us"]
+                for r in rs
+                if r.get("p99_us") and ng_by_rep.get(r["rep"], {}).get("p99_us")
+            ]
+            ratio = med(ratios)
+            ratio_s = "1" if server == "nghttpd" else fmt_spread(ratios, lambda v: f"{v:.2f}")
+            p99_ratio = med(p99_ratios)
             target = ""
             if server == "apns-mock" and scenario in THROUGHPUT_TARGETS:
                 t = THROUGHPUT_TARGETS[scenario]
                 target = f"≥ {t} × nghttpd " + ("?" if ratio is None else mark(ratio >= t))
             elif server == "apns-mock" and scenario == "latency-100":
-                if p99 is not None and ng_p99:
-                    target = f"p99 ≤ 2 × nghttpd's ({p99 / ng_p99:.2f}×) {mark(p99 <= P99_TARGET_FACTOR * ng_p99)}"
+                if p99_ratio is not None:
+                    spread = f" ({min(p99_ratios):.2f}–{max(p99_ratios):.2f})" if len(p99_ratios) > 1 else ""
+                    target = (
+                        f"p99 ≤ 2 × nghttpd's: {p99_ratio:.2f}×{spread} "
+                        f"{mark(p99_ratio <= P99_TARGET_FACTOR)}"
+                    )
                 else:
                     target = "p99 ≤ 2 × nghttpd's ?"
             w(
                 f"| {label} | {server} | {fmt_spread([r.get('rps') for r in rs])} | {ratio_s} | {target} | "
                 f"{fmt_spread([r.get('p50_us') for r in rs])} | {fmt_spread([r.get('p99_us') for r in rs])} | "
                 f"{fmt_spread([r.get('cpu_s_per_100k') for r in rs], lambda v: f'{v:.2f}')} | "
-                f"{use_of(rs, 'cpu_s')} / {use_of(rs, 'client_cpu_s')} |"
+                f"{use_of(rs, 'cpu_s')} / {use_of(rs, 'client_cpu_s')} | "
+                f"{fmt_spread([mib(r['peak_rss_kib']) for r in rs if 'peak_rss_kib' in r], lambda v: f'{v:,.1f}')} |"
             )
     w("")
-    peaks = []
-    for server in SERVERS:
-        if server in unavailable:
-            continue
-        kib = meta.get(f"peak_rss_kib.{server}")
-        if kib:
-            peaks.append(f"{server} {mib(int(kib)):.1f} MiB")
+    round_notes = []
+    for scenario, _ in SCENARIOS:
+        rounds = sorted({r["rep"] for r in load_rows if r["scenario"] == scenario})
+        used = used_rounds(scenario)
+        if rounds and used != rounds:
+            left = [n for n in rounds if n not in used]
+            round_notes.append(f"{scenario}: round(s) {', '.join(map(str, left))} left out")
+        elif rounds and any(r.get("noisy") for r in load_rows if r["scenario"] == scenario):
+            round_notes.append(f"{scenario}: every round had noise, all used")
+    if round_notes:
+        w(
+            "Rounds with noise (below) are left out of the medians and ratios when a clean round of the "
+            "scenario remains: " + "; ".join(round_notes) + ". Every run is in the per-run table."
+        )
+        w("")
     w(
-        "Peak RSS (VmHWM) of each server over all its load runs: "
-        + ("; ".join(peaks) or "—")
-        + ". apns-mock's includes the pushes it recorded during them (at most 1,000,000)."
+        "× nghttpd: this server's req/s over nghttpd's in the same round, median (min–max) over the rounds; "
+        "the p99 target compares p99 the same way. "
+        "Every run is on a freshly started server. Peak RSS is the server's VmHWM at the end of the run "
+        "(summed over its processes: h2o keeps its private key in a second one). apns-mock's includes "
+        "the pushes it recorded in the run, payloads included."
     )
     for server, reason in unavailable.items():
         w(f"")
@@ -378,6 +448,17 @@ def cmd_table(args):
             f"(answered {meta.get('mock_push2_status', '?')}); the query returned it: "
             f"{'yes' if meta.get('mock_query_found') == '1' else '**no**'}."
         )
+    for r in capacity_rows:
+        fresh = med([x.get("rps") for x in load_rows if x["server"] == "apns-mock" and x["scenario"] == "throughput-100"])
+        share = f" ({r['rps'] / fresh:.2f} × the same run on an empty store)" if fresh and r.get("rps") else ""
+        w("")
+        w(
+            f"At capacity: with the store full ({records:,} records of one device token), the 100 B `-c 4 -m 64` run "
+            f"(no warm-up, {meta.get('capacity_duration', '?')} s), where every push also drops the oldest record, "
+            f"made {fmt_int(r.get('rps'))} req/s{share}, p99 {fmt_int(r.get('p99_us'))} µs, "
+            f"{r.get('cpu_s_per_100k', 0):.2f} CPU s / 100k req; dropped records after it: "
+            f"{fmt_count(r.get('store_dropped'))}. No target."
+        )
     w("")
 
     # --- every run
@@ -385,28 +466,21 @@ def cmd_table(args):
     w("")
     w(
         "| server | scenario | rep | req/s | done | 2xx | failed/errored/timeout | p50 µs | p99 µs | server CPU s | "
-        "h2load CPU s | other load on server / h2load core, s |"
+        "h2load CPU s | other load on server / h2load core, s | peak RSS MiB | records dropped |"
     )
-    w("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
-    for r in load_rows:
+    w("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in load_rows + capacity_rows:
         w(
             f"| {r['server']} | {r['scenario']} | {r['rep']} | {fmt_int(r.get('rps'))} | {fmt_int(r.get('done'))} | "
             f"{fmt_int(r.get('s2xx'))} | {r.get('failed', '?')}/{r.get('errored', '?')}/{r.get('timeout', '?')} | "
             f"{fmt_int(r.get('p50_us'))} | {fmt_int(r.get('p99_us'))} | {r.get('cpu_s', 0):.2f} | "
-            f"{r.get('client_cpu_s', 0):.2f} | {other_of(r, 'server'):.2f} / {other_of(r, 'client'):.2f} |"
+            f"{r.get('client_cpu_s', 0):.2f} | {other_of(r, 'server'):.2f} / {other_of(r, 'client'):.2f} | "
+            f"{mib(r['peak_rss_kib']) if 'peak_rss_kib' in r else 0:,.1f} | "
+            f"{fmt_count(r.get('store_dropped')) if r['server'] == 'apns-mock' else ''} |"
         )
     w("")
     w("</details>")
     w("")
-    noisy = []
-    for r in load_rows:
-        span = r.get("elapsed_s") or float(meta.get("duration", "10") or 10)
-        server_other, client_other = other_of(r, "server"), other_of(r, "client")
-        if server_other > 0.1 * span or client_other > 0.1 * span:
-            noisy.append(
-                f"{r['server']} {r['scenario']} rep {r['rep']} ({server_other:.1f} s on the server's core, "
-                f"{client_other:.1f} s on h2load's)"
-            )
     if noisy:
         w(
             f"Noise: during {len(noisy)} measured run(s) the server's core spent more than 10% of the run on "
@@ -442,6 +516,8 @@ def main():
     run.add_argument("--clk-tck", type=int, required=True)
     run.add_argument("--server-core-ticks", type=int, nargs=2, metavar=("BUSY", "STEAL"))
     run.add_argument("--client-core-ticks", type=int, nargs=2, metavar=("BUSY", "STEAL"))
+    run.add_argument("--peak-rss-kib", type=int, help="the server's VmHWM after the run")
+    run.add_argument("--store-dropped", help="apns-mock: records its store had dropped after the run")
     run.add_argument("--client-cpu", help="h2load's user and system CPU seconds, as one string")
     run.set_defaults(func=cmd_run)
     table = sub.add_parser("table")

@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # The HTTP/2 load benchmark behind `make bench` (see docs/BENCHMARKS.md).
 #
-# Measures, one after another in one run, apns-mock (release build), nghttpd and h2o answering
-# the same APNs push (POST /3/device/<token>, ~100-byte and ~4 KB JSON payloads) to h2load, with
-# the server pinned to one core and h2load to the other. Then, for apns-mock only: start-up time,
-# idle memory, memory after recording RECORDS pushes, and the admin token query time.
+# Measures apns-mock (release build), nghttpd and h2o answering the same APNs push
+# (POST /3/device/<token>, 100-byte and 4,000-byte JSON payloads) to h2load, the server pinned to
+# one core and h2load to the other: REPS rounds, in each every scenario on every server in turn,
+# one server at a time, each run on a freshly started server. Then apns-mock alone: start-up time,
+# idle memory, memory after recording RECORDS pushes, the admin token query time over them, and
+# throughput with the store full.
 #
-# Writes bench-results/latest.md (and raw h2load output under bench-results/raw/) and prints it.
+# Writes bench-results/latest.md (raw h2load output and logs under bench-results/raw/) and prints it.
 #
 # Environment:
-#   BENCH_QUICK=1   one repetition, 4-second runs (default: REPS=3, 10-second runs)
+#   BENCH_QUICK=1   1 round of 4-second runs (default: REPS=3 rounds of 10-second runs)
 #   REPS, DURATION (seconds per measured run), WARMUP_N (requests per warm-up run),
 #   READY_STARTS (starts timed), RECORDS (pushes recorded for the memory figure),
+#   CAPACITY_DURATION (seconds of the run with the store full),
 #   SERVER_CPU / CLIENT_CPU (cores for taskset; default 0 and 1)
 #
 # Expects the release binary: swift build -c release --product apns-mock (the Makefile's bench
-# target builds it first). Every process it starts is stopped on exit, also on failure.
+# target builds it first). Installs nghttp2-client, nghttp2-server and h2o through apt if missing.
+# Every process it starts is stopped on exit, also on failure; every h2load run is bounded.
 
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -29,6 +33,7 @@ else
     REPS=${REPS:-3} DURATION=${DURATION:-10} WARMUP_N=${WARMUP_N:-20000} READY_STARTS=${READY_STARTS:-5}
 fi
 RECORDS=${RECORDS:-1000000}
+CAPACITY_DURATION=${CAPACITY_DURATION:-$((DURATION < 5 ? DURATION : 5))}
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
 QUERY_REPS=5
@@ -38,7 +43,6 @@ CONFIG=bench/apns-mock-bench.yaml
 OUT=bench-results
 RAW=$OUT/raw
 RESULTS=$RAW/results.jsonl
-META=$RAW/meta.json
 REPORT=bench/report.py
 
 exec {LOG_FD}>&2 # the script's own stderr, also from inside redirected blocks (traps run there)
@@ -52,7 +56,7 @@ missing=""
 for p in nghttp2-client nghttp2-server h2o curl python3 util-linux; do
     case $p in
         python3) command -v python3 >/dev/null && continue ;;
-        util-linux) command -v taskset >/dev/null && continue ;;
+        util-linux) command -v taskset >/dev/null && command -v flock >/dev/null && continue ;;
     esac
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
 done
@@ -61,7 +65,7 @@ if [[ -n $missing ]]; then
     # shellcheck disable=SC2086
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
-for tool in h2load nghttpd curl python3 taskset; do
+for tool in h2load nghttpd curl python3 taskset flock; do
     command -v "$tool" >/dev/null || die "$tool not found"
 done
 [[ -x $BIN ]] || die "$BIN is missing: run swift build -c release --product apns-mock (make bench does)"
@@ -112,8 +116,8 @@ forget_pid() { # PID: drop from PIDS once stopped
 # /proc readings. CPU is utime+stime (fields 14 and 15 of /proc/PID/stat, in clock ticks) summed
 # over the server process and its descendants (h2o runs its private-key process beside the server).
 CLK_TCK=$(getconf CLK_TCK)
-cpu_ticks() {
-    local total=0 p rest
+cpu_ticks() { # PID
+    local total=0 p rest f
     for p in "$1" $(descendants "$1"); do
         rest=$(sed 's/^.*) //' /proc/"$p"/stat 2>/dev/null) || continue
         # after "comm) ": field 3 is state, so utime (14) and stime (15) are the 12th and 13th.
@@ -150,8 +154,15 @@ wait_for_port() { # PORT PID: until the port accepts connections (10 s at most)
 }
 
 # ---------------------------------------------------------------------------------------------
-# The request every server gets.
+# One benchmark at a time: a second run would load the same two cores and share bench-results/.
 mkdir -p "$OUT"
+exec {LOCK_FD}>"$OUT/.bench.lock"
+if ! flock -n "$LOCK_FD"; then
+    log "another bench run holds $OUT/.bench.lock; waiting for it (20 min at most)"
+    flock -w 1200 "$LOCK_FD" || die "the other bench run did not finish"
+fi
+
+# The request every server gets.
 rm -rf "$RAW"
 mkdir -p "$RAW"
 : >"$RESULTS"
@@ -183,31 +194,46 @@ h2load_run() { # PORT PAYLOAD CLIENTS STREAMS OUTFILE [h2load options...]; h2loa
     ((rc == 0)) || log "h2load exited $rc (see $out)"
 }
 
-# Runs every scenario REPS times against the server PID on PORT; appends to $RESULTS.
-measure_server() { # NAME PID PORT
-    local name=$1 pid=$2 port=$3 rep sc scen payload c m base before after warm
+# One measured run: a warm-up, then RUN_DURATION seconds with h2load's per-request log, against
+# the server PID on PORT; appends one JSON line to $RESULTS.
+measure_run() { # NAME PID PORT SCENARIO PAYLOAD CLIENTS STREAMS REP
+    local name=$1 pid=$2 port=$3 scen=$4 payload=$5 c=$6 m=$7 rep=$8 base warm before after extra=()
     local sbusy0 ssteal0 sbusy1 ssteal1 cbusy0 csteal0 cbusy1 csteal1
+    base=$RAW/$name-$scen-$rep
+    warm=$WARMUP_N
+    ((c == 1 && m == 1)) && warm=$((WARMUP_N / 4))
+    if ((warm > 0)); then h2load_run "$port" "$payload" "$c" "$m" "$base.warmup.txt" -n "$warm"; fi
+    read -r sbusy0 ssteal0 <<<"$(core_ticks "$SERVER_CPU")"
+    read -r cbusy0 csteal0 <<<"$(core_ticks "$CLIENT_CPU")"
+    before=$(cpu_ticks "$pid")
+    h2load_run "$port" "$payload" "$c" "$m" "$base.txt" -D "$RUN_DURATION" --log-file="$base.log"
+    after=$(cpu_ticks "$pid")
+    read -r sbusy1 ssteal1 <<<"$(core_ticks "$SERVER_CPU")"
+    read -r cbusy1 csteal1 <<<"$(core_ticks "$CLIENT_CPU")"
+    [[ $name != apns-mock ]] || extra=(--store-dropped "$(mock_dropped)")
+    python3 "$REPORT" run --server "$name" --scenario "$scen" --rep "$rep" \
+        --h2load "$base.txt" --log "$base.log" --cpu-ticks $((after - before)) --clk-tck "$CLK_TCK" \
+        --server-core-ticks $((sbusy1 - sbusy0)) $((ssteal1 - ssteal0)) \
+        --client-core-ticks $((cbusy1 - cbusy0)) $((csteal1 - csteal0)) \
+        --client-cpu "$(cat "$base.txt.cpu")" --peak-rss-kib "$(status_kib "$pid" VmHWM)" "${extra[@]}" >>"$RESULTS"
+    rm -f "$base.log"
+    log "$name $scen rep $rep: $(grep -m1 '^finished in' "$base.txt" || echo 'no result')"
+}
+
+# REPS rounds; in each, every scenario on every server, one server after another, each on a
+# freshly started process. apns-mock's store so starts empty every time and stays below its
+# capacity (the "at capacity" run below measures it full). The servers take turns scenario by
+# scenario, so the runs compared in a ratio are at most a minute apart.
+measure_all() { # SERVER...
+    local rep sc scen payload c m name
     for ((rep = 1; rep <= REPS; rep++)); do
         for sc in "${SCENARIOS[@]}"; do
             read -r scen payload c m <<<"$sc"
-            base=$RAW/$name-$scen-$rep
-            warm=$WARMUP_N
-            ((c == 1 && m == 1)) && warm=$((WARMUP_N / 4))
-            h2load_run "$port" "$payload" "$c" "$m" "$base.warmup.txt" -n "$warm"
-            read -r sbusy0 ssteal0 <<<"$(core_ticks "$SERVER_CPU")"
-            read -r cbusy0 csteal0 <<<"$(core_ticks "$CLIENT_CPU")"
-            before=$(cpu_ticks "$pid")
-            h2load_run "$port" "$payload" "$c" "$m" "$base.txt" -D "$DURATION" --log-file="$base.log"
-            after=$(cpu_ticks "$pid")
-            read -r sbusy1 ssteal1 <<<"$(core_ticks "$SERVER_CPU")"
-            read -r cbusy1 csteal1 <<<"$(core_ticks "$CLIENT_CPU")"
-            python3 "$REPORT" run --server "$name" --scenario "$scen" --rep "$rep" \
-                --h2load "$base.txt" --log "$base.log" --cpu-ticks $((after - before)) --clk-tck "$CLK_TCK" \
-                --server-core-ticks $((sbusy1 - sbusy0)) $((ssteal1 - ssteal0)) \
-                --client-core-ticks $((cbusy1 - cbusy0)) $((csteal1 - csteal0)) \
-                --client-cpu "$(cat "$base.txt.cpu")" >>"$RESULTS"
-            rm -f "$base.log"
-            log "$name $scen rep $rep: $(grep -m1 '^finished in' "$base.txt" || echo 'no result')"
+            for name in "$@"; do
+                start_server "$name" || die "$name did not start"
+                measure_run "$name" "$SRV_PID" "$SRV_PORT" "$scen" "$payload" "$c" "$m" "$rep"
+                stop_server
+            done
         done
     done
 }
@@ -223,6 +249,7 @@ meta reps "$REPS"
 meta duration "$DURATION"
 meta warmup_n "$WARMUP_N"
 meta records "$RECORDS"
+meta capacity_duration "$CAPACITY_DURATION"
 meta server_cpu "$SERVER_CPU"
 meta client_cpu "$CLIENT_CPU"
 meta nproc "$(nproc)"
@@ -269,16 +296,107 @@ stop_mock() {
     exec {READY_FD}<&-
 }
 
-log "apns-mock: $BIN ${APNS_ARGS[*]}"
-start_mock
-meta mock_ready_line_ok 1
-meta mock_probe "$(probe apns-mock "$MOCK_PORT")"
-measure_server apns-mock "$MOCK_PID" "$MOCK_PORT"
-meta peak_rss_kib.apns-mock "$(status_kib "$MOCK_PID" VmHWM)"
-stop_mock
+mock_dropped() { # how many records apns-mock's store has dropped to stay within its capacity
+    curl -s --max-time 30 "http://127.0.0.1:$MOCK_ADMIN/v1/deliveries?token=$DEVICE2&limit=1" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin).get("dropped", "?"))' 2>/dev/null || echo '?'
+}
 
-# Start-up time and idle memory: READY_STARTS fresh starts; the last one then records RECORDS
-# pushes, and serves the token query.
+# nghttpd: an empty file at the same path, so the POST is answered 200 with an empty body.
+DOCROOT=$WORK/docroot
+mkdir -p "$DOCROOT/3/device"
+: >"$DOCROOT/3/device/$DEVICE"
+
+# h2o: one thread, an mruby handler answering 200 with an empty body, the same certificate.
+write_h2o_conf() { # PORT
+    cat >"$RAW/h2o.conf" <<EOF
+# Generated by bench/run.sh
+num-threads: 1
+error-log: $ROOT/$RAW/h2o.error-log.txt
+listen:
+  host: 127.0.0.1
+  port: $1
+  ssl:
+    certificate-file: $ROOT/certs/server.pem
+    key-file: $ROOT/certs/server-key.pem
+    ocsp-update-interval: 0
+hosts:
+  default:
+    paths:
+      /:
+        mruby.handler: |
+          Proc.new do |env|
+            [200, {}, []]
+          end
+EOF
+}
+
+SRV_PID="" SRV_PORT="" SRV_NAME=""
+start_server() { # NAME: sets SRV_PID and SRV_PORT; fails if the server does not listen in 10 s
+    SRV_NAME=$1
+    case $1 in
+        apns-mock)
+            start_mock
+            SRV_PID=$MOCK_PID SRV_PORT=$MOCK_PORT
+            return 0
+            ;;
+        nghttpd)
+            SRV_PORT=$(free_port)
+            taskset -c "$SERVER_CPU" nghttpd -d "$DOCROOT" "$SRV_PORT" certs/server-key.pem certs/server.pem \
+                >>"$RAW/nghttpd.log.txt" 2>&1 &
+            ;;
+        h2o)
+            SRV_PORT=$(free_port)
+            write_h2o_conf "$SRV_PORT"
+            taskset -c "$SERVER_CPU" h2o -c "$RAW/h2o.conf" >>"$RAW/h2o.stdout.txt" 2>&1 &
+            ;;
+    esac
+    SRV_PID=$!
+    PIDS+=("$SRV_PID")
+    wait_for_port "$SRV_PORT" "$SRV_PID"
+}
+stop_server() {
+    if [[ $SRV_NAME == apns-mock ]]; then
+        stop_mock
+    else
+        stop_pid "$SRV_PID"
+        forget_pid "$SRV_PID"
+    fi
+}
+
+# Each server once: does it start, and answer the push with 200?
+log "apns-mock: $BIN ${APNS_ARGS[*]}"
+start_server apns-mock
+meta mock_probe "$(probe apns-mock "$SRV_PORT")"
+stop_server
+log "nghttpd: nghttpd -d DOCROOT PORT certs/server-key.pem certs/server.pem (DOCROOT/3/device/<token>: empty file)"
+start_server nghttpd || die "nghttpd did not start (see $RAW/nghttpd.log.txt)"
+meta nghttpd_probe "$(probe nghttpd "$SRV_PORT")"
+stop_server
+h2o_reason=""
+if ! command -v h2o >/dev/null; then
+    h2o_reason="h2o is not installed"
+elif ! h2o --version 2>/dev/null | grep -q 'mruby: YES'; then
+    h2o_reason="this h2o build has no mruby, and its static file handler does not answer POST with 200"
+else
+    log "h2o: h2o -c $RAW/h2o.conf (mruby handler)"
+    if start_server h2o; then
+        status=$(probe h2o "$SRV_PORT")
+        meta h2o_probe "$status"
+        [[ $status == 200 ]] || h2o_reason="h2o answered $status, not 200, to the POST"
+    else
+        h2o_reason="h2o did not start: $(tail -1 "$RAW/h2o.stdout.txt" 2>/dev/null)"
+    fi
+    stop_server
+fi
+[[ -z $h2o_reason ]] || { log "h2o unavailable: $h2o_reason"; meta h2o_unavailable "$h2o_reason"; }
+
+# The load runs.
+RUN_DURATION=$DURATION
+if [[ -z $h2o_reason ]]; then measure_all apns-mock nghttpd h2o; else measure_all apns-mock nghttpd; fi
+
+# ---------------------------------------------------------------------------------------------
+# apns-mock alone. Start-up time and idle memory: READY_STARTS fresh starts; the last one then
+# records RECORDS pushes, serves the token query, and is measured once more with its store full.
 ready_list="" idle_list=""
 for ((i = 1; i <= READY_STARTS; i++)); do
     start_mock
@@ -297,11 +415,11 @@ python3 "$REPORT" run --server apns-mock --scenario records --rep 1 --h2load "$R
 sleep 1
 meta mock_rss_after_records_kib "$(status_kib "$MOCK_PID" VmRSS)"
 meta mock_hwm_after_records_kib "$(status_kib "$MOCK_PID" VmHWM)"
-meta mock_stored_total "$(curl -s --max-time 30 "http://127.0.0.1:$MOCK_ADMIN/v1/deliveries?limit=1" |
+meta mock_stored_total "$(curl -s --max-time 60 "http://127.0.0.1:$MOCK_ADMIN/v1/deliveries?limit=1" |
     python3 -c 'import json, sys; print(json.load(sys.stdin).get("total", "?"))' 2>/dev/null || echo '?')"
-meta mock_push2_status "$(curl -s --max-time 30 --http2 --cacert certs/ca.pem --connect-to "localhost:$MOCK_PORT:127.0.0.1:$MOCK_PORT" \
-    -o /dev/null -w '%{http_code}' "${HEADERS[@]}" --data-binary @"$PAYLOAD_100" \
-    "https://localhost:$MOCK_PORT/3/device/$DEVICE2" || echo curl-failed)"
+meta mock_push2_status "$(curl -s --max-time 30 --http2 --cacert certs/ca.pem \
+    --connect-to "localhost:$MOCK_PORT:127.0.0.1:$MOCK_PORT" -o /dev/null -w '%{http_code}' \
+    "${HEADERS[@]}" --data-binary @"$PAYLOAD_100" "https://localhost:$MOCK_PORT/3/device/$DEVICE2" || echo curl-failed)"
 query_url="http://127.0.0.1:$MOCK_ADMIN/v1/deliveries?token=$DEVICE2&limit=1"
 q_list=""
 for ((i = 1; i <= QUERY_REPS; i++)); do
@@ -313,77 +431,12 @@ d = json.load(open(sys.argv[1]))
 print(sum(1 for x in d.get("deliveries", []) if x.get("token") == sys.argv[2]))' \
     "$RAW/token-query.json" "$DEVICE2" 2>/dev/null || echo 0)"
 log "apns-mock token query (s):$q_list"
+
+# At capacity: the throughput run (no warm-up) with the store full, so every push also drops the
+# oldest record. No target: it shows what a long test session that fills the store gets.
+RUN_DURATION=$CAPACITY_DURATION WARMUP_N=0 measure_run apns-mock "$MOCK_PID" "$MOCK_PORT" at-capacity \
+    "$PAYLOAD_100" 4 64 1
 stop_mock
-
-# ---------------------------------------------------------------------------------------------
-# nghttpd: an empty file at the same path, so the POST is answered 200 with an empty body.
-DOCROOT=$WORK/docroot
-mkdir -p "$DOCROOT/3/device"
-: >"$DOCROOT/3/device/$DEVICE"
-NG_PORT=$(free_port)
-log "nghttpd: nghttpd -d $DOCROOT $NG_PORT certs/server-key.pem certs/server.pem"
-taskset -c "$SERVER_CPU" nghttpd -d "$DOCROOT" "$NG_PORT" certs/server-key.pem certs/server.pem \
-    >"$RAW/nghttpd.log.txt" 2>&1 &
-NG_PID=$!
-PIDS+=("$NG_PID")
-wait_for_port "$NG_PORT" "$NG_PID" || die "nghttpd did not start (see $RAW/nghttpd.log.txt)"
-meta nghttpd_probe "$(probe nghttpd "$NG_PORT")"
-measure_server nghttpd "$NG_PID" "$NG_PORT"
-meta peak_rss_kib.nghttpd "$(status_kib "$NG_PID" VmHWM)"
-stop_pid "$NG_PID"
-forget_pid "$NG_PID"
-
-# ---------------------------------------------------------------------------------------------
-# h2o: one thread, an mruby handler answering 200 with an empty body, the same certificate.
-h2o_reason=""
-if ! command -v h2o >/dev/null; then
-    h2o_reason="h2o is not installed"
-elif ! h2o --version 2>/dev/null | grep -q 'mruby: YES'; then
-    h2o_reason="this h2o build has no mruby, and its static file handler does not answer POST with 200"
-fi
-if [[ -z $h2o_reason ]]; then
-    H2O_PORT=$(free_port)
-    H2O_CONF=$RAW/h2o.conf
-    cat >"$H2O_CONF" <<EOF
-# Generated by bench/run.sh
-num-threads: 1
-error-log: $ROOT/$RAW/h2o.error-log.txt
-listen:
-  host: 127.0.0.1
-  port: $H2O_PORT
-  ssl:
-    certificate-file: $ROOT/certs/server.pem
-    key-file: $ROOT/certs/server-key.pem
-    ocsp-update-interval: 0
-hosts:
-  default:
-    paths:
-      /:
-        mruby.handler: |
-          Proc.new do |env|
-            [200, {}, []]
-          end
-EOF
-    log "h2o: h2o -c $H2O_CONF"
-    taskset -c "$SERVER_CPU" h2o -c "$H2O_CONF" >"$RAW/h2o.stdout.txt" 2>&1 &
-    H2O_PID=$!
-    PIDS+=("$H2O_PID")
-    if wait_for_port "$H2O_PORT" "$H2O_PID"; then
-        status=$(probe h2o "$H2O_PORT")
-        meta h2o_probe "$status"
-        if [[ $status == 200 ]]; then
-            measure_server h2o "$H2O_PID" "$H2O_PORT"
-            meta peak_rss_kib.h2o "$(status_kib "$H2O_PID" VmHWM)"
-        else
-            h2o_reason="h2o answered $status, not 200, to the POST"
-        fi
-    else
-        h2o_reason="h2o did not start: $(tail -1 "$RAW/h2o.stdout.txt" 2>/dev/null)"
-    fi
-    stop_pid "$H2O_PID"
-    forget_pid "$H2O_PID"
-fi
-[[ -z $h2o_reason ]] || { log "h2o unavailable: $h2o_reason"; meta h2o_unavailable "$h2o_reason"; }
 
 # ---------------------------------------------------------------------------------------------
 meta loadavg_end "$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,3 +1,4 @@
+import APNSMock
 import APNSMockCore
 import APNSMockServer
 import Crypto
@@ -35,7 +36,7 @@ struct BenchCommand {
         let client = InMemoryHTTP2Client()
         client.recordsFrames = false
 
-        let token = try makeToken(signingKey)
+        let token = try ProviderToken.make(privateKeyPEM: keyPEM, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
         let headers = [
             ("authorization", "bearer " + token), ("apns-topic", "com.example.app"), ("apns-push-type", "alert"),
             ("apns-priority", "10"),
@@ -66,21 +67,11 @@ struct BenchCommand {
         let accepted = store.query(DeliveryFilter(status: 200), limit: 1).total
         print(
             "requests=\(total) accepted=\(accepted) payloadBytes=\(payload.count) seconds="
-                + String(format: "%.3f", seconds) + " requestsPerSecond=" + String(format: "%.0f", Double(total) / seconds))
+                + String(format: "%.3f", seconds) + " requestsPerSecond="
+                + String(format: "%.0f", Double(total) / seconds))
         if accepted != total {
             FileHandle.standardError.write(Data("warning: only \(accepted) of \(total) pushes were accepted\n".utf8))
         }
-    }
-
-    static func makeToken(_ key: P256.Signing.PrivateKey) throws -> String {
-        func encode(_ data: Data) -> String {
-            data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
-        }
-        let input =
-            encode(Data(#"{"alg":"ES256","kid":"ABC123DEFG"}"#.utf8)) + "."
-            + encode(Data(#"{"iss":"DEF123GHIJ","iat":\#(Int(Date().timeIntervalSince1970))}"#.utf8))
-        return input + "." + encode(try key.signature(for: Data(input.utf8)).rawRepresentation)
     }
 
     /// A JSON object payload of about `bytes` bytes.

@@ -131,7 +131,8 @@ import Testing
         #expect(connection.client.header(":status", on: second) == "200")
         // The same token, but its key now belongs to someone else: checked again, refused.
         registry.putKey(
-            ProviderKey(keyID: TestTokens.keyID, teamID: TestTokens.teamID, publicKey: P256.Signing.PrivateKey().publicKey))
+            ProviderKey(
+                keyID: TestTokens.keyID, teamID: TestTokens.teamID, publicKey: P256.Signing.PrivateKey().publicKey))
         let third = connection.client.submit(path: device, headers: Self.headers(jwt), body: Self.payload)
         connection.pump()
         #expect(connection.client.header(":status", on: third) == "403")

@@ -57,6 +57,13 @@ import Testing
         (["serve", "--bogus"], "Unknown option '--bogus'"),
         (["serve", "--log-level", "loud"], "--log-level must be one of"),
         (["token", "--key", "/nonexistent.p8", "--key-id", "A", "--team-id", "B"], "--key: cannot read"),
+        (["serve", "--config", "/nonexistent/apns-mock.yaml"], "/nonexistent/apns-mock.yaml: cannot be read"),
+        (["serve", "--auth-stream-limit", "maybe"], "--auth-stream-limit must be on or off; got 'maybe'"),
+        (
+            ["serve", "--environment-key-reason", "Nope"],
+            "--environment-key-reason must be BadEnvironmentKeyIdInToken or BadEnvironmentKeyInToken"
+        ),
+        (["serve", "--client-ca", "/nonexistent/ca.pem"], "--client-ca: cannot read '/nonexistent/ca.pem'"),
     ])
     func badInputIsOneClearLine(_ arguments: [String], _ message: String) async throws {
         let output = try await E2E.run(Self.executable, arguments)

@@ -294,23 +294,6 @@ import Testing
         try await Self.stop(process)
     }
 
-    @Test(arguments: [
-        (["serve", "--config", "/nonexistent/apns-mock.yaml"], "/nonexistent/apns-mock.yaml: cannot be read"),
-        (["serve", "--auth-stream-limit", "maybe"], "--auth-stream-limit must be on or off; got 'maybe'"),
-        (
-            ["serve", "--environment-key-reason", "Nope"],
-            "--environment-key-reason must be BadEnvironmentKeyIdInToken or BadEnvironmentKeyInToken"
-        ),
-        (["serve", "--client-ca", "/nonexistent/ca.pem"], "--client-ca: cannot read '/nonexistent/ca.pem'"),
-    ])
-    func badServeInputIsOneClearLine(_ arguments: [String], _ message: String) async throws {
-        let output = try await E2E.run(CLITests.executable, arguments)
-        #expect(output.status != 0)
-        #expect(output.stderr.contains(message), "\(output.stderr)")
-        #expect(!output.stderr.contains("Fatal error"))
-        #expect(output.stdout.isEmpty)
-    }
-
     @Test func aBadFileIsOneLineOnStderr() async throws {
         let directory = try Self.directory(["apns-mock.yaml": "setup:\n  keys:\n    - {keyId: K1, teamId: T1}\n"])
         defer { try? FileManager.default.removeItem(at: directory) }
