@@ -42,9 +42,7 @@ public struct JWTSummary: Sendable {
 
     /// Base64url-decodes one JWT segment to text, when it is JSON.
     static func decodeSegment(_ segment: Substring) -> String? {
-        var base64 = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64),
+        guard let data = ProviderTokenParser.base64URLDecode(segment),
             (try? JSONSerialization.jsonObject(with: data)) != nil
         else { return nil }
         return String(decoding: data, as: UTF8.self)
