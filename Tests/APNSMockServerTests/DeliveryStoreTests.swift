@@ -101,6 +101,21 @@ import Testing
         #expect(more.deliveries.map(\.sequence) == [5, 3])
     }
 
+    @Test func unfilteredPagesInBothOrders() {
+        let store = DeliveryStore(capacity: 5)
+        for _ in 0..<8 { store.append(Self.draft()) }  // holds 4...8
+        #expect(store.query(DeliveryFilter(), limit: 2).deliveries.map(\.sequence) == [4, 5])
+        #expect(store.query(DeliveryFilter(), limit: 2).next == 5)
+        #expect(store.query(DeliveryFilter(), limit: 2, order: .desc).deliveries.map(\.sequence) == [8, 7])
+        #expect(store.query(DeliveryFilter(before: 7), limit: 2, order: .desc).deliveries.map(\.sequence) == [6, 5])
+        #expect(store.query(DeliveryFilter(since: 5, before: 8)).deliveries.map(\.sequence) == [6, 7])
+        #expect(store.query(DeliveryFilter(since: 5, before: 8)).total == 2)
+        #expect(store.query(DeliveryFilter(before: 0)).total == 0)
+        #expect(store.query(DeliveryFilter(since: UInt64.max)).total == 0)
+        #expect(store.query(DeliveryFilter(since: 100)).deliveries.isEmpty)
+        #expect(store.query(DeliveryFilter(before: 2)).total == 0)
+    }
+
     @Test func latestByAPNSIDIgnoresLetterCase() {
         let store = DeliveryStore()
         store.append(Self.draft(status: 400))

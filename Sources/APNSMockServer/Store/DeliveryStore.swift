@@ -196,6 +196,27 @@ public final class DeliveryStore: Sendable {
                 } else {
                     for sequence in indexed.reversed() { consider(sequence) { state.record(sequence: sequence) } }
                 }
+            } else if !needsRecord, let first = state.records.first?.sequence, filter.before != 0,
+                filter.since != UInt64.max
+            {
+                // No predicate but the bounds: records are contiguous in sequence, so the page
+                // and the total are arithmetic, not a scan under the lock.
+                let last = first + UInt64(state.records.count) - 1
+                let low = max(first, (filter.since ?? 0) &+ 1)
+                let high = min(last, (filter.before ?? UInt64.max) &- 1)
+                if low <= high {
+                    total = Int(high - low + 1)
+                    let count = UInt64(min(limit, total))
+                    let sequences =
+                        order == .asc
+                        ? Array(low..<(low + count)) : Array(((high - count + 1)...high).reversed())
+                    for sequence in sequences {
+                        if let record = state.record(sequence: sequence) {
+                            picked.append(record)
+                            lastPicked = sequence
+                        }
+                    }
+                }
             } else if order == .asc {
                 for record in state.records { consider(record.sequence) { record } }
             } else {
