@@ -37,7 +37,8 @@ struct APNSRequestProcessor {
         let request = APNSRequest(
             method: parts.method, path: parts.path, authority: authority, headers: headers,
             payload: parts.payload, payloadSize: parts.payloadSize, headerListTooLarge: parts.headerListTooLarge)
-        let now = context.now()
+        // One clock read per push: the rules judge at the moment the request is answered.
+        let now = receivedAt
         let verdict = context.rules.evaluate(
             request,
             context: ConnectionContext(
@@ -73,7 +74,7 @@ struct APNSRequestProcessor {
         }
         context.store.append(
             DeliveryDraft(
-                receivedAt: receivedAt, respondedAt: context.now(), connectionID: connectionID,
+                receivedAt: receivedAt, respondedAt: now, connectionID: connectionID,
                 streamID: ready.streamID, environment: environment, method: request.method, path: request.path,
                 authority: authority, headers: headers, deviceToken: verdict.deviceToken, topic: verdict.topic,
                 pushType: verdict.pushType, apnsID: apnsID, apnsIDGenerated: !echo, uniqueID: uniqueID,
