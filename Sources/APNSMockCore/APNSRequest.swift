@@ -7,7 +7,7 @@ public struct APNSRequest: Sendable {
     /// `:authority`, or `host` when `:authority` is missing.
     public var authority: String?
     /// Regular (non-pseudo) headers in the order received, duplicates kept.
-    public var headers: [HTTPHeaderField]
+    public var headerBlock: HeaderBlock
     /// The payload bytes kept: the first `APNSPushType.largestPayloadLimit` bytes at most.
     public var payload: [UInt8]
     /// The number of payload bytes received in all (may exceed `payload.count`).
@@ -23,14 +23,32 @@ public struct APNSRequest: Sendable {
         self.method = method
         self.path = path
         self.authority = authority
-        self.headers = headers
+        self.headerBlock = HeaderBlock(headers)
         self.payload = payload
         self.payloadSize = payloadSize ?? payload.count
         self.headerListTooLarge = headerListTooLarge
     }
 
-    /// The first value of header `name` (lower case), if present.
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name == name }?.value
+    /// The request as the transport collected it: headers already in a `HeaderBlock`.
+    public init(
+        method: String, path: String, authority: String?, headerBlock: HeaderBlock, payload: [UInt8],
+        payloadSize: Int, headerListTooLarge: Bool
+    ) {
+        self.method = method
+        self.path = path
+        self.authority = authority
+        self.headerBlock = headerBlock
+        self.payload = payload
+        self.payloadSize = payloadSize
+        self.headerListTooLarge = headerListTooLarge
     }
+
+    /// Regular (non-pseudo) headers as strings, in the order received, duplicates kept.
+    public var headers: [HTTPHeaderField] {
+        get { headerBlock.fields }
+        set { headerBlock = HeaderBlock(newValue) }
+    }
+
+    /// The first value of header `name` (lower case), if present.
+    public func header(_ name: String) -> String? { headerBlock.firstValue(named: name) }
 }

@@ -23,13 +23,16 @@ public struct APNSVerdict: Sendable, Equatable {
     public var newToken: NewProviderToken?
     /// End the connection with GOAWAY instead of answering (BadCertificateEnvironment).
     public var goAway: Bool
+    /// The request's `apns-id` header as sent (first one), valid or not.
+    public var sentMessageID: String?
 
     public init(
         status: Int, reason: APNSReason?, failedCheck: RequestCheck? = nil, deviceToken: String? = nil,
         pushType: APNSPushType? = nil, topic: String? = nil, timestamp: Int64? = nil,
         authentication: AuthenticationResult? = nil, nextAuthState: ConnectionAuthState? = nil,
-        newToken: NewProviderToken? = nil, goAway: Bool = false
+        newToken: NewProviderToken? = nil, goAway: Bool = false, sentMessageID: String? = nil
     ) {
+        self.sentMessageID = sentMessageID
         self.status = status
         self.reason = reason
         self.failedCheck = failedCheck

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Byte-level string checks for the answer path, where `Character`-based `String` methods cost
 /// hundreds of instructions per call.
 public enum ASCIIBytes {
@@ -16,5 +22,19 @@ public enum ASCIIBytes {
     @inlinable
     public static func contains(_ string: some StringProtocol, _ byte: UInt8) -> Bool {
         string.utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? string.utf8.contains(byte)
+    }
+
+    /// Whether two byte buffers hold the same bytes (one `memcmp`, not a loop of comparisons).
+    @inlinable
+    public static func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        return memcmp(left, right, lhs.count) == 0
+    }
+
+    /// Whether `bytes` spell `text` exactly.
+    @inlinable
+    public static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        text.withUTF8Buffer { equal(bytes, $0) }
     }
 }

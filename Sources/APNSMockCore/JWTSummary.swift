@@ -11,22 +11,17 @@ public struct JWTSummary: Sendable {
     /// Cuts the signature off an `authorization` value (`bearer <h>.<c>.<sig>` becomes
     /// `bearer <h>.<c>`), cheaply (bytes, no Character walking), so the record can keep the rest.
     public static func strippingSignature(_ authorization: String) -> String {
+        var authorization = authorization
+        guard let cut = authorization.withUTF8(signatureCut) else { return authorization }
+        return String(authorization.utf8.prefix(cut))!
+    }
+
+    /// Where the signature part of a token (or `authorization` value) starts: the offset of
+    /// its last `.` when there is another `.` before it, else `nil`.
+    public static func signatureCut(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let dot = UInt8(ascii: ".")
-        let cut = authorization.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            guard let lastDot = bytes.lastIndex(of: dot), bytes[..<lastDot].contains(dot) else { return nil }
-            return lastDot
-        }
-        switch cut {
-        case .some(.some(let offset)):
-            return String(authorization.utf8.prefix(offset))!
-        case .some(.none):
-            return authorization
-        case .none:
-            // A bridged, non-contiguous string: rare, take the slow path.
-            let utf8 = authorization.utf8
-            guard let lastDot = utf8.lastIndex(of: dot), utf8[..<lastDot].contains(dot) else { return authorization }
-            return String(authorization[..<lastDot])
-        }
+        guard let lastDot = bytes.lastIndex(of: dot), bytes[..<lastDot].contains(dot) else { return nil }
+        return lastDot
     }
 
     /// Decodes `bearer <h>.<c>` (or with a signature) into header and claims.

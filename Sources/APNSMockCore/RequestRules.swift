@@ -50,7 +50,7 @@ public struct RequestRules: Sendable {
             status: failure.map { APNSStatus.forReason($0.1) } ?? 200, reason: failure?.1, failedCheck: failure?.0,
             deviceToken: facts.deviceToken, pushType: facts.pushType, topic: facts.effectiveTopic ?? facts.topic,
             timestamp: facts.timestamp, authentication: facts.authentication, nextAuthState: facts.nextAuthState,
-            newToken: facts.newToken, goAway: facts.goAway)
+            newToken: facts.newToken, goAway: facts.goAway, sentMessageID: facts.apnsID)
     }
 
     private func run(
@@ -70,7 +70,7 @@ public struct RequestRules: Sendable {
         case .duplicateHeaders:
             return facts.hasDuplicates ? .duplicateHeaders : nil
         case .authentication:
-            return authenticate(context: context, facts: &facts)
+            return authenticate(request: request, context: context, facts: &facts)
         case .messageID:
             if let id = facts.apnsID, !APNSMessageID.isValid(id) { return .badMessageId }
             return nil
@@ -112,7 +112,9 @@ public struct RequestRules: Sendable {
 
     // MARK: authentication (APNS-REFERENCE §4, §5)
 
-    private func authenticate(context: ConnectionContext, facts: inout RequestFacts) -> APNSReason? {
+    private func authenticate(request: APNSRequest, context: ConnectionContext, facts: inout RequestFacts)
+        -> APNSReason?
+    {
         switch context.authentication {
         case .certificate(let identity):
             facts.authentication = AuthenticationResult(
@@ -124,16 +126,28 @@ public struct RequestRules: Sendable {
             }
             return nil
         case .token:
-            return authenticateToken(context: context, facts: &facts)
+            return authenticateToken(request: request, context: context, facts: &facts)
         }
     }
 
-    private func authenticateToken(context: ConnectionContext, facts: inout RequestFacts) -> APNSReason? {
+    private func authenticateToken(request: APNSRequest, context: ConnectionContext, facts: inout RequestFacts)
+        -> APNSReason?
+    {
         guard let authorization = facts.authorization else { return .missingProviderToken }
-        guard let bearer = ProviderTokenParser.bearerToken(fromAuthorization: authorization) else {
+        let block = request.headerBlock
+        guard let bearer = block.withBytes(authorization, ProviderTokenParser.bearerTokenRange) else {
             return .invalidProviderToken
         }
-        let token = String(bearer)
+        let tokenRange = (authorization.lowerBound + bearer.lowerBound)..<(authorization.lowerBound + bearer.upperBound)
+        // The connection's current token is compared as bytes: no string for the usual push.
+        let token: String
+        if var current = context.authState.currentToken,
+            current.withUTF8({ currentBytes in block.withBytes(tokenRange) { ASCIIBytes.equal($0, currentBytes) } })
+        {
+            token = current
+        } else {
+            token = block.string(tokenRange)
+        }
         let registry = context.registry
         let state = context.authState
         let details: CachedProviderToken
@@ -145,7 +159,7 @@ public struct RequestRules: Sendable {
         } else if let cached = registry.tokens[token] {
             details = cached
         } else {
-            guard let parsed = ProviderTokenParser.parse(bearer), parsed.algorithm == "ES256" else {
+            guard let parsed = ProviderTokenParser.parse(token), parsed.algorithm == "ES256" else {
                 return .invalidProviderToken
             }
             if let key = registry.keys[parsed.keyID] {
@@ -278,7 +292,8 @@ struct RequestFacts {
     var priority: String?
     var expiration: String?
     var collapseID: String?
-    var authorization: String?
+    /// Where the (first) `authorization` value sits in the request's header block.
+    var authorization: Range<Int>?
     var effectiveTopic: String?
     var timestamp: Int64?
     var authentication: AuthenticationResult?
@@ -287,28 +302,33 @@ struct RequestFacts {
     var goAway = false
 
     init(_ request: APNSRequest) {
-        var seenAuthorization = false
-        var seen: [String] = []
-        for field in request.headers {
-            let name = field.name
-            if name == "authorization" {
-                if seenAuthorization { hasDuplicates = true } else { authorization = field.value }
-                seenAuthorization = true
+        let block = request.headerBlock
+        var seenKnown: UInt32 = 0
+        var seenOther: [String] = []
+        for field in block {
+            guard let known = field.knownName else {
+                // An apns-* header this version does not know: only its repetition matters.
+                let isAPNS = block.withBytes(field.nameRange) { $0.starts(with: "apns-".utf8) }
+                guard isAPNS else { continue }
+                let name = block.string(field.nameRange)
+                if seenOther.contains(name) { hasDuplicates = true } else { seenOther.append(name) }
                 continue
             }
-            guard ASCIIBytes.hasPrefix(name, "apns-") else { continue }
-            if seen.contains(name) {
+            guard known == .authorization || known.isAPNSHeader else { continue }
+            let bit: UInt32 = 1 << known.rawValue
+            if seenKnown & bit != 0 {
                 hasDuplicates = true
                 continue
             }
-            seen.append(name)
-            switch name {
-            case "apns-id": apnsID = field.value
-            case "apns-push-type": pushTypeHeader = field.value
-            case "apns-topic": topic = field.value
-            case "apns-priority": priority = field.value
-            case "apns-expiration": expiration = field.value
-            case "apns-collapse-id": collapseID = field.value
+            seenKnown |= bit
+            switch known {
+            case .authorization: authorization = field.valueRange
+            case .apnsID: apnsID = block.string(field.valueRange)
+            case .apnsPushType: pushTypeHeader = block.string(field.valueRange)
+            case .apnsTopic: topic = block.string(field.valueRange)
+            case .apnsPriority: priority = block.string(field.valueRange)
+            case .apnsExpiration: expiration = block.string(field.valueRange)
+            case .apnsCollapseID: collapseID = block.string(field.valueRange)
             default: break
             }
         }

@@ -49,6 +49,7 @@ struct BenchCommand {
         var toClient: [UInt8] = []
         let start = Date()
         var submitted = 0
+        var serverNanos: UInt64 = 0
         while client.closedCount < total {
             while submitted < total && submitted - client.closedCount < concurrent {
                 client.submit(path: path, headers: headers, body: payload)
@@ -56,11 +57,15 @@ struct BenchCommand {
             }
             toServer += client.output()
             if !toServer.isEmpty {
+                let t0 = DispatchTime.now().uptimeNanoseconds
                 toServer.withUnsafeBufferPointer { _ = server.receive($0) }
+                serverNanos &+= DispatchTime.now().uptimeNanoseconds &- t0
                 toServer.removeAll(keepingCapacity: true)
             }
             toClient.removeAll(keepingCapacity: true)
+            let t1 = DispatchTime.now().uptimeNanoseconds
             server.collectOutput(into: &toClient)
+            serverNanos &+= DispatchTime.now().uptimeNanoseconds &- t1
             if !toClient.isEmpty { client.receive(toClient) }
         }
         let seconds = Date().timeIntervalSince(start)
@@ -68,7 +73,8 @@ struct BenchCommand {
         print(
             "requests=\(total) accepted=\(accepted) payloadBytes=\(payload.count) seconds="
                 + String(format: "%.3f", seconds) + " requestsPerSecond="
-                + String(format: "%.0f", Double(total) / seconds))
+                + String(format: "%.0f", Double(total) / seconds) + " serverMicrosPerRequest="
+                + String(format: "%.2f", Double(serverNanos) / 1000 / Double(total)))
         if accepted != total {
             FileHandle.standardError.write(Data("warning: only \(accepted) of \(total) pushes were accepted\n".utf8))
         }

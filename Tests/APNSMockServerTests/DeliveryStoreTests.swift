@@ -12,11 +12,11 @@ import Testing
         DeliveryDraft(
             receivedAt: 1_700_000_000_000, respondedAt: 1_700_000_000_001, connectionID: 3, streamID: 5,
             environment: .sandbox, method: "POST", path: "/3/device/" + (token ?? "zz"), authority: "localhost",
-            headers: [
+            headerBlock: HeaderBlock([
                 HTTPHeaderField(name: "apns-topic", value: topic),
                 HTTPHeaderField(name: "apns-push-type", value: pushType.rawValue),
                 HTTPHeaderField(name: "authorization", value: "bearer aGVhZA.Y2xhaW1z.c2lnbmF0dXJl"),
-            ], deviceToken: token, topic: topic, pushType: pushType, apnsID: apnsID, apnsIDGenerated: false,
+            ]), deviceToken: token, topic: topic, pushType: pushType, apnsID: apnsID, apnsIDGenerated: false,
             uniqueID: nil, payload: Array(payload.utf8), payloadSize: payload.utf8.count, status: status,
             reason: status == 200 ? nil : .badDeviceToken)
     }

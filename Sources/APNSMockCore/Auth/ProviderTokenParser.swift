@@ -30,25 +30,37 @@ public struct ParsedProviderToken: Sendable {
 /// raw r||s (64 bytes) or DER (Pushy).
 public enum ProviderTokenParser {
     /// The token after `bearer ` (scheme case-insensitive), or `nil` when the header is not a
-    /// bearer credential. Works on bytes: this runs for every push.
+    /// bearer credential.
     public static func bearerToken(fromAuthorization value: String) -> Substring? {
+        var value = value
+        guard let range = value.withUTF8(bearerTokenRange) else { return nil }
         let utf8 = value.utf8
-        var start = utf8.startIndex
-        while start < utf8.endIndex, utf8[start] == UInt8(ascii: " ") { start = utf8.index(after: start) }
-        let scheme = Array("bearer ".utf8)
-        var cursor = start
-        for expected in scheme {
-            guard cursor < utf8.endIndex else { return nil }
-            let byte = utf8[cursor]
-            // ASCII letters compare case-insensitively (0x20 is the case bit); the space exactly.
-            guard byte == expected || (expected != UInt8(ascii: " ") && byte | 0x20 == expected) else { return nil }
-            cursor = utf8.index(after: cursor)
+        return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
+    }
+
+    /// Where the token sits in an `authorization` value's bytes (`bearer <token>`, scheme
+    /// case-insensitive, spaces around ignored), or `nil` when it is not a bearer credential.
+    /// Works on bytes: this runs for every push.
+    public static func bearerTokenRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let space = UInt8(ascii: " ")
+        var cursor = 0
+        while cursor < bytes.count, bytes[cursor] == space { cursor += 1 }
+        let scheme: StaticString = "bearer "
+        let matched = scheme.withUTF8Buffer { expectedBytes -> Bool in
+            for expected in expectedBytes {
+                guard cursor < bytes.count else { return false }
+                let byte = bytes[cursor]
+                // ASCII letters compare case-insensitively (0x20 is the case bit); the space exactly.
+                guard byte == expected || (expected != space && byte | 0x20 == expected) else { return false }
+                cursor += 1
+            }
+            return true
         }
-        while cursor < utf8.endIndex, utf8[cursor] == UInt8(ascii: " ") { cursor = utf8.index(after: cursor) }
-        var end = utf8.endIndex
-        while end > cursor, utf8[utf8.index(before: end)] == UInt8(ascii: " ") { end = utf8.index(before: end) }
-        guard cursor < end else { return nil }
-        return value[cursor..<end]
+        guard matched else { return nil }
+        while cursor < bytes.count, bytes[cursor] == space { cursor += 1 }
+        var end = bytes.count
+        while end > cursor, bytes[end - 1] == space { end -= 1 }
+        return cursor < end ? cursor..<end : nil
     }
 
     /// Takes `token` apart (see the `Substring` overload).

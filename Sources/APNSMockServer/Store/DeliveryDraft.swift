@@ -12,7 +12,7 @@ public struct DeliveryDraft: Sendable {
     public var authority: String?
     /// Regular headers in order, duplicates kept; `authorization` as received (the store
     /// keeps it without its signature).
-    public var headers: [HTTPHeaderField]
+    public var headerBlock: HeaderBlock
     /// The lower-case device token when well-formed.
     public var deviceToken: String?
     public var topic: String?
@@ -32,7 +32,7 @@ public struct DeliveryDraft: Sendable {
 
     public init(
         receivedAt: Int64, respondedAt: Int64, connectionID: UInt64, streamID: Int32, environment: APNSEnvironment,
-        method: String, path: String, authority: String?, headers: [HTTPHeaderField], deviceToken: String?,
+        method: String, path: String, authority: String?, headerBlock: HeaderBlock, deviceToken: String?,
         topic: String?, pushType: APNSPushType?, apnsID: String, apnsIDGenerated: Bool, uniqueID: String?,
         payload: [UInt8], payloadSize: Int, status: Int, reason: APNSReason?,
         authentication: AuthenticationResult? = nil, goAway: Bool = false
@@ -47,7 +47,7 @@ public struct DeliveryDraft: Sendable {
         self.method = method
         self.path = path
         self.authority = authority
-        self.headers = headers
+        self.headerBlock = headerBlock
         self.deviceToken = deviceToken
         self.topic = topic
         self.pushType = pushType

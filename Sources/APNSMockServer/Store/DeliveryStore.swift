@@ -18,7 +18,17 @@ public final class DeliveryStore: Sendable {
         var dropped: UInt64 = 0
         var interner = StringInterner()
         var byToken: [String: Deque<UInt64>] = [:]
-        var byAPNSID: [UUIDKey: Deque<UInt64>] = [:]
+        /// The newest record of each `apns-id`; `olderByAPNSID` holds the earlier ones of an id
+        /// sent more than once (rare: most ids are generated), so a push adds no list.
+        var byAPNSID: [UUIDKey: UInt64] = [:]
+        var olderByAPNSID: [UUIDKey: Deque<UInt64>] = [:]
+
+        func sequences(apnsID key: UUIDKey) -> Deque<UInt64> {
+            guard let latest = byAPNSID[key] else { return [] }
+            var all = olderByAPNSID[key] ?? []
+            all.append(latest)
+            return all
+        }
 
         func record(sequence: UInt64) -> StoredDelivery? {
             guard let first = records.first?.sequence, sequence >= first else { return nil }
@@ -30,13 +40,18 @@ public final class DeliveryStore: Sendable {
     /// - Parameter capacity: the most records held; at least 1.
     public init(capacity: Int = 100_000) {
         self.capacity = max(1, capacity)
-        state = Mutex(State())
+        var state = State()
+        // Room for a full store up front: growing rehashes every id while pushes wait. Untouched
+        // pages of the table cost no memory.
+        state.byAPNSID.reserveCapacity(self.capacity)
+        state.records.reserveCapacity(self.capacity)
+        self.state = Mutex(state)
     }
 
     /// Stores `draft` and returns its sequence number.
     @discardableResult
     public func append(_ draft: DeliveryDraft) -> UInt64 {
-        var writer = BlobWriter(capacity: 96 + draft.path.utf8.count + draft.payload.count + draft.headers.count * 48)
+        var writer = BlobWriter(capacity: 96 + draft.path.utf8.count + draft.payload.count + draft.headerBlock.bytes.count)
         writer.string(draft.method)
         let tokenPathIsCanonical = draft.deviceToken.map { draft.path.utf8.count == 10 + $0.utf8.count } ?? false
         writer.string(tokenPathIsCanonical ? "" : draft.path)
@@ -44,6 +59,11 @@ public final class DeliveryStore: Sendable {
         writer.string(draft.deviceToken ?? "")
         writer.string(draft.apnsID)
         writer.string(draft.uniqueID ?? "")
+        writer.raw(draft.payload)
+        Self.writeAuthentication(draft.authentication, to: &writer)
+        // The headers last: their encoded length is known only once written.
+        writer.varint(draft.headerBlock.count)
+        draft.headerBlock.encode(into: &writer.bytes, strippingTokenSignatures: true)
         var flags: UInt8 = 0
         if draft.apnsIDGenerated { flags |= StoredDelivery.flagGeneratedID }
         if draft.authority != nil { flags |= StoredDelivery.flagHasAuthority }
@@ -52,13 +72,6 @@ public final class DeliveryStore: Sendable {
         if draft.goAway { flags |= StoredDelivery.flagGoAway }
         let apnsKey = UUIDKey(draft.apnsID)
         return state.withLock { state in
-            writer.varint(draft.headers.count)
-            for field in draft.headers {
-                writer.varint(Int(state.interner.id(for: field.name)))
-                writer.string(field.name == "authorization" ? JWTSummary.strippingSignature(field.value) : field.value)
-            }
-            writer.raw(draft.payload)
-            Self.writeAuthentication(draft.authentication, to: &writer)
             let sequence = state.nextSequence
             state.nextSequence += 1
             let stored = StoredDelivery(
@@ -73,7 +86,9 @@ public final class DeliveryStore: Sendable {
             if state.records.count >= capacity { Self.evictOldest(&state) }
             state.records.append(stored)
             if let token = draft.deviceToken { state.byToken[token, default: []].append(sequence) }
-            if let apnsKey { state.byAPNSID[apnsKey, default: []].append(sequence) }
+            if let apnsKey, let previous = state.byAPNSID.updateValue(sequence, forKey: apnsKey) {
+                state.olderByAPNSID[apnsKey, default: []].append(previous)
+            }
             return sequence
         }
     }
@@ -94,8 +109,13 @@ public final class DeliveryStore: Sendable {
             if state.byToken[token]?.isEmpty == true { state.byToken[token] = nil }
         }
         if let key = UUIDKey(apnsID) {
-            state.byAPNSID[key]?.removeFirst()
-            if state.byAPNSID[key]?.isEmpty == true { state.byAPNSID[key] = nil }
+            // The oldest record of its id: the newest when the id was sent once.
+            if state.byAPNSID[key] == oldest.sequence {
+                state.byAPNSID[key] = nil
+            } else {
+                state.olderByAPNSID[key]?.removeFirst()
+                if state.olderByAPNSID[key]?.isEmpty == true { state.olderByAPNSID[key] = nil }
+            }
         }
     }
 
@@ -104,7 +124,8 @@ public final class DeliveryStore: Sendable {
         state.withLock { state in
             state.records.removeAll()
             state.byToken.removeAll()
-            state.byAPNSID.removeAll()
+            state.byAPNSID.removeAll(keepingCapacity: true)
+            state.olderByAPNSID.removeAll()
         }
     }
 
@@ -118,7 +139,7 @@ public final class DeliveryStore: Sendable {
     public func latest(apnsID: String) -> Delivery? {
         guard let key = UUIDKey(apnsID) else { return nil }
         return state.withLock { state -> Delivery? in
-            guard let sequence = state.byAPNSID[key]?.last, let stored = state.record(sequence: sequence) else {
+            guard let sequence = state.byAPNSID[key], let stored = state.record(sequence: sequence) else {
                 return nil
             }
             return Self.decode(stored, interner: state.interner)
@@ -149,7 +170,7 @@ public final class DeliveryStore: Sendable {
                 indexed = state.byToken[token] ?? []
                 indexedByToken = true
             } else if let apnsKey {
-                indexed = state.byAPNSID[apnsKey] ?? []
+                indexed = state.sequences(apnsID: apnsKey)
                 indexedByToken = false
             } else {
                 indexed = nil
@@ -253,15 +274,10 @@ public final class DeliveryStore: Sendable {
         let token = reader.string()
         let apnsID = reader.string()
         let uniqueID = reader.string()
-        let headerCount = reader.varint()
-        var headers: [HTTPHeaderField] = []
-        headers.reserveCapacity(headerCount)
-        for _ in 0..<headerCount {
-            let name = interner.string(for: UInt32(reader.varint())) ?? ""
-            headers.append(HTTPHeaderField(name: name, value: reader.string()))
-        }
         let payload = Array(reader.raw())
         let authentication = readAuthentication(&reader)
+        let headerCount = reader.varint()
+        let headers = HeaderBlock(encoded: reader.rest(), count: headerCount)?.fields ?? []
         if path.isEmpty && !token.isEmpty { path = RequestRules.devicePathPrefix + token }
         let hasToken = stored.flags & StoredDelivery.flagHasToken != 0
         var shownToken: String? = hasToken ? token : nil

@@ -19,7 +19,8 @@ struct StoredDelivery: Sendable {
     var flags: UInt8
     var reason: UInt32
     var topic: UInt32
-    /// method, path, authority, token, apns-id, unique id, headers, payload.
+    /// method, path, authority, token, apns-id, unique id, payload, authentication, headers
+    /// (a `HeaderBlock`, to the end).
     var blob: [UInt8]
 
     static let noPushType: UInt8 = 0xFF
@@ -79,6 +80,12 @@ struct BlobReader {
     mutating func string() -> String {
         let slice = raw()
         return String(decoding: slice, as: UTF8.self)
+    }
+
+    /// Everything not read yet.
+    mutating func rest() -> ArraySlice<UInt8> {
+        defer { offset = bytes.count }
+        return bytes[offset...]
     }
 
     mutating func raw() -> ArraySlice<UInt8> {

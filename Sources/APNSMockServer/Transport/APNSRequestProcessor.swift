@@ -15,7 +15,11 @@ struct APNSRequestProcessor {
     /// The answer for one request.
     struct Answer {
         var status: Int
-        var headers: [(String, String)]
+        /// The `apns-id` header of the answer.
+        var apnsID: String
+        /// The `apns-unique-id` header (sandbox 200s).
+        var uniqueID: String?
+        /// The JSON error body; `nil` for a 200.
         var body: [UInt8]?
         /// End the connection with GOAWAY (NO_ERROR, last stream 0, this debug data) instead.
         var goAwayDebugData: [UInt8]?
@@ -33,9 +37,8 @@ struct APNSRequestProcessor {
         let parts = ready.request
         let authority = parts.authority ?? parts.host
         let environment = context.environmentMode.resolve(serverName: serverName, authority: authority)
-        let headers = parts.headers
         let request = APNSRequest(
-            method: parts.method, path: parts.path, authority: authority, headers: headers,
+            method: parts.method, path: parts.path, authority: authority, headerBlock: parts.headers,
             payload: parts.payload, payloadSize: parts.payloadSize, headerListTooLarge: parts.headerListTooLarge)
         // One clock read per push: the rules judge at the moment the request is answered.
         let now = receivedAt
@@ -50,36 +53,27 @@ struct APNSRequestProcessor {
             firstAuthenticated = !authState.isEstablished && next.isEstablished
             authState = next
         }
-        let sentID = request.header("apns-id")
-        let echo = sentID.map(APNSMessageID.isValid) ?? false
-        let apnsID = echo ? sentID! : APNSMessageID.generate(using: &random)
-        var uniqueID: String?
-        var answer: Answer
+        let echo = verdict.sentMessageID.map(APNSMessageID.isValid) ?? false
+        let apnsID = echo ? verdict.sentMessageID! : APNSMessageID.generate(using: &random)
+        var answer = Answer(
+            status: verdict.status, apnsID: apnsID, uniqueID: nil, body: nil, goAwayDebugData: nil,
+            firstAuthenticatedPush: firstAuthenticated)
         if verdict.isAccepted {
-            var responseHeaders = [("apns-id", apnsID)]
-            if environment == .sandbox {
-                let id = APNSMessageID.generate(using: &random, lowercase: true)
-                uniqueID = id
-                responseHeaders.append(("apns-unique-id", id))
-            }
-            answer = Answer(
-                status: 200, headers: responseHeaders, body: nil, goAwayDebugData: nil,
-                firstAuthenticatedPush: firstAuthenticated)
+            if environment == .sandbox { answer.uniqueID = APNSMessageID.generate(using: &random, lowercase: true) }
         } else {
-            let reason = verdict.reason ?? .internalServerError
-            let body = APNSErrorBody.encode(reason: reason, timestamp: verdict.timestamp)
-            answer = Answer(
-                status: verdict.status, headers: [("content-type", "application/json"), ("apns-id", apnsID)],
-                body: body, goAwayDebugData: verdict.goAway ? body : nil, firstAuthenticatedPush: firstAuthenticated)
+            let body = APNSErrorBody.encode(reason: verdict.reason ?? .internalServerError, timestamp: verdict.timestamp)
+            answer.body = body
+            if verdict.goAway { answer.goAwayDebugData = body }
         }
         context.store.append(
             DeliveryDraft(
                 receivedAt: receivedAt, respondedAt: now, connectionID: connectionID,
                 streamID: ready.streamID, environment: environment, method: request.method, path: request.path,
-                authority: authority, headers: headers, deviceToken: verdict.deviceToken, topic: verdict.topic,
-                pushType: verdict.pushType, apnsID: apnsID, apnsIDGenerated: !echo, uniqueID: uniqueID,
-                payload: request.payload, payloadSize: request.payloadSize, status: verdict.status,
-                reason: verdict.reason, authentication: verdict.authentication, goAway: verdict.goAway))
+                authority: authority, headerBlock: request.headerBlock, deviceToken: verdict.deviceToken,
+                topic: verdict.topic, pushType: verdict.pushType, apnsID: apnsID, apnsIDGenerated: !echo,
+                uniqueID: answer.uniqueID, payload: request.payload, payloadSize: request.payloadSize,
+                status: verdict.status, reason: verdict.reason, authentication: verdict.authentication,
+                goAway: verdict.goAway))
         return answer
     }
 }

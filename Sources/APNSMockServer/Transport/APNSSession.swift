@@ -44,7 +44,10 @@ final class APNSSession {
 
     private func answerReadyRequests() {
         for ready in http2.takeReadyRequests() {
-            if closeAfterFlush { break }
+            if closeAfterFlush {
+                http2.finishAnswer(ready.request)
+                continue
+            }
             let answer = processor.answer(ready, serverName: serverName, receivedAt: shared.now())
             logger.debug(
                 "request answered",
@@ -56,10 +59,16 @@ final class APNSSession {
                 // As APNs has been seen to do for a certificate of the other environment.
                 logger.info("GOAWAY: \(String(decoding: debugData, as: UTF8.self))")
                 http2.goAway(errorCode: HTTP2ServerSession.noError, debugData: debugData, lastStreamID: 0)
+                http2.finishAnswer(ready.request)
                 closeAfterFlush = true
                 break
             }
-            http2.respond(streamID: ready.streamID, status: answer.status, headers: answer.headers, body: answer.body)
+            http2.respond(streamID: ready.streamID, status: answer.status, body: answer.body) { headers in
+                if answer.body != nil { headers.add("content-type", "application/json") }
+                headers.add("apns-id", answer.apnsID)
+                if let uniqueID = answer.uniqueID { headers.add("apns-unique-id", uniqueID) }
+            }
+            http2.finishAnswer(ready.request)
             if answer.firstAuthenticatedPush && shared.authStreamLimit {
                 http2.announceMaxConcurrentStreams(shared.settings.maxConcurrentStreams)
             }

@@ -19,23 +19,11 @@ public struct HTTP2Settings: Sendable, Hashable {
 /// answer.
 struct ReadyRequest {
     var streamID: Int32
-    var request: APNSRequestParts
+    /// The stream's collected parts; owned by the session, valid until the answer is submitted.
+    var request: StreamRequest
     /// The body outgrew one flow-control window before END_STREAM: the answer goes out now and
     /// the rest of the body is read and discarded.
     var early: Bool
-}
-
-/// Request fields as collected from nghttp2 callbacks.
-struct APNSRequestParts {
-    var method = ""
-    var path = ""
-    var authority: String?
-    var host: String?
-    var headers: [HTTPHeaderField] = []
-    var headerListSize = 0
-    var headerListTooLarge = false
-    var payload: [UInt8] = []
-    var payloadSize = 0
 }
 
 /// A server-side libnghttp2 session driven by bytes: `receive` plaintext, `collectOutput` to
@@ -48,10 +36,19 @@ final class HTTP2ServerSession {
     private var session: OpaquePointer?
     /// Requests being received, by stream id. A class per stream, so that appending a header
     /// or body chunk mutates in place instead of copying the parts out and back.
-    private var streams: [Int32: StreamState] = [:]
-    private var answered: Set<Int32> = []
+    private var streams: [Int32: StreamRequest] = [:]
+    /// The stream whose header block is arriving: HEADERS and CONTINUATION of one stream are
+    /// never interleaved with another's, so most callbacks skip the dictionary.
+    private var currentStreamID: Int32 = 0
+    private var currentStream: StreamRequest?
+    /// Finished streams' objects, emptied and kept for the next streams (buffers included).
+    private var spareStreams: [StreamRequest] = []
+    private static let spareStreamLimit = 128
     private var ready: [ReadyRequest] = []
     private var responseBodies: [Int32: [UInt8]] = [:]
+    /// Reused for every response's header block.
+    private var responseHeaderBytes: [UInt8] = []
+    private var responseHeaderSpans: [nghttp2_nv] = []
     private let maxHeaderListSize: Int
     /// Body bytes above which a request is answered before END_STREAM (one flow-control window).
     static let earlyAnswerThreshold = 65_535
@@ -168,40 +165,40 @@ final class HTTP2ServerSession {
     // MARK: answers
 
     /// Submits a response: HEADERS with END_STREAM when `body` is nil, else HEADERS then one
-    /// DATA frame with END_STREAM.
-    func respond(streamID: Int32, status: Int, headers: [(String, String)], body: [UInt8]?) {
-        answered.insert(streamID)
-        var storage: [UInt8] = []
-        storage.reserveCapacity(160)
-        var spans: [(Int, Int, Int, Int)] = []
-        spans.reserveCapacity(headers.count + 1)
-        func add(_ name: String, _ value: String) {
-            let nameStart = storage.count
-            storage.append(contentsOf: name.utf8)
-            let valueStart = storage.count
-            storage.append(contentsOf: value.utf8)
-            spans.append((nameStart, valueStart - nameStart, valueStart, storage.count - valueStart))
-        }
-        add(":status", String(status))
-        for (name, value) in headers { add(name, value) }
-        storage.withUnsafeMutableBufferPointer { buffer in
+    /// DATA frame with END_STREAM. `headers` writes the header fields after `:status`.
+    func respond(
+        streamID: Int32, status: Int, body: [UInt8]?, headers: (inout ResponseHeaderWriter) -> Void
+    ) {
+        stream(streamID)?.answered = true
+        var writer = ResponseHeaderWriter(bytes: responseHeaderBytes, ends: [])
+        responseHeaderBytes = []
+        writer.add(":status", status)
+        headers(&writer)
+        responseHeaderSpans.removeAll(keepingCapacity: true)
+        writer.bytes.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
-            var nva = spans.map { span in
-                nghttp2_nv(
-                    name: base + span.0, value: base + span.2, namelen: span.1, valuelen: span.3,
-                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            var start = 0
+            for (nameEnd, valueEnd) in writer.ends {
+                responseHeaderSpans.append(
+                    nghttp2_nv(
+                        name: base + start, value: base + nameEnd, namelen: nameEnd - start,
+                        valuelen: valueEnd - nameEnd, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                start = valueEnd
             }
+            // nghttp2 copies the fields while submitting; the buffer is reused afterwards.
             if let body {
                 responseBodies[streamID] = body
                 var provider = nghttp2_data_provider()
                 provider.read_callback = { _, streamID, buffer, length, flags, _, user in
                     HTTP2ServerSession.from(user).readBody(streamID, buffer!, length, flags!)
                 }
-                _ = nghttp2_submit_response(session, streamID, &nva, nva.count, &provider)
+                _ = nghttp2_submit_response(session, streamID, &responseHeaderSpans, responseHeaderSpans.count, &provider)
             } else {
-                _ = nghttp2_submit_response(session, streamID, &nva, nva.count, nil)
+                _ = nghttp2_submit_response(session, streamID, &responseHeaderSpans, responseHeaderSpans.count, nil)
             }
         }
+        writer.bytes.removeAll(keepingCapacity: true)
+        responseHeaderBytes = writer.bytes
     }
 
     private func readBody(
@@ -225,51 +222,56 @@ final class HTTP2ServerSession {
 
     // MARK: callbacks (collect only)
 
+    /// The stream's request, if it is one being received or answered.
+    private func stream(_ streamID: Int32) -> StreamRequest? {
+        if streamID == currentStreamID, let currentStream { return currentStream }
+        return streams[streamID]
+    }
+
     private func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         let header = frame.pointee.hd
         guard header.type == UInt8(NGHTTP2_HEADERS.rawValue), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else {
             return 0
         }
-        streams[header.stream_id] = StreamState()
+        let request = spareStreams.popLast() ?? StreamRequest()
+        streams[header.stream_id] = request
+        currentStreamID = header.stream_id
+        currentStream = request
         return 0
     }
 
     private func onHeader(
         _ frame: UnsafePointer<nghttp2_frame>, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>
     ) -> Int32 {
-        guard frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
-        let streamID = frame.pointee.hd.stream_id
-        guard let state = streams[streamID] else { return 0 }
+        guard frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST, let request = stream(frame.pointee.hd.stream_id)
+        else { return 0 }
         // RFC 9113 §6.5.2: name + value + 32 octets per field. libnghttp2 1.52 announces
         // MAX_HEADER_LIST_SIZE but does not enforce it; this does.
-        state.parts.headerListSize += name.count + value.count + 32
-        if state.parts.headerListSize > maxHeaderListSize { state.parts.headerListTooLarge = true }
-        let nameString = String(decoding: name, as: UTF8.self)
-        let valueString = String(decoding: value, as: UTF8.self)
+        request.headerListSize += name.count + value.count + 32
+        if request.headerListSize > maxHeaderListSize { request.headerListTooLarge = true }
         if name.first == UInt8(ascii: ":") {
-            switch nameString {
-            case ":method": state.parts.method = valueString
-            case ":path": state.parts.path = valueString
-            case ":authority": state.parts.authority = valueString
+            switch name.count {
+            case 5 where ASCIIBytes.equal(name, ":path"):
+                request.path = String(decoding: value, as: UTF8.self)
+            case 7 where ASCIIBytes.equal(name, ":method"):
+                request.method = ASCIIBytes.equal(value, "POST") ? "POST" : String(decoding: value, as: UTF8.self)
+            case 10 where ASCIIBytes.equal(name, ":authority"):
+                request.authority = String(decoding: value, as: UTF8.self)
             default: break
             }
-        } else if !state.parts.headerListTooLarge {
-            if nameString == "host" { state.parts.host = valueString }
-            state.parts.headers.append(HTTPHeaderField(name: nameString, value: valueString))
+        } else if !request.headerListTooLarge {
+            if name.count == 4, ASCIIBytes.equal(name, "host") { request.host = String(decoding: value, as: UTF8.self) }
+            request.headers.append(name: name, value: value)
         }
         return 0
     }
 
     private func onData(_ streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) -> Int32 {
-        guard let state = streams[streamID], !answered.contains(streamID) else { return 0 }
-        let room = APNSPushType.largestPayloadLimit - state.parts.payload.count
-        if room > 0 { state.parts.payload.append(contentsOf: data.prefix(room)) }
-        state.parts.payloadSize += data.count
-        let early = state.parts.payloadSize > Self.earlyAnswerThreshold
-        if early {
-            answered.insert(streamID)
-            ready.append(ReadyRequest(streamID: streamID, request: state.parts, early: true))
-        }
+        guard let request = stream(streamID), !request.answered else { return 0 }
+        let room = APNSPushType.largestPayloadLimit - request.payload.count
+        if room > 0 { request.payload.append(contentsOf: data.prefix(room)) }
+        request.payloadSize += data.count
+        if request.payloadSize > Self.earlyAnswerThreshold { markReady(streamID, request, early: true) }
         return 0
     }
 
@@ -277,22 +279,104 @@ final class HTTP2ServerSession {
         let header = frame.pointee.hd
         guard header.type == UInt8(NGHTTP2_HEADERS.rawValue) || header.type == UInt8(NGHTTP2_DATA.rawValue),
             header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
-            let state = streams[header.stream_id], !answered.contains(header.stream_id)
+            let request = stream(header.stream_id), !request.answered
         else { return 0 }
-        answered.insert(header.stream_id)
-        ready.append(ReadyRequest(streamID: header.stream_id, request: state.parts, early: false))
+        markReady(header.stream_id, request, early: false)
         return 0
+    }
+
+    private func markReady(_ streamID: Int32, _ request: StreamRequest, early: Bool) {
+        request.answered = true
+        request.awaitingAnswer = true
+        ready.append(ReadyRequest(streamID: streamID, request: request, early: early))
+    }
+
+    /// The answer to `request` was submitted (or given up): its object may be reused once the
+    /// stream closes.
+    func finishAnswer(_ request: StreamRequest) {
+        request.awaitingAnswer = false
+        if request.closed { recycle(request) }
     }
 
     private func onStreamClose(_ streamID: Int32) -> Int32 {
-        streams[streamID] = nil
-        answered.remove(streamID)
+        if let request = streams.removeValue(forKey: streamID) {
+            request.closed = true
+            // A request still waiting in `ready` is recycled once it has been answered.
+            if !request.awaitingAnswer { recycle(request) }
+        }
+        if streamID == currentStreamID {
+            currentStreamID = 0
+            currentStream = nil
+        }
         responseBodies[streamID] = nil
         return 0
     }
+
+    private func recycle(_ request: StreamRequest) {
+        guard spareStreams.count < Self.spareStreamLimit else { return }
+        request.reset()
+        spareStreams.append(request)
+    }
 }
 
-/// The parts of one request as they arrive (see `HTTP2ServerSession.streams`).
-private final class StreamState {
-    var parts = APNSRequestParts()
+/// Writes a response's header fields into one reused buffer.
+struct ResponseHeaderWriter {
+    var bytes: [UInt8]
+    /// Per field: where its name ends (= its value starts) and where its value ends.
+    var ends: [(Int, Int)]
+
+    mutating func add(_ name: StaticString, _ value: String) {
+        var value = value
+        value.withUTF8 { add(name, $0) }
+    }
+
+    mutating func add(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        let nameEnd = bytes.count
+        bytes.append(contentsOf: value)
+        ends.append((nameEnd, bytes.count))
+    }
+
+    mutating func add(_ name: StaticString, _ value: Int) {
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        let nameEnd = bytes.count
+        var digits = String(value)
+        digits.withUTF8 { bytes.append(contentsOf: $0) }
+        ends.append((nameEnd, bytes.count))
+    }
+}
+
+/// The parts of one request as they arrive (see `HTTP2ServerSession.streams`). Reused for later
+/// streams of the connection once answered and closed, buffers and all.
+final class StreamRequest {
+    var method = ""
+    var path = ""
+    var authority: String?
+    var host: String?
+    var headers = HeaderBlock()
+    var headerListSize = 0
+    var headerListTooLarge = false
+    var payload: [UInt8] = []
+    var payloadSize = 0
+    /// Handed to the processor (or answered early); later DATA is read and dropped.
+    var answered = false
+    /// In the ready list, not yet answered.
+    var awaitingAnswer = false
+    /// nghttp2 closed the stream.
+    var closed = false
+
+    func reset() {
+        method = ""
+        path = ""
+        authority = nil
+        host = nil
+        headers.removeAll()
+        headerListSize = 0
+        headerListTooLarge = false
+        payload.removeAll(keepingCapacity: true)
+        payloadSize = 0
+        answered = false
+        awaitingAnswer = false
+        closed = false
+    }
 }

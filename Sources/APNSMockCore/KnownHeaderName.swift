@@ -1,0 +1,69 @@
+/// Header names the APNs rules and the record care about, each with a one-byte code.
+///
+/// `HeaderBlock` stores these names as their code, so the rules switch on a number instead of
+/// comparing strings and a record spends one byte on the name.
+public enum KnownHeaderName: UInt8, CaseIterable, Sendable {
+    case authorization = 1
+    case apnsID
+    case apnsTopic
+    case apnsPushType
+    case apnsPriority
+    case apnsExpiration
+    case apnsCollapseID
+    case contentType
+    case contentLength
+    case userAgent
+    case host
+    case acceptEncoding
+
+    /// The lower-case header name.
+    public var name: String { spelling.description }
+
+    /// The lower-case header name's bytes.
+    public var spelling: StaticString {
+        switch self {
+        case .authorization: "authorization"
+        case .apnsID: "apns-id"
+        case .apnsTopic: "apns-topic"
+        case .apnsPushType: "apns-push-type"
+        case .apnsPriority: "apns-priority"
+        case .apnsExpiration: "apns-expiration"
+        case .apnsCollapseID: "apns-collapse-id"
+        case .contentType: "content-type"
+        case .contentLength: "content-length"
+        case .userAgent: "user-agent"
+        case .host: "host"
+        case .acceptEncoding: "accept-encoding"
+        }
+    }
+
+    /// Whether the name starts with `apns-`: repeated, it is a `DuplicateHeaders` error.
+    public var isAPNSHeader: Bool {
+        switch self {
+        case .apnsID, .apnsTopic, .apnsPushType, .apnsPriority, .apnsExpiration, .apnsCollapseID: true
+        default: false
+        }
+    }
+
+    /// The known name spelled by `bytes` (exactly, lower case), if any.
+    public static func matching(_ bytes: UnsafeBufferPointer<UInt8>) -> KnownHeaderName? {
+        // The length narrows it to one or two candidates; then one comparison.
+        let candidates: (KnownHeaderName?, KnownHeaderName?)
+        switch bytes.count {
+        case 4: candidates = (.host, nil)
+        case 7: candidates = (.apnsID, nil)
+        case 10: candidates = (.apnsTopic, .userAgent)
+        case 12: candidates = (.contentType, nil)
+        case 13: candidates = (.authorization, .apnsPriority)
+        case 14: candidates = (.apnsPushType, .contentLength)
+        case 15: candidates = (.apnsExpiration, .acceptEncoding)
+        case 16: candidates = (.apnsCollapseID, nil)
+        default: return nil
+        }
+        if let first = candidates.0, first.spelled(by: bytes) { return first }
+        if let second = candidates.1, second.spelled(by: bytes) { return second }
+        return nil
+    }
+
+    private func spelled(by bytes: UnsafeBufferPointer<UInt8>) -> Bool { ASCIIBytes.equal(bytes, spelling) }
+}
