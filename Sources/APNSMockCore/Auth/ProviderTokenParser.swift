@@ -35,7 +35,11 @@ public enum ProviderTokenParser {
         var value = value
         guard let range = value.withUTF8(bearerTokenRange) else { return nil }
         let utf8 = value.utf8
-        return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
+        return Substring(
+            utf8[
+                utf8.index(
+                    utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
+                        utf8.startIndex, offsetBy: range.upperBound)])
     }
 
     /// Where the token sits in an `authorization` value's bytes (`bearer <token>`, scheme

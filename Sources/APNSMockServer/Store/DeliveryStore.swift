@@ -51,7 +51,8 @@ public final class DeliveryStore: Sendable {
     /// Stores `draft` and returns its sequence number.
     @discardableResult
     public func append(_ draft: DeliveryDraft) -> UInt64 {
-        var writer = BlobWriter(capacity: 96 + draft.path.utf8.count + draft.payload.count + draft.headerBlock.bytes.count)
+        var writer = BlobWriter(
+            capacity: 96 + draft.path.utf8.count + draft.payload.count + draft.headerBlock.bytes.count)
         writer.string(draft.method)
         let tokenPathIsCanonical = draft.deviceToken.map { draft.path.utf8.count == 10 + $0.utf8.count } ?? false
         writer.string(tokenPathIsCanonical ? "" : draft.path)

@@ -61,7 +61,8 @@ struct APNSRequestProcessor {
         if verdict.isAccepted {
             if environment == .sandbox { answer.uniqueID = APNSMessageID.generate(using: &random, lowercase: true) }
         } else {
-            let body = APNSErrorBody.encode(reason: verdict.reason ?? .internalServerError, timestamp: verdict.timestamp)
+            let body = APNSErrorBody.encode(
+                reason: verdict.reason ?? .internalServerError, timestamp: verdict.timestamp)
             answer.body = body
             if verdict.goAway { answer.goAwayDebugData = body }
         }

@@ -192,7 +192,8 @@ final class HTTP2ServerSession {
                 provider.read_callback = { _, streamID, buffer, length, flags, _, user in
                     HTTP2ServerSession.from(user).readBody(streamID, buffer!, length, flags!)
                 }
-                _ = nghttp2_submit_response(session, streamID, &responseHeaderSpans, responseHeaderSpans.count, &provider)
+                _ = nghttp2_submit_response(
+                    session, streamID, &responseHeaderSpans, responseHeaderSpans.count, &provider)
             } else {
                 _ = nghttp2_submit_response(session, streamID, &responseHeaderSpans, responseHeaderSpans.count, nil)
             }
