@@ -51,7 +51,8 @@ let package = Package(
             name: "APNSMockCore",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto")
-            ]
+            ],
+            swiftSettings: answerPathSettings
         ),
         .target(
             name: "APNSMockServer",
@@ -69,7 +70,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            swiftSettings: answerPathSettings
         ),
         .target(
             name: "APNSMock",
@@ -120,3 +122,10 @@ let package = Package(
         ),
     ]
 )
+
+/// The modules on the answer path, in release builds: Core's types inlined and specialized into
+/// the server (cross-module optimization), and no run-time exclusivity checks (every access to a
+/// class property paid one). Measured in docs/BENCHMARKS.md.
+var answerPathSettings: [SwiftSetting] {
+    [.unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+}

@@ -17,7 +17,8 @@ public struct APNSVerdict: Sendable, Equatable {
     public var timestamp: Int64?
     /// What authentication learned (nil when the request failed before that step).
     public var authentication: AuthenticationResult?
-    /// The connection's next authentication state, when this push passed authentication.
+    /// The connection's next authentication state, when this push passed authentication and
+    /// changed it (`nil` when the state stays as it was).
     public var nextAuthState: ConnectionAuthState?
     /// A token seen for the first time, to remember (its signature is never checked again).
     public var newToken: NewProviderToken?

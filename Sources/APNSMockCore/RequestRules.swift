@@ -201,6 +201,11 @@ public struct RequestRules: Sendable {
         {
             return .tooManyProviderTokenUpdates
         }
+        if state.boundTeamID != nil, state.firstKeyID != nil, state.currentToken == token,
+            state.currentTokenDetails == details, state.currentTokenKeyGeneration == registry.keyGeneration
+        {
+            return nil  // the connection's state stays as it is (the usual push)
+        }
         var next = state
         next.boundTeamID = state.boundTeamID ?? details.teamID
         next.firstKeyID = state.firstKeyID ?? details.keyID

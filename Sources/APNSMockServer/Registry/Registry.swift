@@ -5,6 +5,7 @@ import Synchronization
 /// checked. Thread-safe and synchronous (a `Mutex`); the rules read a `RegistrySnapshot`.
 public final class Registry: Sendable {
     private let state: Mutex<RegistrySnapshot>
+    private let changes = Atomic<UInt64>(0)
 
     public init(keys: [ProviderKey] = [], devices: [DeviceRegistration] = []) {
         var snapshot = RegistrySnapshot()
@@ -16,12 +17,23 @@ public final class Registry: Sendable {
     /// The current state, as a value (copy-on-write: cheap to take).
     public func snapshot() -> RegistrySnapshot { state.withLock { $0 } }
 
+    /// Counts changes: a connection keeps its snapshot while this stays the same.
+    public var changeCount: UInt64 { changes.load(ordering: .acquiring) }
+
+    /// Runs `body` on the state under the lock and counts a change.
+    private func change<Result>(_ body: (inout RegistrySnapshot) -> Result) -> Result {
+        state.withLock { state in
+            defer { changes.add(1, ordering: .releasing) }
+            return body(&state)
+        }
+    }
+
     // MARK: keys
 
     /// Adds or replaces a key. Tokens remembered for that key id are forgotten, so the next
     /// push with them is checked against the new key.
     public func putKey(_ key: ProviderKey) {
-        state.withLock { state in
+        change { state in
             state.keys[key.keyID] = key
             state.tokens = state.tokens.filter { $0.value.keyID != key.keyID }
             state.keyGeneration &+= 1
@@ -31,7 +43,7 @@ public final class Registry: Sendable {
     /// Removes a key and forgets its tokens. Returns whether it existed.
     @discardableResult
     public func removeKey(_ keyID: String) -> Bool {
-        state.withLock { state in
+        change { state in
             state.tokens = state.tokens.filter { $0.value.keyID != keyID }
             state.keyGeneration &+= 1
             return state.keys.removeValue(forKey: keyID) != nil
@@ -46,7 +58,7 @@ public final class Registry: Sendable {
     /// Remembers a token checked for the first time (bounded: the oldest entries are not
     /// tracked, so the cache is simply emptied when it grows past `tokenCacheLimit`).
     public func remember(_ token: NewProviderToken) {
-        state.withLock { state in
+        change { state in
             if state.tokens.count >= Self.tokenCacheLimit { state.tokens.removeAll() }
             state.tokens[token.token] = token.details
         }
@@ -59,12 +71,12 @@ public final class Registry: Sendable {
 
     /// Adds or replaces a device registration.
     public func putDevice(_ device: DeviceRegistration) {
-        state.withLock { $0.devices[device.token] = device }
+        change { $0.devices[device.token] = device }
     }
 
     @discardableResult
     public func removeDevice(_ token: String) -> Bool {
-        state.withLock { $0.devices.removeValue(forKey: token.lowercased()) != nil }
+        change { $0.devices.removeValue(forKey: token.lowercased()) != nil }
     }
 
     public func device(_ token: String) -> DeviceRegistration? { state.withLock { $0.devices[token.lowercased()] } }
@@ -76,7 +88,7 @@ public final class Registry: Sendable {
     /// Changes a device's state; registers the token when unknown. Returns the new registration.
     @discardableResult
     public func setDeviceState(_ token: String, _ newState: DeviceRegistration.State) -> DeviceRegistration {
-        state.withLock { state in
+        change { state in
             var device = state.devices[token.lowercased()] ?? DeviceRegistration(token: token)
             device.state = newState
             state.devices[device.token] = device

@@ -11,6 +11,9 @@ struct APNSRequestProcessor {
     /// What this connection has accepted so far.
     private(set) var authState = ConnectionAuthState()
     var random = FastRandom()
+    /// The registry as last read, and its change count then: re-read only after a change.
+    private var registry = RegistrySnapshot()
+    private var registryChangeCount = UInt64.max
 
     /// The answer for one request.
     struct Answer {
@@ -42,11 +45,16 @@ struct APNSRequestProcessor {
             payload: parts.payload, payloadSize: parts.payloadSize, headerListTooLarge: parts.headerListTooLarge)
         // One clock read per push: the rules judge at the moment the request is answered.
         let now = receivedAt
+        let changeCount = context.registry.changeCount
+        if changeCount != registryChangeCount {
+            registry = context.registry.snapshot()
+            registryChangeCount = changeCount
+        }
         let verdict = context.rules.evaluate(
             request,
             context: ConnectionContext(
                 environment: environment, authentication: authentication, authState: authState,
-                registry: context.registry.snapshot(), now: now))
+                registry: registry, now: now))
         if let token = verdict.newToken { context.registry.remember(token) }
         var firstAuthenticated = false
         if let next = verdict.nextAuthState {

@@ -65,8 +65,8 @@ final class APNSSession {
             }
             http2.respond(streamID: ready.streamID, status: answer.status, body: answer.body) { headers in
                 if answer.body != nil { headers.add("content-type", "application/json") }
-                headers.add("apns-id", answer.apnsID)
-                if let uniqueID = answer.uniqueID { headers.add("apns-unique-id", uniqueID) }
+                headers.add("apns-id", answer.apnsID, neverIndexed: true)
+                if let uniqueID = answer.uniqueID { headers.add("apns-unique-id", uniqueID, neverIndexed: true) }
             }
             http2.finishAnswer(ready.request)
             if answer.firstAuthenticatedPush && shared.authStreamLimit {

@@ -47,7 +47,7 @@ final class HTTP2ServerSession {
     private var ready: [ReadyRequest] = []
     private var responseBodies: [Int32: [UInt8]] = [:]
     /// Reused for every response's header block.
-    private var responseHeaderBytes: [UInt8] = []
+    private var responseHeaderWriter = ResponseHeaderWriter()
     private var responseHeaderSpans: [nghttp2_nv] = []
     private let maxHeaderListSize: Int
     /// Body bytes above which a request is answered before END_STREAM (one flow-control window).
@@ -64,22 +64,24 @@ final class HTTP2ServerSession {
         }
         defer { nghttp2_session_callbacks_del(callbacks) }
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
-            HTTP2ServerSession.from(user).onBeginHeaders(frame!)
+            HTTP2ServerSession.with(user) { $0.onBeginHeaders(frame!) }
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) {
             _, frame, name, nameLength, value, valueLength, _, user in
-            HTTP2ServerSession.from(user).onHeader(
-                frame!, name: UnsafeBufferPointer(start: name, count: nameLength),
-                value: UnsafeBufferPointer(start: value, count: valueLength))
+            HTTP2ServerSession.with(user) {
+                $0.onHeader(
+                    frame!, name: UnsafeBufferPointer(start: name, count: nameLength),
+                    value: UnsafeBufferPointer(start: value, count: valueLength))
+            }
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, user in
-            HTTP2ServerSession.from(user).onData(streamID, UnsafeBufferPointer(start: data, count: length))
+            HTTP2ServerSession.with(user) { $0.onData(streamID, UnsafeBufferPointer(start: data, count: length)) }
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
-            HTTP2ServerSession.from(user).onFrameReceived(frame!)
+            HTTP2ServerSession.with(user) { $0.onFrameReceived(frame!) }
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, user in
-            HTTP2ServerSession.from(user).onStreamClose(streamID)
+            HTTP2ServerSession.with(user) { $0.onStreamClose(streamID) }
         }
         var option: OpaquePointer?
         guard nghttp2_option_new(&option) == 0, let option else { throw TLSError("cannot allocate nghttp2 options") }
@@ -110,8 +112,11 @@ final class HTTP2ServerSession {
         nghttp2_session_del(session)
     }
 
-    private static func from(_ user: UnsafeMutableRawPointer?) -> HTTP2ServerSession {
-        Unmanaged<HTTP2ServerSession>.fromOpaque(user!).takeUnretainedValue()
+    /// Calls `body` with the session behind a callback's user pointer, without retaining it
+    /// (the session outlives its nghttp2 callbacks).
+    private static func with<Result>(_ user: UnsafeMutableRawPointer?, _ body: (HTTP2ServerSession) -> Result) -> Result
+    {
+        Unmanaged<HTTP2ServerSession>.fromOpaque(user!)._withUnsafeGuaranteedRef(body)
     }
 
     // MARK: bytes in, bytes out
@@ -170,27 +175,31 @@ final class HTTP2ServerSession {
         streamID: Int32, status: Int, body: [UInt8]?, headers: (inout ResponseHeaderWriter) -> Void
     ) {
         stream(streamID)?.answered = true
-        var writer = ResponseHeaderWriter(bytes: responseHeaderBytes, ends: [])
-        responseHeaderBytes = []
+        var writer = responseHeaderWriter
+        responseHeaderWriter = ResponseHeaderWriter()
+        writer.removeAll()
         writer.add(":status", status)
         headers(&writer)
         responseHeaderSpans.removeAll(keepingCapacity: true)
-        writer.bytes.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
+        writer.bytes.withUnsafeBufferPointer { buffer in
+            let base = UnsafeMutablePointer(mutating: buffer.baseAddress!)
             var start = 0
-            for (nameEnd, valueEnd) in writer.ends {
+            for field in writer.fields {
+                // A value that changes with every response (an id) would only churn the
+                // client's HPACK table: sent as a literal that is never indexed.
+                let flags = field.neverIndexed ? NGHTTP2_NV_FLAG_NO_INDEX : NGHTTP2_NV_FLAG_NONE
                 responseHeaderSpans.append(
                     nghttp2_nv(
-                        name: base + start, value: base + nameEnd, namelen: nameEnd - start,
-                        valuelen: valueEnd - nameEnd, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
-                start = valueEnd
+                        name: base + start, value: base + field.nameEnd, namelen: field.nameEnd - start,
+                        valuelen: field.valueEnd - field.nameEnd, flags: UInt8(flags.rawValue)))
+                start = field.valueEnd
             }
             // nghttp2 copies the fields while submitting; the buffer is reused afterwards.
             if let body {
                 responseBodies[streamID] = body
                 var provider = nghttp2_data_provider()
                 provider.read_callback = { _, streamID, buffer, length, flags, _, user in
-                    HTTP2ServerSession.from(user).readBody(streamID, buffer!, length, flags!)
+                    HTTP2ServerSession.with(user) { $0.readBody(streamID, buffer!, length, flags!) }
                 }
                 _ = nghttp2_submit_response(
                     session, streamID, &responseHeaderSpans, responseHeaderSpans.count, &provider)
@@ -198,8 +207,7 @@ final class HTTP2ServerSession {
                 _ = nghttp2_submit_response(session, streamID, &responseHeaderSpans, responseHeaderSpans.count, nil)
             }
         }
-        writer.bytes.removeAll(keepingCapacity: true)
-        responseHeaderBytes = writer.bytes
+        responseHeaderWriter = writer
     }
 
     private func readBody(
@@ -322,28 +330,31 @@ final class HTTP2ServerSession {
 
 /// Writes a response's header fields into one reused buffer.
 struct ResponseHeaderWriter {
-    var bytes: [UInt8]
-    /// Per field: where its name ends (= its value starts) and where its value ends.
-    var ends: [(Int, Int)]
+    private(set) var bytes: [UInt8] = []
+    /// Per field: where its name ends (= its value starts), where its value ends, and whether
+    /// HPACK must never index it.
+    private(set) var fields: [(nameEnd: Int, valueEnd: Int, neverIndexed: Bool)] = []
 
-    mutating func add(_ name: StaticString, _ value: String) {
-        var value = value
-        value.withUTF8 { add(name, $0) }
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
     }
 
-    mutating func add(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
+    mutating func add(_ name: StaticString, _ value: String, neverIndexed: Bool = false) {
+        var value = value
+        value.withUTF8 { add(name, $0, neverIndexed: neverIndexed) }
+    }
+
+    mutating func add(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>, neverIndexed: Bool = false) {
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
         let nameEnd = bytes.count
         bytes.append(contentsOf: value)
-        ends.append((nameEnd, bytes.count))
+        fields.append((nameEnd, bytes.count, neverIndexed))
     }
 
     mutating func add(_ name: StaticString, _ value: Int) {
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        let nameEnd = bytes.count
         var digits = String(value)
-        digits.withUTF8 { bytes.append(contentsOf: $0) }
-        ends.append((nameEnd, bytes.count))
+        digits.withUTF8 { add(name, $0) }
     }
 }
 

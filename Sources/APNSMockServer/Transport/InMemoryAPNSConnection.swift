@@ -19,8 +19,10 @@ public final class InMemoryAPNSConnection {
     /// Feeds client bytes (without the 24-byte client preface); answers what became ready.
     /// Returns `false` on an HTTP/2 connection error.
     @discardableResult
+    @inline(never)
     public func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { session.receive(bytes) }
 
     /// Appends what the server wants to send.
+    @inline(never)
     public func collectOutput(into output: inout [UInt8]) { session.collectOutput(into: &output) }
 }
