@@ -45,6 +45,30 @@ import Testing
         #expect(!record.headers.contains { $0.value.contains("c2lnbmF0dXJl") })
     }
 
+    /// A filtered scan reads the store in chunks (the lock is taken per chunk); pages and totals
+    /// must come out as one scan would give them, across chunk borders, both ways, after eviction.
+    @Test func filteredScansAcrossChunks() throws {
+        let chunk = Int(DeliveryStore.scanChunk)
+        let store = DeliveryStore(capacity: chunk * 3)
+        let count = chunk * 3 + 500  // the first 500 are evicted
+        for index in 0..<count { store.append(Self.draft(topic: index % 3 == 0 ? "com.example.a" : "com.example.b")) }
+        let kept = (500..<count).filter { $0 % 3 == 0 }.map { UInt64($0 + 1) }
+        let firstPage = store.query(DeliveryFilter(topic: "com.example.a"), limit: 7)
+        #expect(firstPage.total == kept.count)
+        #expect(firstPage.deliveries.map(\.sequence) == Array(kept.prefix(7)))
+        // Page on from a cursor in the middle of a later chunk, ascending and descending.
+        let cursor = kept[kept.count / 2]
+        let ascending = store.query(DeliveryFilter(topic: "com.example.a", since: cursor), limit: 5)
+        #expect(ascending.deliveries.map(\.sequence) == Array(kept.filter { $0 > cursor }.prefix(5)))
+        #expect(ascending.total == kept.filter { $0 > cursor }.count)
+        let descending = store.query(DeliveryFilter(topic: "com.example.a", before: cursor), limit: 5, order: .desc)
+        #expect(descending.deliveries.map(\.sequence) == Array(kept.filter { $0 < cursor }.reversed().prefix(5)))
+        #expect(descending.total == kept.filter { $0 < cursor }.count)
+        let all = store.query(DeliveryFilter(topic: "com.example.a"), limit: count, order: .desc)
+        #expect(all.deliveries.map(\.sequence) == kept.reversed())
+        #expect(all.next == nil)
+    }
+
     @Test func oldestRecordsGoWhenFull() {
         let store = DeliveryStore(capacity: 3)
         for index in 0..<5 { store.append(Self.draft(token: String(format: "%016x", index))) }

@@ -151,104 +151,121 @@ public final class DeliveryStore: Sendable {
     public func query(_ filter: DeliveryFilter, limit: Int = 1000, order: DeliveryOrder = .asc) -> DeliveryPage {
         let token = filter.token.map { $0.lowercased() }
         let apnsKey = filter.apnsID.flatMap(UUIDKey.init)
-        return state.withLock { state in
-            let topicID: UInt32?? = filter.topic.map { state.interner.existingID(for: $0) }
-            if filter.apnsID != nil && apnsKey == nil {
-                return DeliveryPage(deliveries: [], next: nil, total: 0, dropped: state.dropped)
-            }
-            if case .some(.none) = topicID {
-                return DeliveryPage(deliveries: [], next: nil, total: 0, dropped: state.dropped)
-            }
-            func inBounds(_ sequence: UInt64) -> Bool {
-                if let since = filter.since, sequence <= since { return false }
-                if let before = filter.before, sequence >= before { return false }
-                return true
-            }
-            let indexed: Deque<UInt64>?
-            let indexedByToken: Bool
-            if let token, DeviceToken.normalized(token) != nil {
-                // Well-formed tokens are indexed; a malformed one can only match by scanning.
-                indexed = state.byToken[token] ?? []
-                indexedByToken = true
-            } else if let apnsKey {
-                indexed = state.sequences(apnsID: apnsKey)
-                indexedByToken = false
-            } else {
-                indexed = nil
-                indexedByToken = false
-            }
-            // Predicates that need the record itself; the index (when used) implies its own key.
-            let checkToken = token != nil && !(indexed != nil && indexedByToken)
-            let checkAPNSID = apnsKey != nil && !(indexed != nil && !indexedByToken)
-            let needsRecord =
-                topicID != nil || filter.pushType != nil || filter.status != nil || checkToken || checkAPNSID
-            func matches(_ record: StoredDelivery) -> Bool {
-                if case .some(.some(let id)) = topicID, record.topic != id { return false }
-                if let pushType = filter.pushType, record.pushType != pushType.code { return false }
-                if let status = filter.status, Int(record.status) != status { return false }
-                if checkAPNSID, let apnsKey, !Self.hasAPNSID(record, apnsKey) { return false }
-                if checkToken, let token, Self.token(of: record) != token { return false }
-                return true
-            }
-            var picked: [StoredDelivery] = []
-            var total = 0
-            var lastPicked: UInt64?
-            // Only sequence numbers are compared until a record is needed: counting the matches
-            // of a million-record token costs integer comparisons, not record reads.
-            func consider(_ sequence: UInt64, _ record: () -> StoredDelivery?) {
-                guard inBounds(sequence) else { return }
-                if needsRecord {
-                    guard let stored = record(), matches(stored) else { return }
-                    total += 1
-                    if picked.count < limit {
-                        picked.append(stored)
-                        lastPicked = sequence
-                    }
-                } else {
-                    total += 1
-                    if picked.count < limit, let stored = record() {
-                        picked.append(stored)
-                        lastPicked = sequence
-                    }
-                }
-            }
-            if let indexed {
-                if order == .asc {
-                    for sequence in indexed { consider(sequence) { state.record(sequence: sequence) } }
-                } else {
-                    for sequence in indexed.reversed() { consider(sequence) { state.record(sequence: sequence) } }
-                }
-            } else if !needsRecord, let first = state.records.first?.sequence, filter.before != 0,
-                filter.since != UInt64.max
-            {
-                // No predicate but the bounds: records are contiguous in sequence, so the page
-                // and the total are arithmetic, not a scan under the lock.
-                let last = first + UInt64(state.records.count) - 1
-                let low = max(first, (filter.since ?? 0) &+ 1)
-                let high = min(last, (filter.before ?? UInt64.max) &- 1)
-                if low <= high {
-                    total = Int(high - low + 1)
-                    let count = UInt64(min(limit, total))
-                    let sequences =
-                        order == .asc
-                        ? Array(low..<(low + count)) : Array(((high - count + 1)...high).reversed())
-                    for sequence in sequences {
-                        if let record = state.record(sequence: sequence) {
-                            picked.append(record)
-                            lastPicked = sequence
-                        }
-                    }
-                }
-            } else if order == .asc {
-                for record in state.records { consider(record.sequence) { record } }
-            } else {
-                for record in state.records.reversed() { consider(record.sequence) { record } }
-            }
-            let deliveries = picked.map { Self.decode($0, interner: state.interner) }
-            let next = total > picked.count ? lastPicked : nil
-            return DeliveryPage(deliveries: deliveries, next: next, total: total, dropped: state.dropped)
+        let topicID: UInt32?? = filter.topic.map { topic in state.withLock { $0.interner.existingID(for: topic) } }
+        if (filter.apnsID != nil && apnsKey == nil) || topicID == .some(.none) {
+            return DeliveryPage(deliveries: [], next: nil, total: 0, dropped: dropped)
         }
+        func inBounds(_ sequence: UInt64) -> Bool {
+            if let since = filter.since, sequence <= since { return false }
+            if let before = filter.before, sequence >= before { return false }
+            return true
+        }
+        // Well-formed tokens are indexed; a malformed one can only match by scanning.
+        let useTokenIndex = token.map { DeviceToken.normalized($0) != nil } ?? false
+        let useAPNSIDIndex = !useTokenIndex && apnsKey != nil
+        // Predicates that need the record itself; the index (when used) implies its own key.
+        let checkToken = token != nil && !useTokenIndex
+        let checkAPNSID = apnsKey != nil && !useAPNSIDIndex
+        let needsRecord = topicID != nil || filter.pushType != nil || filter.status != nil || checkToken || checkAPNSID
+        func matches(_ record: StoredDelivery) -> Bool {
+            if case .some(.some(let id)) = topicID, record.topic != id { return false }
+            if let pushType = filter.pushType, record.pushType != pushType.code { return false }
+            if let status = filter.status, Int(record.status) != status { return false }
+            if checkAPNSID, let apnsKey, !Self.hasAPNSID(record, apnsKey) { return false }
+            if checkToken, let token, Self.token(of: record) != token { return false }
+            return true
+        }
+        var picked: [Delivery] = []
+        var total = 0
+        var lastPicked: UInt64?
+        // Only sequence numbers are compared until a record is needed: counting the matches
+        // of a million-record token costs integer comparisons, not record reads.
+        func consider(_ sequence: UInt64, _ state: State, _ record: () -> StoredDelivery?) {
+            guard inBounds(sequence) else { return }
+            if needsRecord {
+                guard let stored = record(), matches(stored) else { return }
+                total += 1
+                if picked.count < limit {
+                    picked.append(Self.decode(stored, interner: state.interner))
+                    lastPicked = sequence
+                }
+            } else {
+                total += 1
+                if picked.count < limit, let stored = record() {
+                    picked.append(Self.decode(stored, interner: state.interner))
+                    lastPicked = sequence
+                }
+            }
+        }
+        func page(dropped: UInt64) -> DeliveryPage {
+            DeliveryPage(
+                deliveries: picked, next: total > picked.count ? lastPicked : nil, total: total, dropped: dropped)
+        }
+        // Index look-ups and unfiltered pages take the lock once; `scanRange` says a scan is due.
+        let scanRange: ClosedRange<UInt64>? = state.withLock { state in
+            if useTokenIndex || useAPNSIDIndex {
+                let indexed = useTokenIndex ? state.byToken[token!] ?? [] : state.sequences(apnsID: apnsKey!)
+                if order == .asc {
+                    for sequence in indexed { consider(sequence, state) { state.record(sequence: sequence) } }
+                } else {
+                    for sequence in indexed.reversed() {
+                        consider(sequence, state) { state.record(sequence: sequence) }
+                    }
+                }
+                return nil
+            }
+            guard let first = state.records.first?.sequence, filter.before != 0, filter.since != UInt64.max else {
+                return nil
+            }
+            let last = first + UInt64(state.records.count) - 1
+            let low = max(first, (filter.since ?? 0) &+ 1)
+            let high = min(last, (filter.before ?? UInt64.max) &- 1)
+            guard low <= high else { return nil }
+            guard !needsRecord else { return low...high }
+            // No predicate but the bounds: records are contiguous in sequence, so the page and
+            // the total are arithmetic.
+            total = Int(high - low + 1)
+            let count = UInt64(min(limit, total))
+            let sequences = order == .asc ? Array(low..<(low + count)) : Array(((high - count + 1)...high).reversed())
+            for sequence in sequences {
+                if let record = state.record(sequence: sequence) {
+                    picked.append(Self.decode(record, interner: state.interner))
+                    lastPicked = sequence
+                }
+            }
+            return nil
+        }
+        guard let scanRange else { return page(dropped: dropped) }
+        // A filtered scan goes in chunks, taking the lock for each: pushes wait for one chunk at
+        // most, never for a scan of the whole store. Records appended meanwhile are past the
+        // range (not counted); records evicted meanwhile are skipped.
+        var next: UInt64? = order == .asc ? scanRange.lowerBound : scanRange.upperBound
+        while let start = next {
+            next = state.withLock { state -> UInt64? in
+                guard let first = state.records.first?.sequence else { return nil }
+                let last = first + UInt64(state.records.count) - 1
+                if order == .asc {
+                    let low = max(start, first)
+                    let high = min(scanRange.upperBound, last, low &+ Self.scanChunk - 1)
+                    guard low <= high else { return nil }
+                    for sequence in low...high { consider(sequence, state) { state.record(sequence: sequence) } }
+                    return high < scanRange.upperBound ? high + 1 : nil
+                } else {
+                    let high = min(start, last)
+                    let low = max(scanRange.lowerBound, first, high >= Self.scanChunk ? high - Self.scanChunk + 1 : 0)
+                    guard low <= high else { return nil }
+                    for sequence in (low...high).reversed() {
+                        consider(sequence, state) { state.record(sequence: sequence) }
+                    }
+                    return low > scanRange.lowerBound ? low - 1 : nil
+                }
+            }
+        }
+        return page(dropped: dropped)
     }
+
+    /// Records a filtered scan reads per lock hold.
+    static let scanChunk: UInt64 = 4096
 
     private static func token(of record: StoredDelivery) -> String? {
         var reader = BlobReader(record.blob)
