@@ -22,43 +22,53 @@ public enum APNSMessageID {
     public static func generate(using generator: inout some RandomNumberGenerator, lowercase: Bool = false)
         -> String
     {
-        var high = generator.next() as UInt64
-        var low = generator.next() as UInt64
-        high = (high & ~0xF000) | 0x4000  // version 4
-        low = (low & ~(0xC000_0000_0000_0000)) | 0x8000_0000_0000_0000  // RFC 4122 variant
-        return format(high: high, low: low, lowercase: lowercase)
+        let bits = generateBits(using: &generator)
+        return format(high: bits.high, low: bits.low, lowercase: lowercase)
+    }
+
+    /// 128 random bits of `generator` with the version-4 and RFC 4122 variant bits set.
+    public static func generateBits(using generator: inout some RandomNumberGenerator) -> (high: UInt64, low: UInt64) {
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
+        return ((high & ~0xF000) | 0x4000, (low & ~(0xC000_0000_0000_0000)) | 0x8000_0000_0000_0000)
     }
 
     /// Formats 128 bits as an 8-4-4-4-12 UUID string (upper case unless `lowercase`).
     public static func format(high: UInt64, low: UInt64, lowercase: Bool = false) -> String {
+        String(unsafeUninitializedCapacity: 36) { write(high: high, low: low, lowercase: lowercase, into: $0) }
+    }
+
+    /// Writes 128 bits as an 8-4-4-4-12 UUID into the first 36 bytes of `buffer`; returns 36.
+    @discardableResult
+    public static func write(
+        high: UInt64, low: UInt64, lowercase: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
         let digits: StaticString = lowercase ? "0123456789abcdef" : "0123456789ABCDEF"
-        return String(unsafeUninitializedCapacity: 36) { buffer in
-            digits.withUTF8Buffer { hex in
-                var out = 0
-                func put(_ value: UInt64, nibbles: Int) {
-                    var shift = (nibbles - 1) * 4
-                    while shift >= 0 {
-                        buffer[out] = hex[Int((value >> UInt64(shift)) & 0xF)]
-                        out += 1
-                        shift -= 4
-                    }
+        digits.withUTF8Buffer { hex in
+            var out = 0
+            func put(_ value: UInt64, nibbles: Int) {
+                var shift = (nibbles - 1) * 4
+                while shift >= 0 {
+                    buffer[out] = hex[Int((value >> UInt64(shift)) & 0xF)]
+                    out += 1
+                    shift -= 4
                 }
-                put(high >> 32, nibbles: 8)
-                buffer[out] = UInt8(ascii: "-")
-                out += 1
-                put((high >> 16) & 0xFFFF, nibbles: 4)
-                buffer[out] = UInt8(ascii: "-")
-                out += 1
-                put(high & 0xFFFF, nibbles: 4)
-                buffer[out] = UInt8(ascii: "-")
-                out += 1
-                put(low >> 48, nibbles: 4)
-                buffer[out] = UInt8(ascii: "-")
-                out += 1
-                put(low & 0xFFFF_FFFF_FFFF, nibbles: 12)
             }
-            return 36
+            put(high >> 32, nibbles: 8)
+            buffer[out] = UInt8(ascii: "-")
+            out += 1
+            put((high >> 16) & 0xFFFF, nibbles: 4)
+            buffer[out] = UInt8(ascii: "-")
+            out += 1
+            put(high & 0xFFFF, nibbles: 4)
+            buffer[out] = UInt8(ascii: "-")
+            out += 1
+            put(low >> 48, nibbles: 4)
+            buffer[out] = UInt8(ascii: "-")
+            out += 1
+            put(low & 0xFFFF_FFFF_FFFF, nibbles: 12)
         }
+        return 36
     }
 
     static func isHexDigit(_ byte: UInt8) -> Bool {

@@ -9,6 +9,10 @@ public struct HeaderBlock: Sendable, Hashable, Sequence {
     public private(set) var bytes: [UInt8] = []
     /// Number of fields.
     public private(set) var count = 0
+    /// Where the first `authorization` value sits, and how many there are: the store strips
+    /// the signature without walking the block when there is one.
+    private var firstAuthorizationValue: Range<Int>?
+    private var authorizationCount = 0
 
     /// One field: its known name (if any) and where its name and value sit in `bytes`.
     public struct Field: Sendable {
@@ -32,13 +36,20 @@ public struct HeaderBlock: Sendable, Hashable, Sequence {
         self.count = count
         var seen = 0
         var iterator = makeIterator()
-        while iterator.next() != nil { seen += 1 }
+        while let field = iterator.next() {
+            seen += 1
+            if field.knownName == .authorization {
+                authorizationCount += 1
+                if authorizationCount == 1 { firstAuthorizationValue = field.valueRange }
+            }
+        }
         guard seen == count, iterator.offset == bytes.count else { return nil }
     }
 
     /// Appends a field from raw bytes (the name lower case, as HTTP/2 requires).
     public mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        if let known = KnownHeaderName.matching(name) {
+        let known = KnownHeaderName.matching(name)
+        if let known {
             bytes.append(known.rawValue)
         } else {
             bytes.append(0)
@@ -46,6 +57,10 @@ public struct HeaderBlock: Sendable, Hashable, Sequence {
             bytes.append(contentsOf: name)
         }
         Self.appendVarint(value.count, to: &bytes)
+        if known == .authorization {
+            authorizationCount += 1
+            if authorizationCount == 1 { firstAuthorizationValue = bytes.count..<(bytes.count + value.count) }
+        }
         bytes.append(contentsOf: value)
         count += 1
     }
@@ -61,6 +76,8 @@ public struct HeaderBlock: Sendable, Hashable, Sequence {
     public mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         count = 0
+        firstAuthorizationValue = nil
+        authorizationCount = 0
     }
 
     /// The fields as strings.
@@ -94,20 +111,25 @@ public struct HeaderBlock: Sendable, Hashable, Sequence {
     /// `authorization` value keeps everything before its last `.` when it has two (a JWT
     /// without its signature), as the record stores it.
     public func encode(into output: inout [UInt8], strippingTokenSignatures: Bool) {
-        guard strippingTokenSignatures else {
+        guard strippingTokenSignatures, authorizationCount > 0 else {
             output.append(contentsOf: bytes)
             return
         }
         var copied = 0
         bytes.withUnsafeBufferPointer { all in
-            for field in self where field.knownName == .authorization {
-                let value = UnsafeBufferPointer(rebasing: all[field.valueRange])
-                guard let cut = JWTSummary.signatureCut(value) else { continue }
+            func strip(_ valueRange: Range<Int>) {
+                let value = UnsafeBufferPointer(rebasing: all[valueRange])
+                guard let cut = JWTSummary.signatureCut(value) else { return }
                 // Everything up to this field's value length, then the shortened value.
-                output.append(contentsOf: all[copied..<(field.valueRange.lowerBound - Self.varintSize(value.count))])
+                output.append(contentsOf: all[copied..<(valueRange.lowerBound - Self.varintSize(value.count))])
                 Self.appendVarint(cut, to: &output)
                 output.append(contentsOf: value[0..<cut])
-                copied = field.valueRange.upperBound
+                copied = valueRange.upperBound
+            }
+            if authorizationCount == 1, let only = firstAuthorizationValue {
+                strip(only)
+            } else {
+                for field in self where field.knownName == .authorization { strip(field.valueRange) }
             }
             output.append(contentsOf: all[copied...])
         }

@@ -16,7 +16,7 @@ import Testing
                 HTTPHeaderField(name: "apns-topic", value: topic),
                 HTTPHeaderField(name: "apns-push-type", value: pushType.rawValue),
                 HTTPHeaderField(name: "authorization", value: "bearer aGVhZA.Y2xhaW1z.c2lnbmF0dXJl"),
-            ]), deviceToken: token, topic: topic, pushType: pushType, apnsID: apnsID, apnsIDGenerated: false,
+            ]), deviceToken: token, topic: topic, pushType: pushType, apnsID: .echoed(apnsID),
             uniqueID: nil, payload: Array(payload.utf8), payloadSize: payload.utf8.count, status: status,
             reason: status == 200 ? nil : .badDeviceToken)
     }

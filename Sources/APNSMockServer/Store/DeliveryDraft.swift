@@ -18,9 +18,8 @@ public struct DeliveryDraft: Sendable {
     public var topic: String?
     public var pushType: APNSPushType?
     /// The `apns-id` of the response: echoed or generated.
-    public var apnsID: String
-    public var apnsIDGenerated: Bool
-    public var uniqueID: String?
+    public var apnsID: ResponseMessageID
+    public var uniqueID: ResponseMessageID?
     public var payload: [UInt8]
     public var payloadSize: Int
     public var status: Int
@@ -33,7 +32,7 @@ public struct DeliveryDraft: Sendable {
     public init(
         receivedAt: Int64, respondedAt: Int64, connectionID: UInt64, streamID: Int32, environment: APNSEnvironment,
         method: String, path: String, authority: String?, headerBlock: HeaderBlock, deviceToken: String?,
-        topic: String?, pushType: APNSPushType?, apnsID: String, apnsIDGenerated: Bool, uniqueID: String?,
+        topic: String?, pushType: APNSPushType?, apnsID: ResponseMessageID, uniqueID: ResponseMessageID?,
         payload: [UInt8], payloadSize: Int, status: Int, reason: APNSReason?,
         authentication: AuthenticationResult? = nil, goAway: Bool = false
     ) {
@@ -52,7 +51,6 @@ public struct DeliveryDraft: Sendable {
         self.topic = topic
         self.pushType = pushType
         self.apnsID = apnsID
-        self.apnsIDGenerated = apnsIDGenerated
         self.uniqueID = uniqueID
         self.payload = payload
         self.payloadSize = payloadSize

@@ -58,20 +58,24 @@ public final class DeliveryStore: Sendable {
         writer.string(tokenPathIsCanonical ? "" : draft.path)
         writer.string(draft.authority ?? "")
         writer.string(draft.deviceToken ?? "")
-        writer.string(draft.apnsID)
-        writer.string(draft.uniqueID ?? "")
+        draft.apnsID.withUTF8 { writer.bytes($0) }
+        if let uniqueID = draft.uniqueID { uniqueID.withUTF8 { writer.bytes($0) } } else { writer.varint(0) }
         writer.raw(draft.payload)
         Self.writeAuthentication(draft.authentication, to: &writer)
         // The headers last: their encoded length is known only once written.
         writer.varint(draft.headerBlock.count)
         draft.headerBlock.encode(into: &writer.bytes, strippingTokenSignatures: true)
         var flags: UInt8 = 0
-        if draft.apnsIDGenerated { flags |= StoredDelivery.flagGeneratedID }
+        if draft.apnsID.isGenerated { flags |= StoredDelivery.flagGeneratedID }
         if draft.authority != nil { flags |= StoredDelivery.flagHasAuthority }
         if draft.uniqueID != nil { flags |= StoredDelivery.flagHasUniqueID }
         if draft.deviceToken != nil { flags |= StoredDelivery.flagHasToken }
         if draft.goAway { flags |= StoredDelivery.flagGoAway }
-        let apnsKey = UUIDKey(draft.apnsID)
+        let apnsKey: UUIDKey?
+        switch draft.apnsID {
+        case .generated(let high, let low, _): apnsKey = UUIDKey(high: high, low: low)
+        case .echoed(let text): apnsKey = UUIDKey(text)
+        }
         return state.withLock { state in
             let sequence = state.nextSequence
             state.nextSequence += 1

@@ -47,8 +47,14 @@ struct BlobWriter {
     }
 
     mutating func string(_ value: String) {
-        varint(value.utf8.count)
-        bytes.append(contentsOf: value.utf8)
+        var value = value
+        value.withUTF8 { self.bytes($0) }
+    }
+
+    /// Length-prefixed bytes.
+    mutating func bytes(_ value: UnsafeBufferPointer<UInt8>) {
+        varint(value.count)
+        bytes.append(contentsOf: value)
     }
 
     mutating func raw(_ value: [UInt8]) {

@@ -3,6 +3,11 @@ struct UUIDKey: Hashable, Sendable {
     var high: UInt64
     var low: UInt64
 
+    init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
     /// Parses a canonical 8-4-4-4-12 UUID in any case; `nil` when it is not one.
     init?(_ text: String) {
         guard let key = text.utf8.withContiguousStorageIfAvailable({ UUIDKey(bytes: $0) }) else {

@@ -19,9 +19,9 @@ struct APNSRequestProcessor {
     struct Answer {
         var status: Int
         /// The `apns-id` header of the answer.
-        var apnsID: String
+        var apnsID: ResponseMessageID
         /// The `apns-unique-id` header (sandbox 200s).
-        var uniqueID: String?
+        var uniqueID: ResponseMessageID?
         /// The JSON error body; `nil` for a 200.
         var body: [UInt8]?
         /// End the connection with GOAWAY (NO_ERROR, last stream 0, this debug data) instead.
@@ -61,13 +61,17 @@ struct APNSRequestProcessor {
             firstAuthenticated = !authState.isEstablished && next.isEstablished
             authState = next
         }
-        let echo = verdict.sentMessageID.map(APNSMessageID.isValid) ?? false
-        let apnsID = echo ? verdict.sentMessageID! : APNSMessageID.generate(using: &random)
+        let apnsID: ResponseMessageID
+        if let sent = verdict.sentMessageID, APNSMessageID.isValid(sent) {
+            apnsID = .echoed(sent)
+        } else {
+            apnsID = .generate(using: &random)
+        }
         var answer = Answer(
             status: verdict.status, apnsID: apnsID, uniqueID: nil, body: nil, goAwayDebugData: nil,
             firstAuthenticatedPush: firstAuthenticated)
         if verdict.isAccepted {
-            if environment == .sandbox { answer.uniqueID = APNSMessageID.generate(using: &random, lowercase: true) }
+            if environment == .sandbox { answer.uniqueID = .generate(using: &random, lowercase: true) }
         } else {
             let body = APNSErrorBody.encode(
                 reason: verdict.reason ?? .internalServerError, timestamp: verdict.timestamp)
@@ -79,7 +83,7 @@ struct APNSRequestProcessor {
                 receivedAt: receivedAt, respondedAt: now, connectionID: connectionID,
                 streamID: ready.streamID, environment: environment, method: request.method, path: request.path,
                 authority: authority, headerBlock: request.headerBlock, deviceToken: verdict.deviceToken,
-                topic: verdict.topic, pushType: verdict.pushType, apnsID: apnsID, apnsIDGenerated: !echo,
+                topic: verdict.topic, pushType: verdict.pushType, apnsID: apnsID,
                 uniqueID: answer.uniqueID, payload: request.payload, payloadSize: request.payloadSize,
                 status: verdict.status, reason: verdict.reason, authentication: verdict.authentication,
                 goAway: verdict.goAway))

@@ -352,6 +352,10 @@ struct ResponseHeaderWriter {
         fields.append((nameEnd, bytes.count, neverIndexed))
     }
 
+    mutating func add(_ name: StaticString, _ value: ResponseMessageID, neverIndexed: Bool = false) {
+        value.withUTF8 { add(name, $0, neverIndexed: neverIndexed) }
+    }
+
     mutating func add(_ name: StaticString, _ value: Int) {
         var digits = String(value)
         digits.withUTF8 { add(name, $0) }
