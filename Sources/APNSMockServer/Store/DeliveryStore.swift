@@ -20,7 +20,7 @@ public final class DeliveryStore: Sendable {
         var byToken: [String: Deque<UInt64>] = [:]
         /// The newest record of each `apns-id`; `olderByAPNSID` holds the earlier ones of an id
         /// sent more than once (rare: most ids are generated), so a push adds no list.
-        var byAPNSID: [UUIDKey: UInt64] = [:]
+        var byAPNSID: APNSIDTable
         var olderByAPNSID: [UUIDKey: Deque<UInt64>] = [:]
 
         func sequences(apnsID key: UUIDKey) -> Deque<UInt64> {
@@ -40,10 +40,9 @@ public final class DeliveryStore: Sendable {
     /// - Parameter capacity: the most records held; at least 1.
     public init(capacity: Int = 100_000) {
         self.capacity = max(1, capacity)
-        var state = State()
+        var state = State(byAPNSID: APNSIDTable(capacity: max(1, capacity)))
         // Room for a full store up front: growing rehashes every id while pushes wait. Untouched
         // pages of the table cost no memory.
-        state.byAPNSID.reserveCapacity(self.capacity)
         state.records.reserveCapacity(self.capacity)
         self.state = Mutex(state)
     }
@@ -91,7 +90,7 @@ public final class DeliveryStore: Sendable {
             if state.records.count >= capacity { Self.evictOldest(&state) }
             state.records.append(stored)
             if let token = draft.deviceToken { state.byToken[token, default: []].append(sequence) }
-            if let apnsKey, let previous = state.byAPNSID.updateValue(sequence, forKey: apnsKey) {
+            if let apnsKey, let previous = state.byAPNSID.update(sequence, for: apnsKey) {
                 state.olderByAPNSID[apnsKey, default: []].append(previous)
             }
             return sequence
@@ -116,7 +115,7 @@ public final class DeliveryStore: Sendable {
         if let key = UUIDKey(apnsID) {
             // The oldest record of its id: the newest when the id was sent once.
             if state.byAPNSID[key] == oldest.sequence {
-                state.byAPNSID[key] = nil
+                state.byAPNSID.remove(key)
             } else {
                 state.olderByAPNSID[key]?.removeFirst()
                 if state.olderByAPNSID[key]?.isEmpty == true { state.olderByAPNSID[key] = nil }
@@ -129,7 +128,7 @@ public final class DeliveryStore: Sendable {
         state.withLock { state in
             state.records.removeAll()
             state.byToken.removeAll()
-            state.byAPNSID.removeAll(keepingCapacity: true)
+            state.byAPNSID = APNSIDTable(capacity: capacity)
             state.olderByAPNSID.removeAll()
         }
     }
