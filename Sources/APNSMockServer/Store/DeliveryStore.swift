@@ -18,16 +18,37 @@ public final class DeliveryStore: Sendable {
         var dropped: UInt64 = 0
         var interner = StringInterner()
         var byToken: [String: Deque<UInt64>] = [:]
-        /// The newest record of each `apns-id`; `olderByAPNSID` holds the earlier ones of an id
+        /// Ids the clients sent: the newest record of each `apns-id`; `olderByAPNSID` holds the
+        /// earlier ones of an id
         /// sent more than once (rare: most ids are generated), so a push adds no list.
         var byAPNSID: APNSIDTable
         var olderByAPNSID: [UUIDKey: Deque<UInt64>] = [:]
 
+        /// Generated ids carry their record's sequence number, permuted with this secret (see
+        /// `GeneratedMessageID`), so they need no index entry.
+        let idSecret = UInt64.random(in: 0...UInt64.max)
+
+        /// Every record with `key` as its apns-id, oldest first.
         func sequences(apnsID key: UUIDKey) -> Deque<UInt64> {
-            guard let latest = byAPNSID[key] else { return [] }
-            var all = olderByAPNSID[key] ?? []
-            all.append(latest)
+            var all: Deque<UInt64> = []
+            if let latest = byAPNSID[key] {
+                all = olderByAPNSID[key] ?? []
+                all.append(latest)
+            }
+            if let generated = generatedSequence(key) {
+                let position = all.firstIndex { $0 > generated } ?? all.endIndex
+                all.insert(generated, at: position)
+            }
             return all
+        }
+
+        /// The record whose generated apns-id is `key`, if one is stored.
+        func generatedSequence(_ key: UUIDKey) -> UInt64? {
+            guard let sequence = GeneratedMessageID.sequence(of: key, secret: idSecret),
+                let stored = record(sequence: sequence), stored.flags & StoredDelivery.flagGeneratedID != 0,
+                DeliveryStore.hasAPNSID(stored, key)
+            else { return nil }
+            return sequence
         }
 
         func record(sequence: UInt64) -> StoredDelivery? {
@@ -49,7 +70,19 @@ public final class DeliveryStore: Sendable {
 
     /// Stores `draft` and returns its sequence number.
     @discardableResult
-    public func append(_ draft: DeliveryDraft) -> UInt64 {
+    public func append(_ draft: DeliveryDraft) -> UInt64 { record(draft).sequence }
+
+    /// What `record` stored: the sequence number, and the apns-id the answer must carry.
+    public struct Receipt: Sendable {
+        public var sequence: UInt64
+        /// The draft's id, except that a generated one gets the bits that tie it to `sequence`.
+        public var apnsID: ResponseMessageID
+    }
+
+    /// Stores `draft`. A generated apns-id is completed here from the record's sequence number,
+    /// so that looking it up needs no index (an index insert at random in a large table costs
+    /// a cache and TLB miss per push).
+    public func record(_ draft: DeliveryDraft) -> Receipt {
         var writer = BlobWriter(
             capacity: 96 + draft.path.utf8.count + draft.payload.count + draft.headerBlock.bytes.count)
         writer.string(draft.method)
@@ -57,7 +90,15 @@ public final class DeliveryStore: Sendable {
         writer.string(tokenPathIsCanonical ? "" : draft.path)
         writer.string(draft.authority ?? "")
         writer.string(draft.deviceToken ?? "")
-        draft.apnsID.withUTF8 { writer.bytes($0) }
+        var generatedIDOffset: Int?
+        switch draft.apnsID {
+        case .generated:
+            writer.varint(36)
+            generatedIDOffset = writer.bytes.count
+            writer.bytes.append(contentsOf: repeatElement(0, count: 36))  // written under the lock
+        case .echoed(let text):
+            writer.string(text)
+        }
         if let uniqueID = draft.uniqueID { uniqueID.withUTF8 { writer.bytes($0) } } else { writer.varint(0) }
         writer.raw(draft.payload)
         Self.writeAuthentication(draft.authentication, to: &writer)
@@ -70,14 +111,21 @@ public final class DeliveryStore: Sendable {
         if draft.uniqueID != nil { flags |= StoredDelivery.flagHasUniqueID }
         if draft.deviceToken != nil { flags |= StoredDelivery.flagHasToken }
         if draft.goAway { flags |= StoredDelivery.flagGoAway }
-        let apnsKey: UUIDKey?
-        switch draft.apnsID {
-        case .generated(let high, let low, _): apnsKey = UUIDKey(high: high, low: low)
-        case .echoed(let text): apnsKey = UUIDKey(text)
-        }
+        var echoedKey: UUIDKey?
+        if case .echoed(let text) = draft.apnsID { echoedKey = UUIDKey(text) }
         return state.withLock { state in
             let sequence = state.nextSequence
             state.nextSequence += 1
+            var apnsID = draft.apnsID
+            if case .generated(let high, _, let lowercase) = draft.apnsID, let offset = generatedIDOffset {
+                let low = GeneratedMessageID.low(sequence: sequence, secret: state.idSecret)
+                apnsID = .generated(high: high, low: low, lowercase: lowercase)
+                writer.bytes.withUnsafeMutableBufferPointer { bytes in
+                    APNSMessageID.write(
+                        high: high, low: low, lowercase: lowercase,
+                        into: UnsafeMutableBufferPointer(rebasing: bytes[offset..<(offset + 36)]))
+                }
+            }
             let stored = StoredDelivery(
                 sequence: sequence, receivedAt: draft.receivedAt, respondedAt: draft.respondedAt,
                 connectionID: draft.connectionID, streamID: draft.streamID,
@@ -90,10 +138,10 @@ public final class DeliveryStore: Sendable {
             if state.records.count >= capacity { Self.evictOldest(&state) }
             state.records.append(stored)
             if let token = draft.deviceToken { state.byToken[token, default: []].append(sequence) }
-            if let apnsKey, let previous = state.byAPNSID.update(sequence, for: apnsKey) {
-                state.olderByAPNSID[apnsKey, default: []].append(previous)
+            if let echoedKey, let previous = state.byAPNSID.update(sequence, for: echoedKey) {
+                state.olderByAPNSID[echoedKey, default: []].append(previous)
             }
-            return sequence
+            return Receipt(sequence: sequence, apnsID: apnsID)
         }
     }
 
@@ -112,7 +160,7 @@ public final class DeliveryStore: Sendable {
             state.byToken[token]?.removeFirst()
             if state.byToken[token]?.isEmpty == true { state.byToken[token] = nil }
         }
-        if let key = UUIDKey(apnsID) {
+        if oldest.flags & StoredDelivery.flagGeneratedID == 0, let key = UUIDKey(apnsID) {
             // The oldest record of its id: the newest when the id was sent once.
             if state.byAPNSID[key] == oldest.sequence {
                 state.byAPNSID.remove(key)
@@ -143,9 +191,8 @@ public final class DeliveryStore: Sendable {
     public func latest(apnsID: String) -> Delivery? {
         guard let key = UUIDKey(apnsID) else { return nil }
         return state.withLock { state -> Delivery? in
-            guard let sequence = state.byAPNSID[key], let stored = state.record(sequence: sequence) else {
-                return nil
-            }
+            guard let sequence = state.sequences(apnsID: key).last, let stored = state.record(sequence: sequence)
+            else { return nil }
             return Self.decode(stored, interner: state.interner)
         }
     }
@@ -281,7 +328,7 @@ public final class DeliveryStore: Sendable {
         return String(path.dropFirst(RequestRules.devicePathPrefix.count)).lowercased()
     }
 
-    private static func hasAPNSID(_ record: StoredDelivery, _ key: UUIDKey) -> Bool {
+    fileprivate static func hasAPNSID(_ record: StoredDelivery, _ key: UUIDKey) -> Bool {
         var reader = BlobReader(record.blob)
         for _ in 0..<4 { _ = reader.raw() }
         return UUIDKey(reader.string()) == key

@@ -78,7 +78,7 @@ struct APNSRequestProcessor {
             answer.body = body
             if verdict.goAway { answer.goAwayDebugData = body }
         }
-        context.store.append(
+        let receipt = context.store.record(
             DeliveryDraft(
                 receivedAt: receivedAt, respondedAt: now, connectionID: connectionID,
                 streamID: ready.streamID, environment: environment, method: request.method, path: request.path,
@@ -87,6 +87,7 @@ struct APNSRequestProcessor {
                 uniqueID: answer.uniqueID, payload: request.payload, payloadSize: request.payloadSize,
                 status: verdict.status, reason: verdict.reason, authentication: verdict.authentication,
                 goAway: verdict.goAway))
+        answer.apnsID = receipt.apnsID
         return answer
     }
 }
