@@ -23,10 +23,12 @@ public enum DeviceToken {
             default: return nil
             }
         }
+        // Lower case already (what clients send): one copy, no per-byte rewrite.
+        guard upper else { return String(decoding: bytes, as: UTF8.self) }
         return String(unsafeUninitializedCapacity: count) { buffer in
             for index in 0..<count {
                 let byte = bytes[index]
-                buffer[index] = upper && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") ? byte | 0x20 : byte
+                buffer[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") ? byte | 0x20 : byte
             }
             return count
         }
