@@ -10,6 +10,16 @@ import UnixSignals
 /// apns-mock in one process: the APNs listener and the admin API on one event-loop group and
 /// one service lifecycle (SIGINT/SIGTERM drain both).
 public struct APNSMockApplication: Sendable {
+    /// Sizes the shared event-loop group: `threads`, or one thread per CPU this process may run
+    /// on. Call once, before the first application starts (the `serve` command does); later
+    /// calls would crash, so only the process's entry point may make this one.
+    public static func useThreads(_ threads: Int?) {
+        NIOSingletons.groupLoopCountSuggestion = max(1, threads ?? availableCPUs)
+    }
+
+    /// CPUs this process may run on: its affinity mask (`taskset`), else the online CPUs.
+    public static var availableCPUs: Int { APNSListener.availableCPUs }
+
     /// The addresses actually bound, once both listeners are up.
     public struct Endpoints: Sendable, CustomStringConvertible {
         public var apnsHost: String

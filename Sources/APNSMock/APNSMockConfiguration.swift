@@ -20,6 +20,10 @@ public struct APNSMockConfiguration: Sendable {
     public var http2 = HTTP2Settings()
     /// Most records kept; the oldest go first.
     public var recordCapacity = 100_000
+    /// Event-loop threads for the APNs and admin listeners; `nil`: one per CPU this process may
+    /// run on (its affinity mask, so `taskset -c 0 apns-mock serve` gets one). Takes effect only
+    /// through `APNSMockApplication.useThreads(_:)` before the first application starts.
+    public var threads: Int?
     /// Reject payloads that are not a JSON object (400 BadRequestPayload).
     public var strictPayload = false
     /// Unknown device tokens get BadDeviceToken, unknown key ids InvalidProviderToken.

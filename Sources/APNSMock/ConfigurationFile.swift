@@ -39,6 +39,7 @@ public struct ConfigurationFile: Sendable {
         if let streams = document.maxConcurrentStreams { configuration.http2.maxConcurrentStreams = streams }
         if let size = document.maxHeaderListSize { configuration.http2.maxHeaderListSize = size }
         if let capacity = document.recordCapacity { configuration.recordCapacity = capacity }
+        if let threads = document.threads { configuration.threads = threads }
         if let strict = document.strictPayload { configuration.strictPayload = strict }
         if let strict = document.strictRegistry { configuration.strictRegistry = strict }
         if let limit = document.authStreamLimit { configuration.authStreamLimit = limit }

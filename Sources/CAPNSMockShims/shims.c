@@ -1,3 +1,6 @@
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "CAPNSMockShims.h"
 #include <openssl/err.h>
 #include <openssl/x509.h>
@@ -94,3 +97,15 @@ void apnsmock_free(void *pointer) { OPENSSL_free(pointer); }
 long apnsmock_ssl_verify_result(const SSL *ssl) { return SSL_get_verify_result(ssl); }
 
 const char *apnsmock_verify_error_string(long result) { return X509_verify_cert_error_string(result); }
+
+#ifdef __linux__
+#include <sched.h>
+int apnsmock_available_cpus(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return -1;
+    return CPU_COUNT(&set);
+}
+#else
+int apnsmock_available_cpus(void) { return -1; }
+#endif

@@ -35,6 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "SETTINGS_MAX_HEADER_LIST_SIZE announced and enforced (default 8000).")
     var maxHeaderListSize: UInt32?
     @Option(help: "Most requests recorded; the oldest go first (default 100000).") var recordCapacity: Int?
+    @Option(help: "Event-loop threads (default: one per CPU this process may run on, e.g. under taskset).")
+    var threads: Int?
     @Flag(
         inversion: .prefixedNo,
         help: "Reject payloads that are not a JSON object (400 BadRequestPayload, the mock's own reason).")
@@ -80,6 +82,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let maxConcurrentStreams, maxConcurrentStreams < 1 {
             throw ValidationError("--max-concurrent-streams must be at least 1")
         }
+        if let threads, threads < 1 || threads > 256 {
+            throw ValidationError("--threads must be between 1 and 256; got \(threads)")
+        }
         if let recordCapacity, recordCapacity < 1 {
             throw ValidationError("--record-capacity must be at least 1")
         }
@@ -105,6 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try makeConfiguration()
+        APNSMockApplication.useThreads(configuration.threads)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = configuration.logLevel
@@ -189,6 +195,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let maxConcurrentStreams { configuration.http2.maxConcurrentStreams = maxConcurrentStreams }
         if let maxHeaderListSize { configuration.http2.maxHeaderListSize = maxHeaderListSize }
         if let recordCapacity { configuration.recordCapacity = recordCapacity }
+        if let threads { configuration.threads = threads }
         if let strictPayload { configuration.strictPayload = strictPayload }
         if let strictRegistry { configuration.strictRegistry = strictRegistry }
         if let authStreamLimit { configuration.authStreamLimit = Self.onOff(authStreamLimit)! }

@@ -64,6 +64,7 @@ import Testing
             "--environment-key-reason must be BadEnvironmentKeyIdInToken or BadEnvironmentKeyInToken"
         ),
         (["serve", "--client-ca", "/nonexistent/ca.pem"], "--client-ca: cannot read '/nonexistent/ca.pem'"),
+        (["serve", "--threads", "0"], "--threads must be between 1 and 256; got 0"),
     ])
     func badInputIsOneClearLine(_ arguments: [String], _ message: String) async throws {
         let output = try await E2E.run(Self.executable, arguments)
@@ -71,6 +72,39 @@ import Testing
         #expect(output.stderr.contains(message), "\(output.stderr)")
         #expect(!output.stderr.contains("Fatal error"))
         #expect(output.stdout.isEmpty)
+    }
+
+    /// The event-loop threads follow the CPUs the process may use (taskset), or `--threads`.
+    @Test(arguments: [(["taskset", "-c", "0"], [String](), 1), ([], ["--threads", "3"], 3)])
+    func eventLoopThreads(_ prefix: [String], _ flags: [String], _ expected: Int) async throws {
+        guard prefix.isEmpty || FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset") else { return }
+        let process = Process()
+        let command = prefix + [Self.executable, "serve", "--port", "0", "--admin-port", "0"] + flags
+        process.executableURL = URL(fileURLWithPath: prefix.isEmpty ? command[0] : "/usr/bin/" + command[0])
+        process.arguments = Array(command.dropFirst())
+        process.currentDirectoryURL = URL(fileURLWithPath: E2E.repositoryRoot)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        #expect(String(decoding: line, as: UTF8.self).hasPrefix("apns-mock ready"))
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/task")
+        let loops = tasks.filter { task in
+            let name =
+                (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(task)/comm", encoding: .utf8))
+            return name?.hasPrefix("NIO-SGLTN") ?? false
+        }
+        #expect(loops.count == expected, "event-loop threads: \(loops.count)")
     }
 
     @Test func portInUseIsAClearError() async throws {

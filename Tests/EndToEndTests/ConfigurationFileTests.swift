@@ -71,6 +71,7 @@ import Testing
             maxConcurrentStreams: 10
             maxHeaderListSize: 16000
             recordCapacity: 1_000
+            threads: 3
             strictPayload: yes
             strictRegistry: true
             authStreamLimit: off
@@ -89,6 +90,7 @@ import Testing
         #expect(configuration.environment == .auto)
         #expect(configuration.http2.maxConcurrentStreams == 10 && configuration.http2.maxHeaderListSize == 16000)
         #expect(configuration.recordCapacity == 1000)
+        #expect(configuration.threads == 3)
         #expect(configuration.strictPayload && configuration.strictRegistry && !configuration.authStreamLimit)
         #expect(configuration.environmentKeyReason == .badEnvironmentKeyInToken)
         #expect(configuration.clientCAPath == directory.path + "/conf/ca/client-ca.pem")
@@ -150,6 +152,7 @@ import Testing
         ("environment: staging", "environment must be sandbox, production or auto; got 'staging'"),
         ("maxConcurrentStreams: 0", "maxConcurrentStreams must be 1–4294967295; got 0"),
         ("recordCapacity: lots", "recordCapacity must be a whole number; got 'lots'"),
+        ("threads: 0", "threads must be 1–256; got 0"),
         ("strictPayload: maybe", "strictPayload must be true or false; got 'maybe'"),
         ("authStreamLimit: 'on'", "authStreamLimit must be true or false; got a string"),
         (

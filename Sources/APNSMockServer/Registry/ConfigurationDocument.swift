@@ -16,6 +16,7 @@ import Logging
 /// maxConcurrentStreams: 1000
 /// maxHeaderListSize: 8000
 /// recordCapacity: 100000
+/// threads: 2                      # default: one per CPU the process may run on
 /// strictPayload: false
 /// strictRegistry: false
 /// authStreamLimit: true
@@ -40,6 +41,7 @@ public struct ConfigurationDocument: Sendable {
     public var maxConcurrentStreams: UInt32?
     public var maxHeaderListSize: UInt32?
     public var recordCapacity: Int?
+    public var threads: Int?
     public var strictPayload: Bool?
     public var strictRegistry: Bool?
     public var authStreamLimit: Bool?
@@ -53,7 +55,7 @@ public struct ConfigurationDocument: Sendable {
     /// The top-level keys of the file.
     public static let fields = [
         "host", "port", "adminHost", "adminPort", "tlsCert", "tlsKey", "environment", "maxConcurrentStreams",
-        "maxHeaderListSize", "recordCapacity", "strictPayload", "strictRegistry", "authStreamLimit",
+        "maxHeaderListSize", "recordCapacity", "threads", "strictPayload", "strictRegistry", "authStreamLimit",
         "environmentKeyReason", "clientCA", "logLevel", "setup",
     ]
 
@@ -113,6 +115,7 @@ public struct ConfigurationDocument: Sendable {
             UInt32($0)
         }
         document.recordCapacity = try object.integer("recordCapacity", in: 1...Int64(Int32.max)).map { Int($0) }
+        document.threads = try object.integer("threads", in: 1...256).map { Int($0) }
         document.strictPayload = try object.bool("strictPayload")
         document.strictRegistry = try object.bool("strictRegistry")
         document.authStreamLimit = try object.bool("authStreamLimit")

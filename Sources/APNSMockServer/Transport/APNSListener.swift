@@ -1,3 +1,4 @@
+private import CAPNSMockShims
 import Logging
 import NIOCore
 import NIOPosix
@@ -8,6 +9,12 @@ import ServiceLifecycle
 public final class APNSListener: Service, Sendable {
     private let channel: Channel
     private let context: APNSListenerContext
+
+    /// CPUs this process may run on: its affinity mask (`taskset`), else NIO's core count.
+    public static var availableCPUs: Int {
+        let count = Int(apnsmock_available_cpus())
+        return count > 0 ? count : System.coreCount
+    }
 
     /// Binds `host:port` (0 picks a free port) on `group`.
     /// - Throws: a clear error when the address cannot be bound (port in use, bad host).

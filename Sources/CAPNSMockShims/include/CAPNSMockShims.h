@@ -48,4 +48,7 @@ long apnsmock_ssl_verify_result(const SSL *ssl);
 /// A sentence for a verification result.
 const char *apnsmock_verify_error_string(long result);
 
+/// Number of CPUs this process may run on (its affinity mask, e.g. under taskset); -1 when unknown.
+int apnsmock_available_cpus(void);
+
 #endif
