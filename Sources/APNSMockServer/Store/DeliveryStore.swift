@@ -14,6 +14,7 @@ public final class DeliveryStore: Sendable {
 
     private struct State: Sendable {
         var records = Deque<StoredDelivery>()
+        let blobs = BlobArena()
         var nextSequence: UInt64 = 1
         var dropped: UInt64 = 0
         var interner = StringInterner()
@@ -46,7 +47,7 @@ public final class DeliveryStore: Sendable {
         func generatedSequence(_ key: UUIDKey) -> UInt64? {
             guard let sequence = GeneratedMessageID.sequence(of: key, secret: idSecret),
                 let stored = record(sequence: sequence), stored.flags & StoredDelivery.flagGeneratedID != 0,
-                DeliveryStore.hasAPNSID(stored, key)
+                DeliveryStore.hasAPNSID(stored, key, blobs)
             else { return nil }
             return sequence
         }
@@ -134,7 +135,7 @@ public final class DeliveryStore: Sendable {
                 pushType: draft.pushType?.code ?? StoredDelivery.noPushType, flags: flags,
                 reason: draft.reason.map { state.interner.id(for: $0.rawValue) } ?? 0,
                 topic: draft.topic.map { state.interner.id(for: $0) } ?? 0,
-                blob: writer.bytes)
+                blob: writer.bytes.withUnsafeBytes { state.blobs.append($0) })
             if state.records.count >= capacity { Self.evictOldest(&state) }
             state.records.append(stored)
             if let token = draft.deviceToken { state.byToken[token, default: []].append(sequence) }
@@ -148,7 +149,8 @@ public final class DeliveryStore: Sendable {
     private static func evictOldest(_ state: inout State) {
         guard let oldest = state.records.popFirst() else { return }
         state.dropped += 1
-        var reader = BlobReader(oldest.blob)
+        defer { state.blobs.release(oldest.blob) }
+        var reader = BlobReader(state.blobs[oldest.blob])
         _ = reader.string()
         _ = reader.string()
         _ = reader.string()
@@ -175,6 +177,7 @@ public final class DeliveryStore: Sendable {
     public func removeAll() {
         state.withLock { state in
             state.records.removeAll()
+            state.blobs.removeAll()
             state.byToken.removeAll()
             state.byAPNSID = APNSIDTable(capacity: capacity)
             state.olderByAPNSID.removeAll()
@@ -193,7 +196,7 @@ public final class DeliveryStore: Sendable {
         return state.withLock { state -> Delivery? in
             guard let sequence = state.sequences(apnsID: key).last, let stored = state.record(sequence: sequence)
             else { return nil }
-            return Self.decode(stored, interner: state.interner)
+            return Self.decode(stored, state)
         }
     }
 
@@ -217,12 +220,12 @@ public final class DeliveryStore: Sendable {
         let checkToken = token != nil && !useTokenIndex
         let checkAPNSID = apnsKey != nil && !useAPNSIDIndex
         let needsRecord = topicID != nil || filter.pushType != nil || filter.status != nil || checkToken || checkAPNSID
-        func matches(_ record: StoredDelivery) -> Bool {
+        func matches(_ record: StoredDelivery, _ blobs: BlobArena) -> Bool {
             if case .some(.some(let id)) = topicID, record.topic != id { return false }
             if let pushType = filter.pushType, record.pushType != pushType.code { return false }
             if let status = filter.status, Int(record.status) != status { return false }
-            if checkAPNSID, let apnsKey, !Self.hasAPNSID(record, apnsKey) { return false }
-            if checkToken, let token, Self.token(of: record) != token { return false }
+            if checkAPNSID, let apnsKey, !Self.hasAPNSID(record, apnsKey, blobs) { return false }
+            if checkToken, let token, Self.token(of: record, blobs) != token { return false }
             return true
         }
         var picked: [Delivery] = []
@@ -233,16 +236,16 @@ public final class DeliveryStore: Sendable {
         func consider(_ sequence: UInt64, _ state: State, _ record: () -> StoredDelivery?) {
             guard inBounds(sequence) else { return }
             if needsRecord {
-                guard let stored = record(), matches(stored) else { return }
+                guard let stored = record(), matches(stored, state.blobs) else { return }
                 total += 1
                 if picked.count < limit {
-                    picked.append(Self.decode(stored, interner: state.interner))
+                    picked.append(Self.decode(stored, state))
                     lastPicked = sequence
                 }
             } else {
                 total += 1
                 if picked.count < limit, let stored = record() {
-                    picked.append(Self.decode(stored, interner: state.interner))
+                    picked.append(Self.decode(stored, state))
                     lastPicked = sequence
                 }
             }
@@ -279,7 +282,7 @@ public final class DeliveryStore: Sendable {
             let sequences = order == .asc ? Array(low..<(low + count)) : Array(((high - count + 1)...high).reversed())
             for sequence in sequences {
                 if let record = state.record(sequence: sequence) {
-                    picked.append(Self.decode(record, interner: state.interner))
+                    picked.append(Self.decode(record, state))
                     lastPicked = sequence
                 }
             }
@@ -317,8 +320,8 @@ public final class DeliveryStore: Sendable {
     /// Records a filtered scan reads per lock hold.
     static let scanChunk: UInt64 = 4096
 
-    private static func token(of record: StoredDelivery) -> String? {
-        var reader = BlobReader(record.blob)
+    private static func token(of record: StoredDelivery, _ blobs: BlobArena) -> String? {
+        var reader = BlobReader(blobs[record.blob])
         _ = reader.raw()
         let path = reader.string()
         _ = reader.raw()
@@ -328,14 +331,15 @@ public final class DeliveryStore: Sendable {
         return String(path.dropFirst(RequestRules.devicePathPrefix.count)).lowercased()
     }
 
-    fileprivate static func hasAPNSID(_ record: StoredDelivery, _ key: UUIDKey) -> Bool {
-        var reader = BlobReader(record.blob)
+    fileprivate static func hasAPNSID(_ record: StoredDelivery, _ key: UUIDKey, _ blobs: BlobArena) -> Bool {
+        var reader = BlobReader(blobs[record.blob])
         for _ in 0..<4 { _ = reader.raw() }
         return UUIDKey(reader.string()) == key
     }
 
-    private static func decode(_ stored: StoredDelivery, interner: StringInterner) -> Delivery {
-        var reader = BlobReader(stored.blob)
+    private static func decode(_ stored: StoredDelivery, _ state: State) -> Delivery {
+        let interner = state.interner
+        var reader = BlobReader(state.blobs[stored.blob])
         let method = reader.string()
         var path = reader.string()
         let authority = reader.string()
@@ -345,7 +349,7 @@ public final class DeliveryStore: Sendable {
         let payload = Array(reader.raw())
         let authentication = readAuthentication(&reader)
         let headerCount = reader.varint()
-        let headers = HeaderBlock(encoded: reader.rest(), count: headerCount)?.fields ?? []
+        let headers = HeaderBlock(encoded: Array(reader.rest())[...], count: headerCount)?.fields ?? []
         if path.isEmpty && !token.isEmpty { path = RequestRules.devicePathPrefix + token }
         let hasToken = stored.flags & StoredDelivery.flagHasToken != 0
         var shownToken: String? = hasToken ? token : nil

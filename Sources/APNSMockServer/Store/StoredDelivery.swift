@@ -20,8 +20,8 @@ struct StoredDelivery: Sendable {
     var reason: UInt32
     var topic: UInt32
     /// method, path, authority, token, apns-id, unique id, payload, authentication, headers
-    /// (a `HeaderBlock`, to the end).
-    var blob: [UInt8]
+    /// (a `HeaderBlock`, to the end), in the store's `BlobArena`.
+    var blob: BlobRef
 
     static let noPushType: UInt8 = 0xFF
     static let flagGeneratedID: UInt8 = 1
@@ -63,12 +63,13 @@ struct BlobWriter {
     }
 }
 
-/// Reads the blob of a `StoredDelivery` in the order it was written.
+/// Reads the blob of a `StoredDelivery` in the order it was written. The bytes belong to the
+/// store's arena: read them under the store's lock.
 struct BlobReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     var offset = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     mutating func varint() -> Int {
         var result: UInt = 0
@@ -84,20 +85,19 @@ struct BlobReader {
     }
 
     mutating func string() -> String {
-        let slice = raw()
-        return String(decoding: slice, as: UTF8.self)
+        String(decoding: raw(), as: UTF8.self)
     }
 
     /// Everything not read yet.
-    mutating func rest() -> ArraySlice<UInt8> {
+    mutating func rest() -> UnsafeRawBufferPointer {
         defer { offset = bytes.count }
-        return bytes[offset...]
+        return UnsafeRawBufferPointer(rebasing: bytes[offset...])
     }
 
-    mutating func raw() -> ArraySlice<UInt8> {
+    mutating func raw() -> UnsafeRawBufferPointer {
         let count = varint()
         let end = min(offset + count, bytes.count)
         defer { offset = end }
-        return bytes[offset..<end]
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<end])
     }
 }
