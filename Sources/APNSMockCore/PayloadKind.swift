@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a payload is, for the record and for `--strict-payload`.
 public enum PayloadKind: String, Sendable, Codable {
     /// No bytes.
@@ -13,13 +11,13 @@ public enum PayloadKind: String, Sendable, Codable {
     /// Larger than the push type's limit; only the first bytes were kept.
     case truncated
 
-    /// Classifies `bytes` by parsing them. Costs a JSON parse: keep it off the answer path
-    /// unless a strict option needs it.
+    /// Classifies `bytes` with a syntax check (`JSONSyntax`): one pass, no tree built.
     public static func classify(_ bytes: [UInt8]) -> PayloadKind {
         if bytes.isEmpty { return .empty }
-        guard let value = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else {
-            return .notJSON
+        switch bytes.withUnsafeBufferPointer(JSONSyntax.check) {
+        case .object: return .object
+        case .otherValue: return .otherJSON
+        case .invalid: return .notJSON
         }
-        return value is [String: Any] ? .object : .otherJSON
     }
 }

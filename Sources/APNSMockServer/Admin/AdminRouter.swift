@@ -24,7 +24,8 @@ public enum AdminRouter {
             writer.beginObject()
             writer.key("deliveries")
             writer.beginArray()
-            for delivery in page.deliveries { DeliveryJSON.write(delivery, to: &writer) }
+            var tokens = DeliveryJSON.TokenCache()
+            for delivery in page.deliveries { DeliveryJSON.write(delivery, to: &writer, tokens: &tokens) }
             writer.endArray()
             writer.key("next")
             writer.number(page.next)

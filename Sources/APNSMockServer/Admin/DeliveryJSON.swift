@@ -2,7 +2,27 @@ import APNSMockCore
 
 /// Renders a `Delivery` as the admin API's JSON object (camelCase fields, epoch-ms times).
 enum DeliveryJSON {
+    /// The last provider token decoded: the records of a page mostly share one per connection,
+    /// so a page decodes each token once.
+    struct TokenCache {
+        var authorization: String?
+        var summary: JWTSummary?
+
+        mutating func summary(of authorization: String) -> JWTSummary {
+            if let summary, authorization == self.authorization { return summary }
+            let fresh = JWTSummary(authorization: authorization)
+            self.authorization = authorization
+            summary = fresh
+            return fresh
+        }
+    }
+
     static func write(_ delivery: Delivery, to json: inout JSONWriter) {
+        var cache = TokenCache()
+        write(delivery, to: &json, tokens: &cache)
+    }
+
+    static func write(_ delivery: Delivery, to json: inout JSONWriter, tokens: inout TokenCache) {
         json.beginObject()
         json.key("sequence")
         json.number(delivery.sequence)
@@ -34,7 +54,7 @@ enum DeliveryJSON {
         json.endObject()
         json.key("authorization")
         if let value = delivery.header("authorization") {
-            let summary = JWTSummary(authorization: value)
+            let summary = tokens.summary(of: value)
             json.beginObject()
             json.key("scheme")
             json.string(value.split(separator: " ").first.map(String.init) ?? "")
