@@ -57,7 +57,7 @@ enum DeliveryJSON {
             let summary = tokens.summary(of: value)
             json.beginObject()
             json.key("scheme")
-            json.string(value.split(separator: " ").first.map(String.init) ?? "")
+            json.string(String(value.utf8.prefix { $0 != UInt8(ascii: " ") })!)
             json.key("header")
             summary.headerJSON.map { json.raw($0.utf8) } ?? json.null()
             json.key("claims")

@@ -72,22 +72,35 @@ struct JSONWriter {
     }
 
     private mutating func writeString(_ value: String) {
+        var value = value
+        value.withUTF8 { writeString(bytes: $0) }
+    }
+
+    private mutating func writeString(bytes value: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
+        // Runs of bytes that need no escape are copied whole.
+        var runStart = 0
+        for (index, byte) in value.enumerated()
+        where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart..<index]))
+            runStart = index + 1
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
             case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
             case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
-                ])
-            default: bytes.append(byte)
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                hex.withUTF8Buffer { digits in
+                    bytes.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)],
+                        digits[Int(byte & 0xF)],
+                    ])
+                }
             }
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart...]))
         bytes.append(UInt8(ascii: "\""))
     }
 }
