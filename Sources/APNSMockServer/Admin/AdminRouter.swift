@@ -4,8 +4,12 @@ import NIOCore
 
 /// The admin HTTP API (Hummingbird): health, and reading and clearing recorded deliveries.
 public enum AdminRouter {
-    /// Builds the router over `store` and `registry`.
-    public static func build(store: DeliveryStore, registry: Registry) -> Router<BasicRequestContext> {
+    /// Builds the router over `store` and `registry`. Reading deliveries is paced by `pacer`
+    /// while pushes arrive (see `AdminPacer`).
+    public static func build(
+        store: DeliveryStore, registry: Registry, pacer: AdminPacer? = nil
+    ) -> Router<BasicRequestContext> {
+        let pacer = pacer ?? AdminPacer(store: store)
         let router = Router()
         RegistryRoutes.add(to: router, registry: registry)
         router.get("/health") { _, _ in
@@ -19,22 +23,7 @@ public enum AdminRouter {
             } catch {
                 return errorResponse(error as? AdminError ?? .badRequest("\(error)"))
             }
-            let page = store.query(parsed.0, limit: parsed.1, order: parsed.2)
-            var writer = JSONWriter(capacity: 512 + page.deliveries.count * 900)
-            writer.beginObject()
-            writer.key("deliveries")
-            writer.beginArray()
-            var tokens = DeliveryJSON.TokenCache()
-            for delivery in page.deliveries { DeliveryJSON.write(delivery, to: &writer, tokens: &tokens) }
-            writer.endArray()
-            writer.key("next")
-            writer.number(page.next)
-            writer.key("total")
-            writer.number(page.total)
-            writer.key("dropped")
-            writer.number(page.dropped)
-            writer.endObject()
-            return json(status: .ok, writer.bytes)
+            return await pacer.pace { deliveriesPage(store: store, query: parsed) }
         }
         router.get("/v1/deliveries/{apnsId}") { _, context in
             let id = context.parameters.get("apnsId") ?? ""
@@ -42,18 +31,40 @@ public enum AdminRouter {
                 return errorResponse(
                     .badParameter("path parameter 'apnsId' must be a UUID (8-4-4-4-12 hex digits); got '\(id)'"))
             }
-            guard let delivery = store.latest(apnsID: id) else {
-                return errorResponse(.notFound("no delivery with apnsId '\(id)' is stored"))
+            return await pacer.pace {
+                guard let delivery = store.latest(apnsID: id) else {
+                    return errorResponse(.notFound("no delivery with apnsId '\(id)' is stored"))
+                }
+                var writer = JSONWriter()
+                DeliveryJSON.write(delivery, to: &writer)
+                return json(status: .ok, writer.bytes)
             }
-            var writer = JSONWriter()
-            DeliveryJSON.write(delivery, to: &writer)
-            return json(status: .ok, writer.bytes)
         }
         router.delete("/v1/deliveries") { _, _ in
             store.removeAll()
             return Response(status: .noContent)
         }
         return router
+    }
+
+    /// One page of `GET /v1/deliveries` as JSON.
+    static func deliveriesPage(store: DeliveryStore, query parsed: (DeliveryFilter, Int, DeliveryOrder)) -> Response {
+        let page = store.query(parsed.0, limit: parsed.1, order: parsed.2)
+        var writer = JSONWriter(capacity: 512 + page.deliveries.count * 900)
+        writer.beginObject()
+        writer.key("deliveries")
+        writer.beginArray()
+        var tokens = DeliveryJSON.TokenCache()
+        for delivery in page.deliveries { DeliveryJSON.write(delivery, to: &writer, tokens: &tokens) }
+        writer.endArray()
+        writer.key("next")
+        writer.number(page.next)
+        writer.key("total")
+        writer.number(page.total)
+        writer.key("dropped")
+        writer.number(page.dropped)
+        writer.endObject()
+        return json(status: .ok, writer.bytes)
     }
 
     static func json(status: HTTPResponse.Status, _ bytes: [UInt8]) -> Response {

@@ -184,6 +184,9 @@ public final class DeliveryStore: Sendable {
         }
     }
 
+    /// The sequence number the next record will get.
+    public var nextSequence: UInt64 { state.withLock { $0.nextSequence } }
+
     /// Number of records held.
     public var count: Int { state.withLock { $0.records.count } }
 
