@@ -8,7 +8,7 @@
       latency percentiles from h2load's --log-file, server and h2load CPU seconds, other load
       on the two cores, peak RSS
   report.py table --results results.jsonl --meta meta.kv --out latest.md
-      the Markdown report
+      the Markdown report (the meta keys pager_<variant>_<round> hold bench/pager.py's JSON lines)
 """
 
 import argparse
@@ -31,6 +31,12 @@ IDLE_RSS_TARGET_MIB = 40
 READY_TARGET_MS = 300
 RECORDS_RSS_TARGET_MIB = 1024
 QUERY_TARGET_MS = 20
+# Paging while pushing: the pager may cost the 100 B throughput run less than this share of its req/s.
+PAGING_COST_TARGET = 0.10
+PAGING_VARIANTS = [
+    ("unfiltered", "unfiltered"),
+    ("topic", "`topic=com.example.app`"),
+]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -76,8 +82,12 @@ def percentile(sorted_values, p):
 
 
 def parse_log(path):
-    """h2load --log-file: start time (µs since epoch), status (-1: failed), µs to end of response."""
+    """h2load --log-file: start time (µs since epoch), status (-1: failed), µs to end of response.
+
+    Besides the percentiles: the slowest request, and the longest time between two consecutive
+    answers (end times), a stall of the server as the client saw it."""
     elapsed = []
+    ends = []
     failed = 0
     with open(path) as f:
         for line in f:
@@ -88,12 +98,16 @@ def parse_log(path):
                 failed += 1
                 continue
             elapsed.append(int(cols[2]))
+            ends.append(int(cols[0]) + int(cols[2]))
     elapsed.sort()
+    ends.sort()
     return {
         "logged": len(elapsed),
         "log_failed": failed,
         "p50_us": percentile(elapsed, 50),
         "p99_us": percentile(elapsed, 99),
+        "max_us": elapsed[-1] if elapsed else None,
+        "max_gap_us": max((b - a for a, b in zip(ends, ends[1:])), default=None),
     }
 
 
@@ -218,6 +232,100 @@ def problems_of(row):
     return out
 
 
+def write_paging(w, meta, paging_rows, pagers, noisy):
+    """The paging table: push req/s alone and with a client paging through /v1/deliveries."""
+    alone = {r["rep"]: r for r in paging_rows if r["scenario"] == "paging-alone"}
+    limit = meta.get("pager_limit", "?")
+    pause = meta.get("pager_pause_ms", "?")
+    w("### Paging while pushing: `GET /v1/deliveries` during the 100 B throughput run")
+    w("")
+    w(
+        f"In each of the {meta.get('reps', '?')} round(s), on a freshly started apns-mock each time, the 100 B "
+        f"`-c 4 -m 64` run (a {meta.get('warmup_n')}-request warm-up, then {meta.get('duration')} s) alone, and while "
+        f"`bench/pager.py` pages through `GET /v1/deliveries?limit={limit}&order=asc` one page after the other "
+        f"(`since` = the previous answer's `next`; {pause} ms between pages), unfiltered or with "
+        f"`topic={meta.get('pager_topic', '?')}` (every push has that topic, so the store filters every record "
+        "rather than paging by arithmetic). The pager starts after the warm-up, runs as long as the measured "
+        f"run and shares h2load's core ({meta.get('client_cpu')}); the order of the three runs rotates by round. "
+        "Cost: 1 − (req/s with the pager) / (req/s alone), per round, then the median."
+    )
+    w("")
+    w(
+        "| pager | push req/s alone | push req/s with the pager | cost | target | push p99 µs alone / with "
+        "| longest wait between two answers, ms, alone / with | server CPU use alone / with "
+        "| pages/s | records/s | page p50 ms | page p99 ms | page max ms |"
+    )
+    w("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    notes = []
+    for variant, label in PAGING_VARIANTS:
+        rs = sorted((r for r in paging_rows if r["scenario"] == f"paging-{variant}"), key=lambda r: r["rep"])
+        if not rs:
+            continue
+        pairs = [(alone[r["rep"]], r) for r in rs if r["rep"] in alone and alone[r["rep"]].get("rps") and r.get("rps")]
+        # Rounds with noise are left out when a clean pair remains, as in the load table.
+        clean = [(a, b) for a, b in pairs if not a.get("noisy") and not b.get("noisy")]
+        used = clean or pairs
+        costs = [1 - b["rps"] / a["rps"] for a, b in used]
+        cost = med(costs)
+        ps = [pagers.get((variant, b["rep"]), {}) for _, b in used]
+        pct = lambda v: f"{v * 100:.1f} %"  # noqa: E731
+        ms = lambda v: f"{v:,.1f}"  # noqa: E731
+        target = f"< {PAGING_COST_TARGET * 100:.0f} % " + ("?" if cost is None else mark(cost < PAGING_COST_TARGET))
+        w(
+            f"| {label} | {fmt_spread([a.get('rps') for a, _ in used])} | {fmt_spread([b.get('rps') for _, b in used])} | "
+            f"{fmt_spread(costs, pct)} | {target} | "
+            f"{fmt_spread([a.get('p99_us') for a, _ in used])} / {fmt_spread([b.get('p99_us') for _, b in used])} | "
+            f"{fmt_spread([a['max_gap_us'] / 1000 for a, _ in used if a.get('max_gap_us') is not None], ms)} / "
+            f"{fmt_spread([b['max_gap_us'] / 1000 for _, b in used if b.get('max_gap_us') is not None], ms)} | "
+            f"{use_of([a for a, _ in used], 'cpu_s')} / {use_of([b for _, b in used], 'cpu_s')} | "
+            f"{fmt_spread([p.get('pages_per_s') for p in ps], ms)} | {fmt_spread([p.get('records_per_s') for p in ps])} | "
+            f"{fmt_spread([p.get('p50_ms') for p in ps], lambda v: f'{v:.2f}')} | "
+            f"{fmt_spread([p.get('p99_ms') for p in ps], lambda v: f'{v:.2f}')} | "
+            f"{fmt_spread([p.get('max_ms') for p in ps], lambda v: f'{v:.2f}')} |"
+        )
+        if len(used) < len(pairs):
+            notes.append(f"{variant}: round(s) {', '.join(str(b['rep']) for a, b in pairs if (a, b) not in used)} "
+                         "left out (noise)")
+        for (a, b), p in zip(used, ps):
+            if not p:
+                continue
+            span = b.get("elapsed_s") or p.get("duration_s") or 1
+            client_alone = (a.get("client_cpu_s") or 0) / (a.get("elapsed_s") or span)
+            client_with = ((b.get("client_cpu_s") or 0) + (p.get("cpu_s") or 0)) / span
+            backlog = p.get("total_end")
+            notes.append(
+                f"{variant} round {b['rep']}: {p.get('pages', 0):,} pages, {p.get('records', 0):,} records, "
+                f"{p.get('errors', '?')} errors; {p.get('connections', '?')} connection(s), keep-alive "
+                f"{'yes' if p.get('keepalive') else 'no'}; caught up with the newest record on "
+                f"{p.get('caught_up_pages', 0):,} page(s), {fmt_count(backlog)} matching records still ahead of "
+                f"the cursor at the end; pager CPU {p.get('cpu_s', 0):.2f} s; h2load's core busy with h2load "
+                f"{client_alone * 100:.0f}% alone, h2load + pager {client_with * 100:.0f}% with it"
+            )
+    w("")
+    w(
+        "Longest wait between two answers: the longest time in the measured run during which h2load received no "
+        "answer at all (end times from its `--log-file`), a stall of the push path as the client saw it. "
+        "Server CPU use: apns-mock's CPU time over the run, as a share of its one core. Pager figures "
+        "(pages/s, records/s, page latency from sending the request to having read the whole answer) are "
+        "the median over the rounds of each round's figure."
+    )
+    w("")
+    if notes:
+        w("<details><summary>Pager runs</summary>")
+        w("")
+        for note in notes:
+            w(f"- {note}")
+        w("")
+        w("</details>")
+        w("")
+    if noisy:
+        w(
+            "Noise in the paging runs (more than 10% of a core on other work; the pager's own CPU time on "
+            "h2load's core is not counted): " + "; ".join(noisy) + "."
+        )
+        w("")
+
+
 def cmd_table(args):
     meta = load_meta(args.meta)
     rows = []
@@ -225,9 +333,19 @@ def cmd_table(args):
         for line in f:
             if line.strip():
                 rows.append(json.loads(line))
-    load_rows = [r for r in rows if r["scenario"] not in ("records", "at-capacity")]
+    load_rows = [r for r in rows if r["scenario"] not in ("records", "at-capacity")
+                 and not r["scenario"].startswith("paging-")]
     record_rows = [r for r in rows if r["scenario"] == "records"]
     capacity_rows = [r for r in rows if r["scenario"] == "at-capacity"]
+    paging_rows = [r for r in rows if r["scenario"].startswith("paging-")]
+    pagers = {}  # (variant, round) -> bench/pager.py's JSON line
+    for key, value in meta.items():
+        m = re.fullmatch(r"pager_(\w+)_(\d+)", key)
+        if m:
+            try:
+                pagers[(m.group(1), int(m.group(2)))] = json.loads(value)
+            except ValueError:
+                pagers[(m.group(1), int(m.group(2)))] = {"unreadable": value[:200]}
 
     def used_rounds(scenario):
         """The rounds whose runs of this scenario were all free of noise; all rounds if none was."""
@@ -240,14 +358,20 @@ def cmd_table(args):
         return [r for r in load_rows if r["server"] == server and r["scenario"] == scenario and r["rep"] in keep]
 
     warnings = []
-    for r in load_rows + record_rows + capacity_rows:
+    for r in load_rows + record_rows + capacity_rows + paging_rows:
         for p in problems_of(r):
             warnings.append(f"{r['server']} {r['scenario']} rep {r['rep']}: {p}")
-    for r in load_rows:
-        if r.get("store_dropped"):
+    for r in paging_rows:
+        variant = r["scenario"][len("paging-"):]
+        if variant == "alone":
+            continue
+        pager = pagers.get((variant, r["rep"]))
+        if pager is None or "unreadable" in pager:
+            warnings.append(f"pager {variant} rep {r['rep']}: no result from bench/pager.py")
+        elif pager.get("errors") or not pager.get("pages"):
             warnings.append(
-                f"{r['server']} {r['scenario']} rep {r['rep']}: the store reached its capacity and dropped "
-                f"{r['store_dropped']:,} records, so the run also measured eviction"
+                f"pager {variant} rep {r['rep']}: {pager.get('pages', 0):,} pages, {pager.get('errors', '?')} errors "
+                f"({pager.get('first_error')})"
             )
     for server in SERVERS:
         probe = meta.get(f"{server}_probe" if server != "apns-mock" else "mock_probe")
@@ -272,6 +396,19 @@ def cmd_table(args):
                 f"{r['server']} {r['scenario']} rep {r['rep']} ({server_other:.1f} s on the server's core, "
                 f"{client_other:.1f} s on h2load's)"
             )
+    # Paging runs: the pager shares h2load's core on purpose, so its own CPU time is not noise there.
+    paging_noisy = []
+    for r in paging_rows:
+        span = r.get("elapsed_s") or float(meta.get("duration", "10") or 10)
+        pager = pagers.get((r["scenario"][len("paging-"):], r["rep"]), {})
+        server_other = other_of(r, "server")
+        client_other = max(0.0, other_of(r, "client") - (pager.get("cpu_s") or 0.0))
+        r["noisy"] = server_other > 0.1 * span or client_other > 0.1 * span
+        if r["noisy"]:
+            paging_noisy.append(
+                f"{r['scenario']} rep {r['rep']} ({server_other:.1f} s on the server's core, "
+                f"{client_other:.1f} s on h2load's besides h2load and the pager)"
+            )
     reps = meta.get("reps", "?")
     duration = meta.get("duration", "?")
     quick = meta.get("quick") == "1"
@@ -294,7 +431,9 @@ def cmd_table(args):
     )
     w(
         "apns-mock runs with `--auth-stream-limit off` (the one-stream-before-authentication rule is **off**) "
-        "and `--record-capacity 1000000`: every push is checked against the JWT and recorded."
+        "and its default record capacity (100,000): every push is checked against the JWT and recorded; the store "
+        "fills within the first second and then drops its oldest record for every push (the runs below say how "
+        "many). The memory and query figures under \"apns-mock alone\" use `--record-capacity 1000000`."
     )
     w(
         f"Versions: {meta.get('swift', '?')}; {meta.get('h2load', '?')}; {meta.get('h2o', '?')}; "
@@ -460,6 +599,8 @@ def cmd_table(args):
             f"{fmt_count(r.get('store_dropped'))}. No target."
         )
     w("")
+    if paging_rows:
+        write_paging(w, meta, paging_rows, pagers, paging_noisy)
 
     # --- every run
     w("<details><summary>Every measured run</summary>")
@@ -469,7 +610,7 @@ def cmd_table(args):
         "h2load CPU s | other load on server / h2load core, s | peak RSS MiB | records dropped |"
     )
     w("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
-    for r in load_rows + capacity_rows:
+    for r in load_rows + capacity_rows + paging_rows:
         w(
             f"| {r['server']} | {r['scenario']} | {r['rep']} | {fmt_int(r.get('rps'))} | {fmt_int(r.get('done'))} | "
             f"{fmt_int(r.get('s2xx'))} | {r.get('failed', '?')}/{r.get('errored', '?')}/{r.get('timeout', '?')} | "

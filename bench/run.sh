@@ -5,8 +5,9 @@
 # (POST /3/device/<token>, 100-byte and 4,000-byte JSON payloads) to h2load, the server pinned to
 # one core and h2load to the other: REPS rounds, in each every scenario on every server in turn,
 # one server at a time, each run on a freshly started server. Then apns-mock alone: start-up time,
-# idle memory, memory after recording RECORDS pushes, the admin token query time over them, and
-# throughput with the store full.
+# idle memory, memory after recording RECORDS pushes, the admin token query time over them,
+# throughput with the store full, and throughput while a client pages through the recorded
+# deliveries (bench/pager.py: unfiltered, and filtered by topic) against the same run without it.
 #
 # Writes bench-results/latest.md (raw h2load output and logs under bench-results/raw/) and prints it.
 #
@@ -15,6 +16,7 @@
 #   REPS, DURATION (seconds per measured run), WARMUP_N (requests per warm-up run),
 #   READY_STARTS (starts timed), RECORDS (pushes recorded for the memory figure),
 #   CAPACITY_DURATION (seconds of the run with the store full),
+#   PAGER_LIMIT (records per page of the paging client, 100), PAGER_PAUSE_MS (its pause between pages, 0),
 #   SERVER_CPU / CLIENT_CPU (cores for taskset; default 0 and 1)
 #
 # Expects the release binary: swift build -c release --product apns-mock (the Makefile's bench
@@ -266,15 +268,19 @@ meta loadavg_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 
 # ---------------------------------------------------------------------------------------------
 # apns-mock. Started through a FIFO so the ready line is read the moment it is written.
-APNS_ARGS=(serve --port 0 --admin-port 0 --auth-stream-limit off --record-capacity 1000000
-    --log-level error --config "$CONFIG")
+# The load runs use the default record capacity (100,000): the store fills within the first
+# second and then drops its oldest record for every push, as in a long test session. The memory
+# and query figures use a store of RECORDS (CAPACITY_ARGS).
+APNS_ARGS=(serve --port 0 --admin-port 0 --auth-stream-limit off --log-level error --config "$CONFIG")
+CAPACITY_ARGS=()
 MOCK_PID="" MOCK_PORT="" MOCK_ADMIN="" MOCK_READY_MS="" MOCK_IDLE_KIB="" READY_FD=""
 start_mock() {
     local fifo=$WORK/ready.fifo t0 t1 line
     rm -f "$fifo"
     mkfifo "$fifo"
     t0=$EPOCHREALTIME
-    taskset -c "$SERVER_CPU" "$BIN" "${APNS_ARGS[@]}" >"$fifo" 2>>"$RAW/apns-mock.stderr.txt" &
+    taskset -c "$SERVER_CPU" "$BIN" "${APNS_ARGS[@]}" ${CAPACITY_ARGS[@]+"${CAPACITY_ARGS[@]}"} \
+        >"$fifo" 2>>"$RAW/apns-mock.stderr.txt" &
     MOCK_PID=$!
     PIDS+=("$MOCK_PID")
     exec {READY_FD}<"$fifo"
@@ -398,6 +404,8 @@ if [[ -z $h2o_reason ]]; then measure_all apns-mock nghttpd h2o; else measure_al
 # apns-mock alone. Start-up time and idle memory: READY_STARTS fresh starts; the last one then
 # records RECORDS pushes, serves the token query, and is measured once more with its store full.
 ready_list="" idle_list=""
+CAPACITY_ARGS=(--record-capacity "$RECORDS")
+log "apns-mock alone: $BIN ${APNS_ARGS[*]} ${CAPACITY_ARGS[*]}"
 for ((i = 1; i <= READY_STARTS; i++)); do
     start_mock
     ready_list="$ready_list $MOCK_READY_MS"
@@ -437,6 +445,64 @@ log "apns-mock token query (s):$q_list"
 RUN_DURATION=$CAPACITY_DURATION WARMUP_N=0 measure_run apns-mock "$MOCK_PID" "$MOCK_PORT" at-capacity \
     "$PAYLOAD_100" 4 64 1
 stop_mock
+CAPACITY_ARGS=()
+
+# Paging while pushing: what a client reading the deliveries costs the push path. In each of the
+# REPS rounds, on a freshly started apns-mock each time, the 100 B `-c 4 -m 64` throughput run
+# (same warm-up and DURATION as above) alone, and while bench/pager.py pages through
+# GET /v1/deliveries (limit PAGER_LIMIT, ascending, following `next`, one page after the other,
+# PAGER_PAUSE_MS between pages), unfiltered and with topic=PAGER_TOPIC (so the store filters).
+# The pager starts right after the warm-up, runs DURATION seconds and is pinned to h2load's core,
+# so the server keeps its core to itself. The order of the three rotates from round to round.
+PAGER=bench/pager.py
+PAGER_LIMIT=${PAGER_LIMIT:-100}
+PAGER_PAUSE_MS=${PAGER_PAUSE_MS:-0}
+PAGER_TOPIC=com.example.app
+meta pager_limit "$PAGER_LIMIT"
+meta pager_pause_ms "$PAGER_PAUSE_MS"
+meta pager_topic "$PAGER_TOPIC"
+PAGING_VARIANTS=(alone unfiltered topic)
+pager_summary() { # FILE: the pager's JSON line in a few words
+    python3 - "$1" <<'EOF' 2>/dev/null || echo 'no result'
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+print(f"{d['pages']} pages, {d['records']} records, {d['errors']} errors, "
+      f"page p50 {d['p50_ms']} ms, p99 {d['p99_ms']} ms, max {d['max_ms']} ms")
+EOF
+}
+paging_run() { # VARIANT REP: one measured run, appends its row; the pager's JSON goes to meta
+    local variant=$1 rep=$2 scen=paging-$1 base pager_pid="" rc=0 args=()
+    base=$RAW/apns-mock-$scen-$rep
+    start_mock
+    if ((WARMUP_N > 0)); then
+        h2load_run "$MOCK_PORT" "$PAYLOAD_100" 4 64 "$base.warmup.txt" -n "$WARMUP_N"
+    fi
+    case $variant in
+        unfiltered) args=() ;;
+        topic) args=(--param "topic=$PAGER_TOPIC") ;;
+    esac
+    if [[ $variant != alone ]]; then
+        timeout -k 5 $((DURATION + 30)) taskset -c "$CLIENT_CPU" python3 "$PAGER" --port "$MOCK_ADMIN" \
+            --duration "$DURATION" --limit "$PAGER_LIMIT" --pause-ms "$PAGER_PAUSE_MS" "${args[@]}" \
+            >"$base.pager.json" 2>"$base.pager.stderr.txt" &
+        pager_pid=$!
+        PIDS+=("$pager_pid")
+    fi
+    RUN_DURATION=$DURATION WARMUP_N=0 measure_run apns-mock "$MOCK_PID" "$MOCK_PORT" "$scen" "$PAYLOAD_100" 4 64 "$rep"
+    if [[ -n $pager_pid ]]; then
+        wait "$pager_pid" || rc=$?
+        forget_pid "$pager_pid"
+        ((rc == 0)) || log "pager exited $rc (see $base.pager.stderr.txt)"
+        meta "pager_${variant}_$rep" "$(head -1 "$base.pager.json")"
+        log "pager $variant rep $rep: $(pager_summary "$base.pager.json")"
+    fi
+    stop_mock
+}
+for ((rep = 1; rep <= REPS; rep++)); do
+    for ((k = 0; k < ${#PAGING_VARIANTS[@]}; k++)); do
+        paging_run "${PAGING_VARIANTS[(k + rep - 1) % ${#PAGING_VARIANTS[@]}]}" "$rep"
+    done
+done
 
 # ---------------------------------------------------------------------------------------------
 meta loadavg_end "$(cut -d' ' -f1-3 /proc/loadavg)"
