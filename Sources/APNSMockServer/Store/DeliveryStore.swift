@@ -114,11 +114,23 @@ public final class DeliveryStore: Sendable {
         if draft.goAway { flags |= StoredDelivery.flagGoAway }
         var echoedKey: UUIDKey?
         if case .echoed(let text) = draft.apnsID { echoedKey = UUIDKey(text) }
+        // Everything the lock needs, taken out of the draft first (the closure then captures
+        // a few values instead of copying the draft).
+        var stored = StoredDelivery(
+            sequence: 0, receivedAt: draft.receivedAt, respondedAt: draft.respondedAt,
+            connectionID: draft.connectionID, streamID: draft.streamID,
+            payloadSize: Int32(clamping: draft.payloadSize), status: UInt16(clamping: draft.status),
+            environment: draft.environment == .production ? 1 : 0,
+            pushType: draft.pushType?.code ?? StoredDelivery.noPushType, flags: flags, reason: 0, topic: 0,
+            blob: BlobRef(chunk: 0, offset: 0, count: 0))
+        let reason = draft.reason
+        let topic = draft.topic
+        let deviceToken = draft.deviceToken
+        var apnsID = draft.apnsID
         return state.withLock { state in
             let sequence = state.nextSequence
             state.nextSequence += 1
-            var apnsID = draft.apnsID
-            if case .generated(let high, _, let lowercase) = draft.apnsID, let offset = generatedIDOffset {
+            if case .generated(let high, _, let lowercase) = apnsID, let offset = generatedIDOffset {
                 let low = GeneratedMessageID.low(sequence: sequence, secret: state.idSecret)
                 apnsID = .generated(high: high, low: low, lowercase: lowercase)
                 writer.bytes.withUnsafeMutableBufferPointer { bytes in
@@ -127,18 +139,13 @@ public final class DeliveryStore: Sendable {
                         into: UnsafeMutableBufferPointer(rebasing: bytes[offset..<(offset + 36)]))
                 }
             }
-            let stored = StoredDelivery(
-                sequence: sequence, receivedAt: draft.receivedAt, respondedAt: draft.respondedAt,
-                connectionID: draft.connectionID, streamID: draft.streamID,
-                payloadSize: Int32(clamping: draft.payloadSize), status: UInt16(clamping: draft.status),
-                environment: draft.environment == .production ? 1 : 0,
-                pushType: draft.pushType?.code ?? StoredDelivery.noPushType, flags: flags,
-                reason: draft.reason.map { state.interner.id(for: $0.rawValue) } ?? 0,
-                topic: draft.topic.map { state.interner.id(for: $0) } ?? 0,
-                blob: writer.bytes.withUnsafeBytes { state.blobs.append($0) })
+            stored.sequence = sequence
+            stored.reason = reason.map { state.interner.id(for: $0.rawValue) } ?? 0
+            stored.topic = topic.map { state.interner.id(for: $0) } ?? 0
+            stored.blob = writer.bytes.withUnsafeBytes { state.blobs.append($0) }
             if state.records.count >= capacity { Self.evictOldest(&state) }
             state.records.append(stored)
-            if let token = draft.deviceToken { state.byToken[token, default: []].append(sequence) }
+            if let deviceToken { state.byToken[deviceToken, default: []].append(sequence) }
             if let echoedKey, let previous = state.byAPNSID.update(sequence, for: echoedKey) {
                 state.olderByAPNSID[echoedKey, default: []].append(previous)
             }
@@ -151,18 +158,19 @@ public final class DeliveryStore: Sendable {
         state.dropped += 1
         defer { state.blobs.release(oldest.blob) }
         var reader = BlobReader(state.blobs[oldest.blob])
-        _ = reader.string()
-        _ = reader.string()
-        _ = reader.string()
-        let token = reader.string()
-        let apnsID = reader.string()
-        // Mutate the index entries in place: copying a token's list out and back would copy
-        // every sequence number of that token on every eviction.
-        if !token.isEmpty {
-            state.byToken[token]?.removeFirst()
-            if state.byToken[token]?.isEmpty == true { state.byToken[token] = nil }
+        for _ in 0..<3 { _ = reader.raw() }  // method, path, authority
+        let tokenBytes = reader.raw()
+        let apnsIDBytes = reader.raw()
+        // Mutate the index entries in place (one hash): copying a token's list out and back
+        // would copy every sequence number of that token on every eviction.
+        if !tokenBytes.isEmpty, let index = state.byToken.index(forKey: String(decoding: tokenBytes, as: UTF8.self)) {
+            state.byToken.values[index].removeFirst()
+            if state.byToken.values[index].isEmpty { state.byToken.remove(at: index) }
         }
-        if oldest.flags & StoredDelivery.flagGeneratedID == 0, let key = UUIDKey(apnsID) {
+        // A generated id has no index entry (its record's sequence number is in it).
+        if oldest.flags & StoredDelivery.flagGeneratedID == 0,
+            let key = UUIDKey(bytes: apnsIDBytes.assumingMemoryBound(to: UInt8.self))
+        {
             // The oldest record of its id: the newest when the id was sent once.
             if state.byAPNSID[key] == oldest.sequence {
                 state.byAPNSID.remove(key)
