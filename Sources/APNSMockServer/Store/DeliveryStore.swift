@@ -1,14 +1,15 @@
 import APNSMockCore
 import DequeModule
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Every answered request, newest last, in a bounded in-memory ring.
 ///
-/// Thread-safe and synchronous (a `Mutex`), because the transport appends from nghttp2
-/// callbacks on event-loop threads. When full, the oldest record goes and `dropped` counts it.
+/// Thread-safe and synchronous (a pthread mutex, `NIOLockedValueBox`, which ThreadSanitizer
+/// understands; `Synchronization.Mutex`'s contended path is invisible to it), because the
+/// transport appends from event-loop threads. When full, the oldest record goes and `dropped` counts it.
 /// Records are indexed by device token and by `apns-id`, so those queries never scan.
 public final class DeliveryStore: Sendable {
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
     /// The most records held at once.
     public let capacity: Int
 
@@ -66,7 +67,7 @@ public final class DeliveryStore: Sendable {
         // Room for a full store up front: growing rehashes every id while pushes wait. Untouched
         // pages of the table cost no memory.
         state.records.reserveCapacity(self.capacity)
-        self.state = Mutex(state)
+        self.state = NIOLockedValueBox(state)
     }
 
     /// Stores `draft` and returns its sequence number.
@@ -127,7 +128,7 @@ public final class DeliveryStore: Sendable {
         let topic = draft.topic
         let deviceToken = draft.deviceToken
         var apnsID = draft.apnsID
-        return state.withLock { state in
+        return state.withLockedValue { state in
             let sequence = state.nextSequence
             state.nextSequence += 1
             if case .generated(let high, _, let lowercase) = apnsID, let offset = generatedIDOffset {
@@ -183,7 +184,7 @@ public final class DeliveryStore: Sendable {
 
     /// Empties the store. Sequence numbers keep counting; `dropped` is unchanged.
     public func removeAll() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.records.removeAll()
             state.blobs.removeAll()
             state.byToken.removeAll()
@@ -193,18 +194,18 @@ public final class DeliveryStore: Sendable {
     }
 
     /// The sequence number the next record will get.
-    public var nextSequence: UInt64 { state.withLock { $0.nextSequence } }
+    public var nextSequence: UInt64 { state.withLockedValue { $0.nextSequence } }
 
     /// Number of records held.
-    public var count: Int { state.withLock { $0.records.count } }
+    public var count: Int { state.withLockedValue { $0.records.count } }
 
     /// Number of records dropped to stay within `capacity`.
-    public var dropped: UInt64 { state.withLock { $0.dropped } }
+    public var dropped: UInt64 { state.withLockedValue { $0.dropped } }
 
     /// The most recent record with `apnsID` (any letter case), if any.
     public func latest(apnsID: String) -> Delivery? {
         guard let key = UUIDKey(apnsID) else { return nil }
-        return state.withLock { state -> Delivery? in
+        return state.withLockedValue { state -> Delivery? in
             guard let sequence = state.sequences(apnsID: key).last, let stored = state.record(sequence: sequence)
             else { return nil }
             return Self.decode(stored, state)
@@ -215,7 +216,8 @@ public final class DeliveryStore: Sendable {
     public func query(_ filter: DeliveryFilter, limit: Int = 1000, order: DeliveryOrder = .asc) -> DeliveryPage {
         let token = filter.token.map { $0.lowercased() }
         let apnsKey = filter.apnsID.flatMap(UUIDKey.init)
-        let topicID: UInt32?? = filter.topic.map { topic in state.withLock { $0.interner.existingID(for: topic) } }
+        let topicID: UInt32?? = filter.topic.map { topic in state.withLockedValue { $0.interner.existingID(for: topic) }
+        }
         if (filter.apnsID != nil && apnsKey == nil) || topicID == .some(.none) {
             return DeliveryPage(deliveries: [], next: nil, total: 0, dropped: dropped)
         }
@@ -266,7 +268,7 @@ public final class DeliveryStore: Sendable {
                 deliveries: picked, next: total > picked.count ? lastPicked : nil, total: total, dropped: dropped)
         }
         // Index look-ups and unfiltered pages take the lock once; `scanRange` says a scan is due.
-        let scanRange: ClosedRange<UInt64>? = state.withLock { state in
+        let scanRange: ClosedRange<UInt64>? = state.withLockedValue { state in
             if useTokenIndex || useAPNSIDIndex {
                 let indexed = useTokenIndex ? state.byToken[token!] ?? [] : state.sequences(apnsID: apnsKey!)
                 if order == .asc {
@@ -305,7 +307,7 @@ public final class DeliveryStore: Sendable {
         // range (not counted); records evicted meanwhile are skipped.
         var next: UInt64? = order == .asc ? scanRange.lowerBound : scanRange.upperBound
         while let start = next {
-            next = state.withLock { state -> UInt64? in
+            next = state.withLockedValue { state -> UInt64? in
                 guard let first = state.records.first?.sequence else { return nil }
                 let last = first + UInt64(state.records.count) - 1
                 if order == .asc {
