@@ -43,18 +43,18 @@ TEST_ENV := APNS_MOCK_E2E_REQUIRED=1 APNS_MOCK_PYTHON=$(CURDIR)/$(PYTHON)
 
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(TEST_ENV) $(SWIFT) test --skip-build
+	$(TEST_ENV) $(SWIFT) test --skip-build --disable-xctest
 	$(MAKE) test-asan
 
 test-unit: deps
-	$(SWIFT) test --filter 'APNSMockCoreTests|APNSMockServerTests'
+	$(SWIFT) test --disable-xctest --filter 'APNSMockCoreTests|APNSMockStoreTests|APNSMockRegistryTests|APNSMockAdminTests|APNSMockTransportTests'
 
 # The transport and end-to-end tests under AddressSanitizer: the C boundary is where memory bugs hide.
 test-asan: test-deps
-	ASAN_OPTIONS=detect_leaks=0 $(TEST_ENV) $(SWIFT) test --scratch-path .build-asan --sanitize=address --filter 'APNSMockServerTests|EndToEndTests'
+	ASAN_OPTIONS=detect_leaks=0 $(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-asan --sanitize=address --filter 'APNSMockStoreTests|APNSMockTransportTests|APNSMockAdminTests|EndToEndTests'
 
 test-tsan: test-deps
-	$(TEST_ENV) $(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter 'APNSMockServerTests|EndToEndTests'
+	$(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-tsan --sanitize=thread --filter 'APNSMockStoreTests|APNSMockTransportTests|APNSMockAdminTests|EndToEndTests'
 
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift

@@ -42,7 +42,8 @@ let package = Package(
         .executableTarget(
             name: "apns-mock-bench",
             dependencies: [
-                "APNSMock", "APNSMockServer", "APNSMockCore", "InMemoryHTTP2Client",
+                "APNSMock", "APNSMockTransport", "APNSMockStore", "APNSMockRegistry", "APNSMockCore",
+                "InMemoryHTTP2Client",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -55,9 +56,30 @@ let package = Package(
             swiftSettings: answerPathSettings
         ),
         .target(
-            name: "APNSMockServer",
+            name: "APNSMockStore",
             dependencies: [
                 "APNSMockCore",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: answerPathSettings
+        ),
+        .target(
+            name: "APNSMockRegistry",
+            dependencies: [
+                "APNSMockCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: answerPathSettings
+        ),
+        .target(
+            name: "APNSMockTransport",
+            dependencies: [
+                "APNSMockCore",
+                "APNSMockStore",
+                "APNSMockRegistry",
                 "CNGHTTP2",
                 "COpenSSL",
                 "CAPNSMockShims",
@@ -65,20 +87,33 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: answerPathSettings
+        ),
+        .target(
+            name: "APNSMockAdmin",
+            dependencies: [
+                "APNSMockCore",
+                "APNSMockStore",
+                "APNSMockRegistry",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "APNSMock",
             dependencies: [
                 "APNSMockCore",
-                "APNSMockServer",
+                "APNSMockStore",
+                "APNSMockRegistry",
+                "APNSMockTransport",
+                "APNSMockAdmin",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -105,9 +140,30 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "APNSMockServerTests",
+            name: "APNSMockStoreTests",
+            dependencies: ["APNSMockStore", "APNSMockCore"]
+        ),
+        .testTarget(
+            name: "APNSMockRegistryTests",
             dependencies: [
-                "APNSMockServer", "APNSMockCore", "CNGHTTP2", "InMemoryHTTP2Client",
+                "APNSMockRegistry", "APNSMockCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "APNSMockAdminTests",
+            dependencies: [
+                "APNSMockAdmin", "APNSMockStore", "APNSMockRegistry", "APNSMockCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "APNSMockTransportTests",
+            dependencies: [
+                "APNSMockTransport", "APNSMockStore", "APNSMockRegistry", "APNSMockCore", "CNGHTTP2",
+                "InMemoryHTTP2Client",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -119,7 +175,8 @@ let package = Package(
                 "APNSMock",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            exclude: ["Clients"]
         ),
     ]
 )

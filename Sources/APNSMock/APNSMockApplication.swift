@@ -1,5 +1,8 @@
 import APNSMockCore
-import APNSMockServer
+import APNSMockStore
+import APNSMockRegistry
+import APNSMockTransport
+import APNSMockAdmin
 import Hummingbird
 import Logging
 import NIOCore

@@ -1,5 +1,8 @@
 import APNSMockCore
-import APNSMockServer
+import APNSMockStore
+import APNSMockRegistry
+import APNSMockTransport
+import APNSMockAdmin
 import Logging
 
 /// Every setting of `apns-mock serve`, with the built-in defaults.

@@ -1,5 +1,8 @@
 import APNSMockCore
-import APNSMockServer
+import APNSMockStore
+import APNSMockRegistry
+import APNSMockTransport
+import APNSMockAdmin
 
 /// A YAML configuration file (`apns-mock serve --config FILE`) and its mapping onto
 /// `APNSMockConfiguration`.

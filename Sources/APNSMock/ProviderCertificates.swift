@@ -1,4 +1,7 @@
-import APNSMockServer
+import APNSMockStore
+import APNSMockRegistry
+import APNSMockTransport
+import APNSMockAdmin
 import Crypto
 import Foundation
 import SwiftASN1

@@ -1,4 +1,7 @@
-import APNSMockServer
+import APNSMockStore
+import APNSMockRegistry
+import APNSMockTransport
+import APNSMockAdmin
 import ServiceLifecycle
 
 /// An apns-mock started in the background of the current process, for tests.

@@ -1,6 +1,9 @@
 import APNSMock
 import APNSMockCore
-import APNSMockServer
+import APNSMockStore
+import APNSMockRegistry
+import APNSMockTransport
+import APNSMockAdmin
 import Crypto
 import Foundation
 import InMemoryHTTP2Client

@@ -1,5 +1,8 @@
 import APNSMock
-import APNSMockServer
+import APNSMockStore
+import APNSMockRegistry
+import APNSMockTransport
+import APNSMockAdmin
 import ArgumentParser
 import Foundation
 

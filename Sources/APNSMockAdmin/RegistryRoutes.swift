@@ -1,0 +1,201 @@
+import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
+import Hummingbird
+import NIOCore
+
+/// Admin routes for the registry: provider keys (`/v1/keys`) and devices (`/v1/devices`).
+///
+/// Bodies are JSON objects (`ProviderKeySpec`, `DeviceSpec`); a bad one is answered 400
+/// `badRequest` with a message naming the field, a bad path parameter 400 `badParameter`,
+/// an unknown key or device 404 `notFound`.
+enum RegistryRoutes {
+    /// The largest request body read.
+    static let maximumBodySize = 1 << 20
+
+    /// Adds the routes to `router`; `now` (epoch ms) dates unregistrations and expiries.
+    static func add(
+        to router: Router<BasicRequestContext>, registry: Registry,
+        now: @escaping @Sendable () -> Int64 = WallClock.milliseconds
+    ) {
+        addKeyRoutes(to: router, registry: registry)
+        addDeviceRoutes(to: router, registry: registry, now: now)
+    }
+
+    // MARK: keys
+
+    private static func addKeyRoutes(to router: Router<BasicRequestContext>, registry: Registry) {
+        router.get("/v1/keys") { _, _ in
+            var json = JSONWriter()
+            json.beginObject()
+            json.key("keys")
+            json.beginArray()
+            for key in registry.keys() { ProviderKeySpec.write(key, to: &json) }
+            json.endArray()
+            json.endObject()
+            return AdminRouter.json(status: .ok, json.bytes)
+        }
+        router.put("/v1/keys/{keyId}") { request, context in
+            await answer { () async throws(AdminError) -> Response in
+                let keyID = try pathKeyID(context)
+                let body = try await readBody(request)
+                let key = try decodeBody { () throws(SpecError) -> ProviderKey in
+                    try ProviderKeySpec.decode(json: body, keyID: keyID)
+                }
+                let isNew = registry.key(keyID) == nil
+                registry.putKey(key)
+                return keyResponse(key, status: isNew ? .created : .ok)
+            }
+        }
+        router.get("/v1/keys/{keyId}") { _, context in
+            await answer { () async throws(AdminError) -> Response in
+                let keyID = try pathKeyID(context)
+                guard let key = registry.key(keyID) else { throw unknownKey(keyID) }
+                return keyResponse(key, status: .ok)
+            }
+        }
+        router.delete("/v1/keys/{keyId}") { _, context in
+            await answer { () async throws(AdminError) -> Response in
+                let keyID = try pathKeyID(context)
+                guard registry.removeKey(keyID) else { throw unknownKey(keyID) }
+                return Response(status: .noContent)
+            }
+        }
+    }
+
+    private static func pathKeyID(_ context: BasicRequestContext) throws(AdminError) -> String {
+        let keyID = context.parameters.get("keyId") ?? ""
+        guard ProviderKeySpec.isValidID(keyID) else {
+            throw .badParameter("path parameter 'keyId' \(ProviderKeySpec.idProblem(keyID))")
+        }
+        return keyID
+    }
+
+    private static func unknownKey(_ keyID: String) -> AdminError {
+        .notFound("no key with keyId '\(keyID)' is registered")
+    }
+
+    private static func keyResponse(_ key: ProviderKey, status: HTTPResponse.Status) -> Response {
+        var json = JSONWriter(capacity: 512)
+        ProviderKeySpec.write(key, to: &json)
+        return AdminRouter.json(status: status, json.bytes)
+    }
+
+    // MARK: devices
+
+    private static func addDeviceRoutes(
+        to router: Router<BasicRequestContext>, registry: Registry, now: @escaping @Sendable () -> Int64
+    ) {
+        router.get("/v1/devices") { _, _ in
+            var json = JSONWriter()
+            json.beginObject()
+            json.key("devices")
+            json.beginArray()
+            for device in registry.devices() { DeviceSpec.write(device, to: &json) }
+            json.endArray()
+            json.endObject()
+            return AdminRouter.json(status: .ok, json.bytes)
+        }
+        router.put("/v1/devices/{token}") { request, context in
+            await answer { () async throws(AdminError) -> Response in
+                let token = try pathToken(context)
+                let body = try await readBody(request)
+                let device = try decodeBody { () throws(SpecError) -> DeviceRegistration in
+                    try DeviceSpec.decode(json: body, token: token, now: now())
+                }
+                let isNew = registry.device(token) == nil
+                registry.putDevice(device)
+                return deviceResponse(device, status: isNew ? .created : .ok)
+            }
+        }
+        router.get("/v1/devices/{token}") { _, context in
+            await answer { () async throws(AdminError) -> Response in
+                let token = try pathToken(context)
+                guard let device = registry.device(token) else { throw unknownDevice(token) }
+                return deviceResponse(device, status: .ok)
+            }
+        }
+        router.delete("/v1/devices/{token}") { _, context in
+            await answer { () async throws(AdminError) -> Response in
+                let token = try pathToken(context)
+                guard registry.removeDevice(token) else { throw unknownDevice(token) }
+                return Response(status: .noContent)
+            }
+        }
+        router.post("/v1/devices/{token}/unregister") { request, context in
+            await answer { () async throws(AdminError) -> Response in
+                let token = try pathToken(context)
+                let body = try await readBody(request)
+                let time = try decodeBody { () throws(SpecError) -> Int64 in
+                    try DeviceSpec.decodeTime(json: body, field: "unregisteredAt", now: now())
+                }
+                return deviceResponse(registry.setDeviceState(token, .unregistered(at: time)), status: .ok)
+            }
+        }
+        router.post("/v1/devices/{token}/expire") { request, context in
+            await answer { () async throws(AdminError) -> Response in
+                let token = try pathToken(context)
+                let body = try await readBody(request)
+                let time = try decodeBody { () throws(SpecError) -> Int64 in
+                    try DeviceSpec.decodeTime(json: body, field: "expiredAt", now: now())
+                }
+                return deviceResponse(registry.setDeviceState(token, .expired(at: time)), status: .ok)
+            }
+        }
+    }
+
+    /// The path token, lower-cased.
+    private static func pathToken(_ context: BasicRequestContext) throws(AdminError) -> String {
+        let token = context.parameters.get("token") ?? ""
+        guard let normalized = DeviceToken.normalized(token) else {
+            throw .badParameter("path parameter 'token' \(DeviceSpec.tokenProblem(token))")
+        }
+        return normalized
+    }
+
+    private static func unknownDevice(_ token: String) -> AdminError {
+        .notFound("no device with token '\(token)' is registered")
+    }
+
+    private static func deviceResponse(_ device: DeviceRegistration, status: HTTPResponse.Status) -> Response {
+        var json = JSONWriter(capacity: 256)
+        DeviceSpec.write(device, to: &json)
+        return AdminRouter.json(status: status, json.bytes)
+    }
+
+    // MARK: bodies
+
+    /// Runs a route, answering its `AdminError` as JSON.
+    private static func answer(_ route: () async throws(AdminError) -> Response) async -> Response {
+        do throws(AdminError) {
+            return try await route()
+        } catch {
+            return AdminRouter.errorResponse(error)
+        }
+    }
+
+    /// Decodes a body, turning a `SpecError` into 400 `badRequest`.
+    private static func decodeBody<T>(_ decode: () throws(SpecError) -> T) throws(AdminError) -> T {
+        do throws(SpecError) {
+            return try decode()
+        } catch {
+            throw badBody(error)
+        }
+    }
+
+    /// The request body, at most `maximumBodySize` bytes.
+    private static func readBody(_ request: Request) async throws(AdminError) -> [UInt8] {
+        var request = request
+        do {
+            let buffer = try await request.collectBody(upTo: maximumBodySize)
+            return Array(buffer.readableBytesView)
+        } catch {
+            throw .badRequest("the body is larger than \(maximumBodySize) bytes or could not be read")
+        }
+    }
+
+    /// A body error as 400 `badRequest`; an error about the whole body reads "the body …".
+    private static func badBody(_ error: SpecError) -> AdminError {
+        .badRequest(error.path.isEmpty ? "the body \(error.problem)" : error.description)
+    }
+}

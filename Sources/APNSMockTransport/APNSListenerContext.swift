@@ -1,0 +1,44 @@
+import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
+import Logging
+import Synchronization
+
+/// What every APNs connection shares: TLS context, settings, rules, store, clock.
+public final class APNSListenerContext: Sendable {
+    let tls: TLSServerContext
+    let settings: HTTP2Settings
+    let rules: RequestRules
+    let environmentMode: EnvironmentMode
+    let store: DeliveryStore
+    let registry: Registry
+    /// One stream per token connection until a push passes authentication.
+    let authStreamLimit: Bool
+    let logger: Logger
+    /// Epoch milliseconds; injectable for tests.
+    let now: @Sendable () -> Int64
+    private let nextConnectionID = Atomic<UInt64>(1)
+
+    public init(
+        tls: TLSServerContext, settings: HTTP2Settings, rules: RequestRules, environmentMode: EnvironmentMode,
+        store: DeliveryStore, registry: Registry = Registry(), authStreamLimit: Bool = true, logger: Logger,
+        now: @escaping @Sendable () -> Int64 = APNSListenerContext.systemNow
+    ) {
+        self.registry = registry
+        self.authStreamLimit = authStreamLimit
+        self.tls = tls
+        self.settings = settings
+        self.rules = rules
+        self.environmentMode = environmentMode
+        self.store = store
+        self.logger = logger
+        self.now = now
+    }
+
+    func makeConnectionID() -> UInt64 {
+        nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    /// The system clock in epoch milliseconds.
+    @Sendable public static func systemNow() -> Int64 { WallClock.milliseconds() }
+}

@@ -1,0 +1,400 @@
+import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
+private import CNGHTTP2
+
+/// The HTTP/2 settings the server announces, APNs's values by default.
+public struct HTTP2Settings: Sendable, Hashable {
+    public var maxConcurrentStreams: UInt32 = 1000
+    public var headerTableSize: UInt32 = 4096
+    public var maxHeaderListSize: UInt32 = 8000
+    public var initialWindowSize: UInt32 = 65_535
+    public var maxFrameSize: UInt32 = 16_384
+
+    public init(maxConcurrentStreams: UInt32 = 1000, maxHeaderListSize: UInt32 = 8000) {
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.maxHeaderListSize = maxHeaderListSize
+    }
+}
+
+/// A request whose headers (and body, or enough of it) have arrived and which waits for its
+/// answer.
+struct ReadyRequest {
+    var streamID: Int32
+    /// The stream's collected parts; owned by the session, valid until the answer is submitted.
+    var request: StreamRequest
+    /// The body outgrew one flow-control window before END_STREAM: the answer goes out now and
+    /// the rest of the body is read and discarded.
+    var early: Bool
+}
+
+/// A server-side libnghttp2 session driven by bytes: `receive` plaintext, `collectOutput` to
+/// send.
+///
+/// Owns one `nghttp2_session*`, freed in `deinit`. Callbacks only collect into Swift state;
+/// answers are submitted after `nghttp2_session_mem_recv` returns, never from inside a
+/// callback. Not thread-safe: one connection, one event loop.
+final class HTTP2ServerSession {
+    private var session: OpaquePointer?
+    /// Requests being received, by stream id. A class per stream, so that appending a header
+    /// or body chunk mutates in place instead of copying the parts out and back.
+    private var streams: [Int32: StreamRequest] = [:]
+    /// The stream whose header block is arriving: HEADERS and CONTINUATION of one stream are
+    /// never interleaved with another's, so most callbacks skip the dictionary.
+    private var currentStreamID: Int32 = 0
+    private var currentStream: StreamRequest?
+    /// Finished streams' objects, emptied and kept for the next streams (buffers included).
+    private var spareStreams: [StreamRequest] = []
+    private static let spareStreamLimit = 128
+    private var ready: [ReadyRequest] = []
+    private var responseBodies: [Int32: [UInt8]] = [:]
+    /// Reused for every response's header block.
+    private var responseHeaderWriter = ResponseHeaderWriter()
+    private var responseHeaderSpans: [nghttp2_nv] = []
+    private let maxHeaderListSize: Int
+    /// Body bytes above which a request is answered before END_STREAM (one flow-control window).
+    static let earlyAnswerThreshold = 65_535
+
+    /// Creates the session and queues the server SETTINGS frame; `initialMaxConcurrentStreams`
+    /// replaces `settings.maxConcurrentStreams` until `announceMaxConcurrentStreams` (token
+    /// connections start with one stream, as APNs's do).
+    init(settings: HTTP2Settings, initialMaxConcurrentStreams: UInt32? = nil) throws {
+        maxHeaderListSize = Int(settings.maxHeaderListSize)
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else {
+            throw TLSError("cannot allocate nghttp2 callbacks")
+        }
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
+            HTTP2ServerSession.with(user) { $0.onBeginHeaders(frame!) }
+        }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            _, frame, name, nameLength, value, valueLength, _, user in
+            HTTP2ServerSession.with(user) {
+                $0.onHeader(
+                    frame!, name: UnsafeBufferPointer(start: name, count: nameLength),
+                    value: UnsafeBufferPointer(start: value, count: valueLength))
+            }
+        }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, user in
+            HTTP2ServerSession.with(user) { $0.onData(streamID, UnsafeBufferPointer(start: data, count: length)) }
+        }
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
+            HTTP2ServerSession.with(user) { $0.onFrameReceived(frame!) }
+        }
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, user in
+            HTTP2ServerSession.with(user) { $0.onStreamClose(streamID) }
+        }
+        var option: OpaquePointer?
+        guard nghttp2_option_new(&option) == 0, let option else { throw TLSError("cannot allocate nghttp2 options") }
+        defer { nghttp2_option_del(option) }
+        // The connection checks the client preface itself, so that an HTTP/1.1 request can be
+        // told apart and answered in words.
+        nghttp2_option_set_no_recv_client_magic(option, 1)
+        nghttp2_option_set_peer_max_concurrent_streams(option, 100)
+        let rc = nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
+        guard rc == 0, session != nil else { throw TLSError("cannot create an nghttp2 session: \(rc)") }
+        var entries = [
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE.rawValue), value: settings.headerTableSize),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                value: initialMaxConcurrentStreams ?? settings.maxConcurrentStreams),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: settings.initialWindowSize),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), value: settings.maxFrameSize),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: settings.maxHeaderListSize),
+        ]
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count)
+    }
+
+    deinit {
+        nghttp2_session_del(session)
+    }
+
+    /// Calls `body` with the session behind a callback's user pointer, without retaining it
+    /// (the session outlives its nghttp2 callbacks).
+    private static func with<Result>(_ user: UnsafeMutableRawPointer?, _ body: (HTTP2ServerSession) -> Result) -> Result
+    {
+        Unmanaged<HTTP2ServerSession>.fromOpaque(user!)._withUnsafeGuaranteedRef(body)
+    }
+
+    // MARK: bytes in, bytes out
+
+    /// Feeds received plaintext. Returns `false` on a connection error (a GOAWAY may be queued).
+    func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+        let consumed = nghttp2_session_mem_recv(session, base, bytes.count)
+        return consumed >= 0
+    }
+
+    /// Takes the requests that are ready to be answered.
+    func takeReadyRequests() -> [ReadyRequest] {
+        defer { ready.removeAll(keepingCapacity: true) }
+        return ready
+    }
+
+    /// Appends everything nghttp2 wants to send to `output`.
+    func collectOutput(into output: inout [UInt8]) {
+        while true {
+            var data: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(session, &data)
+            if count <= 0 { return }
+            output.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+        }
+    }
+
+    /// GOAWAY error code NO_ERROR.
+    static let noError = NGHTTP2_NO_ERROR.rawValue
+
+    /// Whether the session still wants to read or write; when neither, the connection ends.
+    var isActive: Bool { nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0 }
+
+    /// Queues a SETTINGS frame with a new MAX_CONCURRENT_STREAMS.
+    func announceMaxConcurrentStreams(_ value: UInt32) {
+        var entry = nghttp2_settings_entry(
+            settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: value)
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
+    }
+
+    /// Queues GOAWAY with `errorCode` and debug data, naming `lastStreamID` (default: the last
+    /// stream processed) as the last stream handled.
+    func goAway(errorCode: UInt32, debugData: [UInt8] = [], lastStreamID: Int32? = nil) {
+        let lastStream = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
+        debugData.withUnsafeBufferPointer {
+            _ = nghttp2_submit_goaway(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, errorCode, $0.baseAddress, $0.count)
+        }
+    }
+
+    // MARK: answers
+
+    /// Submits a response: HEADERS with END_STREAM when `body` is nil, else HEADERS then one
+    /// DATA frame with END_STREAM. `headers` writes the header fields after `:status`.
+    func respond(
+        streamID: Int32, status: Int, body: [UInt8]?, headers: (inout ResponseHeaderWriter) -> Void
+    ) {
+        stream(streamID)?.answered = true
+        var writer = responseHeaderWriter
+        responseHeaderWriter = ResponseHeaderWriter()
+        writer.removeAll()
+        writer.add(":status", status)
+        headers(&writer)
+        responseHeaderSpans.removeAll(keepingCapacity: true)
+        writer.bytes.withUnsafeBufferPointer { buffer in
+            let base = UnsafeMutablePointer(mutating: buffer.baseAddress!)
+            var start = 0
+            for field in writer.fields {
+                // A value that changes with every response (an id) would only churn the
+                // client's HPACK table: sent as a literal that is never indexed.
+                let flags = field.neverIndexed ? NGHTTP2_NV_FLAG_NO_INDEX : NGHTTP2_NV_FLAG_NONE
+                responseHeaderSpans.append(
+                    nghttp2_nv(
+                        name: base + start, value: base + field.nameEnd, namelen: field.nameEnd - start,
+                        valuelen: field.valueEnd - field.nameEnd, flags: UInt8(flags.rawValue)))
+                start = field.valueEnd
+            }
+            // nghttp2 copies the fields while submitting; the buffer is reused afterwards.
+            if let body {
+                responseBodies[streamID] = body
+                var provider = nghttp2_data_provider()
+                provider.read_callback = { _, streamID, buffer, length, flags, _, user in
+                    HTTP2ServerSession.with(user) { $0.readBody(streamID, buffer!, length, flags!) }
+                }
+                _ = nghttp2_submit_response(
+                    session, streamID, &responseHeaderSpans, responseHeaderSpans.count, &provider)
+            } else {
+                _ = nghttp2_submit_response(session, streamID, &responseHeaderSpans, responseHeaderSpans.count, nil)
+            }
+        }
+        responseHeaderWriter = writer
+    }
+
+    private func readBody(
+        _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ length: Int, _ flags: UnsafeMutablePointer<UInt32>
+    ) -> Int {
+        guard var body = responseBodies[streamID] else {
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            return 0
+        }
+        let count = min(length, body.count)
+        body.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: count) }
+        if count == body.count {
+            responseBodies[streamID] = nil
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+        } else {
+            body.removeFirst(count)
+            responseBodies[streamID] = body
+        }
+        return count
+    }
+
+    // MARK: callbacks (collect only)
+
+    /// The stream's request, if it is one being received or answered.
+    private func stream(_ streamID: Int32) -> StreamRequest? {
+        if streamID == currentStreamID, let currentStream { return currentStream }
+        return streams[streamID]
+    }
+
+    private func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        let header = frame.pointee.hd
+        guard header.type == UInt8(NGHTTP2_HEADERS.rawValue), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else {
+            return 0
+        }
+        let request = spareStreams.popLast() ?? StreamRequest()
+        streams[header.stream_id] = request
+        currentStreamID = header.stream_id
+        currentStream = request
+        return 0
+    }
+
+    private func onHeader(
+        _ frame: UnsafePointer<nghttp2_frame>, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>
+    ) -> Int32 {
+        guard frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST, let request = stream(frame.pointee.hd.stream_id)
+        else { return 0 }
+        // RFC 9113 §6.5.2: name + value + 32 octets per field. libnghttp2 1.52 announces
+        // MAX_HEADER_LIST_SIZE but does not enforce it; this does.
+        request.headerListSize += name.count + value.count + 32
+        if request.headerListSize > maxHeaderListSize { request.headerListTooLarge = true }
+        if name.first == UInt8(ascii: ":") {
+            switch name.count {
+            case 5 where ASCIIBytes.equal(name, ":path"):
+                request.path = String(decoding: value, as: UTF8.self)
+            case 7 where ASCIIBytes.equal(name, ":method"):
+                request.method = ASCIIBytes.equal(value, "POST") ? "POST" : String(decoding: value, as: UTF8.self)
+            case 10 where ASCIIBytes.equal(name, ":authority"):
+                request.authority = String(decoding: value, as: UTF8.self)
+            default: break
+            }
+        } else if !request.headerListTooLarge {
+            if name.count == 4, ASCIIBytes.equal(name, "host") { request.host = String(decoding: value, as: UTF8.self) }
+            request.headers.append(name: name, value: value)
+        }
+        return 0
+    }
+
+    private func onData(_ streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) -> Int32 {
+        guard let request = stream(streamID), !request.answered else { return 0 }
+        let room = APNSPushType.largestPayloadLimit - request.payload.count
+        if room > 0 { request.payload.append(contentsOf: data.prefix(room)) }
+        request.payloadSize += data.count
+        if request.payloadSize > Self.earlyAnswerThreshold { markReady(streamID, request, early: true) }
+        return 0
+    }
+
+    private func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        let header = frame.pointee.hd
+        guard header.type == UInt8(NGHTTP2_HEADERS.rawValue) || header.type == UInt8(NGHTTP2_DATA.rawValue),
+            header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
+            let request = stream(header.stream_id), !request.answered
+        else { return 0 }
+        markReady(header.stream_id, request, early: false)
+        return 0
+    }
+
+    private func markReady(_ streamID: Int32, _ request: StreamRequest, early: Bool) {
+        request.answered = true
+        request.awaitingAnswer = true
+        ready.append(ReadyRequest(streamID: streamID, request: request, early: early))
+    }
+
+    /// The answer to `request` was submitted (or given up): its object may be reused once the
+    /// stream closes.
+    func finishAnswer(_ request: StreamRequest) {
+        request.awaitingAnswer = false
+        if request.closed { recycle(request) }
+    }
+
+    private func onStreamClose(_ streamID: Int32) -> Int32 {
+        if let request = streams.removeValue(forKey: streamID) {
+            request.closed = true
+            // A request still waiting in `ready` is recycled once it has been answered.
+            if !request.awaitingAnswer { recycle(request) }
+        }
+        if streamID == currentStreamID {
+            currentStreamID = 0
+            currentStream = nil
+        }
+        responseBodies[streamID] = nil
+        return 0
+    }
+
+    private func recycle(_ request: StreamRequest) {
+        guard spareStreams.count < Self.spareStreamLimit else { return }
+        request.reset()
+        spareStreams.append(request)
+    }
+}
+
+/// Writes a response's header fields into one reused buffer.
+struct ResponseHeaderWriter {
+    private(set) var bytes: [UInt8] = []
+    /// Per field: where its name ends (= its value starts), where its value ends, and whether
+    /// HPACK must never index it.
+    private(set) var fields: [(nameEnd: Int, valueEnd: Int, neverIndexed: Bool)] = []
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+    }
+
+    mutating func add(_ name: StaticString, _ value: String, neverIndexed: Bool = false) {
+        var value = value
+        value.withUTF8 { add(name, $0, neverIndexed: neverIndexed) }
+    }
+
+    mutating func add(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>, neverIndexed: Bool = false) {
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        let nameEnd = bytes.count
+        bytes.append(contentsOf: value)
+        fields.append((nameEnd, bytes.count, neverIndexed))
+    }
+
+    mutating func add(_ name: StaticString, _ value: ResponseMessageID, neverIndexed: Bool = false) {
+        value.withUTF8 { add(name, $0, neverIndexed: neverIndexed) }
+    }
+
+    mutating func add(_ name: StaticString, _ value: Int) {
+        var digits = String(value)
+        digits.withUTF8 { add(name, $0) }
+    }
+}
+
+/// The parts of one request as they arrive (see `HTTP2ServerSession.streams`). Reused for later
+/// streams of the connection once answered and closed, buffers and all.
+final class StreamRequest {
+    var method = ""
+    var path = ""
+    var authority: String?
+    var host: String?
+    var headers = HeaderBlock()
+    var headerListSize = 0
+    var headerListTooLarge = false
+    var payload: [UInt8] = []
+    var payloadSize = 0
+    /// Handed to the processor (or answered early); later DATA is read and dropped.
+    var answered = false
+    /// In the ready list, not yet answered.
+    var awaitingAnswer = false
+    /// nghttp2 closed the stream.
+    var closed = false
+
+    func reset() {
+        method = ""
+        path = ""
+        authority = nil
+        host = nil
+        headers.removeAll()
+        headerListSize = 0
+        headerListTooLarge = false
+        payload.removeAll(keepingCapacity: true)
+        payloadSize = 0
+        answered = false
+        awaitingAnswer = false
+        closed = false
+    }
+}

@@ -1,0 +1,216 @@
+import APNSMockCore
+import Testing
+
+@testable import APNSMockStore
+
+@Suite struct DeliveryStoreTests {
+    static func draft(
+        token: String? = String(repeating: "ab", count: 32), topic: String = "com.example.app", status: Int = 200,
+        apnsID: String = "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D", pushType: APNSPushType = .alert,
+        payload: String = #"{"aps":{"alert":"hi"}}"#
+    ) -> DeliveryDraft {
+        DeliveryDraft(
+            receivedAt: 1_700_000_000_000, respondedAt: 1_700_000_000_001, connectionID: 3, streamID: 5,
+            environment: .sandbox, method: "POST", path: "/3/device/" + (token ?? "zz"), authority: "localhost",
+            headerBlock: HeaderBlock([
+                HTTPHeaderField(name: "apns-topic", value: topic),
+                HTTPHeaderField(name: "apns-push-type", value: pushType.rawValue),
+                HTTPHeaderField(name: "authorization", value: "bearer aGVhZA.Y2xhaW1z.c2lnbmF0dXJl"),
+            ]), deviceToken: token, topic: topic, pushType: pushType, apnsID: .echoed(apnsID),
+            uniqueID: nil, payload: Array(payload.utf8), payloadSize: payload.utf8.count, status: status,
+            reason: status == 200 ? nil : .badDeviceToken)
+    }
+
+    @Test func recordsRoundTrip() throws {
+        let store = DeliveryStore()
+        let sequence = store.append(Self.draft())
+        #expect(sequence == 1)
+        let record = try #require(store.query(DeliveryFilter()).deliveries.first)
+        #expect(record.token == String(repeating: "ab", count: 32))
+        #expect(record.path == "/3/device/" + String(repeating: "ab", count: 32))
+        #expect(record.topic == "com.example.app")
+        #expect(record.pushType == .alert)
+        #expect(record.connectionID == 3 && record.streamID == 5)
+        #expect(record.headers.count == 3)
+        #expect(record.payload == Array(#"{"aps":{"alert":"hi"}}"#.utf8))
+        #expect(record.payloadKind == .object)
+        #expect(record.respondedAt == 1_700_000_000_001)
+    }
+
+    @Test func authorizationIsKeptWithoutItsSignature() throws {
+        let store = DeliveryStore()
+        store.append(Self.draft())
+        let record = try #require(store.query(DeliveryFilter()).deliveries.first)
+        #expect(record.header("authorization") == "bearer aGVhZA.Y2xhaW1z")
+        #expect(!record.headers.contains { $0.value.contains("c2lnbmF0dXJl") })
+    }
+
+    /// A filtered scan reads the store in chunks (the lock is taken per chunk); pages and totals
+    /// must come out as one scan would give them, across chunk borders, both ways, after eviction.
+    @Test func filteredScansAcrossChunks() throws {
+        let chunk = Int(DeliveryStore.scanChunk)
+        let store = DeliveryStore(capacity: chunk * 3)
+        let count = chunk * 3 + 500  // the first 500 are evicted
+        for index in 0..<count { store.append(Self.draft(topic: index % 3 == 0 ? "com.example.a" : "com.example.b")) }
+        let kept = (500..<count).filter { $0 % 3 == 0 }.map { UInt64($0 + 1) }
+        let firstPage = store.query(DeliveryFilter(topic: "com.example.a"), limit: 7)
+        #expect(firstPage.total == kept.count)
+        #expect(firstPage.deliveries.map(\.sequence) == Array(kept.prefix(7)))
+        // Page on from a cursor in the middle of a later chunk, ascending and descending.
+        let cursor = kept[kept.count / 2]
+        let ascending = store.query(DeliveryFilter(topic: "com.example.a", since: cursor), limit: 5)
+        #expect(ascending.deliveries.map(\.sequence) == Array(kept.filter { $0 > cursor }.prefix(5)))
+        #expect(ascending.total == kept.filter { $0 > cursor }.count)
+        let descending = store.query(DeliveryFilter(topic: "com.example.a", before: cursor), limit: 5, order: .desc)
+        #expect(descending.deliveries.map(\.sequence) == Array(kept.filter { $0 < cursor }.reversed().prefix(5)))
+        #expect(descending.total == kept.filter { $0 < cursor }.count)
+        let all = store.query(DeliveryFilter(topic: "com.example.a"), limit: count, order: .desc)
+        #expect(all.deliveries.map(\.sequence) == kept.reversed())
+        #expect(all.next == nil)
+    }
+
+    /// Generated ids carry their record's sequence number (no index entry); look-ups must find
+    /// them in any letter case, and together with pushes that echoed the same id.
+    @Test func generatedIDsAreFoundWithoutAnIndex() throws {
+        let store = DeliveryStore(capacity: 100)
+        var random = FastRandom()
+        var generated: [String] = []
+        for _ in 0..<20 {
+            var draft = Self.draft()
+            draft.apnsID = .generate(using: &random)
+            let receipt = store.record(draft)
+            #expect(receipt.apnsID.isGenerated)
+            #expect(APNSMessageID.isValid(receipt.apnsID.text))
+            generated.append(receipt.apnsID.text)
+        }
+        #expect(Set(generated).count == generated.count)
+        let seventh = try #require(store.latest(apnsID: generated[6].lowercased()))
+        #expect(seventh.sequence == 7 && seventh.apnsIDGenerated)
+        // A client re-sends the id it got back: both records match it, oldest first.
+        let resent = store.append(Self.draft(apnsID: generated[6]))
+        let page = store.query(DeliveryFilter(apnsID: generated[6]))
+        #expect(page.deliveries.map(\.sequence) == [7, resent])
+        #expect(store.latest(apnsID: generated[6])?.sequence == resent)
+        // An id of the right shape that was never generated, and one that points at a record
+        // whose id differs.
+        #expect(store.latest(apnsID: "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5E") == nil)
+        #expect(store.query(DeliveryFilter(apnsID: "00000000-0000-4000-8000-000000000001")).total == 0)
+    }
+
+    @Test func generatedIDBitsRoundTrip() {
+        for secret: UInt64 in [0, 1, 0xDEAD_BEEF_0BAD_F00D, .max] {
+            for sequence: UInt64 in [1, 2, 3, 1000, 1 << 40, (1 << 62) - 1] {
+                let low = GeneratedMessageID.low(sequence: sequence, secret: secret)
+                let key = UUIDKey(high: 0x1234_5678_9ABC_4DEF, low: low)
+                #expect(GeneratedMessageID.sequence(of: key, secret: secret) == sequence)
+                #expect(low >> 62 == 0b10)
+            }
+        }
+    }
+
+    @Test func oldestRecordsGoWhenFull() {
+        let store = DeliveryStore(capacity: 3)
+        for index in 0..<5 { store.append(Self.draft(token: String(format: "%016x", index))) }
+        #expect(store.count == 3)
+        #expect(store.dropped == 2)
+        let page = store.query(DeliveryFilter())
+        #expect(page.deliveries.map(\.sequence) == [3, 4, 5])
+        #expect(page.dropped == 2)
+        #expect(store.query(DeliveryFilter(token: String(format: "%016x", 0))).total == 0)
+        #expect(store.query(DeliveryFilter(token: String(format: "%016x", 4))).total == 1)
+    }
+
+    @Test func resetKeepsSequenceNumbersCounting() {
+        let store = DeliveryStore()
+        store.append(Self.draft())
+        store.append(Self.draft())
+        store.removeAll()
+        #expect(store.count == 0)
+        #expect(store.query(DeliveryFilter()).total == 0)
+        #expect(store.append(Self.draft()) == 3)
+    }
+
+    @Test func filtersAndPaging() {
+        let store = DeliveryStore()
+        let tokenA = String(repeating: "0a", count: 32)
+        let tokenB = String(repeating: "0b", count: 32)
+        for index in 0..<10 {
+            store.append(
+                Self.draft(
+                    token: index.isMultiple(of: 2) ? tokenA : tokenB, topic: index < 5 ? "com.a" : "com.b",
+                    status: index == 7 ? 400 : 200, pushType: index == 3 ? .background : .alert))
+        }
+        #expect(store.query(DeliveryFilter(token: tokenA.uppercased())).total == 5)
+        #expect(store.query(DeliveryFilter(topic: "com.b")).total == 5)
+        #expect(store.query(DeliveryFilter(topic: "com.never")).total == 0)
+        #expect(store.query(DeliveryFilter(pushType: .background)).deliveries.map(\.sequence) == [4])
+        #expect(store.query(DeliveryFilter(status: 400)).deliveries.map(\.sequence) == [8])
+        #expect(store.query(DeliveryFilter(token: tokenB, topic: "com.b")).deliveries.map(\.sequence) == [6, 8, 10])
+
+        let first = store.query(DeliveryFilter(), limit: 4)
+        #expect(first.deliveries.map(\.sequence) == [1, 2, 3, 4])
+        #expect(first.next == 4)
+        #expect(first.total == 10)
+        let second = store.query(DeliveryFilter(since: first.next), limit: 4)
+        #expect(second.deliveries.map(\.sequence) == [5, 6, 7, 8])
+        let last = store.query(DeliveryFilter(since: second.next), limit: 4)
+        #expect(last.deliveries.map(\.sequence) == [9, 10])
+        #expect(last.next == nil)
+
+        let descending = store.query(DeliveryFilter(token: tokenA), limit: 2, order: .desc)
+        #expect(descending.deliveries.map(\.sequence) == [9, 7])
+        #expect(descending.next == 7)
+        let more = store.query(DeliveryFilter(token: tokenA, before: descending.next), limit: 2, order: .desc)
+        #expect(more.deliveries.map(\.sequence) == [5, 3])
+    }
+
+    @Test func unfilteredPagesInBothOrders() {
+        let store = DeliveryStore(capacity: 5)
+        for _ in 0..<8 { store.append(Self.draft()) }  // holds 4...8
+        #expect(store.query(DeliveryFilter(), limit: 2).deliveries.map(\.sequence) == [4, 5])
+        #expect(store.query(DeliveryFilter(), limit: 2).next == 5)
+        #expect(store.query(DeliveryFilter(), limit: 2, order: .desc).deliveries.map(\.sequence) == [8, 7])
+        #expect(store.query(DeliveryFilter(before: 7), limit: 2, order: .desc).deliveries.map(\.sequence) == [6, 5])
+        #expect(store.query(DeliveryFilter(since: 5, before: 8)).deliveries.map(\.sequence) == [6, 7])
+        #expect(store.query(DeliveryFilter(since: 5, before: 8)).total == 2)
+        #expect(store.query(DeliveryFilter(before: 0)).total == 0)
+        #expect(store.query(DeliveryFilter(since: UInt64.max)).total == 0)
+        #expect(store.query(DeliveryFilter(since: 100)).deliveries.isEmpty)
+        #expect(store.query(DeliveryFilter(before: 2)).total == 0)
+    }
+
+    @Test func latestByAPNSIDIgnoresLetterCase() {
+        let store = DeliveryStore()
+        store.append(Self.draft(status: 400))
+        store.append(Self.draft(status: 200))
+        store.append(Self.draft(apnsID: "00000000-0000-4000-8000-000000000000"))
+        let latest = store.latest(apnsID: "7f4c2b9e-1d3a-4f5b-8c6d-0e1f2a3b4c5d")
+        #expect(latest?.sequence == 2)
+        #expect(store.latest(apnsID: "11111111-0000-4000-8000-000000000000") == nil)
+        #expect(store.query(DeliveryFilter(apnsID: "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D")).total == 2)
+    }
+
+    @Test func invalidTokensAreStillRecordedAndFilterable() {
+        let store = DeliveryStore()
+        store.append(Self.draft(token: nil, status: 400))
+        let page = store.query(DeliveryFilter(token: "ZZ"))
+        #expect(page.total == 1)
+        #expect(page.deliveries.first?.token == "zz")
+    }
+
+    @Test func concurrentAppendsLoseNothing() async {
+        let store = DeliveryStore(capacity: 100_000)
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for index in 0..<2_000 {
+                        store.append(Self.draft(token: String(format: "%08x%08x", worker, index)))
+                    }
+                }
+            }
+        }
+        #expect(store.count == 8_000)
+        let sequences = store.query(DeliveryFilter(), limit: 10_000).deliveries.map(\.sequence)
+        #expect(sequences == Array(1...8_000))
+    }
+}

@@ -1,0 +1,76 @@
+import APNSMockCore
+import Logging
+import Synchronization
+import Testing
+
+import APNSMockStore
+import APNSMockRegistry
+@testable import APNSMockTransport
+
+/// The server's HTTP/2 session and request processor joined to a test client, no sockets,
+/// no TLS: bytes are carried by `pump()`.
+final class InProcessConnection {
+    let client = HTTP2TestClient()
+    let session: APNSSession
+    let store: DeliveryStore
+    let registry: Registry
+    private var prefaceStripped = false
+    /// The clock every request sees; tests move it.
+    let clock: TestClock
+
+    static let repositoryRoot: String = {
+        var path = #filePath.split(separator: "/").map(String.init)
+        path.removeLast(3)
+        return "/" + path.joined(separator: "/")
+    }()
+
+    init(
+        settings: HTTP2Settings = HTTP2Settings(), policy: ValidationPolicy = ValidationPolicy(),
+        environment: EnvironmentMode = .sandbox, capacity: Int = 1000, authentication: AuthenticationMode = .token,
+        registry: Registry = Registry(), authStreamLimit: Bool = false, clock: TestClock = TestClock()
+    ) throws {
+        let tls = try TLSServerContext(
+            certificatePath: Self.repositoryRoot + "/certs/server.pem",
+            privateKeyPath: Self.repositoryRoot + "/certs/server-key.pem")
+        store = DeliveryStore(capacity: capacity)
+        self.registry = registry
+        self.clock = clock
+        let context = APNSListenerContext(
+            tls: tls, settings: settings, rules: RequestRules(policy: policy), environmentMode: environment,
+            store: store, registry: registry, authStreamLimit: authStreamLimit, logger: Logger(label: "test"),
+            now: { clock.now })
+        session = try APNSSession(
+            context: context, connectionID: 1, authentication: authentication, serverName: nil,
+            logger: Logger(label: "test"))
+    }
+
+    /// Moves bytes both ways until neither side has anything to send.
+    func pump(rounds: Int = 20) {
+        for _ in 0..<rounds {
+            var toServer = client.output()
+            if !prefaceStripped && toServer.count >= 24 {
+                #expect(Array(toServer.prefix(24)) == Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8))
+                toServer.removeFirst(24)
+                prefaceStripped = true
+            }
+            if !toServer.isEmpty {
+                _ = toServer.withUnsafeBufferPointer { session.receive($0) }
+            }
+            var toClient: [UInt8] = []
+            session.collectOutput(into: &toClient)
+            if !toClient.isEmpty { client.receive(toClient) }
+            if toServer.isEmpty && toClient.isEmpty { return }
+        }
+    }
+}
+
+/// A settable clock (epoch milliseconds) shared with the server under test.
+final class TestClock: Sendable {
+    private let value: Mutex<Int64>
+
+    init(_ start: Int64 = 1_700_000_000_000) { value = Mutex(start) }
+
+    var now: Int64 { value.withLock { $0 } }
+
+    func advance(seconds: Int64) { value.withLock { $0 += seconds * 1000 } }
+}

@@ -1,0 +1,284 @@
+import APNSMockCore
+import Crypto
+import Foundation
+import SwiftASN1
+import Testing
+import X509
+
+import APNSMockStore
+import APNSMockRegistry
+@testable import APNSMockTransport
+
+/// Reading APNs provider certificates: subject UID, topics extension, environment, garbage.
+@Suite struct ProviderCertificateTests {
+    static let repositoryRoot: String = {
+        var path = #filePath.split(separator: "/").map(String.init)
+        path.removeLast(3)
+        return "/" + path.joined(separator: "/")
+    }()
+
+    static let null: ArraySlice<UInt8> = [0x05, 0x00]
+
+    /// A self-signed certificate with `subject` and `extensions` (P-256: fast; parsing ignores keys).
+    static func certificate(
+        uid: String? = "com.example.app", extensions: [Certificate.Extension] = [],
+        notValidBefore: Date = Date(timeIntervalSince1970: 1_700_000_000),
+        notValidAfter: Date = Date(timeIntervalSince1970: 1_800_000_000)
+    ) throws -> Certificate {
+        let key = Certificate.PrivateKey(P256.Signing.PrivateKey())
+        var rdns: [RelativeDistinguishedName] = []
+        if let uid {
+            rdns.append(RelativeDistinguishedName(.init(type: ProviderCertificate.userIDAttribute, utf8String: uid)))
+        }
+        rdns.append(
+            RelativeDistinguishedName(.init(type: .RDNAttributeType.commonName, utf8String: "Apple Push Services: x")))
+        rdns.append(
+            RelativeDistinguishedName(.init(type: .RDNAttributeType.organizationalUnitName, utf8String: "DEF123GHIJ")))
+        let name = DistinguishedName(rdns)
+        return try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: key.publicKey,
+            notValidBefore: notValidBefore, notValidAfter: notValidAfter, issuer: name, subject: name,
+            signatureAlgorithm: .ecdsaWithSHA256, extensions: try Certificate.Extensions(extensions),
+            issuerPrivateKey: key)
+    }
+
+    static func der(_ certificate: Certificate) throws -> [UInt8] {
+        var serializer = DER.Serializer()
+        try serializer.serialize(certificate)
+        return serializer.serializedBytes
+    }
+
+    static func ext(_ oid: ASN1ObjectIdentifier, _ value: ArraySlice<UInt8> = null) -> Certificate.Extension {
+        Certificate.Extension(oid: oid, critical: false, value: value)
+    }
+
+    /// The topics extension value for `(topic, kinds)` pairs.
+    static func topicsValue(_ entries: [(String, [String])]) throws -> ArraySlice<UInt8> {
+        var serializer = DER.Serializer()
+        try serializer.appendConstructedNode(identifier: .sequence) { coder in
+            for (topic, kinds) in entries {
+                try coder.serialize(ASN1UTF8String(topic))
+                try coder.appendConstructedNode(identifier: .sequence) { coder in
+                    for kind in kinds { try coder.serialize(ASN1UTF8String(kind)) }
+                }
+            }
+        }
+        return ArraySlice(serializer.serializedBytes)
+    }
+
+    static func committed(_ name: String) throws -> ProviderCertificate {
+        let pem = try String(contentsOfFile: repositoryRoot + "/certs/" + name, encoding: .utf8)
+        return try ProviderCertificate(certificate: Certificate(pemEncoded: pem))
+    }
+
+    // MARK: - Fields
+
+    @Test func singleTopicCertificateHasItsBundleIDAsOnlyTopic() throws {
+        let parsed = try ProviderCertificate(
+            derEncoded: Self.der(Self.certificate(extensions: [Self.ext(ProviderCertificate.sandboxExtension)])))
+        #expect(parsed.bundleID == "com.example.app")
+        #expect(parsed.teamID == "DEF123GHIJ")
+        #expect(parsed.topics == ["com.example.app"])
+        #expect(parsed.topicKinds.isEmpty)
+        #expect(!parsed.isMultiTopic)
+        #expect(!parsed.isVoIPServices)
+        #expect(parsed.environment == .sandbox)
+        #expect(parsed.subject == "OU=DEF123GHIJ,CN=Apple Push Services: x,UID=com.example.app")
+        #expect(parsed.notValidBefore == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(parsed.notValidAfter == Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
+    @Test func multiTopicCertificateListsTopicsInOrderWithKinds() throws {
+        let value = try Self.topicsValue([
+            ("com.example.app", ["app"]), ("com.example.app.voip", ["voip"]),
+            ("com.example.app.complication", ["complication"]),
+        ])
+        let parsed = try ProviderCertificate(
+            certificate: Self.certificate(extensions: [
+                Self.ext(ProviderCertificate.productionExtension), Self.ext(ProviderCertificate.topicsExtension, value),
+                Self.ext(ProviderCertificate.voipServicesExtension),
+            ]))
+        #expect(parsed.topics == ["com.example.app", "com.example.app.voip", "com.example.app.complication"])
+        #expect(
+            parsed.topicKinds == [
+                "com.example.app": ["app"], "com.example.app.voip": ["voip"],
+                "com.example.app.complication": ["complication"],
+            ])
+        #expect(parsed.isMultiTopic)
+        #expect(parsed.isVoIPServices)
+        #expect(parsed.environment == .production)
+    }
+
+    @Test func noUIDAndNoTopicsExtensionMeansNoTopics() throws {
+        let parsed = try ProviderCertificate(certificate: Self.certificate(uid: nil))
+        #expect(parsed.bundleID == nil)
+        #expect(parsed.topics.isEmpty)
+        #expect(parsed.environment == .unspecified)
+    }
+
+    @Test func topicsExtensionWinsOverUID() throws {
+        let value = try Self.topicsValue([("com.other.app", ["app"])])
+        let parsed = try ProviderCertificate(
+            certificate: Self.certificate(extensions: [Self.ext(ProviderCertificate.topicsExtension, value)]))
+        #expect(parsed.bundleID == "com.example.app")
+        #expect(parsed.topics == ["com.other.app"])
+    }
+
+    @Test(arguments: [
+        ([ProviderCertificate.sandboxExtension], ProviderCertificate.Environment.sandbox, true, false),
+        ([ProviderCertificate.productionExtension], .production, false, true),
+        ([ProviderCertificate.sandboxExtension, ProviderCertificate.productionExtension], .both, true, true),
+        ([], .unspecified, true, true),
+    ])
+    func environmentAndAllows(
+        _ oids: [ASN1ObjectIdentifier], _ expected: ProviderCertificate.Environment, _ sandbox: Bool,
+        _ production: Bool
+    ) throws {
+        let parsed = try ProviderCertificate(certificate: Self.certificate(extensions: oids.map { Self.ext($0) }))
+        #expect(parsed.environment == expected)
+        #expect(parsed.allows(environment: .sandbox) == sandbox)
+        #expect(parsed.allows(environment: .production) == production)
+    }
+
+    // MARK: - Topics extension robustness
+
+    @Test func unknownElementsAreSkippedAndRepeatsMerged() throws {
+        var serializer = DER.Serializer()
+        try serializer.appendConstructedNode(identifier: .sequence) { coder in
+            try coder.serialize(7)  // INTEGER, unknown: skipped
+            try coder.appendConstructedNode(identifier: .sequence) { coder in  // kinds with no topic: skipped
+                try coder.serialize(ASN1UTF8String("voip"))
+            }
+            try coder.serialize(ASN1UTF8String("com.a"))
+            try coder.appendConstructedNode(identifier: .sequence) { coder in
+                try coder.serialize(ASN1UTF8String("app"))
+                try coder.serialize(ASN1Null())  // unknown kind element: skipped
+                try coder.serialize(ASN1UTF8String("app"))
+            }
+            try coder.serialize(ASN1OctetString(contentBytes: [1, 2, 3]))
+            try coder.serialize(ASN1UTF8String("com.a.voip"))  // no kinds after it
+            try coder.serialize(ASN1UTF8String("com.a"))
+            try coder.appendConstructedNode(identifier: .sequence) { coder in
+                try coder.serialize(ASN1UTF8String("complication"))
+            }
+        }
+        let parsed = try ProviderCertificate.parseTopics(ArraySlice(serializer.serializedBytes))
+        #expect(parsed.topics == ["com.a", "com.a.voip"])
+        #expect(parsed.kinds == ["com.a": ["app", "complication"], "com.a.voip": []])
+    }
+
+    @Test(arguments: [
+        [UInt8](),  // empty
+        [0x05, 0x00],  // NULL, not a SEQUENCE
+        [0x30, 0x05, 0x0C, 0x03, 0x61],  // truncated
+        [0x30, 0x02, 0x0C, 0x00, 0x00],  // trailing byte
+        [0x30, 0x03, 0x0C, 0x01, 0xFF],  // UTF8String that is not UTF-8
+        [0x30, 0x02, 0x0C, 0x00],  // empty topic
+        [0x30, 0x03, 0x0C, 0x81, 0x01],  // non-minimal length
+    ])
+    func malformedTopicsExtensionThrowsNamingTheExtension(_ value: [UInt8]) throws {
+        let certificate = try Self.certificate(
+            extensions: [Self.ext(ProviderCertificate.topicsExtension, ArraySlice(value))])
+        let error = #expect(throws: ProviderCertificate.ParseError.self) {
+            try ProviderCertificate(certificate: certificate)
+        }
+        #expect(error?.description.contains("1.2.840.113635.100.6.3.6") == true, "\(String(describing: error))")
+    }
+
+    @Test func randomTopicsExtensionValuesNeverCrash() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            let count = Int.random(in: 0..<64, using: &generator)
+            var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            if !bytes.isEmpty && Bool.random(using: &generator) { bytes[0] = 0x30 }
+            _ = try? ProviderCertificate.parseTopics(ArraySlice(bytes))
+        }
+    }
+
+    // MARK: - Garbage certificates
+
+    @Test func randomBytesThrowAndNeverCrash() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let count = Int.random(in: 0..<512, using: &generator)
+            var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            if !bytes.isEmpty && Bool.random(using: &generator) { bytes[0] = 0x30 }
+            #expect(throws: ProviderCertificate.ParseError.self) { try ProviderCertificate(derEncoded: bytes) }
+        }
+    }
+
+    @Test func truncatedAndCorruptedDERThrowsAndNeverCrashes() throws {
+        let value = try Self.topicsValue([("com.example.app", ["app"]), ("com.example.app.voip", ["voip"])])
+        let der = try Self.der(
+            Self.certificate(extensions: [
+                Self.ext(ProviderCertificate.sandboxExtension), Self.ext(ProviderCertificate.topicsExtension, value),
+            ]))
+        #expect(try ProviderCertificate(derEncoded: der).topics.count == 2)
+        for length in 0..<der.count {
+            #expect(throws: ProviderCertificate.ParseError.self) {
+                try ProviderCertificate(derEncoded: Array(der.prefix(length)))
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            var corrupted = der
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                corrupted[Int.random(in: 0..<der.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
+            }
+            // Either outcome is fine (a flipped signature byte still parses); a crash is not.
+            _ = try? ProviderCertificate(derEncoded: corrupted)
+        }
+    }
+
+    @Test func notACertificateErrorIsReadable() {
+        let error = #expect(throws: ProviderCertificate.ParseError.self) {
+            try ProviderCertificate(derEncoded: Array("hello".utf8))
+        }
+        #expect(error?.description.hasPrefix("not a DER-encoded X.509 certificate") == true)
+    }
+
+    // MARK: - Committed samples (issued by `apns-mock certs generate --client`)
+
+    @Test func committedSandboxSampleIsSingleTopicSandbox() throws {
+        let parsed = try Self.committed("provider-sandbox.pem")
+        #expect(parsed.bundleID == "com.example.app")
+        #expect(parsed.topics == ["com.example.app"])
+        #expect(!parsed.isMultiTopic)
+        #expect(!parsed.isVoIPServices)
+        #expect(parsed.environment == .sandbox)
+        #expect(parsed.allows(environment: .sandbox))
+        #expect(!parsed.allows(environment: .production))
+        #expect(parsed.subject.contains("UID=com.example.app"))
+        #expect(parsed.subject.contains("OU=DEF123GHIJ"))
+    }
+
+    @Test func committedProductionSampleIsMultiTopicProduction() throws {
+        let parsed = try Self.committed("provider-production.pem")
+        #expect(parsed.bundleID == "com.example.app")
+        #expect(parsed.topics == ["com.example.app", "com.example.app.voip", "com.example.app.complication"])
+        #expect(parsed.topicKinds["com.example.app.voip"] == ["voip"])
+        #expect(parsed.isMultiTopic)
+        #expect(parsed.isVoIPServices)
+        #expect(parsed.environment == .production)
+        #expect(parsed.allows(environment: .production))
+        #expect(!parsed.allows(environment: .sandbox))
+    }
+
+    @Test(arguments: ["provider-sandbox", "provider-production"])
+    func committedSampleChainsToTheCAAndMatchesItsKey(_ name: String) throws {
+        let root = Self.repositoryRoot + "/certs/"
+        let certificate = try Certificate(pemEncoded: String(contentsOfFile: root + name + ".pem", encoding: .utf8))
+        let ca = try Certificate(pemEncoded: String(contentsOfFile: root + "ca.pem", encoding: .utf8))
+        #expect(certificate.issuer == ca.subject)
+        #expect(ca.publicKey.isValidSignature(certificate.signature, for: certificate))
+        let key = try Certificate.PrivateKey(
+            pemEncoded: String(contentsOfFile: root + name + "-key.pem", encoding: .utf8))
+        #expect(key.publicKey == certificate.publicKey)
+        let bundle = try String(contentsOfFile: root + name + "-bundle.pem", encoding: .utf8)
+        #expect(
+            bundle
+                == (try String(contentsOfFile: root + name + ".pem", encoding: .utf8))
+                + (try String(contentsOfFile: root + name + "-key.pem", encoding: .utf8)))
+    }
+}
