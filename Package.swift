@@ -173,6 +173,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "APNSMock",
+                "APNSMockCore",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

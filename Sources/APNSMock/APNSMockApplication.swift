@@ -1,8 +1,8 @@
-import APNSMockCore
-import APNSMockStore
-import APNSMockRegistry
-import APNSMockTransport
 import APNSMockAdmin
+import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
+import APNSMockTransport
 import Hummingbird
 import Logging
 import NIOCore
@@ -48,6 +48,10 @@ public struct APNSMockApplication: Sendable {
     public let registry: Registry
     let listeners: [APNSListener]
     let logger: Logger
+    /// The live APNs connections (closed by `POST /v1/reset?closeConnections=true`).
+    let connections: LiveConnections
+    /// The admin API's own low-priority thread.
+    let adminExecutor = AdminExecutor()
 
     /// Checks the configuration, loads the TLS files and binds the APNs port.
     /// - Throws: a clear error for a missing certificate, a port in use, a bad setting.
@@ -72,6 +76,7 @@ public struct APNSMockApplication: Sendable {
             tls: tls, settings: configuration.http2, rules: RequestRules(policy: policy),
             environmentMode: configuration.environment, store: store, registry: registry,
             authStreamLimit: configuration.authStreamLimit, logger: logger, now: now)
+        connections = context.connections
         var listeners: [APNSListener] = []
         do {
             for port in [configuration.port] + configuration.additionalPorts {
@@ -100,7 +105,10 @@ public struct APNSMockApplication: Sendable {
         let configuration = configuration
         let apnsPort = listeners[0].port
         let app = Application(
-            router: AdminRouter.build(store: store, registry: registry),
+            router: AdminRouter.build(
+                store: store, registry: registry, executor: adminExecutor,
+                reset: { [registry] in registry.reset(keys: configuration.keys, devices: configuration.devices) },
+                connections: connections),
             configuration: .init(address: .hostname(configuration.adminHost, port: configuration.adminPort)),
             onServerRunning: { channel in
                 await onReady(
@@ -108,7 +116,7 @@ public struct APNSMockApplication: Sendable {
                         apnsHost: configuration.host, apnsPort: apnsPort, adminHost: configuration.adminHost,
                         adminPort: channel.localAddress?.port ?? configuration.adminPort))
             },
-            eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
+            eventLoopGroupProvider: .shared(adminExecutor.group),
             logger: logger)
         return ServiceGroup(
             configuration: ServiceGroupConfiguration(

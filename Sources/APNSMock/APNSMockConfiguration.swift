@@ -1,8 +1,8 @@
-import APNSMockCore
-import APNSMockStore
-import APNSMockRegistry
-import APNSMockTransport
 import APNSMockAdmin
+import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
+import APNSMockTransport
 import Logging
 
 /// Every setting of `apns-mock serve`, with the built-in defaults.

@@ -1,8 +1,8 @@
-import APNSMockCore
-import APNSMockStore
-import APNSMockRegistry
-import APNSMockTransport
 import APNSMockAdmin
+import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
+import APNSMockTransport
 
 /// A YAML configuration file (`apns-mock serve --config FILE`) and its mapping onto
 /// `APNSMockConfiguration`.

@@ -1,7 +1,7 @@
-import APNSMockStore
-import APNSMockRegistry
-import APNSMockTransport
 import APNSMockAdmin
+import APNSMockRegistry
+import APNSMockStore
+import APNSMockTransport
 import Crypto
 import Foundation
 import SwiftASN1

@@ -1,7 +1,7 @@
-import APNSMockStore
-import APNSMockRegistry
-import APNSMockTransport
 import APNSMockAdmin
+import APNSMockRegistry
+import APNSMockStore
+import APNSMockTransport
 import ServiceLifecycle
 
 /// An apns-mock started in the background of the current process, for tests.

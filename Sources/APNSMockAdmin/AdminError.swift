@@ -1,4 +1,5 @@
 import APNSMockCore
+
 /// An admin API error: `{"error":{"code":"…","message":"…"}}` with a stable code.
 public struct AdminError: Error, Sendable, Equatable {
     private enum Code: String, Sendable {

@@ -4,28 +4,36 @@ import APNSMockStore
 import Hummingbird
 import NIOCore
 
-/// The admin HTTP API (Hummingbird): health, and reading and clearing recorded deliveries.
+/// The admin HTTP API (Hummingbird): health, deliveries (read, wait, stream, delete), the
+/// registry, reset and verification. Queries and rendering run on the `AdminExecutor`'s thread.
 public enum AdminRouter {
-    /// Builds the router over `store` and `registry`. Reading deliveries is paced by `pacer`
-    /// while pushes arrive (see `AdminPacer`).
+    /// The longest `wait` (seconds).
+    public static let maximumWaitSeconds = 300.0
+
+    /// Builds the router.
+    /// - Parameters:
+    ///   - reset: puts keys and devices back to the start-up setup (`POST /v1/reset`).
+    ///   - connections: reaches live APNs connections (`closeConnections=true`).
     public static func build(
-        store: DeliveryStore, registry: Registry, pacer: AdminPacer? = nil
+        store: DeliveryStore, registry: Registry, executor: AdminExecutor,
+        reset: @escaping @Sendable () async -> Void = {}, connections: (any ConnectionControl)? = nil
     ) -> Router<BasicRequestContext> {
-        let pacer = pacer ?? AdminPacer(store: store)
         let router = Router()
         RegistryRoutes.add(to: router, registry: registry)
         router.get("/health") { _, _ in
             json(status: .ok, Array(#"{"status":"ok"}"#.utf8))
         }
         router.get("/v1/deliveries") { request, _ in
-            let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-            let parsed: (DeliveryFilter, Int, DeliveryOrder)
-            do {
-                parsed = try DeliveryQueryParser.parse(parameters)
+            let query: DeliveryQuery
+            do throws(AdminError) {
+                query = try DeliveryQueryParser.parse(parameters(request))
             } catch {
-                return errorResponse(error as? AdminError ?? .badRequest("\(error)"))
+                return errorResponse(error)
             }
-            return await pacer.pace { deliveriesPage(store: store, query: parsed) }
+            return try await executor.run { deliveriesPage(store.query(query)) }
+        }
+        router.get("/v1/deliveries/wait") { request, _ in
+            try await waitRoute(request, store: store, executor: executor)
         }
         router.get("/v1/deliveries/{apnsId}") { _, context in
             let id = context.parameters.get("apnsId") ?? ""
@@ -33,40 +41,214 @@ public enum AdminRouter {
                 return errorResponse(
                     .badParameter("path parameter 'apnsId' must be a UUID (8-4-4-4-12 hex digits); got '\(id)'"))
             }
-            return await pacer.pace {
-                guard let delivery = store.latest(apnsID: id) else {
+            return try await executor.run {
+                guard let record = store.latest(apnsID: id) else {
                     return errorResponse(.notFound("no delivery with apnsId '\(id)' is stored"))
                 }
-                var writer = JSONWriter()
-                DeliveryJSON.write(delivery, to: &writer)
-                return json(status: .ok, writer.bytes)
+                return json(status: .ok, DeliveryRecordJSON.encode(record))
             }
         }
-        router.delete("/v1/deliveries") { _, _ in
+        router.delete("/v1/deliveries") { request, _ in
+            let query: DeliveryQuery
+            do throws(AdminError) {
+                query = try DeliveryQueryParser.parse(parameters(request), allowing: []).query
+            } catch {
+                return errorResponse(error)
+            }
+            let deleted = try await executor.run { store.remove(matching: query.matcher) }
+            return json(status: .ok, Array(#"{"deleted":\#(deleted)}"#.utf8))
+        }
+        router.get("/v1/events") { request, _ in
+            eventStream(request, store: store, executor: executor)
+        }
+        router.post("/v1/reset") { request, _ in
+            var close = false
+            for (name, value) in parameters(request) {
+                guard name == "closeConnections", value == "true" || value == "false" else {
+                    return errorResponse(
+                        .badParameter(
+                            "query parameter '\(name)' is not known here; POST /v1/reset takes closeConnections=true|false"
+                        ))
+                }
+                close = value == "true"
+            }
             store.removeAll()
-            return Response(status: .noContent)
+            await reset()
+            let closed = close ? await connections?.closeAllConnections() ?? 0 : 0
+            return json(status: .ok, Array(#"{"reset":true,"closedConnections":\#(closed)}"#.utf8))
         }
         return router
     }
 
+    /// The query string as (name, value) pairs, in order.
+    static func parameters(_ request: Request) -> [(String, String)] {
+        request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+    }
+
     /// One page of `GET /v1/deliveries` as JSON.
-    static func deliveriesPage(store: DeliveryStore, query parsed: (DeliveryFilter, Int, DeliveryOrder)) -> Response {
-        let page = store.query(parsed.0, limit: parsed.1, order: parsed.2)
-        var writer = JSONWriter(capacity: 512 + page.deliveries.count * 900)
+    static func deliveriesPage(_ page: DeliveryPage) -> Response {
+        json(
+            status: .ok,
+            deliveriesJSON(
+                page.deliveries,
+                extra: { writer in
+                    writer.key("next")
+                    writer.number(page.next)
+                    writer.key("total")
+                    writer.number(page.total)
+                    writer.key("dropped")
+                    writer.number(page.dropped)
+                }))
+    }
+
+    /// `{"deliveries":[…], …extra}`.
+    static func deliveriesJSON(_ records: [DeliveryRecord], extra: (inout JSONWriter) -> Void) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512 + records.count * 900)
         writer.beginObject()
         writer.key("deliveries")
         writer.beginArray()
-        var tokens = DeliveryJSON.TokenCache()
-        for delivery in page.deliveries { DeliveryJSON.write(delivery, to: &writer, tokens: &tokens) }
+        var tokens = DeliveryRecordJSON.TokenCache()
+        for record in records { DeliveryRecordJSON.write(record, to: &writer, tokens: &tokens) }
         writer.endArray()
-        writer.key("next")
-        writer.number(page.next)
-        writer.key("total")
-        writer.number(page.total)
-        writer.key("dropped")
-        writer.number(page.dropped)
+        extra(&writer)
         writer.endObject()
-        return json(status: .ok, writer.bytes)
+        return writer.bytes
+    }
+
+    // MARK: wait
+
+    /// `GET /v1/deliveries/wait?count=N&timeout=S&<matcher>`: 200 with the matching records as
+    /// soon as at least `count` exist, else 408 with those seen when `timeout` runs out.
+    static func waitRoute(_ request: Request, store: DeliveryStore, executor: AdminExecutor) async throws -> Response {
+        let parsed: DeliveryQueryParser.Parsed
+        do throws(AdminError) {
+            parsed = try DeliveryQueryParser.parse(
+                parameters(request), allowing: ["count", "timeout", "since", "before"])
+        } catch {
+            return errorResponse(error)
+        }
+        let countText = parsed.extra["count"] ?? "1"
+        guard let count = Int(countText), count >= 1, count <= DeliveryQueryParser.maximumLimit else {
+            return errorResponse(
+                .badParameter(
+                    "query parameter 'count' must be a number from 1 to \(DeliveryQueryParser.maximumLimit); got '\(countText)'"
+                ))
+        }
+        let timeoutText = parsed.extra["timeout"] ?? "30"
+        guard let timeout = DurationText.seconds(timeoutText), timeout >= 0, timeout <= maximumWaitSeconds else {
+            return errorResponse(
+                .badParameter(
+                    "query parameter 'timeout' must be a duration of at most \(Int(maximumWaitSeconds)) seconds (a number of seconds, or '500ms', '5s', '2m'); got '\(timeoutText)'"
+                ))
+        }
+        let outcome = try await waitForMatches(
+            store: store, executor: executor, query: parsed.query, count: count, timeout: timeout)
+        return json(
+            status: outcome.satisfied ? .ok : .requestTimeout,
+            deliveriesJSON(outcome.records) { writer in
+                writer.key("count")
+                writer.number(outcome.records.count)
+                writer.key("satisfied")
+                writer.bool(outcome.satisfied)
+            })
+    }
+
+    /// Waits until `query` matches at least `count` records, woken by new records (never by
+    /// polling), or until `timeout` seconds pass.
+    static func waitForMatches(
+        store: DeliveryStore, executor: AdminExecutor, query: DeliveryQuery, count: Int, timeout: Double
+    ) async throws -> (records: [DeliveryRecord], satisfied: Bool) {
+        let subscription = store.notifier.subscribe()
+        defer { subscription.cancel() }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int64(timeout * 1000))
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: clock)
+            subscription.poke()
+        }
+        defer { timer.cancel() }
+        let follower = FollowerBox(DeliveryFollower(store: store, query: query, after: query.since ?? 0))
+        var matched: [DeliveryRecord] = []
+        var signals = subscription.signals.makeAsyncIterator()
+        while true {
+            let (fresh, _) = try await executor.run { follower.advance() }
+            matched += fresh
+            if matched.count >= count { return (matched, true) }
+            if clock.now >= deadline || Task.isCancelled { return (matched, false) }
+            guard await signals.next() != nil else { return (matched, false) }
+        }
+    }
+
+    // MARK: events
+
+    /// `GET /v1/events?<matcher>`: Server-Sent Events, one `delivery` event per new matching
+    /// record (id: its sequence number). `Last-Event-ID` (or `since`) resumes after that record.
+    /// A reader that falls so far behind that records age out of the store before it reads them
+    /// gets a final `dropped` event saying how many it missed, and the stream ends.
+    static func eventStream(_ request: Request, store: DeliveryStore, executor: AdminExecutor) -> Response {
+        let parsed: DeliveryQueryParser.Parsed
+        do throws(AdminError) {
+            parsed = try DeliveryQueryParser.parse(parameters(request), allowing: ["since"])
+        } catch {
+            return errorResponse(error)
+        }
+        var start = parsed.query.since ?? (store.nextSequence - 1)
+        if let lastEventID = request.headers[.init("Last-Event-ID")!].flatMap({ UInt64($0) }) {
+            start = lastEventID
+        }
+        let query = parsed.query
+        let startSequence = start
+        let body = ResponseBody { writer in
+            let subscription = store.notifier.subscribe()
+            defer { subscription.cancel() }
+            let keepAlive = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(15))
+                    subscription.poke()
+                }
+            }
+            defer { keepAlive.cancel() }
+            let follower = FollowerBox(DeliveryFollower(store: store, query: query, after: startSequence))
+            try await writer.write(ByteBuffer(string: ": apns-mock delivery events\n\n"))
+            var signals = subscription.signals.makeAsyncIterator()
+            while true {
+                let (records, missed) = try await executor.run { follower.advance(limit: 1000) }
+                if missed > 0 {
+                    try await writer.write(
+                        ByteBuffer(
+                            string:
+                                "event: dropped\ndata: {\"missed\":\(missed),\"reason\":\"records aged out of the store before this reader read them\"}\n\n"
+                        ))
+                    break
+                }
+                if records.isEmpty {
+                    try await writer.write(ByteBuffer(string: ":\n\n"))
+                } else {
+                    let text = try await executor.run { events(records) }
+                    try await writer.write(ByteBuffer(bytes: text))
+                }
+                if records.count == 1000 { continue }  // more are waiting
+                guard await signals.next() != nil else { break }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            body: body)
+    }
+
+    static func events(_ records: [DeliveryRecord]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var tokens = DeliveryRecordJSON.TokenCache()
+        for record in records {
+            bytes += Array("id: \(record.sequence)\nevent: delivery\ndata: ".utf8)
+            var writer = JSONWriter(capacity: 1024)
+            DeliveryRecordJSON.write(record, to: &writer, tokens: &tokens)
+            bytes += writer.bytes
+            bytes += Array("\n\n".utf8)
+        }
+        return bytes
     }
 
     static func json(status: HTTPResponse.Status, _ bytes: [UInt8]) -> Response {
@@ -78,4 +260,13 @@ public enum AdminRouter {
     static func errorResponse(_ error: AdminError) -> Response {
         json(status: HTTPResponse.Status(code: error.status), error.body)
     }
+}
+
+/// A follower handed to the admin thread and back: used by one request at a time.
+final class FollowerBox: @unchecked Sendable {
+    // Unchecked: each box belongs to one request handler, which awaits every use before the
+    // next, so the follower is never touched from two threads at once.
+    private var follower: DeliveryFollower
+    init(_ follower: DeliveryFollower) { self.follower = follower }
+    func advance(limit: Int = 10_000) -> (records: [DeliveryRecord], missed: UInt64) { follower.advance(limit: limit) }
 }

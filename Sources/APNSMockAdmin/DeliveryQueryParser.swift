@@ -1,76 +1,75 @@
 import APNSMockCore
-import APNSMockRegistry
 import APNSMockStore
 
-/// Reads `GET /v1/deliveries` query parameters into a filter, a limit and an order.
+/// Reads admin query strings: matcher fields (`token`, `payload.aps.badge`, …) plus the
+/// parameters each endpoint allows (`since`, `before`, `limit`, `order`, `count`, …).
 public struct DeliveryQueryParser {
     /// The default and largest page size.
     public static let defaultLimit = 1000
     public static let maximumLimit = 10_000
-    static let known: Set<String> = [
-        "token", "topic", "pushType", "status", "apnsId", "since", "before", "limit", "order",
-    ]
 
-    /// Parses `parameters` (name, value) pairs.
+    /// What a query string said: the query (matcher and bounds), and the endpoint's own
+    /// parameters by name.
+    public struct Parsed: Sendable {
+        public var query: DeliveryQuery
+        public var extra: [String: String]
+    }
+
+    /// Parses `GET /v1/deliveries` parameters.
     /// - Throws: `AdminError.badParameter` naming the parameter.
-    public static func parse(_ parameters: [(String, String)]) throws(AdminError) -> (
-        DeliveryFilter, Int, DeliveryOrder
-    ) {
-        var filter = DeliveryFilter()
-        var limit = defaultLimit
-        var order = DeliveryOrder.asc
+    public static func parse(_ parameters: [(String, String)]) throws(AdminError) -> DeliveryQuery {
+        try parse(parameters, allowing: ["since", "before", "limit", "order"]).query
+    }
+
+    /// Parses matcher fields plus the parameters in `allowed` (`since`, `before`, `limit` and
+    /// `order` fill the query; others are returned in `extra`).
+    /// - Throws: `AdminError.badParameter` naming the parameter (unknown ones too).
+    public static func parse(_ parameters: [(String, String)], allowing allowed: Set<String>) throws(AdminError)
+        -> Parsed
+    {
+        var query = DeliveryQuery(limit: defaultLimit)
+        var extra: [String: String] = [:]
         for (name, value) in parameters {
+            if DeliveryMatcher.isQueryField(name) {
+                do {
+                    try query.matcher.add(queryParameter: name, value: value)
+                } catch {
+                    throw .badParameter(error.message.replacingPrefix("matcher field", with: "query parameter"))
+                }
+                continue
+            }
+            guard allowed.contains(name) else {
+                let known = (DeliveryMatcher.fieldNames + ["headers.<name>", "payload.<path>"] + allowed.sorted())
+                throw .badParameter("unknown query parameter '\(name)'; known: \(known.joined(separator: ", "))")
+            }
             switch name {
-            case "token":
-                guard !value.isEmpty else { throw .badParameter("query parameter 'token' is empty") }
-                filter.token = value
-            case "topic": filter.topic = value
-            case "pushType":
-                guard let type = APNSPushType(rawValue: value) else {
+            case "since", "before":
+                guard let sequence = UInt64(value) else {
                     throw .badParameter(
-                        "query parameter 'pushType' must be one of \(APNSPushType.allCases.map(\.rawValue).joined(separator: ", ")); got '\(value)'"
-                    )
+                        "query parameter '\(name)' must be a sequence number (0 or more); got '\(value)'")
                 }
-                filter.pushType = type
-            case "status":
-                guard let status = Int(value), (100...599).contains(status) else {
-                    throw .badParameter(
-                        "query parameter 'status' must be an HTTP status code such as 200 or 410; got '\(value)'")
-                }
-                filter.status = status
-            case "apnsId":
-                guard APNSMessageID.isValid(value) else {
-                    throw .badParameter(
-                        "query parameter 'apnsId' must be a UUID (8-4-4-4-12 hex digits); got '\(value)'")
-                }
-                filter.apnsID = value
-            case "since":
-                guard let since = UInt64(value) else {
-                    throw .badParameter("query parameter 'since' must be a sequence number (0 or more); got '\(value)'")
-                }
-                filter.since = since
-            case "before":
-                guard let before = UInt64(value) else {
-                    throw .badParameter(
-                        "query parameter 'before' must be a sequence number (0 or more); got '\(value)'")
-                }
-                filter.before = before
+                if name == "since" { query.since = sequence } else { query.before = sequence }
             case "limit":
                 guard let parsed = Int(value), parsed >= 1, parsed <= maximumLimit else {
                     throw .badParameter(
                         "query parameter 'limit' must be a number from 1 to \(maximumLimit); got '\(value)'")
                 }
-                limit = parsed
+                query.limit = parsed
             case "order":
                 guard let parsed = DeliveryOrder(rawValue: value) else {
                     throw .badParameter("query parameter 'order' must be 'asc' or 'desc'; got '\(value)'")
                 }
-                order = parsed
+                query.order = parsed
             default:
-                throw .badParameter(
-                    "unknown query parameter '\(name)'; known: \(known.sorted().joined(separator: ", "))")
+                extra[name] = value
             }
         }
-        return (filter, limit, order)
+        return Parsed(query: query, extra: extra)
+    }
+}
+
+extension String {
+    fileprivate func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }

@@ -8,6 +8,9 @@ public struct APNSVerdict: Sendable, Equatable {
     public var failedCheck: RequestCheck?
     /// The lower-case device token, when the path held a well-formed one.
     public var deviceToken: String?
+    /// The token the path carried when `deviceToken` is nil (malformed, or the request was
+    /// rejected before the token was checked): lower case when well-formed, else as sent.
+    public var rawDeviceToken: String?
     /// The push type the request is judged as (`alert` when the header is missing, `voip`
     /// for a missing header with a `.voip` topic), when known.
     public var pushType: APNSPushType?

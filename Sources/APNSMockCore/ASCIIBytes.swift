@@ -37,4 +37,17 @@ public enum ASCIIBytes {
     public static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
         text.withUTF8Buffer { equal(bytes, $0) }
     }
+
+    /// Whether `lhs` and `rhs` are equal ignoring ASCII letter case.
+    public static func equalIgnoringCase(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
+        let a = lhs.utf8
+        let b = rhs.utf8
+        guard a.count == b.count else { return false }
+        for (x, y) in zip(a, b) where x != y {
+            let lx = x >= 0x41 && x <= 0x5A ? x | 0x20 : x
+            let ly = y >= 0x41 && y <= 0x5A ? y | 0x20 : y
+            if lx != ly { return false }
+        }
+        return true
+    }
 }

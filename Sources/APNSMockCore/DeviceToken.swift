@@ -11,6 +11,15 @@ public enum DeviceToken {
         return Array(hex.utf8).withUnsafeBufferPointer { normalized(bytes: $0) }
     }
 
+    /// Whether `token` is already a normalized token: lower-case hex of 8–256 bytes.
+    public static func isLowercaseHexToken(_ token: String) -> Bool {
+        let utf8 = token.utf8
+        guard utf8.count % 2 == 0, utf8.count >= minimumBytes * 2, utf8.count <= maximumBytes * 2 else { return false }
+        return utf8.allSatisfy {
+            ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+        }
+    }
+
     /// The same on UTF-8 bytes: one pass, a copy only when there are upper-case digits.
     static func normalized(bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let count = bytes.count

@@ -46,11 +46,53 @@ public struct RequestRules: Sendable {
                 break
             }
         }
-        return APNSVerdict(
+        if failure != nil { observeUncheckedFacts(request: request, context: context, facts: &facts) }
+        var verdict = APNSVerdict(
             status: failure.map { APNSStatus.forReason($0.1) } ?? 200, reason: failure?.1, failedCheck: failure?.0,
             deviceToken: facts.deviceToken, pushType: facts.pushType, topic: facts.effectiveTopic ?? facts.topic,
             timestamp: facts.timestamp, authentication: facts.authentication, nextAuthState: facts.nextAuthState,
             newToken: facts.newToken, goAway: facts.goAway, sentMessageID: facts.apnsID)
+        if facts.deviceToken == nil, let raw = facts.rawToken {
+            verdict.rawDeviceToken = DeviceToken.normalized(raw) ?? String(raw)
+        }
+        return verdict
+    }
+
+    /// A rejected request's record still holds every fact its headers carried: the push type as
+    /// sent, and what its credentials say (team and key of a token, the certificate's subject),
+    /// even when the checks that judge them never ran. Runs only for rejections.
+    private func observeUncheckedFacts(request: APNSRequest, context: ConnectionContext, facts: inout RequestFacts) {
+        if facts.rawToken == nil, request.path.hasPrefix(Self.devicePathPrefix) {
+            let raw = request.path.dropFirst(Self.devicePathPrefix.count)
+            if !raw.isEmpty { facts.rawToken = raw }
+        }
+        if facts.pushType == nil {
+            if let raw = facts.pushTypeHeader {
+                facts.pushType = APNSPushType(rawValue: raw)
+            } else {
+                facts.pushType = (facts.topic?.hasSuffix(".voip") ?? false) ? .voip : .alert
+            }
+        }
+        guard facts.authentication == nil else { return }
+        switch context.authentication {
+        case .certificate(let identity):
+            facts.authentication = AuthenticationResult(
+                method: .certificate, certificateSubject: identity.subject, certificateTopics: identity.topics)
+        case .token:
+            guard let authorization = facts.authorization else { return }
+            let block = request.headerBlock
+            var result = AuthenticationResult(method: .token)
+            if let bearer = block.withBytes(authorization, ProviderTokenParser.bearerTokenRange) {
+                let range =
+                    (authorization.lowerBound + bearer.lowerBound)..<(authorization.lowerBound + bearer.upperBound)
+                if let parsed = ProviderTokenParser.parse(block.string(range)) {
+                    result.teamID = parsed.teamID
+                    result.keyID = parsed.keyID
+                    result.keyUnknown = context.registry.keys[parsed.keyID] == nil
+                }
+            }
+            facts.authentication = result
+        }
     }
 
     private func run(

@@ -28,6 +28,18 @@ public final class Registry: Sendable {
         }
     }
 
+    /// Replaces every key and device by `keys` and `devices` (the start-up setup), forgetting
+    /// remembered tokens: `POST /v1/reset`.
+    public func reset(keys: [ProviderKey], devices: [DeviceRegistration]) {
+        change { state in
+            let generation = state.keyGeneration
+            state = RegistrySnapshot()
+            for key in keys { state.keys[key.keyID] = key }
+            for device in devices { state.devices[device.token] = device }
+            state.keyGeneration = generation &+ 1
+        }
+    }
+
     // MARK: keys
 
     /// Adds or replaces a key. Tokens remembered for that key id are forgotten, so the next

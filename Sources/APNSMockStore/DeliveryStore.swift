@@ -12,12 +12,16 @@ public final class DeliveryStore: Sendable {
     private let state: NIOLockedValueBox<State>
     /// The most records held at once.
     public let capacity: Int
+    /// Wakes whoever waits for new records (nobody, usually: then it costs one atomic load).
+    public let notifier = DeliveryNotifier()
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var records = Deque<StoredDelivery>()
         let blobs = BlobArena()
         var nextSequence: UInt64 = 1
         var dropped: UInt64 = 0
+        /// Records flagged deleted and not yet evicted.
+        var deleted = 0
         var interner = StringInterner()
         var byToken: [String: Deque<UInt64>] = [:]
         /// Ids the clients sent: the newest record of each `apns-id`; `olderByAPNSID` holds the
@@ -54,9 +58,13 @@ public final class DeliveryStore: Sendable {
         }
 
         func record(sequence: UInt64) -> StoredDelivery? {
+            index(sequence: sequence).map { records[$0] }
+        }
+
+        func index(sequence: UInt64) -> Int? {
             guard let first = records.first?.sequence, sequence >= first else { return nil }
             let index = Int(sequence - first)
-            return index < records.count ? records[index] : nil
+            return index < records.count ? index : nil
         }
     }
 
@@ -70,107 +78,105 @@ public final class DeliveryStore: Sendable {
         self.state = NIOLockedValueBox(state)
     }
 
-    /// Stores `draft` and returns its sequence number.
-    @discardableResult
-    public func append(_ draft: DeliveryDraft) -> UInt64 { record(draft).sequence }
-
     /// What `record` stored: the sequence number, and the apns-id the answer must carry.
     public struct Receipt: Sendable {
         public var sequence: UInt64
-        /// The draft's id, except that a generated one gets the bits that tie it to `sequence`.
+        /// The record's id, except that a generated one gets the bits that tie it to `sequence`.
         public var apnsID: ResponseMessageID
     }
 
-    /// Stores `draft`. A generated apns-id is completed here from the record's sequence number,
-    /// so that looking it up needs no index (an index insert at random in a large table costs
-    /// a cache and TLB miss per push).
-    public func record(_ draft: DeliveryDraft) -> Receipt {
-        var writer = BlobWriter(
-            capacity: 96 + draft.path.utf8.count + draft.payload.count + draft.headerBlock.bytes.count)
-        writer.string(draft.method)
-        let tokenPathIsCanonical = draft.deviceToken.map { draft.path.utf8.count == 10 + $0.utf8.count } ?? false
-        writer.string(tokenPathIsCanonical ? "" : draft.path)
-        writer.string(draft.authority ?? "")
-        writer.string(draft.deviceToken ?? "")
-        var generatedIDOffset: Int?
-        switch draft.apnsID {
-        case .generated:
-            writer.varint(36)
-            generatedIDOffset = writer.bytes.count
-            writer.bytes.append(contentsOf: repeatElement(0, count: 36))  // written under the lock
-        case .echoed(let text):
-            writer.string(text)
-        }
-        if let uniqueID = draft.uniqueID { uniqueID.withUTF8 { writer.bytes($0) } } else { writer.varint(0) }
-        writer.raw(draft.payload)
-        Self.writeAuthentication(draft.authentication, to: &writer)
-        // The headers last: their encoded length is known only once written.
-        writer.varint(draft.headerBlock.count)
-        draft.headerBlock.encode(into: &writer.bytes, strippingTokenSignatures: true)
+    /// Stores `record` and returns its sequence number.
+    @discardableResult
+    public func append(_ record: DeliveryRecord) -> UInt64 { self.record(record).sequence }
+
+    /// Stores `record` (its `sequence` is assigned here) and returns the receipt.
+    ///
+    /// A generated apns-id is completed here from the record's sequence number, so that looking
+    /// it up needs no index (an index insert at random in a large table costs a cache and TLB
+    /// miss per push). Waiters are signalled after the lock is released.
+    @discardableResult
+    public func record(_ record: DeliveryRecord) -> Receipt {
+        var (bytes, apnsIDOffset) = RecordCodec.encode(record)
         var flags: UInt8 = 0
-        if draft.apnsID.isGenerated { flags |= StoredDelivery.flagGeneratedID }
-        if draft.authority != nil { flags |= StoredDelivery.flagHasAuthority }
-        if draft.uniqueID != nil { flags |= StoredDelivery.flagHasUniqueID }
-        if draft.deviceToken != nil { flags |= StoredDelivery.flagHasToken }
-        if draft.goAway { flags |= StoredDelivery.flagGoAway }
+        if record.apnsID.isGenerated { flags |= StoredDelivery.flagGeneratedID }
+        var indexedToken: String?
+        if let token = record.token, DeviceToken.isLowercaseHexToken(token) {
+            flags |= StoredDelivery.flagIndexedToken
+            indexedToken = token
+        }
         var echoedKey: UUIDKey?
-        if case .echoed(let text) = draft.apnsID { echoedKey = UUIDKey(text) }
-        // Everything the lock needs, taken out of the draft first (the closure then captures
-        // a few values instead of copying the draft).
+        if case .echoed(let text) = record.apnsID { echoedKey = UUIDKey(text) }
+        // Everything the lock needs, taken out of the record first (the closure then captures
+        // a few values instead of copying the record).
         var stored = StoredDelivery(
-            sequence: 0, receivedAt: draft.receivedAt, respondedAt: draft.respondedAt,
-            connectionID: draft.connectionID, streamID: draft.streamID,
-            payloadSize: Int32(clamping: draft.payloadSize), status: UInt16(clamping: draft.status),
-            environment: draft.environment == .production ? 1 : 0,
-            pushType: draft.pushType?.code ?? StoredDelivery.noPushType, flags: flags, reason: 0, topic: 0,
+            sequence: 0, receivedAt: record.receivedAt, respondedAt: 0, timestamp: StoredDelivery.noTimestamp,
+            connectionID: record.connectionID, streamID: record.streamID,
+            payloadSize: Int32(clamping: record.payloadSize), status: 0,
+            environment: record.environment == .production ? 1 : 0,
+            pushType: record.pushType?.code ?? StoredDelivery.noPushType, flags: flags, reason: 0, topic: 0,
             blob: BlobRef(chunk: 0, offset: 0, count: 0))
-        let reason = draft.reason
-        let topic = draft.topic
-        let deviceToken = draft.deviceToken
-        var apnsID = draft.apnsID
-        return state.withLockedValue { state in
+        let response = record.response
+        let topic = record.topic
+        var apnsID = record.apnsID
+        let receipt = state.withLockedValue { state in
             let sequence = state.nextSequence
             state.nextSequence += 1
-            if case .generated(let high, _, let lowercase) = apnsID, let offset = generatedIDOffset {
+            if case .generated(let high, _, let lowercase) = apnsID {
                 let low = GeneratedMessageID.low(sequence: sequence, secret: state.idSecret)
                 apnsID = .generated(high: high, low: low, lowercase: lowercase)
-                writer.bytes.withUnsafeMutableBufferPointer { bytes in
+                bytes.withUnsafeMutableBufferPointer { bytes in
                     APNSMessageID.write(
                         high: high, low: low, lowercase: lowercase,
-                        into: UnsafeMutableBufferPointer(rebasing: bytes[offset..<(offset + 36)]))
+                        into: UnsafeMutableBufferPointer(rebasing: bytes[apnsIDOffset..<(apnsIDOffset + 36)]))
                 }
             }
             stored.sequence = sequence
-            stored.reason = reason.map { state.interner.id(for: $0.rawValue) } ?? 0
+            stored.setResponse(response, reasonID: response?.reason.map { state.interner.id(for: $0.rawValue) } ?? 0)
             stored.topic = topic.map { state.interner.id(for: $0) } ?? 0
-            stored.blob = writer.bytes.withUnsafeBytes { state.blobs.append($0) }
+            stored.blob = bytes.withUnsafeBytes { state.blobs.append($0) }
             if state.records.count >= capacity { Self.evictOldest(&state) }
             state.records.append(stored)
-            if let deviceToken { state.byToken[deviceToken, default: []].append(sequence) }
+            if let indexedToken { state.byToken[indexedToken, default: []].append(sequence) }
             if let echoedKey, let previous = state.byAPNSID.update(sequence, for: echoedKey) {
                 state.olderByAPNSID[echoedKey, default: []].append(previous)
             }
             return Receipt(sequence: sequence, apnsID: apnsID)
         }
+        notifier.signal()
+        return receipt
+    }
+
+    /// Sets the answer of a record stored without one (or replaces it). Returns `false` when the
+    /// record is no longer stored.
+    @discardableResult
+    public func complete(sequence: UInt64, with response: DeliveryResponse) -> Bool {
+        let done = state.withLockedValue { state -> Bool in
+            guard let index = state.index(sequence: sequence) else { return false }
+            let reasonID = response.reason.map { state.interner.id(for: $0.rawValue) } ?? 0
+            state.records[index].setResponse(response, reasonID: reasonID)
+            return true
+        }
+        if done { notifier.signal() }
+        return done
     }
 
     private static func evictOldest(_ state: inout State) {
         guard let oldest = state.records.popFirst() else { return }
         state.dropped += 1
+        if oldest.isDeleted { state.deleted -= 1 }
         defer { state.blobs.release(oldest.blob) }
-        var reader = BlobReader(state.blobs[oldest.blob])
-        for _ in 0..<3 { _ = reader.raw() }  // method, path, authority
-        let tokenBytes = reader.raw()
-        let apnsIDBytes = reader.raw()
+        let blob = state.blobs[oldest.blob]
         // Mutate the index entries in place (one hash): copying a token's list out and back
         // would copy every sequence number of that token on every eviction.
-        if !tokenBytes.isEmpty, let index = state.byToken.index(forKey: String(decoding: tokenBytes, as: UTF8.self)) {
+        if oldest.flags & StoredDelivery.flagIndexedToken != 0, let tokenBytes = RecordCodec.field(.token, in: blob),
+            let index = state.byToken.index(forKey: String(decoding: tokenBytes, as: UTF8.self))
+        {
             state.byToken.values[index].removeFirst()
             if state.byToken.values[index].isEmpty { state.byToken.remove(at: index) }
         }
         // A generated id has no index entry (its record's sequence number is in it).
-        if oldest.flags & StoredDelivery.flagGeneratedID == 0,
-            let key = UUIDKey(bytes: apnsIDBytes.assumingMemoryBound(to: UInt8.self))
+        if oldest.flags & StoredDelivery.flagGeneratedID == 0, let idBytes = RecordCodec.field(.apnsID, in: blob),
+            let key = UUIDKey(bytes: idBytes.assumingMemoryBound(to: UInt8.self))
         {
             // The oldest record of its id: the newest when the id was sent once.
             if state.byAPNSID[key] == oldest.sequence {
@@ -190,6 +196,36 @@ public final class DeliveryStore: Sendable {
             state.byToken.removeAll()
             state.byAPNSID = APNSIDTable(capacity: capacity)
             state.olderByAPNSID.removeAll()
+            state.deleted = 0
+        }
+    }
+
+    /// Deletes the records `matcher` matches (every record when it is empty); returns how many.
+    /// Deleted records are skipped by every reader; their memory returns when they age out.
+    @discardableResult
+    public func remove(matching matcher: DeliveryMatcher) -> Int {
+        guard !matcher.isEmpty else {
+            let count = self.count
+            removeAll()
+            return count
+        }
+        var sequences: [UInt64] = []
+        var cursor: UInt64 = 0
+        while true {
+            let page = query(DeliveryQuery(matcher: matcher, since: cursor, limit: 10_000))
+            sequences += page.deliveries.map(\.sequence)
+            guard let next = page.next else { break }
+            cursor = next
+        }
+        return state.withLockedValue { state in
+            var removed = 0
+            for sequence in sequences {
+                guard let index = state.index(sequence: sequence), !state.records[index].isDeleted else { continue }
+                state.records[index].flags |= StoredDelivery.flagDeleted
+                state.deleted += 1
+                removed += 1
+            }
+            return removed
         }
     }
 
@@ -197,67 +233,68 @@ public final class DeliveryStore: Sendable {
     public var nextSequence: UInt64 { state.withLockedValue { $0.nextSequence } }
 
     /// Number of records held.
-    public var count: Int { state.withLockedValue { $0.records.count } }
+    public var count: Int { state.withLockedValue { $0.records.count - $0.deleted } }
+
+    /// The oldest stored sequence number, or `nextSequence` when the store is empty.
+    public var firstSequence: UInt64 {
+        state.withLockedValue { $0.records.first?.sequence ?? $0.nextSequence }
+    }
 
     /// Number of records dropped to stay within `capacity`.
     public var dropped: UInt64 { state.withLockedValue { $0.dropped } }
 
-    /// The most recent record with `apnsID` (any letter case), if any.
-    public func latest(apnsID: String) -> Delivery? {
-        guard let key = UUIDKey(apnsID) else { return nil }
-        return state.withLockedValue { state -> Delivery? in
-            guard let sequence = state.sequences(apnsID: key).last, let stored = state.record(sequence: sequence)
-            else { return nil }
+    /// The record with `sequence`, if still stored.
+    public func record(sequence: UInt64) -> DeliveryRecord? {
+        state.withLockedValue { state in
+            guard let stored = state.record(sequence: sequence), !stored.isDeleted else { return nil }
             return Self.decode(stored, state)
         }
     }
 
-    /// One page of the records matching `filter`, `limit` at most, in `order`.
-    public func query(_ filter: DeliveryFilter, limit: Int = 1000, order: DeliveryOrder = .asc) -> DeliveryPage {
-        let token = filter.token.map { $0.lowercased() }
-        let apnsKey = filter.apnsID.flatMap(UUIDKey.init)
-        let topicID: UInt32?? = filter.topic.map { topic in state.withLockedValue { $0.interner.existingID(for: topic) }
+    /// The most recent record with `apnsID` (any letter case), if any.
+    public func latest(apnsID: String) -> DeliveryRecord? {
+        guard let key = UUIDKey(apnsID) else { return nil }
+        return state.withLockedValue { state -> DeliveryRecord? in
+            for sequence in state.sequences(apnsID: key).reversed() {
+                if let stored = state.record(sequence: sequence), !stored.isDeleted {
+                    return Self.decode(stored, state)
+                }
+            }
+            return nil
         }
-        if (filter.apnsID != nil && apnsKey == nil) || topicID == .some(.none) {
-            return DeliveryPage(deliveries: [], next: nil, total: 0, dropped: dropped)
-        }
+    }
+
+    /// One page of the records `query` asks for.
+    public func query(_ query: DeliveryQuery) -> DeliveryPage {
+        let plan = state.withLockedValue { QueryPlan(query.matcher, interner: $0.interner) }
+        let limit = query.limit
+        let order = query.order
+        guard !plan.matchesNothing else { return DeliveryPage(deliveries: [], next: nil, total: 0, dropped: dropped) }
         func inBounds(_ sequence: UInt64) -> Bool {
-            if let since = filter.since, sequence <= since { return false }
-            if let before = filter.before, sequence >= before { return false }
+            if let since = query.since, sequence <= since { return false }
+            if let before = query.before, sequence >= before { return false }
             return true
         }
-        // Well-formed tokens are indexed; a malformed one can only match by scanning.
-        let useTokenIndex = token.map { DeviceToken.normalized($0) != nil } ?? false
-        let useAPNSIDIndex = !useTokenIndex && apnsKey != nil
-        // Predicates that need the record itself; the index (when used) implies its own key.
-        let checkToken = token != nil && !useTokenIndex
-        let checkAPNSID = apnsKey != nil && !useAPNSIDIndex
-        let needsRecord = topicID != nil || filter.pushType != nil || filter.status != nil || checkToken || checkAPNSID
-        func matches(_ record: StoredDelivery, _ blobs: BlobArena) -> Bool {
-            if case .some(.some(let id)) = topicID, record.topic != id { return false }
-            if let pushType = filter.pushType, record.pushType != pushType.code { return false }
-            if let status = filter.status, Int(record.status) != status { return false }
-            if checkAPNSID, let apnsKey, !Self.hasAPNSID(record, apnsKey, blobs) { return false }
-            if checkToken, let token, Self.token(of: record, blobs) != token { return false }
-            return true
-        }
-        var picked: [Delivery] = []
+        var picked: [DeliveryRecord] = []
         var total = 0
         var lastPicked: UInt64?
         // Only sequence numbers are compared until a record is needed: counting the matches
         // of a million-record token costs integer comparisons, not record reads.
-        func consider(_ sequence: UInt64, _ state: State, _ record: () -> StoredDelivery?) {
-            guard inBounds(sequence) else { return }
-            if needsRecord {
-                guard let stored = record(), matches(stored, state.blobs) else { return }
+        func consider(_ sequence: UInt64, _ state: State) {
+            guard inBounds(sequence), let stored = state.record(sequence: sequence), !stored.isDeleted,
+                plan.columnsMatch(stored)
+            else { return }
+            if plan.needsDecoding {
+                let record = Self.decode(stored, state)
+                guard query.matcher.matches(record) else { return }
                 total += 1
                 if picked.count < limit {
-                    picked.append(Self.decode(stored, state))
+                    picked.append(record)
                     lastPicked = sequence
                 }
             } else {
                 total += 1
-                if picked.count < limit, let stored = record() {
+                if picked.count < limit {
                     picked.append(Self.decode(stored, state))
                     lastPicked = sequence
                 }
@@ -269,27 +306,24 @@ public final class DeliveryStore: Sendable {
         }
         // Index look-ups and unfiltered pages take the lock once; `scanRange` says a scan is due.
         let scanRange: ClosedRange<UInt64>? = state.withLockedValue { state in
-            if useTokenIndex || useAPNSIDIndex {
-                let indexed = useTokenIndex ? state.byToken[token!] ?? [] : state.sequences(apnsID: apnsKey!)
+            if let indexed = plan.indexedSequences(state) {
                 if order == .asc {
-                    for sequence in indexed { consider(sequence, state) { state.record(sequence: sequence) } }
+                    for sequence in indexed { consider(sequence, state) }
                 } else {
-                    for sequence in indexed.reversed() {
-                        consider(sequence, state) { state.record(sequence: sequence) }
-                    }
+                    for sequence in indexed.reversed() { consider(sequence, state) }
                 }
                 return nil
             }
-            guard let first = state.records.first?.sequence, filter.before != 0, filter.since != UInt64.max else {
+            guard let first = state.records.first?.sequence, query.before != 0, query.since != UInt64.max else {
                 return nil
             }
             let last = first + UInt64(state.records.count) - 1
-            let low = max(first, (filter.since ?? 0) &+ 1)
-            let high = min(last, (filter.before ?? UInt64.max) &- 1)
+            let low = max(first, (query.since ?? 0) &+ 1)
+            let high = min(last, (query.before ?? UInt64.max) &- 1)
             guard low <= high else { return nil }
-            guard !needsRecord else { return low...high }
-            // No predicate but the bounds: records are contiguous in sequence, so the page and
-            // the total are arithmetic.
+            guard !plan.filters, state.deleted == 0 else { return low...high }
+            // No predicate but the bounds, nothing deleted: records are contiguous in sequence,
+            // so the page and the total are arithmetic.
             total = Int(high - low + 1)
             let count = UInt64(min(limit, total))
             let sequences = order == .asc ? Array(low..<(low + count)) : Array(((high - count + 1)...high).reversed())
@@ -314,15 +348,13 @@ public final class DeliveryStore: Sendable {
                     let low = max(start, first)
                     let high = min(scanRange.upperBound, last, low &+ Self.scanChunk - 1)
                     guard low <= high else { return nil }
-                    for sequence in low...high { consider(sequence, state) { state.record(sequence: sequence) } }
+                    for sequence in low...high { consider(sequence, state) }
                     return high < scanRange.upperBound ? high + 1 : nil
                 } else {
                     let high = min(start, last)
                     let low = max(scanRange.lowerBound, first, high >= Self.scanChunk ? high - Self.scanChunk + 1 : 0)
                     guard low <= high else { return nil }
-                    for sequence in (low...high).reversed() {
-                        consider(sequence, state) { state.record(sequence: sequence) }
-                    }
+                    for sequence in (low...high).reversed() { consider(sequence, state) }
                     return low > scanRange.lowerBound ? low - 1 : nil
                 }
             }
@@ -333,83 +365,30 @@ public final class DeliveryStore: Sendable {
     /// Records a filtered scan reads per lock hold.
     static let scanChunk: UInt64 = 4096
 
-    private static func token(of record: StoredDelivery, _ blobs: BlobArena) -> String? {
-        var reader = BlobReader(blobs[record.blob])
-        _ = reader.raw()
-        let path = reader.string()
-        _ = reader.raw()
-        let token = reader.string()
-        if !token.isEmpty { return token }
-        guard path.hasPrefix(RequestRules.devicePathPrefix) else { return nil }
-        return String(path.dropFirst(RequestRules.devicePathPrefix.count)).lowercased()
+    /// The record as readers see it.
+    static func decode(_ stored: StoredDelivery, _ state: State) -> DeliveryRecord {
+        let interner = state.interner
+        let generated = stored.flags & StoredDelivery.flagGeneratedID != 0
+        var record = DeliveryRecord(
+            receivedAt: stored.receivedAt, connectionID: stored.connectionID, streamID: stored.streamID,
+            environment: stored.environment == 1 ? .production : .sandbox, method: "", path: "", authority: nil,
+            headerBlock: HeaderBlock(), token: nil, topic: interner.string(for: stored.topic),
+            pushType: APNSPushType(code: stored.pushType), apnsID: .echoed(""), uniqueID: nil, payload: [],
+            payloadSize: Int(stored.payloadSize), authentication: nil,
+            response: stored.flags & StoredDelivery.flagPending != 0
+                ? nil
+                : DeliveryResponse(
+                    status: Int(stored.status),
+                    reason: interner.string(for: stored.reason).map(APNSReason.init(rawValue:)),
+                    timestamp: stored.timestamp == StoredDelivery.noTimestamp ? nil : stored.timestamp,
+                    respondedAt: stored.respondedAt, goAway: stored.flags & StoredDelivery.flagGoAway != 0))
+        record.sequence = stored.sequence
+        RecordCodec.decode(state.blobs[stored.blob], into: &record, generatedID: generated)
+        return record
     }
 
     fileprivate static func hasAPNSID(_ record: StoredDelivery, _ key: UUIDKey, _ blobs: BlobArena) -> Bool {
-        var reader = BlobReader(blobs[record.blob])
-        for _ in 0..<4 { _ = reader.raw() }
-        return UUIDKey(reader.string()) == key
-    }
-
-    private static func decode(_ stored: StoredDelivery, _ state: State) -> Delivery {
-        let interner = state.interner
-        var reader = BlobReader(state.blobs[stored.blob])
-        let method = reader.string()
-        var path = reader.string()
-        let authority = reader.string()
-        let token = reader.string()
-        let apnsID = reader.string()
-        let uniqueID = reader.string()
-        let payload = Array(reader.raw())
-        let authentication = readAuthentication(&reader)
-        let headerCount = reader.varint()
-        let headers = HeaderBlock(encoded: Array(reader.rest())[...], count: headerCount)?.fields ?? []
-        if path.isEmpty && !token.isEmpty { path = RequestRules.devicePathPrefix + token }
-        let hasToken = stored.flags & StoredDelivery.flagHasToken != 0
-        var shownToken: String? = hasToken ? token : nil
-        if !hasToken, path.hasPrefix(RequestRules.devicePathPrefix) {
-            shownToken = String(path.dropFirst(RequestRules.devicePathPrefix.count))
-        }
-        return Delivery(
-            sequence: stored.sequence, receivedAt: stored.receivedAt, connectionID: stored.connectionID,
-            streamID: stored.streamID, environment: stored.environment == 1 ? .production : .sandbox,
-            method: method, path: path,
-            authority: stored.flags & StoredDelivery.flagHasAuthority != 0 ? authority : nil,
-            token: shownToken, headers: headers, topic: interner.string(for: stored.topic),
-            pushType: APNSPushType(code: stored.pushType), apnsID: apnsID,
-            apnsIDGenerated: stored.flags & StoredDelivery.flagGeneratedID != 0,
-            uniqueID: stored.flags & StoredDelivery.flagHasUniqueID != 0 ? uniqueID : nil,
-            payload: payload, payloadSize: Int(stored.payloadSize), status: Int(stored.status),
-            reason: interner.string(for: stored.reason).map(APNSReason.init(rawValue:)),
-            respondedAt: stored.respondedAt, authentication: authentication,
-            goAway: stored.flags & StoredDelivery.flagGoAway != 0)
-    }
-
-    /// method byte (0 none, 1 token, 2 certificate), flag byte, team, key, subject, topics.
-    private static func writeAuthentication(_ result: AuthenticationResult?, to writer: inout BlobWriter) {
-        guard let result else {
-            writer.varint(0)
-            return
-        }
-        writer.varint(result.method == .token ? 1 : 2)
-        writer.varint((result.signatureVerified ? 1 : 0) | (result.keyUnknown ? 2 : 0))
-        writer.string(result.teamID ?? "")
-        writer.string(result.keyID ?? "")
-        writer.string(result.certificateSubject ?? "")
-        writer.varint(result.certificateTopics.count)
-        for topic in result.certificateTopics { writer.string(topic) }
-    }
-
-    private static func readAuthentication(_ reader: inout BlobReader) -> AuthenticationResult? {
-        let method = reader.varint()
-        guard method != 0 else { return nil }
-        let flags = reader.varint()
-        let team = reader.string()
-        let key = reader.string()
-        let subject = reader.string()
-        let topics = (0..<reader.varint()).map { _ in reader.string() }
-        return AuthenticationResult(
-            method: method == 1 ? .token : .certificate, teamID: team.isEmpty ? nil : team,
-            keyID: key.isEmpty ? nil : key, signatureVerified: flags & 1 != 0, keyUnknown: flags & 2 != 0,
-            certificateSubject: subject.isEmpty ? nil : subject, certificateTopics: topics)
+        guard let bytes = RecordCodec.field(.apnsID, in: blobs[record.blob]) else { return false }
+        return UUIDKey(bytes: bytes.assumingMemoryBound(to: UInt8.self)) == key
     }
 }

@@ -1,14 +1,16 @@
 import APNSMockCore
 
-/// The compact form of one record inside `DeliveryStore`: fixed fields plus one byte blob.
+/// The compact form of one record inside `DeliveryStore`: the column fields of
+/// `DeliveryRecord.Field` plus one blob of tagged entries (`RecordCodec`).
 ///
-/// Strings that repeat across records (topics, reasons, header names) are interned and held
-/// as numbers; everything else sits length-prefixed in `blob` and is decoded only when the
-/// admin API renders the record.
+/// Strings that repeat across records (topics, reasons) are interned and held as numbers;
+/// everything else sits in `blob` and is decoded only when a reader needs the record.
 struct StoredDelivery: Sendable {
     var sequence: UInt64
     var receivedAt: Int64
     var respondedAt: Int64
+    /// A 410's `timestamp`, or `noTimestamp`.
+    var timestamp: Int64
     var connectionID: UInt64
     var streamID: Int32
     var payloadSize: Int32
@@ -19,16 +21,38 @@ struct StoredDelivery: Sendable {
     var flags: UInt8
     var reason: UInt32
     var topic: UInt32
-    /// method, path, authority, token, apns-id, unique id, payload, authentication, headers
-    /// (a `HeaderBlock`, to the end), in the store's `BlobArena`.
     var blob: BlobRef
 
     static let noPushType: UInt8 = 0xFF
+    static let noTimestamp = Int64.min
     static let flagGeneratedID: UInt8 = 1
-    static let flagHasAuthority: UInt8 = 2
-    static let flagHasUniqueID: UInt8 = 4
-    static let flagHasToken: UInt8 = 8
+    /// The token is well-formed (lower-case hex) and indexed.
+    static let flagIndexedToken: UInt8 = 2
     static let flagGoAway: UInt8 = 16
+    /// Not answered (yet): status, reason, times of the response are not set.
+    static let flagPending: UInt8 = 32
+    /// Deleted by a scoped `DELETE`: skipped by every reader, gone at eviction.
+    static let flagDeleted: UInt8 = 64
+
+    var isDeleted: Bool { flags & Self.flagDeleted != 0 }
+
+    /// The response columns of `response` (none: pending).
+    mutating func setResponse(_ response: DeliveryResponse?, reasonID: UInt32) {
+        guard let response else {
+            flags |= Self.flagPending
+            status = 0
+            reason = 0
+            respondedAt = 0
+            timestamp = Self.noTimestamp
+            return
+        }
+        flags &= ~Self.flagPending
+        if response.goAway { flags |= Self.flagGoAway } else { flags &= ~Self.flagGoAway }
+        status = UInt16(clamping: response.status)
+        reason = reasonID
+        respondedAt = response.respondedAt
+        timestamp = response.timestamp ?? Self.noTimestamp
+    }
 }
 
 /// Writes the blob of a `StoredDelivery`.
@@ -51,6 +75,12 @@ struct BlobWriter {
         value.withUTF8 { self.bytes($0) }
     }
 
+    /// UTF-8 bytes with no length (inside a tagged entry).
+    mutating func text(_ value: String) {
+        var value = value
+        value.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
     /// Length-prefixed bytes.
     mutating func bytes(_ value: UnsafeBufferPointer<UInt8>) {
         varint(value.count)
@@ -60,6 +90,20 @@ struct BlobWriter {
     mutating func raw(_ value: [UInt8]) {
         varint(value.count)
         bytes.append(contentsOf: value)
+    }
+
+    /// A tagged entry: the field's tag, the length, then what `body` writes.
+    mutating func entry(_ field: DeliveryRecord.Field, _ body: (inout BlobWriter) -> Void) {
+        bytes.append(field.rawValue)
+        let lengthAt = bytes.count
+        bytes.append(contentsOf: [0, 0, 0, 0])
+        let start = bytes.count
+        body(&self)
+        let length = UInt32(bytes.count - start)
+        bytes[lengthAt] = UInt8(truncatingIfNeeded: length)
+        bytes[lengthAt + 1] = UInt8(truncatingIfNeeded: length >> 8)
+        bytes[lengthAt + 2] = UInt8(truncatingIfNeeded: length >> 16)
+        bytes[lengthAt + 3] = UInt8(truncatingIfNeeded: length >> 24)
     }
 }
 
@@ -92,6 +136,19 @@ struct BlobReader {
     mutating func rest() -> UnsafeRawBufferPointer {
         defer { offset = bytes.count }
         return UnsafeRawBufferPointer(rebasing: bytes[offset...])
+    }
+
+    /// The next tagged entry, `nil` at the end.
+    mutating func entry() -> (tag: UInt8, bytes: UnsafeRawBufferPointer)? {
+        guard offset + 5 <= bytes.count else { return nil }
+        let tag = bytes[offset]
+        let length =
+            Int(bytes[offset + 1]) | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]) << 16
+            | Int(bytes[offset + 4]) << 24
+        let start = offset + 5
+        let end = min(start + length, bytes.count)
+        offset = end
+        return (tag, UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
     }
 
     mutating func raw() -> UnsafeRawBufferPointer {

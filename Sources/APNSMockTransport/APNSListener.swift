@@ -28,7 +28,8 @@ public final class APNSListener: Service, Sendable {
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator())
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                context.connections.add(channel)
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(APNSConnectionHandler(context: context))
                 }
             }

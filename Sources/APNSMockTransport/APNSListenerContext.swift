@@ -15,6 +15,8 @@ public final class APNSListenerContext: Sendable {
     /// One stream per token connection until a push passes authentication.
     let authStreamLimit: Bool
     let logger: Logger
+    /// Every live connection of the listeners sharing this context.
+    public let connections = LiveConnections()
     /// Epoch milliseconds; injectable for tests.
     let now: @Sendable () -> Int64
     private let nextConnectionID = Atomic<UInt64>(1)

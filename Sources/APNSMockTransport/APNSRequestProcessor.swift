@@ -81,14 +81,15 @@ struct APNSRequestProcessor {
             if verdict.goAway { answer.goAwayDebugData = body }
         }
         let receipt = context.store.record(
-            DeliveryDraft(
-                receivedAt: receivedAt, respondedAt: now, connectionID: connectionID,
-                streamID: ready.streamID, environment: environment, method: request.method, path: request.path,
-                authority: authority, headerBlock: request.headerBlock, deviceToken: verdict.deviceToken,
-                topic: verdict.topic, pushType: verdict.pushType, apnsID: apnsID,
-                uniqueID: answer.uniqueID, payload: request.payload, payloadSize: request.payloadSize,
-                status: verdict.status, reason: verdict.reason, authentication: verdict.authentication,
-                goAway: verdict.goAway))
+            DeliveryRecord(
+                receivedAt: receivedAt, connectionID: connectionID, streamID: ready.streamID,
+                environment: environment, method: request.method, path: request.path, authority: authority,
+                headerBlock: request.headerBlock, token: verdict.deviceToken ?? verdict.rawDeviceToken,
+                topic: verdict.topic, pushType: verdict.pushType, apnsID: apnsID, uniqueID: answer.uniqueID,
+                payload: request.payload, payloadSize: request.payloadSize, authentication: verdict.authentication,
+                response: DeliveryResponse(
+                    status: verdict.status, reason: verdict.reason, timestamp: verdict.timestamp, respondedAt: now,
+                    goAway: verdict.goAway)))
         answer.apnsID = receipt.apnsID
         return answer
     }

@@ -1,9 +1,9 @@
 import APNSMock
-import APNSMockCore
-import APNSMockStore
-import APNSMockRegistry
-import APNSMockTransport
 import APNSMockAdmin
+import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
+import APNSMockTransport
 import Crypto
 import Foundation
 import InMemoryHTTP2Client
@@ -72,7 +72,7 @@ struct BenchCommand {
             if !toClient.isEmpty { client.receive(toClient) }
         }
         let seconds = Date().timeIntervalSince(start)
-        let accepted = store.query(DeliveryFilter(status: 200), limit: 1).total
+        let accepted = store.query(DeliveryQuery(matcher: DeliveryMatcher([.status(200)]), limit: 1)).total
         print(
             "requests=\(total) accepted=\(accepted) payloadBytes=\(payload.count) seconds="
                 + String(format: "%.3f", seconds) + " requestsPerSecond="

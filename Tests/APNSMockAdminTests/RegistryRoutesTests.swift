@@ -1,9 +1,9 @@
 import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
 import Foundation
 import Testing
 
-import APNSMockStore
-import APNSMockRegistry
 @testable import APNSMockAdmin
 
 /// What the registry routes read and write, without a socket: device bodies, the optional

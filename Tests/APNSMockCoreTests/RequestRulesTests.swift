@@ -540,11 +540,33 @@ struct RequestRulesTests {
 
     // MARK: Other verdict facts
 
-    @Test("verdict.pushType is nil when the request is rejected before the push type is read")
-    func pushTypeNilBeforePushTypeCheck() {
-        #expect(RequestBuilder().with { $0.messageID = "x" }.evaluate().pushType == nil)
+    /// A record holds every header fact the request carried, whatever the verdict.
+    @Test("verdict.pushType is the header's type even when an earlier check rejects the request")
+    func pushTypeKnownBeforePushTypeCheck() {
+        #expect(RequestBuilder().with { $0.messageID = "x" }.evaluate().pushType == .alert)
+        #expect(
+            RequestBuilder().with {
+                $0.messageID = "x"
+                $0.pushType = "voip"
+            }.evaluate().pushType == .voip)
+        #expect(
+            RequestBuilder().with {
+                $0.pathOverride = "/3/device/nothex"
+                $0.pushType = "background"
+            }.evaluate().pushType == .background)
         #expect(RequestBuilder().with { $0.pushType = "banner" }.evaluate().pushType == nil)
         #expect(RequestBuilder().with { $0.priority = "7" }.evaluate().pushType == .alert)
+    }
+
+    @Test("an early rejection still records the provider token's team and key, unverified")
+    func authenticationObservedBeforeAuthenticationCheck() throws {
+        let verdict = RequestBuilder().with { $0.pathOverride = "/3/device/nothex" }.evaluate()
+        #expect(verdict.reason == .badDeviceToken)
+        let auth = try #require(verdict.authentication)
+        #expect(auth.method == .token)
+        #expect(auth.teamID != nil && auth.keyID != nil)
+        #expect(!auth.signatureVerified)
+        #expect(verdict.rawDeviceToken == "nothex")
     }
 
     @Test("Without registered keys, devices or certificates the environment changes nothing")

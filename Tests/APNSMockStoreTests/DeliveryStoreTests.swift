@@ -8,24 +8,25 @@ import Testing
         token: String? = String(repeating: "ab", count: 32), topic: String = "com.example.app", status: Int = 200,
         apnsID: String = "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D", pushType: APNSPushType = .alert,
         payload: String = #"{"aps":{"alert":"hi"}}"#
-    ) -> DeliveryDraft {
-        DeliveryDraft(
-            receivedAt: 1_700_000_000_000, respondedAt: 1_700_000_000_001, connectionID: 3, streamID: 5,
+    ) -> DeliveryRecord {
+        DeliveryRecord(
+            receivedAt: 1_700_000_000_000, connectionID: 3, streamID: 5,
             environment: .sandbox, method: "POST", path: "/3/device/" + (token ?? "zz"), authority: "localhost",
             headerBlock: HeaderBlock([
                 HTTPHeaderField(name: "apns-topic", value: topic),
                 HTTPHeaderField(name: "apns-push-type", value: pushType.rawValue),
                 HTTPHeaderField(name: "authorization", value: "bearer aGVhZA.Y2xhaW1z.c2lnbmF0dXJl"),
-            ]), deviceToken: token, topic: topic, pushType: pushType, apnsID: .echoed(apnsID),
-            uniqueID: nil, payload: Array(payload.utf8), payloadSize: payload.utf8.count, status: status,
-            reason: status == 200 ? nil : .badDeviceToken)
+            ]), token: token ?? "zz", topic: topic, pushType: pushType, apnsID: .echoed(apnsID),
+            uniqueID: nil, payload: Array(payload.utf8), payloadSize: payload.utf8.count,
+            response: DeliveryResponse(
+                status: status, reason: status == 200 ? nil : .badDeviceToken, respondedAt: 1_700_000_000_001))
     }
 
     @Test func recordsRoundTrip() throws {
         let store = DeliveryStore()
         let sequence = store.append(Self.draft())
         #expect(sequence == 1)
-        let record = try #require(store.query(DeliveryFilter()).deliveries.first)
+        let record = try #require(store.query(DeliveryQuery.where()).deliveries.first)
         #expect(record.token == String(repeating: "ab", count: 32))
         #expect(record.path == "/3/device/" + String(repeating: "ab", count: 32))
         #expect(record.topic == "com.example.app")
@@ -34,13 +35,13 @@ import Testing
         #expect(record.headers.count == 3)
         #expect(record.payload == Array(#"{"aps":{"alert":"hi"}}"#.utf8))
         #expect(record.payloadKind == .object)
-        #expect(record.respondedAt == 1_700_000_000_001)
+        #expect(record.response?.respondedAt == 1_700_000_000_001)
     }
 
     @Test func authorizationIsKeptWithoutItsSignature() throws {
         let store = DeliveryStore()
         store.append(Self.draft())
-        let record = try #require(store.query(DeliveryFilter()).deliveries.first)
+        let record = try #require(store.query(DeliveryQuery.where()).deliveries.first)
         #expect(record.header("authorization") == "bearer aGVhZA.Y2xhaW1z")
         #expect(!record.headers.contains { $0.value.contains("c2lnbmF0dXJl") })
     }
@@ -53,18 +54,19 @@ import Testing
         let count = chunk * 3 + 500  // the first 500 are evicted
         for index in 0..<count { store.append(Self.draft(topic: index % 3 == 0 ? "com.example.a" : "com.example.b")) }
         let kept = (500..<count).filter { $0 % 3 == 0 }.map { UInt64($0 + 1) }
-        let firstPage = store.query(DeliveryFilter(topic: "com.example.a"), limit: 7)
+        let firstPage = store.query(DeliveryQuery.where(topic: "com.example.a", limit: 7))
         #expect(firstPage.total == kept.count)
         #expect(firstPage.deliveries.map(\.sequence) == Array(kept.prefix(7)))
         // Page on from a cursor in the middle of a later chunk, ascending and descending.
         let cursor = kept[kept.count / 2]
-        let ascending = store.query(DeliveryFilter(topic: "com.example.a", since: cursor), limit: 5)
+        let ascending = store.query(DeliveryQuery.where(topic: "com.example.a", since: cursor, limit: 5))
         #expect(ascending.deliveries.map(\.sequence) == Array(kept.filter { $0 > cursor }.prefix(5)))
         #expect(ascending.total == kept.filter { $0 > cursor }.count)
-        let descending = store.query(DeliveryFilter(topic: "com.example.a", before: cursor), limit: 5, order: .desc)
+        let descending = store.query(
+            DeliveryQuery.where(topic: "com.example.a", before: cursor, limit: 5, order: .desc))
         #expect(descending.deliveries.map(\.sequence) == Array(kept.filter { $0 < cursor }.reversed().prefix(5)))
         #expect(descending.total == kept.filter { $0 < cursor }.count)
-        let all = store.query(DeliveryFilter(topic: "com.example.a"), limit: count, order: .desc)
+        let all = store.query(DeliveryQuery.where(topic: "com.example.a", limit: count, order: .desc))
         #expect(all.deliveries.map(\.sequence) == kept.reversed())
         #expect(all.next == nil)
     }
@@ -88,13 +90,13 @@ import Testing
         #expect(seventh.sequence == 7 && seventh.apnsIDGenerated)
         // A client re-sends the id it got back: both records match it, oldest first.
         let resent = store.append(Self.draft(apnsID: generated[6]))
-        let page = store.query(DeliveryFilter(apnsID: generated[6]))
+        let page = store.query(DeliveryQuery.where(apnsID: generated[6]))
         #expect(page.deliveries.map(\.sequence) == [7, resent])
         #expect(store.latest(apnsID: generated[6])?.sequence == resent)
         // An id of the right shape that was never generated, and one that points at a record
         // whose id differs.
         #expect(store.latest(apnsID: "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5E") == nil)
-        #expect(store.query(DeliveryFilter(apnsID: "00000000-0000-4000-8000-000000000001")).total == 0)
+        #expect(store.query(DeliveryQuery.where(apnsID: "00000000-0000-4000-8000-000000000001")).total == 0)
     }
 
     @Test func generatedIDBitsRoundTrip() {
@@ -113,11 +115,11 @@ import Testing
         for index in 0..<5 { store.append(Self.draft(token: String(format: "%016x", index))) }
         #expect(store.count == 3)
         #expect(store.dropped == 2)
-        let page = store.query(DeliveryFilter())
+        let page = store.query(DeliveryQuery.where())
         #expect(page.deliveries.map(\.sequence) == [3, 4, 5])
         #expect(page.dropped == 2)
-        #expect(store.query(DeliveryFilter(token: String(format: "%016x", 0))).total == 0)
-        #expect(store.query(DeliveryFilter(token: String(format: "%016x", 4))).total == 1)
+        #expect(store.query(DeliveryQuery.where(token: String(format: "%016x", 0))).total == 0)
+        #expect(store.query(DeliveryQuery.where(token: String(format: "%016x", 4))).total == 1)
     }
 
     @Test func resetKeepsSequenceNumbersCounting() {
@@ -126,7 +128,7 @@ import Testing
         store.append(Self.draft())
         store.removeAll()
         #expect(store.count == 0)
-        #expect(store.query(DeliveryFilter()).total == 0)
+        #expect(store.query(DeliveryQuery.where()).total == 0)
         #expect(store.append(Self.draft()) == 3)
     }
 
@@ -140,43 +142,45 @@ import Testing
                     token: index.isMultiple(of: 2) ? tokenA : tokenB, topic: index < 5 ? "com.a" : "com.b",
                     status: index == 7 ? 400 : 200, pushType: index == 3 ? .background : .alert))
         }
-        #expect(store.query(DeliveryFilter(token: tokenA.uppercased())).total == 5)
-        #expect(store.query(DeliveryFilter(topic: "com.b")).total == 5)
-        #expect(store.query(DeliveryFilter(topic: "com.never")).total == 0)
-        #expect(store.query(DeliveryFilter(pushType: .background)).deliveries.map(\.sequence) == [4])
-        #expect(store.query(DeliveryFilter(status: 400)).deliveries.map(\.sequence) == [8])
-        #expect(store.query(DeliveryFilter(token: tokenB, topic: "com.b")).deliveries.map(\.sequence) == [6, 8, 10])
+        #expect(store.query(DeliveryQuery.where(token: tokenA.uppercased())).total == 5)
+        #expect(store.query(DeliveryQuery.where(topic: "com.b")).total == 5)
+        #expect(store.query(DeliveryQuery.where(topic: "com.never")).total == 0)
+        #expect(store.query(DeliveryQuery.where(pushType: .background)).deliveries.map(\.sequence) == [4])
+        #expect(store.query(DeliveryQuery.where(status: 400)).deliveries.map(\.sequence) == [8])
+        #expect(
+            store.query(DeliveryQuery.where(token: tokenB, topic: "com.b")).deliveries.map(\.sequence) == [6, 8, 10])
 
-        let first = store.query(DeliveryFilter(), limit: 4)
+        let first = store.query(DeliveryQuery.where(limit: 4))
         #expect(first.deliveries.map(\.sequence) == [1, 2, 3, 4])
         #expect(first.next == 4)
         #expect(first.total == 10)
-        let second = store.query(DeliveryFilter(since: first.next), limit: 4)
+        let second = store.query(DeliveryQuery.where(since: first.next, limit: 4))
         #expect(second.deliveries.map(\.sequence) == [5, 6, 7, 8])
-        let last = store.query(DeliveryFilter(since: second.next), limit: 4)
+        let last = store.query(DeliveryQuery.where(since: second.next, limit: 4))
         #expect(last.deliveries.map(\.sequence) == [9, 10])
         #expect(last.next == nil)
 
-        let descending = store.query(DeliveryFilter(token: tokenA), limit: 2, order: .desc)
+        let descending = store.query(DeliveryQuery.where(token: tokenA, limit: 2, order: .desc))
         #expect(descending.deliveries.map(\.sequence) == [9, 7])
         #expect(descending.next == 7)
-        let more = store.query(DeliveryFilter(token: tokenA, before: descending.next), limit: 2, order: .desc)
+        let more = store.query(DeliveryQuery.where(token: tokenA, before: descending.next, limit: 2, order: .desc))
         #expect(more.deliveries.map(\.sequence) == [5, 3])
     }
 
     @Test func unfilteredPagesInBothOrders() {
         let store = DeliveryStore(capacity: 5)
         for _ in 0..<8 { store.append(Self.draft()) }  // holds 4...8
-        #expect(store.query(DeliveryFilter(), limit: 2).deliveries.map(\.sequence) == [4, 5])
-        #expect(store.query(DeliveryFilter(), limit: 2).next == 5)
-        #expect(store.query(DeliveryFilter(), limit: 2, order: .desc).deliveries.map(\.sequence) == [8, 7])
-        #expect(store.query(DeliveryFilter(before: 7), limit: 2, order: .desc).deliveries.map(\.sequence) == [6, 5])
-        #expect(store.query(DeliveryFilter(since: 5, before: 8)).deliveries.map(\.sequence) == [6, 7])
-        #expect(store.query(DeliveryFilter(since: 5, before: 8)).total == 2)
-        #expect(store.query(DeliveryFilter(before: 0)).total == 0)
-        #expect(store.query(DeliveryFilter(since: UInt64.max)).total == 0)
-        #expect(store.query(DeliveryFilter(since: 100)).deliveries.isEmpty)
-        #expect(store.query(DeliveryFilter(before: 2)).total == 0)
+        #expect(store.query(DeliveryQuery.where(limit: 2)).deliveries.map(\.sequence) == [4, 5])
+        #expect(store.query(DeliveryQuery.where(limit: 2)).next == 5)
+        #expect(store.query(DeliveryQuery.where(limit: 2, order: .desc)).deliveries.map(\.sequence) == [8, 7])
+        #expect(
+            store.query(DeliveryQuery.where(before: 7, limit: 2, order: .desc)).deliveries.map(\.sequence) == [6, 5])
+        #expect(store.query(DeliveryQuery.where(since: 5, before: 8)).deliveries.map(\.sequence) == [6, 7])
+        #expect(store.query(DeliveryQuery.where(since: 5, before: 8)).total == 2)
+        #expect(store.query(DeliveryQuery.where(before: 0)).total == 0)
+        #expect(store.query(DeliveryQuery.where(since: UInt64.max)).total == 0)
+        #expect(store.query(DeliveryQuery.where(since: 100)).deliveries.isEmpty)
+        #expect(store.query(DeliveryQuery.where(before: 2)).total == 0)
     }
 
     @Test func latestByAPNSIDIgnoresLetterCase() {
@@ -187,13 +191,13 @@ import Testing
         let latest = store.latest(apnsID: "7f4c2b9e-1d3a-4f5b-8c6d-0e1f2a3b4c5d")
         #expect(latest?.sequence == 2)
         #expect(store.latest(apnsID: "11111111-0000-4000-8000-000000000000") == nil)
-        #expect(store.query(DeliveryFilter(apnsID: "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D")).total == 2)
+        #expect(store.query(DeliveryQuery.where(apnsID: "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D")).total == 2)
     }
 
     @Test func invalidTokensAreStillRecordedAndFilterable() {
         let store = DeliveryStore()
         store.append(Self.draft(token: nil, status: 400))
-        let page = store.query(DeliveryFilter(token: "ZZ"))
+        let page = store.query(DeliveryQuery.where(token: "ZZ"))
         #expect(page.total == 1)
         #expect(page.deliveries.first?.token == "zz")
     }
@@ -210,7 +214,101 @@ import Testing
             }
         }
         #expect(store.count == 8_000)
-        let sequences = store.query(DeliveryFilter(), limit: 10_000).deliveries.map(\.sequence)
+        let sequences = store.query(DeliveryQuery.where(limit: 10_000)).deliveries.map(\.sequence)
         #expect(sequences == Array(1...8_000))
+    }
+}
+
+@Suite struct DeliveryStoreMatcherTests {
+    static func record(token: String = String(repeating: "ab", count: 32), title: String = "Hi", status: Int? = 200)
+        -> DeliveryRecord
+    {
+        var record = DeliveryStoreTests.draft(token: token, payload: #"{"aps":{"alert":{"title":"\#(title)"}}}"#)
+        if let status {
+            record.response?.status = status
+            if status == 410 {
+                record.response?.reason = .unregistered
+                record.response?.timestamp = 1_600_000_000_000
+            }
+        } else {
+            record.response = nil
+        }
+        return record
+    }
+
+    @Test func queriesDecodeForConditionsTheColumnsCannotDecide() throws {
+        let store = DeliveryStore()
+        store.append(Self.record(title: "Welcome"))
+        store.append(Self.record(title: "Other"))
+        store.append(Self.record(token: String(repeating: "cd", count: 32), title: "Welcome"))
+        var matcher = DeliveryMatcher()
+        try matcher.add(queryParameter: "payload.aps.alert.title", value: "Welcome")
+        #expect(store.query(DeliveryQuery(matcher: matcher)).deliveries.map(\.sequence) == [1, 3])
+        matcher.append(.token(String(repeating: "AB", count: 32)))
+        #expect(store.query(DeliveryQuery(matcher: matcher)).deliveries.map(\.sequence) == [1])
+        try matcher.add(queryParameter: "headers.apns-topic", value: "com.example.app")
+        #expect(store.query(DeliveryQuery(matcher: matcher)).total == 1)
+    }
+
+    @Test func scopedRemovalLeavesTheRest() throws {
+        let store = DeliveryStore(capacity: 10)
+        let other = String(repeating: "cd", count: 32)
+        for index in 0..<6 {
+            store.append(Self.record(token: index % 2 == 0 ? other : String(repeating: "ab", count: 32)))
+        }
+        #expect(store.remove(matching: DeliveryMatcher([.token(other)])) == 3)
+        #expect(store.count == 3)
+        #expect(store.query(DeliveryQuery()).deliveries.map(\.sequence) == [2, 4, 6])
+        #expect(store.query(DeliveryQuery()).total == 3)
+        #expect(store.query(DeliveryQuery(matcher: DeliveryMatcher([.token(other)]))).total == 0)
+        #expect(store.query(DeliveryQuery(limit: 2, order: .desc)).deliveries.map(\.sequence) == [6, 4])
+        // Deleted records still age out in order; the count stays right.
+        for _ in 0..<10 { store.append(Self.record()) }
+        #expect(store.count == 10)
+        #expect(store.remove(matching: DeliveryMatcher()) == 10)
+        #expect(store.count == 0)
+    }
+
+    @Test func responsesCanBeCompletedAfterStoring() throws {
+        let store = DeliveryStore()
+        let sequence = store.append(Self.record(status: nil))
+        let pending = try #require(store.record(sequence: sequence))
+        #expect(pending.response == nil)
+        #expect(store.query(DeliveryQuery.where(status: 200)).total == 0)
+        let response = DeliveryResponse(
+            status: 410, reason: .unregistered, timestamp: 1_600_000_000_000, respondedAt: 1_700_000_000_500)
+        #expect(store.complete(sequence: sequence, with: response))
+        #expect(store.record(sequence: sequence)?.response == response)
+        #expect(store.query(DeliveryQuery.where(status: 410)).total == 1)
+        #expect(!store.complete(sequence: 99, with: response))
+    }
+
+    @Test func jsonShowsWhatWasAnswered() throws {
+        let store = DeliveryStore()
+        store.append(Self.record(status: 410))
+        let record = try #require(store.record(sequence: 1))
+        let json = try #require(JSONValue.parse(DeliveryRecordJSON.encode(record)))
+        #expect(json["respondedAt"] == .integer(1_700_000_000_001))
+        #expect(json["response"]?["status"] == .integer(410))
+        #expect(json["response"]?["reason"] == .string("Unregistered"))
+        #expect(json["response"]?["timestamp"] == .integer(1_600_000_000_000))
+        #expect(json["auth"] == .null)
+        #expect(json["payload"]?["aps"]?["alert"]?["title"] == .string("Hi"))
+        let pending = DeliveryRecordJSON.encode(Self.record(status: nil))
+        #expect(JSONValue.parse(pending)?["response"] == .null)
+    }
+
+    @Test func notifierWakesSubscribersAndCostsNothingWithout() async throws {
+        let store = DeliveryStore()
+        #expect(store.notifier.subscriberTotal == 0)
+        store.append(Self.record())  // nobody listens: nothing to wake
+        let subscription = store.notifier.subscribe()
+        #expect(store.notifier.subscriberTotal == 1)
+        var signals = subscription.signals.makeAsyncIterator()
+        store.append(Self.record())
+        #expect(await signals.next() != nil)
+        subscription.cancel()
+        #expect(await signals.next() == nil)
+        #expect(store.notifier.subscriberTotal == 0)
     }
 }

@@ -1,10 +1,10 @@
 import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
 import CNGHTTP2
 import Crypto
 import Testing
 
-import APNSMockStore
-import APNSMockRegistry
 @testable import APNSMockTransport
 
 /// Authentication as the HTTP/2 session applies it: the one-stream start of token connections,
@@ -51,7 +51,7 @@ import APNSMockRegistry
         let id = connection.client.submit(path: Self.path, headers: [], body: Self.payload)
         connection.pump()
         #expect(connection.client.header(":status", on: id) == "200")
-        let record = try #require(connection.store.query(DeliveryFilter()).deliveries.first)
+        let record = try #require(connection.store.query(DeliveryQuery.where()).deliveries.first)
         #expect(record.authentication?.method == .certificate)
         #expect(record.authentication?.certificateTopics == ["com.example.app"])
         #expect(record.topic == "com.example.app")
@@ -68,8 +68,8 @@ import APNSMockRegistry
         #expect(connection.client.goAwayReceived)
         #expect(connection.client.header(":status", on: id) == nil)
         #expect(!connection.session.isActive)
-        let record = try #require(connection.store.query(DeliveryFilter()).deliveries.first)
-        #expect(record.goAway)
+        let record = try #require(connection.store.query(DeliveryQuery.where()).deliveries.first)
+        #expect(record.response?.goAway == true)
         #expect(record.reason == .badCertificateEnvironment)
     }
 
@@ -93,7 +93,7 @@ import APNSMockRegistry
         connection.client.submit(path: Self.path, headers: Self.headers(jwt), body: Self.payload)
         connection.pump()
         #expect(registry.snapshot().tokens[jwt]?.signatureVerified == true)
-        let record = try #require(connection.store.query(DeliveryFilter()).deliveries.first)
+        let record = try #require(connection.store.query(DeliveryQuery.where()).deliveries.first)
         #expect(record.authentication?.signatureVerified == true)
         #expect(record.authentication?.keyID == TestTokens.keyID)
         #expect(record.authentication?.teamID == TestTokens.teamID)

@@ -1,9 +1,9 @@
 import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
 import CNGHTTP2
 import Testing
 
-import APNSMockStore
-import APNSMockRegistry
 @testable import APNSMockTransport
 
 /// The HTTP/2 layer without sockets: an nghttp2 client session talks to the server session.
@@ -76,7 +76,7 @@ import APNSMockRegistry
         connection.pump()
         #expect(connection.client.header("apns-unique-id", on: production) == nil)
         #expect(connection.client.header("apns-unique-id", on: sandbox) != nil)
-        let page = connection.store.query(DeliveryFilter())
+        let page = connection.store.query(DeliveryQuery.where())
         #expect(page.deliveries.map(\.environment) == [.production, .sandbox])
     }
 
@@ -148,7 +148,7 @@ import APNSMockRegistry
         #expect(connection.client.bodies[id] == Array(#"{"reason":"PayloadTooLarge"}"#.utf8))
         #expect(connection.client.closed[id] == NGHTTP2_NO_ERROR.rawValue)
         #expect(!connection.client.frames(on: id).contains { $0.type == rstType })
-        let record = try #require(connection.store.query(DeliveryFilter()).deliveries.first)
+        let record = try #require(connection.store.query(DeliveryQuery.where()).deliveries.first)
         #expect(record.payloadSize == 20_000)
         #expect(record.payload.count <= APNSPushType.largestPayloadLimit)
     }
@@ -197,7 +197,7 @@ import APNSMockRegistry
             #expect(connection.client.header(":status", on: id) == want.status)
         }
         #expect(connection.store.count == 200)
-        #expect(connection.store.query(DeliveryFilter(status: 400)).total == 20)
+        #expect(connection.store.query(DeliveryQuery.where(status: 400)).total == 20)
         #expect(!connection.client.goAwayReceived)
     }
 
@@ -208,7 +208,7 @@ import APNSMockRegistry
             body: Self.payload)
         connection.pump()
         #expect(connection.client.header(":status", on: id) == "200")
-        let record = try #require(connection.store.query(DeliveryFilter()).deliveries.first)
+        let record = try #require(connection.store.query(DeliveryQuery.where()).deliveries.first)
         #expect(record.authority == "api.push.apple.com")
         #expect(record.environment == .production)
     }
@@ -220,7 +220,7 @@ import APNSMockRegistry
             headers: Self.headers.dropFirst() + [("authorization", "bearer a.b.SIGNATURE")])
         connection.pump()
         #expect(connection.client.header(":status", on: id) == "405")
-        let record = try #require(connection.store.query(DeliveryFilter()).deliveries.first)
+        let record = try #require(connection.store.query(DeliveryQuery.where()).deliveries.first)
         #expect(record.method == "GET")
         #expect(record.status == 405)
         #expect(record.reason == .methodNotAllowed)

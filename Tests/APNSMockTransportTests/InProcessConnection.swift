@@ -1,10 +1,10 @@
 import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
 import Logging
 import Synchronization
 import Testing
 
-import APNSMockStore
-import APNSMockRegistry
 @testable import APNSMockTransport
 
 /// The server's HTTP/2 session and request processor joined to a test client, no sockets,

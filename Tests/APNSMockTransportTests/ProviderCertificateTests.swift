@@ -1,12 +1,12 @@
 import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
 import Crypto
 import Foundation
 import SwiftASN1
 import Testing
 import X509
 
-import APNSMockStore
-import APNSMockRegistry
 @testable import APNSMockTransport
 
 /// Reading APNs provider certificates: subject UID, topics extension, environment, garbage.

@@ -1,8 +1,8 @@
 import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
 import Testing
 
-import APNSMockStore
-import APNSMockRegistry
 @testable import APNSMockTransport
 
 /// No input crashes the server session: random bytes after the preface, random frames, and

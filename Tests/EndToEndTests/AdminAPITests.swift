@@ -1,4 +1,5 @@
 import APNSMock
+import APNSMockCore
 import Foundation
 import Testing
 
@@ -46,7 +47,7 @@ import Testing
 
         let delete = try await E2E.run(
             "curl", ["-sS", "-X", "DELETE", "-w", "%{http_code}", mock.endpoints.adminURL + "/v1/deliveries"])
-        #expect(delete.stdout == "204")
+        #expect(delete.stdout == #"{"deleted":3}200"#)
         let (_, empty) = try await E2E.adminGET(mock, "/v1/deliveries")
         #expect(empty["total"] as? Int == 0)
         try await push(mock, token: token)
@@ -67,5 +68,36 @@ import Testing
         #expect((notFound["error"] as? [String: Any])?["code"] as? String == "notFound")
         let (badID, _) = try await E2E.adminGET(mock, "/v1/deliveries/not-a-uuid")
         #expect(badID == 400)
+    }
+
+    /// A record holds every header fact the request carried, whatever the verdict, and its
+    /// response what was answered (a 410's `timestamp` included).
+    @Test func earlyRejectionsKeepWhatWasSent() async throws {
+        let unregistered = E2E.randomToken()
+        let mock = try await E2E.startMock { configuration in
+            configuration.devices = [
+                DeviceRegistration(token: unregistered, state: .unregistered(at: 1_650_000_000_000))
+            ]
+        }
+        defer { Task { await mock.stop() } }
+        try await push(mock, token: "nothex")
+        try await push(mock, token: unregistered)
+        let (_, page) = try await E2E.adminGET(mock, "/v1/deliveries")
+        let records = try #require(page["deliveries"] as? [[String: Any]])
+        #expect(records.count == 2)
+        let rejected = records[0]
+        #expect(rejected["token"] as? String == "nothex")
+        #expect(rejected["pushType"] as? String == "alert")
+        #expect(rejected["topic"] as? String == "com.example.app")
+        let auth = try #require(rejected["auth"] as? [String: Any])
+        #expect(auth["method"] as? String == "token")
+        #expect(auth["teamId"] as? String == "DEF123GHIJ")
+        #expect(auth["keyId"] as? String == "ABC123DEFG")
+        #expect(auth["signatureVerified"] as? Bool == false)
+        #expect((rejected["response"] as? [String: Any])?["reason"] as? String == "BadDeviceToken")
+        let gone = try #require(records[1]["response"] as? [String: Any])
+        #expect(gone["status"] as? Int == 410)
+        #expect(gone["timestamp"] as? Int == 1_650_000_000_000)
+        #expect(records[1]["respondedAt"] as? Int != nil)
     }
 }

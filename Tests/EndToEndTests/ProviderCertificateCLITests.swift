@@ -1,8 +1,8 @@
 import APNSMock
-import APNSMockStore
-import APNSMockRegistry
-import APNSMockTransport
 import APNSMockAdmin
+import APNSMockRegistry
+import APNSMockStore
+import APNSMockTransport
 import Foundation
 import SwiftASN1
 import Testing

@@ -1,0 +1,53 @@
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The admin API's own thread: one event loop, scheduled below the APNs event loops.
+///
+/// The admin server's connections and every admin computation (queries, JSON rendering,
+/// waiters' scans, event streams) run here. The thread has a lower scheduling priority
+/// (`nice` 15 on Linux): while pushes keep the cores busy, the kernel gives the APNs loops
+/// the CPU first, so a client paging through deliveries during a load test costs the push
+/// path little; with the cores idle, admin calls run at full speed. Nothing waits on purpose.
+public final class AdminExecutor: Sendable {
+    /// The niceness of the admin thread (Linux; 0 is normal, 19 the lowest priority).
+    public static let niceness: Int32 = 15
+
+    /// The admin server's event-loop group (one thread).
+    public let group: MultiThreadedEventLoopGroup
+
+    public init() {
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        #if canImport(Glibc)
+            // A thread's own id as `who` with PRIO_PROCESS sets that thread's nice value on Linux.
+            group.next().execute {
+                guard let tid = Self.currentThreadID() else { return }
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid), Self.niceness)
+            }
+        #endif
+    }
+
+    #if canImport(Glibc)
+        /// The kernel's id of the calling thread, from `/proc/thread-self` (`<pid>/task/<tid>`).
+        private static func currentThreadID() -> Int32? {
+            var buffer = [CChar](repeating: 0, count: 64)
+            let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+            guard count > 0 else { return nil }
+            let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return link.split(separator: "/").last.flatMap { Int32($0) }
+        }
+    #endif
+
+    /// Runs `work` on the admin thread and returns its result.
+    public func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await group.next().submit(work).get()
+    }
+
+    /// Stops the thread (after the admin server has stopped).
+    public func shutdown() async {
+        try? await group.shutdownGracefully()
+    }
+}

@@ -1,0 +1,24 @@
+/// What a `DeliveryMatcher` can ask of a push: a stored record and a request being answered
+/// both answer it (a live request has no `status` yet).
+public protocol DeliveryFacts {
+    /// The device token, lower case when well-formed.
+    var matchToken: String? { get }
+    /// The topic the push is for.
+    var matchTopic: String? { get }
+    /// The push type the request was judged as.
+    var matchPushType: APNSPushType? { get }
+    /// The answer's status; `nil` while unanswered.
+    var matchStatus: Int? { get }
+    /// The answer's reason; `nil` for a 200 or while unanswered.
+    var matchReason: String? { get }
+    /// The `apns-id` of the answer (the client's, or the generated one).
+    var matchAPNSID: String? { get }
+    /// The environment the push was judged in.
+    var matchEnvironment: APNSEnvironment { get }
+    /// How the push authenticated; `nil` when it did not get that far, or sent nothing.
+    var matchAuthMethod: AuthenticationResult.Method? { get }
+    /// The first value of the request header `name` (lower case), if present.
+    func matchHeader(_ name: String) -> String?
+    /// The payload bytes kept.
+    var matchPayload: [UInt8] { get }
+}

@@ -1,0 +1,170 @@
+/// A matcher field that could not be read: the message names the field.
+public struct MatcherError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A sentence naming the offending field and what it must be.
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension DeliveryMatcher {
+    /// Whether `name` is a matcher field in a query string (`headers.X` and `payload.…` included).
+    public static func isQueryField(_ name: String) -> Bool {
+        fieldNames.contains(name) || name.hasPrefix("headers.") || name.hasPrefix("payload.")
+    }
+
+    /// Adds the condition of query parameter `name=value` (`payload.aps.alert.title=Hi` is a
+    /// payload subset written flat, `headers.apns-priority=10` a header).
+    /// - Throws: `MatcherError` naming the parameter when the value is not valid for it.
+    public mutating func add(queryParameter name: String, value: String) throws(MatcherError) {
+        if name.hasPrefix("headers.") {
+            let header = String(name.dropFirst("headers.".count)).lowercased()
+            guard !header.isEmpty else { throw MatcherError("matcher field 'headers.' needs a header name") }
+            append(.header(name: header, value: value))
+            return
+        }
+        if name.hasPrefix("payload.") {
+            let path = name.dropFirst("payload.".count).split(separator: ".", omittingEmptySubsequences: false)
+            guard !path.contains(where: \.isEmpty) else {
+                throw MatcherError("matcher field '\(name)' has an empty step in its path")
+            }
+            append(.payload(path: path.map { .key(String($0)) }, expected: .string(value)))
+            return
+        }
+        append(try Self.scalarCondition(name, label: name, text: value, number: nil))
+    }
+
+    /// A matcher from a JSON (or YAML) object such as
+    /// `{"token": "…", "status": 200, "headers": {"apns-priority": "10"}, "payload": {"aps": {…}}}`.
+    /// - Parameter at: where the object sits, for messages (`expect[0].match`).
+    /// - Throws: `MatcherError` naming the field (unknown fields too).
+    public init(json: JSONValue, at location: String = "match") throws(MatcherError) {
+        self.init()
+        guard case .object(let members) = json else {
+            throw MatcherError("'\(location)' must be an object of matcher fields")
+        }
+        for (name, value) in members {
+            switch name {
+            case "headers":
+                guard case .object(let headers) = value else {
+                    throw MatcherError("'\(location).headers' must be an object of header names and values")
+                }
+                for (header, headerValue) in headers {
+                    guard let text = headerValue.scalarText, headerValue != .null else {
+                        throw MatcherError("'\(location).headers.\(header)' must be a string")
+                    }
+                    append(.header(name: header.lowercased(), value: text))
+                }
+            case "payload":
+                Self.flatten(value, path: [], into: &self)
+            default:
+                guard Self.fieldNames.contains(name) else {
+                    throw MatcherError(
+                        "unknown matcher field '\(location).\(name)'; known: \(Self.fieldNames.joined(separator: ", "))"
+                    )
+                }
+                guard let text = value.scalarText, value != .null else {
+                    throw MatcherError("'\(location).\(name)' must be a string or a number")
+                }
+                var number: Double?
+                if case .number(let parsed, _) = value { number = parsed }
+                append(try Self.scalarCondition(name, label: "\(location).\(name)", text: text, number: number))
+            }
+        }
+    }
+
+    /// Leaf conditions of a payload subset: each scalar, and each empty object or array, at
+    /// its path.
+    private static func flatten(_ value: JSONValue, path: [PayloadPathComponent], into matcher: inout DeliveryMatcher) {
+        switch value {
+        case .object(let members) where !members.isEmpty:
+            for member in members { flatten(member.value, path: path + [.key(member.key)], into: &matcher) }
+        case .array(let elements) where !elements.isEmpty:
+            // Arrays compare whole (length and order matter), so they stay one condition.
+            matcher.append(.payload(path: path, expected: value))
+        default:
+            matcher.append(.payload(path: path, expected: value))
+        }
+    }
+
+    private static func scalarCondition(_ name: String, label: String, text: String, number: Double?)
+        throws(MatcherError)
+        -> Condition
+    {
+        func integer(_ range: ClosedRange<Int>, _ what: String) throws(MatcherError) -> Int {
+            guard let value = Int(text), range.contains(value) else {
+                throw MatcherError("matcher field '\(label)' must be \(what); got '\(text)'")
+            }
+            return value
+        }
+        switch name {
+        case "token", "tokenPrefix":
+            guard !text.isEmpty else { throw MatcherError("matcher field '\(label)' is empty") }
+            return name == "token" ? .token(text.lowercased()) : .tokenPrefix(text.lowercased())
+        case "topic": return .topic(text)
+        case "reason": return .reason(text)
+        case "collapseId": return .collapseID(text)
+        case "pushType":
+            guard let type = APNSPushType(rawValue: text) else {
+                throw MatcherError(
+                    "matcher field '\(label)' must be one of \(APNSPushType.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'"
+                )
+            }
+            return .pushType(type)
+        case "status":
+            return .status(try integer(100...599, "an HTTP status code such as 200 or 410"))
+        case "priority":
+            return .priority(try integer(0...100, "an apns-priority such as 10, 5 or 1"))
+        case "apnsId":
+            guard APNSMessageID.isValid(text) else {
+                throw MatcherError("matcher field '\(label)' must be a UUID (8-4-4-4-12 hex digits); got '\(text)'")
+            }
+            return .apnsID(text)
+        case "environment":
+            guard let environment = APNSEnvironment(rawValue: text) else {
+                throw MatcherError("matcher field '\(label)' must be 'sandbox' or 'production'; got '\(text)'")
+            }
+            return .environment(environment)
+        case "authMethod":
+            guard ["token", "certificate", "none"].contains(text) else {
+                throw MatcherError("matcher field '\(label)' must be 'token', 'certificate' or 'none'; got '\(text)'")
+            }
+            return .authMethod(text)
+        default:
+            throw MatcherError("unknown matcher field '\(label)'; known: \(fieldNames.joined(separator: ", "))")
+        }
+    }
+
+    /// The matcher as a JSON object, in the shape `init(json:)` reads.
+    public var json: JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        var headers: [(key: String, value: JSONValue)] = []
+        var payload: JSONValue = .object([])
+        for condition in conditions {
+            switch condition {
+            case .header(let name, let value): headers.append((name, .string(value)))
+            case .payload(let path, let expected): payload = Self.inserting(expected, at: path[...], into: payload)
+            case .status(let status): members.append(("status", .integer(Int64(status))))
+            case .priority(let priority): members.append(("priority", .integer(Int64(priority))))
+            default: members.append((condition.fieldName, .string(condition.expectedText)))
+            }
+        }
+        if !headers.isEmpty { members.append(("headers", .object(headers))) }
+        if case .object(let fields) = payload, !fields.isEmpty { members.append(("payload", payload)) }
+        return .object(members)
+    }
+
+    private static func inserting(_ value: JSONValue, at path: ArraySlice<PayloadPathComponent>, into node: JSONValue)
+        -> JSONValue
+    {
+        guard let first = path.first else { return value }
+        guard case .object(var members) = node else {
+            return .object([(first.description, inserting(value, at: path.dropFirst(), into: .object([])))])
+        }
+        if let index = members.firstIndex(where: { $0.key == first.description }) {
+            members[index].value = inserting(value, at: path.dropFirst(), into: members[index].value)
+        } else {
+            members.append((first.description, inserting(value, at: path.dropFirst(), into: .object([]))))
+        }
+        return .object(members)
+    }
+}

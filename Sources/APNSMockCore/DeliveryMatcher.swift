@@ -1,0 +1,216 @@
+/// Which pushes something is about: the one matcher behind query filters, `DELETE` scopes,
+/// waits, events and expectation files.
+///
+/// Every condition must hold. Fields: `token`, `tokenPrefix`, `topic`, `pushType`, `status`,
+/// `reason`, `apnsId`, `collapseId`, `priority`, `environment`, `authMethod`, `headers` (each
+/// named header has that value) and `payload` (a structural subset: the delivered JSON holds
+/// these keys with these values; arrays match element by element, by position). Device tokens
+/// and apns-ids compare case-insensitively; a scalar written as text (a query string) matches
+/// a JSON number or boolean with that text.
+public struct DeliveryMatcher: Sendable, Hashable {
+    /// One condition of a matcher.
+    public enum Condition: Sendable, Hashable {
+        case token(String)
+        case tokenPrefix(String)
+        case topic(String)
+        case pushType(APNSPushType)
+        case status(Int)
+        case reason(String)
+        case apnsID(String)
+        case collapseID(String)
+        case priority(Int)
+        case environment(APNSEnvironment)
+        /// `token`, `certificate`, or `none` (the push did not get as far as authentication, or
+        /// carried nothing).
+        case authMethod(String)
+        /// Header `name` (lower case) has `value` (its first occurrence).
+        case header(name: String, value: String)
+        /// The payload's value at `path` matches `expected` (a subset for objects and arrays).
+        case payload(path: [PayloadPathComponent], expected: JSONValue)
+
+        /// The field's name as written in a query string (`payload.aps.badge`).
+        public var fieldName: String {
+            switch self {
+            case .token: "token"
+            case .tokenPrefix: "tokenPrefix"
+            case .topic: "topic"
+            case .pushType: "pushType"
+            case .status: "status"
+            case .reason: "reason"
+            case .apnsID: "apnsId"
+            case .collapseID: "collapseId"
+            case .priority: "priority"
+            case .environment: "environment"
+            case .authMethod: "authMethod"
+            case .header(let name, _): "headers.\(name)"
+            case .payload(let path, _): (["payload"] + path.map(\.description)).joined(separator: ".")
+            }
+        }
+
+        /// The expected value as text.
+        public var expectedText: String {
+            switch self {
+            case .token(let value), .tokenPrefix(let value), .topic(let value), .reason(let value),
+                .apnsID(let value), .collapseID(let value), .authMethod(let value):
+                value
+            case .pushType(let type): type.rawValue
+            case .status(let status): String(status)
+            case .priority(let priority): String(priority)
+            case .environment(let environment): environment.rawValue
+            case .header(_, let value): value
+            case .payload(_, let expected): expected.scalarText ?? expected.jsonText
+            }
+        }
+    }
+
+    /// A step into a JSON document: an object key or an array index.
+    public enum PayloadPathComponent: Sendable, Hashable, CustomStringConvertible {
+        case key(String)
+        case index(Int)
+
+        public var description: String {
+            switch self {
+            case .key(let key): key
+            case .index(let index): String(index)
+            }
+        }
+    }
+
+    /// The outcome of one condition against one push, for near-miss reports.
+    public struct ConditionResult: Sendable, Hashable {
+        public var condition: Condition
+        /// What the push had there (`nil`: nothing).
+        public var actual: String?
+        public var matched: Bool
+    }
+
+    /// The field names a matcher knows (query-string and JSON spelling).
+    public static let fieldNames = [
+        "token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority",
+        "environment", "authMethod", "headers", "payload",
+    ]
+
+    /// The conditions, in the order they were given.
+    public private(set) var conditions: [Condition]
+
+    /// A matcher of `conditions`; none matches every push.
+    public init(_ conditions: [Condition] = []) { self.conditions = conditions }
+
+    /// Whether the matcher has no condition (matches everything).
+    public var isEmpty: Bool { conditions.isEmpty }
+
+    /// The `token` condition's value (lower case), for an index look-up.
+    public var token: String? {
+        for case .token(let token) in conditions { return token.lowercased() }
+        return nil
+    }
+
+    /// The `apnsId` condition's value, for an index look-up.
+    public var apnsID: String? {
+        for case .apnsID(let id) in conditions { return id }
+        return nil
+    }
+
+    /// Adds `condition`.
+    public mutating func append(_ condition: Condition) { conditions.append(condition) }
+
+    // MARK: matching
+
+    /// Whether every condition holds for `facts`.
+    public func matches(_ facts: some DeliveryFacts) -> Bool {
+        var payload: JSONValue?? = nil
+        for condition in conditions where !Self.check(condition, facts, &payload).matched { return false }
+        return true
+    }
+
+    /// Each condition's outcome for `facts`, in order.
+    public func evaluate(_ facts: some DeliveryFacts) -> [ConditionResult] {
+        var payload: JSONValue?? = nil
+        return conditions.map { Self.check($0, facts, &payload) }
+    }
+
+    private static func check(_ condition: Condition, _ facts: some DeliveryFacts, _ payload: inout JSONValue??)
+        -> ConditionResult
+    {
+        func result(_ actual: String?, _ matched: Bool) -> ConditionResult {
+            ConditionResult(condition: condition, actual: actual, matched: matched)
+        }
+        switch condition {
+        case .token(let token):
+            let actual = facts.matchToken
+            return result(actual, actual.map { ASCIIBytes.equalIgnoringCase($0, token) } ?? false)
+        case .tokenPrefix(let prefix):
+            let actual = facts.matchToken
+            return result(actual, actual.map { $0.lowercased().hasPrefix(prefix.lowercased()) } ?? false)
+        case .topic(let topic):
+            return result(facts.matchTopic, facts.matchTopic == topic)
+        case .pushType(let type):
+            return result(facts.matchPushType?.rawValue, facts.matchPushType == type)
+        case .status(let status):
+            return result(facts.matchStatus.map(String.init), facts.matchStatus == status)
+        case .reason(let reason):
+            return result(facts.matchReason, facts.matchReason == reason)
+        case .apnsID(let id):
+            let actual = facts.matchAPNSID
+            return result(actual, actual.map { ASCIIBytes.equalIgnoringCase($0, id) } ?? false)
+        case .collapseID(let id):
+            let actual = facts.matchHeader("apns-collapse-id")
+            return result(actual, actual == id)
+        case .priority(let priority):
+            let actual = facts.matchHeader("apns-priority")
+            return result(actual, actual.flatMap { Int($0) } == priority)
+        case .environment(let environment):
+            return result(facts.matchEnvironment.rawValue, facts.matchEnvironment == environment)
+        case .authMethod(let method):
+            let actual = facts.matchAuthMethod?.rawValue ?? "none"
+            return result(actual, actual == method)
+        case .header(let name, let value):
+            let actual = facts.matchHeader(name)
+            return result(actual, actual == value)
+        case .payload(let path, let expected):
+            if payload == nil { payload = .some(JSONValue.parse(facts.matchPayload)) }
+            guard case .some(.some(let document)) = payload, let actual = Self.value(at: path, in: document) else {
+                return result(nil, false)
+            }
+            return result(actual.scalarText ?? actual.jsonText, Self.contains(actual, expected))
+        }
+    }
+
+    static func value(at path: [PayloadPathComponent], in document: JSONValue) -> JSONValue? {
+        var current = document
+        for component in path {
+            switch (component, current) {
+            case (.key(let key), .object):
+                guard let next = current[key] else { return nil }
+                current = next
+            case (.index(let index), .array(let elements)):
+                guard elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            case (.key(let key), .array(let elements)):
+                // A numeric key written flat (`payload.list.0`) indexes an array.
+                guard let index = Int(key), elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// Whether `actual` holds `expected`: objects by subset, arrays element by element,
+    /// scalars by value (a string matches a number or boolean with the same text).
+    public static func contains(_ actual: JSONValue, _ expected: JSONValue) -> Bool {
+        switch (actual, expected) {
+        case (.object, .object(let members)):
+            return members.allSatisfy { member in actual[member.key].map { contains($0, member.value) } ?? false }
+        case (.array(let have), .array(let want)):
+            return have.count == want.count && zip(have, want).allSatisfy { contains($0, $1) }
+        case (.string(let text), .number), (.string(let text), .bool):
+            return text == expected.scalarText
+        case (.number, .string(let text)), (.bool, .string(let text)):
+            return actual.scalarText == text
+        default:
+            return actual == expected
+        }
+    }
+}

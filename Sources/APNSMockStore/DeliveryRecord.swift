@@ -1,0 +1,99 @@
+import APNSMockCore
+
+/// One recorded request and its answer: what the transport hands to the `DeliveryStore`, and
+/// what the store hands back to readers.
+///
+/// Its fields are listed once, in `DeliveryRecord.Field`; the stored form (`RecordCodec`) and
+/// the admin JSON (`DeliveryRecordJSON`) switch over that list, so the compiler points at every
+/// place a new field must be handled.
+public struct DeliveryRecord: Sendable {
+    /// Sequence number: starts at 1, never goes back, not even after a reset (0 until stored).
+    public var sequence: UInt64 = 0
+    /// When the request's headers arrived, epoch milliseconds.
+    public var receivedAt: Int64
+    public var connectionID: UInt64
+    public var streamID: Int32
+    public var environment: APNSEnvironment
+    public var method: String
+    public var path: String
+    public var authority: String?
+    /// Regular headers in order, duplicates kept; the store keeps `authorization` without its
+    /// signature.
+    public var headerBlock: HeaderBlock
+    /// The device token: lower case when well-formed, else as the path had it.
+    public var token: String?
+    public var topic: String?
+    /// The push type as sent, or as judged when the header is missing.
+    public var pushType: APNSPushType?
+    /// The `apns-id` of the answer: echoed or generated.
+    public var apnsID: ResponseMessageID
+    /// The `apns-unique-id` of the answer (sandbox 200s).
+    public var uniqueID: ResponseMessageID?
+    /// The payload bytes kept (at most the largest limit).
+    public var payload: [UInt8]
+    /// The payload bytes received in all.
+    public var payloadSize: Int
+    /// What provider authentication learned, or saw when the request failed earlier.
+    public var authentication: AuthenticationResult?
+    /// The answer; `nil` while the request has none (yet).
+    public var response: DeliveryResponse?
+
+    public init(
+        receivedAt: Int64, connectionID: UInt64, streamID: Int32, environment: APNSEnvironment, method: String,
+        path: String, authority: String?, headerBlock: HeaderBlock, token: String?, topic: String?,
+        pushType: APNSPushType?, apnsID: ResponseMessageID, uniqueID: ResponseMessageID?, payload: [UInt8],
+        payloadSize: Int, authentication: AuthenticationResult? = nil, response: DeliveryResponse?
+    ) {
+        self.receivedAt = receivedAt
+        self.connectionID = connectionID
+        self.streamID = streamID
+        self.environment = environment
+        self.method = method
+        self.path = path
+        self.authority = authority
+        self.headerBlock = headerBlock
+        self.token = token
+        self.topic = topic
+        self.pushType = pushType
+        self.apnsID = apnsID
+        self.uniqueID = uniqueID
+        self.payload = payload
+        self.payloadSize = payloadSize
+        self.authentication = authentication
+        self.response = response
+    }
+
+    /// Request headers in order, duplicates kept.
+    public var headers: [HTTPHeaderField] { headerBlock.fields }
+
+    /// The first value of header `name` (lower case).
+    public func header(_ name: String) -> String? { headerBlock.firstValue(named: name) }
+
+    /// The answer's status; `nil` while unanswered.
+    public var status: Int? { response?.status }
+
+    /// The answer's reason.
+    public var reason: APNSReason? { response?.reason }
+
+    /// Whether the `apns-id` was generated, not sent by the client.
+    public var apnsIDGenerated: Bool { apnsID.isGenerated }
+
+    /// What the payload is; parses it (computed on read, never on the answer path).
+    public var payloadKind: PayloadKind {
+        if payloadSize > payload.count { return .truncated }
+        return PayloadKind.classify(payload)
+    }
+}
+
+extension DeliveryRecord: DeliveryFacts {
+    public var matchToken: String? { token }
+    public var matchTopic: String? { topic }
+    public var matchPushType: APNSPushType? { pushType }
+    public var matchStatus: Int? { response?.status }
+    public var matchReason: String? { response?.reason?.rawValue }
+    public var matchAPNSID: String? { apnsID.text }
+    public var matchEnvironment: APNSEnvironment { environment }
+    public var matchAuthMethod: AuthenticationResult.Method? { authentication?.method }
+    public func matchHeader(_ name: String) -> String? { headerBlock.firstValue(named: name) }
+    public var matchPayload: [UInt8] { payload }
+}

@@ -1,0 +1,180 @@
+import APNSMockCore
+
+/// Renders a `DeliveryRecord` as the admin API's JSON object (camelCase fields, epoch-ms
+/// times), one part per `DeliveryRecord.Field`, in that order.
+public enum DeliveryRecordJSON {
+    /// The last provider token decoded: the records of a page mostly share one per connection,
+    /// so a page decodes each token once.
+    public struct TokenCache {
+        var authorization: String?
+        var summary: JWTSummary?
+
+        public init() {}
+
+        mutating func summary(of authorization: String) -> JWTSummary {
+            if let summary, authorization == self.authorization { return summary }
+            let fresh = JWTSummary(authorization: authorization)
+            self.authorization = authorization
+            summary = fresh
+            return fresh
+        }
+    }
+
+    /// The record as JSON bytes.
+    public static func encode(_ record: DeliveryRecord) -> [UInt8] {
+        var writer = JSONWriter(capacity: 1024)
+        var cache = TokenCache()
+        write(record, to: &writer, tokens: &cache)
+        return writer.bytes
+    }
+
+    public static func write(_ record: DeliveryRecord, to json: inout JSONWriter, tokens: inout TokenCache) {
+        json.beginObject()
+        for field in DeliveryRecord.Field.allCases {
+            switch field {
+            case .sequence:
+                json.key("sequence")
+                json.number(record.sequence)
+            case .receivedAt:
+                json.key("receivedAt")
+                json.number(record.receivedAt)
+                json.key("respondedAt")
+                json.number(record.response?.respondedAt)
+            case .connectionID:
+                json.key("connectionId")
+                json.number(record.connectionID)
+            case .streamID:
+                json.key("streamId")
+                json.number(record.streamID)
+            case .environment:
+                json.key("environment")
+                json.string(record.environment.rawValue)
+            case .method:
+                json.key("method")
+                json.string(record.method)
+            case .path:
+                json.key("path")
+                json.string(record.path)
+            case .authority:
+                json.key("authority")
+                json.string(record.authority)
+            case .token:
+                json.key("token")
+                json.string(record.token)
+            case .headers:
+                writeHeaders(record, to: &json, tokens: &tokens)
+            case .topic:
+                json.key("topic")
+                json.string(record.topic)
+            case .pushType:
+                json.key("pushType")
+                json.string(record.pushType?.rawValue)
+            case .apnsID:
+                json.key("apnsId")
+                json.string(record.apnsID.text)
+                json.key("apnsIdGenerated")
+                json.bool(record.apnsIDGenerated)
+            case .uniqueID:
+                json.key("uniqueId")
+                json.string(record.uniqueID?.text)
+            case .payload:
+                let kind = record.payloadKind
+                json.key("payloadKind")
+                json.string(kind.rawValue)
+                json.key("payload")
+                switch kind {
+                case .object, .otherJSON: json.raw(record.payload)
+                case .empty: json.null()
+                case .notJSON, .truncated: json.string(String(decoding: record.payload, as: UTF8.self))
+                }
+            case .payloadSize:
+                json.key("payloadSize")
+                json.number(record.payloadSize)
+            case .authentication:
+                writeAuthentication(record.authentication, to: &json)
+            case .response:
+                json.key("response")
+                guard let response = record.response else {
+                    json.null()
+                    continue
+                }
+                json.beginObject()
+                json.key("status")
+                json.number(response.status)
+                json.key("reason")
+                json.string(response.reason?.rawValue)
+                json.key("timestamp")
+                json.number(response.timestamp)
+                json.key("goAway")
+                json.bool(response.goAway)
+                json.endObject()
+            }
+        }
+        json.endObject()
+    }
+
+    /// `headers` (each name once, repeated values joined), the decoded `authorization`, and the
+    /// `apns-*` values the admin API shows as their own fields.
+    private static func writeHeaders(_ record: DeliveryRecord, to json: inout JSONWriter, tokens: inout TokenCache) {
+        let headers = record.headers
+        json.key("headers")
+        json.beginObject()
+        var seen: [String] = []
+        for field in headers where !seen.contains(field.name) {
+            seen.append(field.name)
+            let values = headers.filter { $0.name == field.name }.map(\.value)
+            json.key(field.name)
+            json.string(values.joined(separator: ", "))
+        }
+        json.endObject()
+        json.key("authorization")
+        if let value = record.header("authorization") {
+            let summary = tokens.summary(of: value)
+            json.beginObject()
+            json.key("scheme")
+            json.string(String(value.utf8.prefix { $0 != UInt8(ascii: " ") })!)
+            json.key("header")
+            summary.headerJSON.map { json.raw($0.utf8) } ?? json.null()
+            json.key("claims")
+            summary.claimsJSON.map { json.raw($0.utf8) } ?? json.null()
+            json.endObject()
+        } else {
+            json.null()
+        }
+        json.key("priority")
+        json.number(record.header("apns-priority").flatMap { Int($0) })
+        json.key("expiration")
+        json.number(record.header("apns-expiration").flatMap { Int64($0) })
+        json.key("collapseId")
+        json.string(record.header("apns-collapse-id"))
+    }
+
+    private static func writeAuthentication(_ auth: AuthenticationResult?, to json: inout JSONWriter) {
+        json.key("auth")
+        guard let auth else {
+            json.null()
+            return
+        }
+        json.beginObject()
+        json.key("method")
+        json.string(auth.method.rawValue)
+        if auth.method == .token {
+            json.key("teamId")
+            json.string(auth.teamID)
+            json.key("keyId")
+            json.string(auth.keyID)
+            json.key("signatureVerified")
+            json.bool(auth.signatureVerified)
+            json.key("keyUnknown")
+            json.bool(auth.keyUnknown)
+        } else {
+            json.key("certificateSubject")
+            json.string(auth.certificateSubject)
+            json.key("certificateTopics")
+            json.beginArray()
+            for topic in auth.certificateTopics { json.string(topic) }
+            json.endArray()
+        }
+        json.endObject()
+    }
+}

@@ -1,0 +1,79 @@
+import APNSMockCore
+import DequeModule
+
+/// How the store answers a matcher: which index to read, which conditions the fixed columns
+/// of a stored record decide, and whether the rest needs the record decoded. The matcher says
+/// what matches; using the indexes is the store's business.
+struct QueryPlan {
+    /// Lower-case token of a well-formed `token` condition (read from the token index).
+    private var indexedToken: String?
+    private var indexedAPNSID: UUIDKey?
+    private var topicIDs: [UInt32] = []
+    private var pushTypes: [UInt8] = []
+    private var statuses: [UInt16] = []
+    private var reasonIDs: [UInt32] = []
+    private var environments: [UInt8] = []
+    /// Some condition names a topic or reason no record has, or an id that is no UUID.
+    private(set) var matchesNothing = false
+    /// Some condition needs the decoded record.
+    private(set) var needsDecoding = false
+    /// Some condition at all.
+    let filters: Bool
+
+    init(_ matcher: DeliveryMatcher, interner: StringInterner) {
+        filters = !matcher.isEmpty
+        for condition in matcher.conditions {
+            switch condition {
+            case .token(let token):
+                if indexedToken == nil, DeviceToken.isLowercaseHexToken(token) {
+                    indexedToken = token
+                } else {
+                    needsDecoding = true
+                }
+            case .apnsID(let id):
+                guard let key = UUIDKey(id) else {
+                    matchesNothing = true
+                    continue
+                }
+                if indexedAPNSID == nil { indexedAPNSID = key } else { needsDecoding = true }
+            case .topic(let topic):
+                guard let id = interner.existingID(for: topic) else {
+                    matchesNothing = true
+                    continue
+                }
+                topicIDs.append(id)
+            case .reason(let reason):
+                guard let id = interner.existingID(for: reason) else {
+                    matchesNothing = true
+                    continue
+                }
+                reasonIDs.append(id)
+            case .pushType(let type): pushTypes.append(type.code)
+            case .status(let status): statuses.append(UInt16(clamping: status))
+            case .environment(let environment): environments.append(environment == .production ? 1 : 0)
+            case .tokenPrefix, .collapseID, .priority, .authMethod, .header, .payload:
+                needsDecoding = true
+            }
+        }
+        // The apns-id index is read only when the token index is not.
+        if indexedToken != nil, indexedAPNSID != nil { needsDecoding = true }
+    }
+
+    /// Whether the fixed columns of `stored` satisfy the conditions they decide.
+    func columnsMatch(_ stored: StoredDelivery) -> Bool {
+        for id in topicIDs where stored.topic != id { return false }
+        for id in reasonIDs where stored.reason != id { return false }
+        for code in pushTypes where stored.pushType != code { return false }
+        let answered = stored.flags & StoredDelivery.flagPending == 0
+        for status in statuses where !answered || stored.status != status { return false }
+        for environment in environments where stored.environment != environment { return false }
+        return true
+    }
+
+    /// The sequence numbers an index gives, oldest first; `nil` when no index applies.
+    func indexedSequences(_ state: DeliveryStore.State) -> Deque<UInt64>? {
+        if let indexedToken { return state.byToken[indexedToken] ?? [] }
+        if let indexedAPNSID { return state.sequences(apnsID: indexedAPNSID) }
+        return nil
+    }
+}
