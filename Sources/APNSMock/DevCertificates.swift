@@ -89,15 +89,15 @@ public enum DevCertificates {
             serverPrivateKey: serverKey.pemRepresentation + "\n")
     }
 
-    /// Writes `files` into `directory` as `ca.pem`, `ca-key.pem`, `server.pem`, `server-key.pem`.
+    /// Writes `files` into `directory` as `ca.pem`, `ca-key.pem`, `server.pem`, `server-key.pem`;
+    /// the two private keys with mode 0600 (``PrivateKeyFile``).
     public static func write(_ files: Files, to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let url = URL(fileURLWithPath: directory)
         try files.caCertificate.write(to: url.appendingPathComponent("ca.pem"), atomically: true, encoding: .utf8)
-        try files.caPrivateKey.write(to: url.appendingPathComponent("ca-key.pem"), atomically: true, encoding: .utf8)
+        try PrivateKeyFile.save(files.caPrivateKey, atPath: url.appendingPathComponent("ca-key.pem").path)
         try files.serverCertificate.write(
             to: url.appendingPathComponent("server.pem"), atomically: true, encoding: .utf8)
-        try files.serverPrivateKey.write(
-            to: url.appendingPathComponent("server-key.pem"), atomically: true, encoding: .utf8)
+        try PrivateKeyFile.save(files.serverPrivateKey, atPath: url.appendingPathComponent("server-key.pem").path)
     }
 }
