@@ -3,6 +3,7 @@ import APNSMockCore
 import APNSMockRegistry
 import APNSMockStore
 import APNSMockTransport
+import Foundation
 import Logging
 
 /// Every setting of `apns-mock serve`, with the built-in defaults.
@@ -37,6 +38,7 @@ public struct APNSMockConfiguration: Sendable {
     /// `BadEnvironmentKeyIdInToken` (default) or `BadEnvironmentKeyInToken`.
     public var environmentKeyReason = APNSReason.badEnvironmentKeyIdInToken
     /// PEM CA that signs provider (client) certificates; `nil`: no client certificates asked for.
+    /// `apns-mock serve` fills it in with ``useDevelopmentClientCA()`` when no client CA is named.
     public var clientCAPath: String?
     /// Keys and devices registered at start (`setup:` in the configuration file).
     public var keys: [ProviderKey] = []
@@ -44,4 +46,24 @@ public struct APNSMockConfiguration: Sendable {
     public var logLevel = Logger.Level.notice
 
     public init() {}
+
+    /// The development CA, relative to the working directory: it signed the default
+    /// `certs/server.pem` and the committed sample provider certificates (`certs/provider-*.pem`).
+    public static let developmentClientCAPath = "certs/ca.pem"
+
+    /// Asks for provider certificates signed by the development CA, as `apns-mock serve` does when
+    /// neither `--client-ca` nor the configuration file names a client CA: sets `clientCAPath` to
+    /// ``developmentClientCAPath`` when the TLS certificate is the default one (the path
+    /// `certs/server.pem`) and that CA file exists. Otherwise leaves `clientCAPath` as it is.
+    /// - Returns: whether it set `clientCAPath`.
+    @discardableResult
+    public mutating func useDevelopmentClientCA(
+        fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    ) -> Bool {
+        guard tlsCertificatePath == APNSMockConfiguration().tlsCertificatePath,
+            fileExists(Self.developmentClientCAPath)
+        else { return false }
+        clientCAPath = Self.developmentClientCAPath
+        return true
+    }
 }

@@ -5,9 +5,13 @@ import X509
 
 /// Issues the development CA and the server certificate apns-mock serves with.
 ///
-/// The CA carries name constraints limited to the names below, so trusting it in a client
-/// cannot vouch for any other site. All certificates carry SKI, AKI (leaf) and a critical
-/// basicConstraints, as strict verifiers (Python 3.13's default context) require.
+/// The CA carries name constraints that permit only the DNS names below, so trusting it in a
+/// client cannot make it vouch for any other host name. It constrains no IP addresses:
+/// BoringSSL (swift-nio-ssl, so AsyncHTTPClient, APNSwift and Vapor) cannot check IP constraints
+/// and fails every handshake whose certificate has an IP SAN under such a CA (X509 error 51,
+/// unsupported constraint type). RFC 5280 applies constraints per name type, so with no IP
+/// constraint the CA can vouch for any IP address. All certificates carry SKI, AKI (leaf) and a
+/// critical basicConstraints, as strict verifiers (Python 3.13's default context) require.
 public enum DevCertificates {
     /// DNS names of the server certificate: loopback, Apple's APNs hosts, and the
     /// docker-compose service name.
@@ -15,7 +19,7 @@ public enum DevCertificates {
         "localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
         "apns-mock",
     ]
-    /// IP addresses of the server certificate.
+    /// IP addresses of the server certificate (the CA's name constraints do not cover them).
     public static let serverIPAddresses: [[UInt8]] = [[127, 0, 0, 1], [UInt8](repeating: 0, count: 15) + [1]]
     /// How long the CA is valid.
     public static let caValidityDays = 20 * 365
@@ -40,11 +44,8 @@ public enum DevCertificates {
             CommonName("apns-mock development CA (tests only)")
         }
         let caSKI = SubjectKeyIdentifier(hash: caPrivate.publicKey)
-        let constraints = NameConstraints(
-            permittedDNSDomains: serverDNSNames,
-            permittedIPRanges: serverIPAddresses.map { ip in
-                ASN1OctetString(contentBytes: ArraySlice(ip + [UInt8](repeating: 0xFF, count: ip.count)))
-            })
+        // DNS names only: an IP range here breaks every BoringSSL client (see above).
+        let constraints = NameConstraints(permittedDNSDomains: serverDNSNames)
         let ca = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: caPrivate.publicKey,
             notValidBefore: now.addingTimeInterval(-3600),
@@ -89,15 +90,15 @@ public enum DevCertificates {
             serverPrivateKey: serverKey.pemRepresentation + "\n")
     }
 
-    /// Writes `files` into `directory` as `ca.pem`, `ca-key.pem`, `server.pem`, `server-key.pem`.
+    /// Writes `files` into `directory` as `ca.pem`, `ca-key.pem`, `server.pem`, `server-key.pem`;
+    /// the two private keys with mode 0600 (``PrivateKeyFile``).
     public static func write(_ files: Files, to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let url = URL(fileURLWithPath: directory)
         try files.caCertificate.write(to: url.appendingPathComponent("ca.pem"), atomically: true, encoding: .utf8)
-        try files.caPrivateKey.write(to: url.appendingPathComponent("ca-key.pem"), atomically: true, encoding: .utf8)
+        try PrivateKeyFile.save(files.caPrivateKey, atPath: url.appendingPathComponent("ca-key.pem").path)
         try files.serverCertificate.write(
             to: url.appendingPathComponent("server.pem"), atomically: true, encoding: .utf8)
-        try files.serverPrivateKey.write(
-            to: url.appendingPathComponent("server-key.pem"), atomically: true, encoding: .utf8)
+        try PrivateKeyFile.save(files.serverPrivateKey, atPath: url.appendingPathComponent("server-key.pem").path)
     }
 }

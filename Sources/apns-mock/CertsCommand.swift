@@ -25,6 +25,9 @@ struct CertsCommand: ParsableCommand {
                 and <name>-bundle.pem (certificate then key, for clients such as aioapns or curl --cert that \
                 want one file). FOR TESTS ONLY.
 
+                Files that hold a private key (ca-key.pem, server-key.pem, <name>-key.pem, <name>-bundle.pem) \
+                are created with mode 0600.
+
                 Examples (single-topic sandbox; multi-topic production):
                   apns-mock certs generate --client --topic com.example.app --out /tmp/c
                   apns-mock certs generate --client --topic com.example.app \\
@@ -119,15 +122,21 @@ struct CertsCommand: ParsableCommand {
             }
 
             let directory = URL(fileURLWithPath: out)
+            // The key and the bundle hold the private key: mode 0600.
             let files = [
-                ("\(name).pem", issued.certificatePEM),
-                ("\(name)-key.pem", issued.privateKeyPEM),
-                ("\(name)-bundle.pem", issued.certificatePEM + issued.privateKeyPEM),
+                ("\(name).pem", issued.certificatePEM, false),
+                ("\(name)-key.pem", issued.privateKeyPEM, true),
+                ("\(name)-bundle.pem", issued.certificatePEM + issued.privateKeyPEM, true),
             ]
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                for (file, text) in files {
-                    try text.write(to: directory.appendingPathComponent(file), atomically: true, encoding: .utf8)
+                for (file, text, isPrivate) in files {
+                    let url = directory.appendingPathComponent(file)
+                    if isPrivate {
+                        try PrivateKeyFile.save(text, atPath: url.path)
+                    } else {
+                        try text.write(to: url, atomically: true, encoding: .utf8)
+                    }
                 }
             } catch {
                 throw CLIError("cannot write certificates to '\(out)': \(error)")

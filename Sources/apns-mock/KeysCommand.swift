@@ -9,7 +9,8 @@ struct KeysCommand: ParsableCommand {
 
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write AuthKey_<KEYID>.p8 (private) and AuthKey_<KEYID>.pub.pem (public).")
+            abstract:
+                "Write AuthKey_<KEYID>.p8 (private, mode 0600) and AuthKey_<KEYID>.pub.pem (public).")
 
         @Option(help: "The 10-character key id.") var keyId: String
         @Option(help: "The 10-character team id (printed for reference).") var teamId: String
@@ -20,8 +21,8 @@ struct KeysCommand: ParsableCommand {
             let base = URL(fileURLWithPath: out)
             do {
                 try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-                try key.privateKeyPEM.write(
-                    to: base.appendingPathComponent("AuthKey_\(keyId).p8"), atomically: true, encoding: .utf8)
+                try PrivateKeyFile.save(
+                    key.privateKeyPEM, atPath: base.appendingPathComponent("AuthKey_\(keyId).p8").path)
                 try key.publicKeyPEM.write(
                     to: base.appendingPathComponent("AuthKey_\(keyId).pub.pem"), atomically: true, encoding: .utf8)
             } catch {

@@ -58,12 +58,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("client-ca"),
         help: ArgumentHelp(
-            "PEM CA that signs provider (client) certificates (default: none asked for).", valueName: "file"))
+            "PEM CA that signs provider (client) certificates, or none to ask for none (default: certs/ca.pem when the TLS certificate is the default certs/server.pem and certs/ca.pem exists, else none).",
+            valueName: "file|none"))
     var clientCA: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical; logs go to stderr (default notice).")
     var logLevel: String?
 
     static let environmentKeyReasons = [APNSReason.badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken]
+    /// `--client-ca none`: ask for no client certificate, not even on the defaults.
+    static let noClientCA = "none"
 
     func validate() throws {
         if let environment, EnvironmentMode(rawValue: environment) == nil {
@@ -152,6 +155,10 @@ struct ServeCommand: AsyncParsableCommand {
             )
         }
         applyFlags(to: &configuration)
+        if clientCA == nil && !fileSets.clientCA {
+            // On the development certificates, accept the committed sample provider certificates.
+            configuration.useDevelopmentClientCA()
+        }
         /// `--tls-cert` when the path is the flag's or the default, `FILE: tlsCert` when the file's.
         func source(_ flag: String, given: Bool, _ key: String, inFile: Bool) -> String {
             !given && inFile ? "\(config ?? ""): \(key)" : flag
@@ -204,7 +211,7 @@ struct ServeCommand: AsyncParsableCommand {
                 $0.rawValue == environmentKeyReason
             }!
         }
-        if let clientCA { configuration.clientCAPath = clientCA }
+        if let clientCA { configuration.clientCAPath = clientCA == Self.noClientCA ? nil : clientCA }
         if let logLevel { configuration.logLevel = Logger.Level(rawValue: logLevel)! }
     }
 }

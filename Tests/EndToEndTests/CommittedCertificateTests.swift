@@ -29,11 +29,16 @@ import X509
         #expect(ca.extensions[oid: .X509ExtensionID.basicConstraints]?.critical == true)
         #expect(try ca.extensions.subjectKeyIdentifier != nil)
         let constraints = try #require(try ca.extensions.nameConstraints)
+        #expect(ca.extensions[oid: .X509ExtensionID.nameConstraints]?.critical == true)
         #expect(
             Set(constraints.permittedDNSDomains) == [
                 "localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
                 "apns-mock",
             ])
+        // DNS names only: BoringSSL (swift-nio-ssl) cannot check an IP constraint and fails every
+        // handshake whose server certificate has an IP SAN under one (X509 error 51).
+        #expect(constraints.permittedSubtrees.allSatisfy { if case .dnsName = $0 { true } else { false } })
+        #expect(constraints.excludedSubtrees.isEmpty)
     }
 
     @Test func serverCertificateNamesLoopbackAndApplesHosts() throws {
@@ -48,6 +53,9 @@ import X509
                 "localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
             ]))
         #expect(names.contains(.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))))
+        #expect(
+            names.contains(
+                .ipAddress(ASN1OctetString(contentBytes: ArraySlice([UInt8](repeating: 0, count: 15) + [1])))))
         #expect(try server.extensions.authorityKeyIdentifier != nil)
         #expect(try server.extensions.subjectKeyIdentifier != nil)
         #expect(server.extensions[oid: .X509ExtensionID.basicConstraints]?.critical == true)
