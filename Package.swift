@@ -130,6 +130,10 @@ let package = Package(
             name: "apns-mock",
             dependencies: [
                 "APNSMock",
+                "APNSMockCore",
+                "APNSMockRegistry",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -176,6 +180,7 @@ let package = Package(
             dependencies: [
                 "APNSMock",
                 "APNSMockCore",
+                "APNSMockRegistry",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -47,6 +47,19 @@ public struct APNSMockConfiguration: Sendable {
 
     public init() {}
 
+    /// Adds keys and devices to the start-up setup (an expectation file's `setup:`); a key id or
+    /// device token given before is replaced.
+    public mutating func addSetup(keys: [ProviderKey], devices: [DeviceRegistration]) {
+        for key in keys {
+            self.keys.removeAll { $0.keyID == key.keyID }
+            self.keys.append(key)
+        }
+        for device in devices {
+            self.devices.removeAll { $0.token == device.token }
+            self.devices.append(device)
+        }
+    }
+
     /// The development CA, relative to the working directory: it signed the default
     /// `certs/server.pem` and the committed sample provider certificates (`certs/provider-*.pem`).
     public static let developmentClientCAPath = "certs/ca.pem"

@@ -5,25 +5,38 @@ import NIOPosix
     import Glibc
 #endif
 
-/// The admin API's own thread: one event loop, scheduled below the APNs event loops.
+/// The admin API's own threads, apart from the APNs event loops.
 ///
-/// The admin server's connections and every admin computation (queries, JSON rendering,
-/// waiters' scans, event streams) run here. The thread has a lower scheduling priority
-/// (`nice` 15 on Linux): while pushes keep the cores busy, the kernel gives the APNs loops
-/// the CPU first, so a client paging through deliveries during a load test costs the push
-/// path little; with the cores idle, admin calls run at full speed. Nothing waits on purpose.
+/// Two event loops. `group` (normal priority) runs the admin server's connections and the small,
+/// latency-bound work: a waiter's or event stream's look at the records stored since its last
+/// look, and verification (`run(.prompt)`). `bulk` runs the work whose size a client chooses —
+/// pages of deliveries, scoped deletes, near-miss searches (`run(.bulk)`) — at a lower
+/// scheduling priority (`nice` 15 on Linux): while pushes keep the cores busy, the kernel gives
+/// the APNs loops the CPU first, so a client paging through deliveries during a load test costs
+/// the push path little; with the cores idle, it runs at full speed. Nothing waits on purpose.
 public final class AdminExecutor: Sendable {
     /// The niceness of the admin thread (Linux; 0 is normal, 19 the lowest priority).
     public static let niceness: Int32 = 15
 
-    /// The admin server's event-loop group (one thread).
+    /// Which thread a piece of work runs on.
+    public enum Lane: Sendable {
+        /// Small and latency-bound: the admin server's own thread.
+        case prompt
+        /// As large as a client asks: the low-priority thread.
+        case bulk
+    }
+
+    /// The admin server's event-loop group (one thread, normal priority).
     public let group: MultiThreadedEventLoopGroup
+    /// The low-priority thread.
+    private let bulk: MultiThreadedEventLoopGroup
 
     public init() {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        bulk = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         #if canImport(Glibc)
             // A thread's own id as `who` with PRIO_PROCESS sets that thread's nice value on Linux.
-            group.next().execute {
+            bulk.next().execute {
                 guard let tid = Self.currentThreadID() else { return }
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid), Self.niceness)
             }
@@ -41,13 +54,16 @@ public final class AdminExecutor: Sendable {
         }
     #endif
 
-    /// Runs `work` on the admin thread and returns its result.
-    public func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await group.next().submit(work).get()
+    /// Runs `work` on `lane`'s thread and returns its result.
+    public func run<Result: Sendable>(
+        _ lane: Lane = .bulk, _ work: @escaping @Sendable () throws -> Result
+    ) async throws -> Result {
+        try await (lane == .bulk ? bulk : group).next().submit(work).get()
     }
 
-    /// Stops the thread (after the admin server has stopped).
+    /// Stops the threads (after the admin server has stopped).
     public func shutdown() async {
+        try? await bulk.shutdownGracefully()
         try? await group.shutdownGracefully()
     }
 }

@@ -5,7 +5,7 @@ import Hummingbird
 import NIOCore
 
 /// The admin HTTP API (Hummingbird): health, deliveries (read, wait, stream, delete), the
-/// registry, reset and verification. Queries and rendering run on the `AdminExecutor`'s thread.
+/// registry, reset and verification. Queries and rendering run on the `AdminExecutor`'s threads.
 public enum AdminRouter {
     /// The longest `wait` (seconds).
     public static let maximumWaitSeconds = 300.0
@@ -41,7 +41,7 @@ public enum AdminRouter {
                 return errorResponse(
                     .badParameter("path parameter 'apnsId' must be a UUID (8-4-4-4-12 hex digits); got '\(id)'"))
             }
-            return try await executor.run {
+            return try await executor.run(.prompt) {
                 guard let record = store.latest(apnsID: id) else {
                     return errorResponse(.notFound("no delivery with apnsId '\(id)' is stored"))
                 }
@@ -60,6 +60,24 @@ public enum AdminRouter {
         }
         router.get("/v1/events") { request, _ in
             eventStream(request, store: store, executor: executor)
+        }
+        router.post("/v1/verify") { request, _ in
+            let body = try await request.body.collect(upTo: RegistryRoutes.maximumBodySize)
+            guard let document = JSONValue.parse(body.readableBytesView) else {
+                return errorResponse(.badRequest("the body must be JSON: {\"expect\": [expectations]}"))
+            }
+            let expectations: [DeliveryExpectation]
+            do throws(MatcherError) {
+                expectations = try DeliveryExpectation.list(document["expect"] ?? document)
+            } catch {
+                return errorResponse(.badRequest(error.message))
+            }
+            for expectation in expectations where (expectation.within ?? 0) > maximumWaitSeconds {
+                return errorResponse(
+                    .badRequest("'\(expectation.name)': within must be at most \(Int(maximumWaitSeconds)) seconds"))
+            }
+            let outcomes = try await ExpectationVerifier(store: store, executor: executor).verify(expectations)
+            return json(status: .ok, ExpectationVerifier.json(outcomes))
         }
         router.post("/v1/reset") { request, _ in
             var close = false
@@ -171,7 +189,7 @@ public enum AdminRouter {
         var matched: [DeliveryRecord] = []
         var signals = subscription.signals.makeAsyncIterator()
         while true {
-            let (fresh, _) = try await executor.run { follower.advance() }
+            let (fresh, _) = try await executor.run(.prompt) { follower.advance() }
             matched += fresh
             if matched.count >= count { return (matched, true) }
             if clock.now >= deadline || Task.isCancelled { return (matched, false) }
@@ -212,7 +230,7 @@ public enum AdminRouter {
             try await writer.write(ByteBuffer(string: ": apns-mock delivery events\n\n"))
             var signals = subscription.signals.makeAsyncIterator()
             while true {
-                let (records, missed) = try await executor.run { follower.advance(limit: 1000) }
+                let (records, missed) = try await executor.run(.prompt) { follower.advance(limit: 1000) }
                 if missed > 0 {
                     try await writer.write(
                         ByteBuffer(
@@ -224,7 +242,7 @@ public enum AdminRouter {
                 if records.isEmpty {
                     try await writer.write(ByteBuffer(string: ":\n\n"))
                 } else {
-                    let text = try await executor.run { events(records) }
+                    let text = try await executor.run(.prompt) { events(records) }
                     try await writer.write(ByteBuffer(bytes: text))
                 }
                 if records.count == 1000 { continue }  // more are waiting

@@ -1,3 +1,4 @@
+import APNSMockCore
 import Foundation
 import Yams
 
@@ -86,6 +87,24 @@ public indirect enum SpecValue: Sendable {
         }
     }
 
+    /// The value as JSON: YAML plain scalars become numbers or booleans when they read as
+    /// one (`3`, `true`), and strings otherwise (a hex token stays a string).
+    public var json: JSONValue {
+        switch self {
+        case .null: return .null
+        case .bool(let value): return .bool(value)
+        case .integer(let value): return .integer(value)
+        case .number(let value): return .number(value, text: String(value))
+        case .string(let text): return .string(text)
+        case .plain(let text):
+            if text == "true" || text == "false" { return .bool(text == "true") }
+            if let number = JSONValue.parse(text), case .number = number { return number }
+            return .string(text)
+        case .array(let elements): return .array(elements.map(\.json))
+        case .object(let fields): return .object(fields.map { ($0.key, $0.value.json) })
+        }
+    }
+
     // MARK: YAML
 
     /// Parses the first YAML document in `yaml`; an empty document is an empty object.
@@ -93,6 +112,13 @@ public indirect enum SpecValue: Sendable {
     ///   when the text is not YAML, has a key twice, or has a key that is not a scalar. Anchors
     ///   and aliases are resolved.
     public static func parse(yaml: String) throws(SpecError) -> SpecValue {
+        var lines: [String: Int] = [:]
+        return try parse(yaml: yaml, lines: &lines)
+    }
+
+    /// The same, also saying on which line each key path starts (`expect[0].count` → 12), for
+    /// messages about a value that parsed but cannot be used.
+    public static func parse(yaml: String, lines: inout [String: Int]) throws(SpecError) -> SpecValue {
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)
@@ -102,10 +128,13 @@ public indirect enum SpecValue: Sendable {
             throw SpecError(path: "", problem: "is not YAML: \(error)")
         }
         guard let root else { return .object([]) }
-        return try convert(root, path: "")
+        return try convert(root, path: "", lines: &lines)
     }
 
-    private static func convert(_ node: Node, path: String) throws(SpecError) -> SpecValue {
+    private static func convert(_ node: Node, path: String, lines: inout [String: Int]) throws(SpecError)
+        -> SpecValue
+    {
+        if let mark = node.mark, lines[path] == nil { lines[path] = mark.line }
         switch node {
         case .scalar(let scalar):
             if scalar.style == .plain || scalar.style == .any {
@@ -116,7 +145,7 @@ public indirect enum SpecValue: Sendable {
         case .sequence(let sequence):
             var elements: [SpecValue] = []
             for (index, element) in sequence.enumerated() {
-                elements.append(try convert(element, path: SpecError.join(path, index: index)))
+                elements.append(try convert(element, path: SpecError.join(path, index: index), lines: &lines))
             }
             return .array(elements)
         case .mapping(let mapping):
@@ -129,7 +158,8 @@ public indirect enum SpecValue: Sendable {
                 let key = keyScalar.string
                 let childPath = SpecError.join(path, key: key)
                 guard seen.insert(key).inserted else { throw SpecError(path: childPath, problem: "is given twice") }
-                fields.append((key, try convert(valueNode, path: childPath)))
+                if let mark = keyNode.mark { lines[childPath] = mark.line }
+                fields.append((key, try convert(valueNode, path: childPath, lines: &lines)))
             }
             return .object(fields)
         case .alias:

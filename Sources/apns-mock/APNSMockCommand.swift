@@ -7,6 +7,6 @@ struct APNSMockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apns-mock",
         abstract: "A mock Apple Push Notification service for integration tests.",
-        subcommands: [ServeCommand.self, CertsCommand.self, KeysCommand.self, TokenCommand.self],
+        subcommands: [ServeCommand.self, VerifyCommand.self, CertsCommand.self, KeysCommand.self, TokenCommand.self],
         defaultSubcommand: ServeCommand.self)
 }

@@ -1,5 +1,6 @@
 import APNSMock
 import APNSMockCore
+import APNSMockRegistry
 import ArgumentParser
 import Foundation
 import Logging
@@ -63,6 +64,11 @@ struct ServeCommand: AsyncParsableCommand {
     var clientCA: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical; logs go to stderr (default notice).")
     var logLevel: String?
+    @Option(
+        help: ArgumentHelp(
+            "DeliveryExpectation file or directory whose setup: (keys, devices) is applied at start and by POST /v1/reset. Repeatable.",
+            valueName: "file-or-dir"))
+    var expectations: [String] = []
 
     static let environmentKeyReasons = [APNSReason.badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken]
     /// `--client-ca none`: ask for no client certificate, not even on the defaults.
@@ -155,6 +161,15 @@ struct ServeCommand: AsyncParsableCommand {
             )
         }
         applyFlags(to: &configuration)
+        if !expectations.isEmpty {
+            do {
+                for file in try ExpectationFile.load(expectations, now: WallClock.milliseconds()) {
+                    configuration.addSetup(keys: file.setup.keys, devices: file.setup.devices)
+                }
+            } catch {
+                throw CLIError("--expectations: \(error)")
+            }
+        }
         if clientCA == nil && !fileSets.clientCA {
             // On the development certificates, accept the committed sample provider certificates.
             configuration.useDevelopmentClientCA()

@@ -1,0 +1,226 @@
+import APNSMockCore
+import APNSMockStore
+
+/// Checks expectations against the store (`POST /v1/verify`), waiting up to each one's
+/// `within` for it to hold (woken by new records), and explains each failure with the closest
+/// records: "near misses", ranked by how many matcher conditions they satisfy.
+struct ExpectationVerifier {
+    let store: DeliveryStore
+    let executor: AdminExecutor
+    /// The most near misses reported per expectation.
+    static let nearMissCount = 3
+    /// The most recent records searched for near misses.
+    static let nearMissWindow = 10_000
+    /// The most matching records a result lists.
+    static let listedMatches = 20
+
+    /// One expectation's outcome.
+    struct Outcome: Sendable {
+        var expectation: DeliveryExpectation
+        var passed: Bool
+        /// Matching records (for a step: those after the previous step's).
+        var matched: [UInt64]
+        /// For failures that wanted records: the closest records and how they differ.
+        var nearMisses: [NearMiss] = []
+        /// For `inOrder`: each step's outcome.
+        var steps: [Outcome] = []
+        /// Why an `inOrder` sequence failed, or a step was not reached.
+        var note: String?
+    }
+
+    struct NearMiss: Sendable {
+        var record: DeliveryRecord
+        var satisfied: Int
+        var results: [DeliveryMatcher.ConditionResult]
+    }
+
+    /// Checks every expectation; returns when each is settled: held (or broken, for upper
+    /// bounds), or its `within` ran out.
+    func verify(_ expectations: [DeliveryExpectation]) async throws -> [Outcome] {
+        let subscription = store.notifier.subscribe()
+        defer { subscription.cancel() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let longest = expectations.map { $0.within ?? 0 }.max() ?? 0
+        let timer = Task {
+            // Wake at every deadline so each expectation is judged when its window closes.
+            for seconds in Set(expectations.compactMap(\.within)).sorted() {
+                try? await Task.sleep(until: start + .milliseconds(Int64(seconds * 1000)), clock: clock)
+                subscription.poke()
+            }
+        }
+        defer { timer.cancel() }
+        var signals = subscription.signals.makeAsyncIterator()
+        while true {
+            let elapsed = Self.seconds(clock.now - start)
+            let outcomes = try await executor.run(.prompt) { expectations.map { evaluate($0) } }
+            let settled = zip(expectations, outcomes).allSatisfy { expectation, outcome in
+                let window = expectation.within ?? 0
+                if elapsed >= window { return true }
+                if let steps = expectation.steps {
+                    // A sequence with a forbidding step watches its whole window.
+                    return outcome.passed && !steps.contains { $0.count.isUpperBound }
+                }
+                return expectation.count.isUpperBound ? !outcome.passed : outcome.passed
+            }
+            if settled || elapsed >= longest || Task.isCancelled {
+                return try await executor.run(.bulk) { outcomes.map { explain($0) } }
+            }
+            guard await signals.next() != nil else { return outcomes }
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// The expectation's outcome on the records stored now (no near misses yet).
+    func evaluate(_ expectation: DeliveryExpectation) -> Outcome {
+        guard let steps = expectation.steps else {
+            let matched = matches(expectation.match, after: 0)
+            return Outcome(expectation: expectation, passed: expectation.count.holds(matched.count), matched: matched)
+        }
+        var cursor: UInt64 = 0
+        var outcomes: [Outcome] = []
+        var passed = true
+        var note: String?
+        for step in steps {
+            guard passed else {
+                outcomes.append(Outcome(expectation: step, passed: false, matched: [], note: "not reached"))
+                continue
+            }
+            let matched = matches(step.match, after: cursor)
+            let holds = step.count.holds(matched.count)
+            outcomes.append(Outcome(expectation: step, passed: holds, matched: matched))
+            if !holds {
+                passed = false
+                note = "step '\(step.name)' failed" + (cursor > 0 ? " (counting records after #\(cursor))" : "")
+                continue
+            }
+            let minimum = step.count.minimum
+            if minimum > 0 { cursor = matched[minimum - 1] }
+        }
+        return Outcome(expectation: expectation, passed: passed, matched: [], steps: outcomes, note: note)
+    }
+
+    /// Sequence numbers of the records `matcher` matches after `cursor`, oldest first.
+    private func matches(_ matcher: DeliveryMatcher, after cursor: UInt64) -> [UInt64] {
+        var sequences: [UInt64] = []
+        var since = cursor
+        while true {
+            let page = store.query(DeliveryQuery(matcher: matcher, since: since, limit: 10_000))
+            sequences += page.deliveries.map(\.sequence)
+            guard let next = page.next else { return sequences }
+            since = next
+        }
+    }
+
+    /// Adds near misses to a failure that wanted records it did not get.
+    func explain(_ outcome: Outcome) -> Outcome {
+        var outcome = outcome
+        outcome.steps = outcome.steps.map { explain($0) }
+        guard !outcome.passed, outcome.expectation.steps == nil,
+            outcome.matched.count < outcome.expectation.count.minimum
+        else { return outcome }
+        let matcher = outcome.expectation.match
+        let recent = store.query(DeliveryQuery(limit: Self.nearMissWindow, order: .desc)).deliveries
+        var ranked: [NearMiss] = []
+        for record in recent where !outcome.matched.contains(record.sequence) {
+            let results = matcher.evaluate(record)
+            let satisfied = results.filter(\.matched).count
+            guard satisfied > 0 else { continue }
+            ranked.append(NearMiss(record: record, satisfied: satisfied, results: results))
+        }
+        // Most conditions satisfied first; the newest first among equals (the scan is newest first).
+        ranked = ranked.enumerated().sorted { a, b in
+            a.element.satisfied != b.element.satisfied ? a.element.satisfied > b.element.satisfied : a.offset < b.offset
+        }.map(\.element)
+        outcome.nearMisses = Array(ranked.prefix(Self.nearMissCount))
+        return outcome
+    }
+
+    // MARK: JSON
+
+    /// `{"passed": …, "results": [...]}`.
+    static func json(_ outcomes: [Outcome]) -> [UInt8] {
+        var writer = JSONWriter(capacity: 4096)
+        writer.beginObject()
+        writer.key("passed")
+        writer.bool(outcomes.allSatisfy(\.passed))
+        writer.key("results")
+        writer.beginArray()
+        for outcome in outcomes { write(outcome, to: &writer) }
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
+    }
+
+    private static func write(_ outcome: Outcome, to writer: inout JSONWriter) {
+        let expectation = outcome.expectation
+        writer.beginObject()
+        writer.key("name")
+        writer.string(expectation.name)
+        writer.key("passed")
+        writer.bool(outcome.passed)
+        if let within = expectation.within {
+            writer.key("within")
+            writer.string(DurationText.format(seconds: within))
+        }
+        if let note = outcome.note {
+            writer.key("note")
+            writer.string(note)
+        }
+        if expectation.steps != nil {
+            writer.key("inOrder")
+            writer.bool(true)
+            writer.key("steps")
+            writer.beginArray()
+            for step in outcome.steps { write(step, to: &writer) }
+            writer.endArray()
+            writer.endObject()
+            return
+        }
+        writer.key("match")
+        expectation.match.json.write(to: &writer)
+        writer.key("expected")
+        writer.string(expectation.count.description)
+        writer.key("count")
+        expectation.count.json.write(to: &writer)
+        writer.key("matched")
+        writer.number(outcome.matched.count)
+        writer.key("matchedSequences")
+        writer.beginArray()
+        for sequence in outcome.matched.prefix(listedMatches) { writer.number(sequence) }
+        writer.endArray()
+        writer.key("nearMisses")
+        writer.beginArray()
+        var tokens = DeliveryRecordJSON.TokenCache()
+        for miss in outcome.nearMisses {
+            writer.beginObject()
+            writer.key("sequence")
+            writer.number(miss.record.sequence)
+            writer.key("satisfied")
+            writer.number(miss.satisfied)
+            writer.key("of")
+            writer.number(miss.results.count)
+            writer.key("differences")
+            writer.beginArray()
+            for result in miss.results where !result.matched {
+                writer.beginObject()
+                writer.key("field")
+                writer.string(result.condition.fieldName)
+                writer.key("expected")
+                writer.string(result.condition.expectedText)
+                writer.key("actual")
+                writer.string(result.actual)
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.key("record")
+            DeliveryRecordJSON.write(miss.record, to: &writer, tokens: &tokens)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+}

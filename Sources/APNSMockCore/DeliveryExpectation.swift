@@ -1,0 +1,201 @@
+/// One thing that must (or must not) have been delivered: an entry of an expectation file's
+/// `expect:` list, checked by `apns-mock verify` and `POST /v1/verify`.
+public struct DeliveryExpectation: Sendable, Hashable {
+    /// How many matching records an expectation wants.
+    public enum Count: Sendable, Hashable, CustomStringConvertible {
+        case exactly(Int)
+        case atLeast(Int)
+        case atMost(Int)
+        /// No matching record at all.
+        case none
+
+        /// Whether `matched` records satisfy the count.
+        public func holds(_ matched: Int) -> Bool {
+            switch self {
+            case .exactly(let n): matched == n
+            case .atLeast(let n): matched >= n
+            case .atMost(let n): matched <= n
+            case .none: matched == 0
+            }
+        }
+
+        /// Whether the count forbids records (`none`, `atMost`): such an expectation watches its
+        /// whole `within` window, since a later record can still break it.
+        public var isUpperBound: Bool {
+            switch self {
+            case .atMost, .none: true
+            case .exactly, .atLeast: false
+            }
+        }
+
+        /// The fewest matches that satisfy the count.
+        public var minimum: Int {
+            switch self {
+            case .exactly(let n), .atLeast(let n): n
+            case .atMost, .none: 0
+            }
+        }
+
+        /// `exactly 1`, `at least 2`, `at most 0`, `none`.
+        public var description: String {
+            switch self {
+            case .exactly(let n): "exactly \(n)"
+            case .atLeast(let n): "at least \(n)"
+            case .atMost(let n): "at most \(n)"
+            case .none: "none"
+            }
+        }
+
+        /// As an expectation file writes it.
+        public var json: JSONValue {
+            switch self {
+            case .exactly(let n): .object([("exactly", .integer(Int64(n)))])
+            case .atLeast(let n): .object([("atLeast", .integer(Int64(n)))])
+            case .atMost(let n): .object([("atMost", .integer(Int64(n)))])
+            case .none: .object([("none", .bool(true))])
+            }
+        }
+    }
+
+    public var name: String
+    /// Which records count (unused when `steps` is set).
+    public var match: DeliveryMatcher
+    public var count: Count
+    /// How long to wait for the expectation to hold (seconds); `nil`: judged at once.
+    public var within: Double?
+    /// `inOrder: true`: these expectations must be met one after the other. Each step counts
+    /// only the records after the record that satisfied the step before it (its `minimum`-th
+    /// match); a step with no minimum (`none`, `atMost`) moves nothing.
+    public var steps: [DeliveryExpectation]?
+
+    public init(
+        name: String, match: DeliveryMatcher = DeliveryMatcher(), count: Count = .atLeast(1), within: Double? = nil,
+        steps: [DeliveryExpectation]? = nil
+    ) {
+        self.name = name
+        self.match = match
+        self.count = count
+        self.within = within
+        self.steps = steps
+    }
+
+    /// The fields an expectation object may have.
+    public static let fieldNames = ["name", "match", "count", "within", "inOrder", "steps"]
+
+    /// Reads an expectation object.
+    /// - Parameter location: its key path, for messages (`expect[2]`).
+    /// - Throws: `MatcherError` whose message starts with the offending key path.
+    public init(json: JSONValue, at location: String, defaultName: String? = nil) throws(MatcherError) {
+        guard case .object(let members) = json else {
+            throw MatcherError("\(location) must be an object with name, match and count")
+        }
+        for member in members where !Self.fieldNames.contains(member.key) {
+            throw MatcherError(
+                "\(location).\(member.key) is not an expectation field; known: \(Self.fieldNames.joined(separator: ", "))"
+            )
+        }
+        if let name = json["name"] {
+            guard case .string(let text) = name, !text.isEmpty else {
+                throw MatcherError("\(location).name must be a non-empty string")
+            }
+            self.name = text
+        } else if let defaultName {
+            self.name = defaultName
+        } else {
+            throw MatcherError("\(location).name is missing: every expectation needs a name")
+        }
+        if let within = json["within"] {
+            guard let text = within.scalarText, within != .null, let seconds = DurationText.seconds(text) else {
+                throw MatcherError("\(location).within must be a duration such as 500ms, 5s or 2m")
+            }
+            self.within = seconds
+        }
+        count =
+            try json["count"].map { value throws(MatcherError) in try Self.count(value, at: "\(location).count") }
+            ?? .atLeast(1)
+        match = DeliveryMatcher()
+        let inOrder = json["inOrder"]
+        if let inOrder, inOrder != .bool(true), inOrder != .bool(false) {
+            throw MatcherError("\(location).inOrder must be true or false")
+        }
+        if inOrder == .bool(true) {
+            guard case .array(let elements) = json["steps"] ?? .null, !elements.isEmpty else {
+                throw MatcherError("\(location).steps must be a list of expectations when inOrder is true")
+            }
+            guard json["match"] == nil, json["count"] == nil else {
+                throw MatcherError(
+                    "\(location) has inOrder: true, so its match and count go in each of its steps, not beside them")
+            }
+            var steps: [DeliveryExpectation] = []
+            for (index, element) in elements.enumerated() {
+                var step = try DeliveryExpectation(
+                    json: element, at: "\(location).steps[\(index)]", defaultName: "step \(index + 1)")
+                guard step.steps == nil else {
+                    throw MatcherError("\(location).steps[\(index)] cannot itself be inOrder")
+                }
+                if step.within == nil { step.within = within }
+                steps.append(step)
+            }
+            self.steps = steps
+        } else {
+            guard json["steps"] == nil else {
+                throw MatcherError("\(location).steps needs inOrder: true beside it")
+            }
+            guard let match = json["match"] else {
+                throw MatcherError("\(location).match is missing: say which pushes count (token, topic, payload, …)")
+            }
+            self.match = try DeliveryMatcher(json: match, at: "\(location).match")
+        }
+    }
+
+    private static func count(_ value: JSONValue, at location: String) throws(MatcherError) -> Count {
+        guard case .object(let members) = value, members.count == 1, let member = members.first else {
+            throw MatcherError("\(location) must be one of {exactly: N}, {atLeast: N}, {atMost: N} or {none: true}")
+        }
+        if member.key == "none" {
+            guard member.value == .bool(true) || member.value.scalarText == "true" else {
+                throw MatcherError("\(location).none must be true")
+            }
+            return .none
+        }
+        guard let text = member.value.scalarText, let n = Int(text), n >= 0 else {
+            throw MatcherError("\(location).\(member.key) must be a whole number, 0 or more")
+        }
+        switch member.key {
+        case "exactly": return .exactly(n)
+        case "atLeast": return .atLeast(n)
+        case "atMost": return .atMost(n)
+        default:
+            throw MatcherError("\(location).\(member.key) is not a count; use exactly, atLeast, atMost or none")
+        }
+    }
+
+    /// As an expectation file writes it (JSON).
+    public var json: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("name", .string(name))]
+        if let steps {
+            members.append(("inOrder", .bool(true)))
+            members.append(("steps", .array(steps.map(\.json))))
+        } else {
+            members.append(("match", match.json))
+            members.append(("count", count.json))
+        }
+        if let within { members.append(("within", .string(DurationText.format(seconds: within)))) }
+        return .object(members)
+    }
+
+    /// Reads the `expect` list of an expectation document (`{"expect": [...]}` or a bare list).
+    /// - Throws: `MatcherError` naming the key path.
+    public static func list(_ json: JSONValue, at location: String = "expect") throws(MatcherError)
+        -> [DeliveryExpectation]
+    {
+        guard case .array(let elements) = json else {
+            throw MatcherError("\(location) must be a list of expectations")
+        }
+        var result: [DeliveryExpectation] = []
+        for (index, element) in elements.enumerated() {
+            result.append(try DeliveryExpectation(json: element, at: "\(location)[\(index)]"))
+        }
+        return result
+    }
+}

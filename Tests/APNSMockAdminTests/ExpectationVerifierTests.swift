@@ -1,0 +1,92 @@
+import APNSMockCore
+import APNSMockStore
+import Testing
+
+@testable import APNSMockAdmin
+
+@Suite struct ExpectationVerifierTests {
+    static let token = String(repeating: "ab", count: 8)
+
+    static func record(status: Int, title: String = "Hi", token: String = token) -> DeliveryRecord {
+        let payload = Array(#"{"aps":{"alert":{"title":"\#(title)"}}}"#.utf8)
+        return DeliveryRecord(
+            receivedAt: 1, connectionID: 1, streamID: 1, environment: .sandbox, method: "POST",
+            path: "/3/device/" + token, authority: nil, headerBlock: HeaderBlock(), token: token,
+            topic: "com.example.app", pushType: .alert, apnsID: .echoed("7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D"),
+            uniqueID: nil, payload: payload, payloadSize: payload.count,
+            response: DeliveryResponse(
+                status: status, reason: status == 410 ? .unregistered : nil, respondedAt: 2))
+    }
+
+    static func expectation(_ json: String) throws -> DeliveryExpectation {
+        let document = try #require(JSONValue.parse("[\(json)]"))
+        return try #require(try DeliveryExpectation.list(document).first)
+    }
+
+    @Test func inOrderStepsCountOnlyRecordsAfterThePreviousStep() async throws {
+        let store = DeliveryStore()
+        let executor = AdminExecutor()
+        let verifier = ExpectationVerifier(store: store, executor: executor)
+        let flow = try Self.expectation(
+            #"{"name":"410 then quiet","inOrder":true,"steps":[{"match":{"status":410}},{"match":{"status":200},"count":{"none":true}}]}"#
+        )
+        store.append(Self.record(status: 200))  // before the 410: does not count against step 2
+        store.append(Self.record(status: 410))
+        var outcome = try await verifier.verify([flow])[0]
+        #expect(outcome.passed)
+        store.append(Self.record(status: 200))
+        outcome = try await verifier.verify([flow])[0]
+        #expect(!outcome.passed)
+        #expect(outcome.steps.map(\.passed) == [true, false])
+        #expect(outcome.steps[1].matched == [3])
+        await executor.shutdown()
+    }
+
+    @Test func nearMissesRankByConditionsSatisfied() async throws {
+        let store = DeliveryStore()
+        let executor = AdminExecutor()
+        store.append(Self.record(status: 200, title: "Other", token: String(repeating: "cd", count: 8)))
+        store.append(Self.record(status: 200, title: "Welcom"))
+        store.append(Self.record(status: 410, title: "Nope", token: String(repeating: "ef", count: 8)))
+        let wanted = try Self.expectation(
+            #"{"name":"w","match":{"token":"\#(Self.token)","status":200,"payload":{"aps":{"alert":{"title":"Welcome"}}}},"count":{"exactly":1}}"#
+        )
+        let outcome = try await ExpectationVerifier(store: store, executor: executor).verify([wanted])[0]
+        #expect(!outcome.passed)
+        #expect(outcome.nearMisses.map(\.record.sequence) == [2, 1])
+        #expect(outcome.nearMisses[0].satisfied == 2)
+        let difference = try #require(outcome.nearMisses[0].results.first { !$0.matched })
+        #expect(difference.condition.fieldName == "payload.aps.alert.title")
+        #expect(difference.actual == "Welcom")
+        await executor.shutdown()
+    }
+
+    @Test func waitsForALateRecordAndWatchesForbiddingWindows() async throws {
+        let store = DeliveryStore()
+        let executor = AdminExecutor()
+        let verifier = ExpectationVerifier(store: store, executor: executor)
+        let late = try Self.expectation(#"{"name":"late","match":{"status":200},"within":"5s"}"#)
+        let appender = Task {
+            try await Task.sleep(for: .milliseconds(300))
+            store.append(Self.record(status: 200))
+        }
+        let clock = ContinuousClock()
+        var start = clock.now
+        #expect(try await verifier.verify([late])[0].passed)
+        #expect(clock.now - start < .seconds(4))
+        try await appender.value
+        // `none` within 1 s: broken by a record in the window, judged at its end otherwise.
+        let quiet = try Self.expectation(
+            #"{"name":"quiet","match":{"status":410},"count":{"none":true},"within":"1s"}"#)
+        start = clock.now
+        #expect(try await verifier.verify([quiet])[0].passed)
+        #expect(clock.now - start >= .milliseconds(900))
+        let breaker = Task {
+            try await Task.sleep(for: .milliseconds(200))
+            store.append(Self.record(status: 410))
+        }
+        #expect(try await !verifier.verify([quiet])[0].passed)
+        try await breaker.value
+        await executor.shutdown()
+    }
+}

@@ -1,0 +1,196 @@
+import APNSMock
+import APNSMockCore
+import APNSMockRegistry
+import Foundation
+import Testing
+
+/// The example expectation files, each driven through by curl and checked by the real
+/// `apns-mock verify`; and verify's failure report, JUnit output and exit codes.
+@Suite(.serialized) struct VerifyCommandTests {
+    static func file(_ name: String) -> String { E2E.repositoryRoot + "/expectations/" + name }
+
+    /// A mock with `files`' setup applied, as `serve --expectations` does.
+    static func startMock(_ files: [String]) async throws -> RunningMock {
+        let loaded = try ExpectationFile.load(files, now: WallClock.milliseconds())
+        return try await E2E.startMock { configuration in
+            configuration.keys = []
+            for file in loaded { configuration.addSetup(keys: file.setup.keys, devices: file.setup.devices) }
+        }
+    }
+
+    static func token(in file: String, key: String = "token") throws -> String {
+        let text = try String(contentsOfFile: Self.file(file), encoding: .utf8)
+        let match = try #require(text.firstMatch(of: #/token: ([0-9a-f]{16,})/#))
+        return String(match.1)
+    }
+
+    static func push(
+        _ mock: RunningMock, token: String, topic: String = "com.example.app", pushType: String = "alert",
+        priority: String = "10", payload: String
+    ) async throws -> String {
+        let output = try await E2E.run(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", E2E.caFile, "-o", "/dev/null", "-w", "%{http_code}", "-H",
+                E2E.authorizationHeader, "-H", "apns-topic: \(topic)", "-H", "apns-push-type: \(pushType)", "-H",
+                "apns-priority: \(priority)", "--data-binary", payload, "\(mock.endpoints.apnsURL)/3/device/\(token)",
+            ])
+        return output.stdout
+    }
+
+    static func verify(_ mock: RunningMock?, _ arguments: [String]) async throws -> E2E.Output {
+        let admin = mock?.endpoints.adminURL ?? "http://127.0.0.1:1"
+        return try await E2E.run(CLITests.executable, ["verify", "--admin", admin] + arguments, timeout: 60)
+    }
+
+    @Test func welcomeAlertHolds() async throws {
+        let mock = try await Self.startMock([Self.file("welcome-alert.yaml")])
+        defer { Task { await mock.stop() } }
+        let token = try Self.token(in: "welcome-alert.yaml")
+        let status = try await Self.push(
+            mock, token: token, payload: #"{"aps":{"alert":{"title":"Welcome","body":"Glad you are here"}}}"#)
+        #expect(status == "200")
+        let output = try await Self.verify(mock, [Self.file("welcome-alert.yaml")])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("✔ welcome push reaches the new user"))
+        #expect(output.stdout.contains("all 2 expectations hold"))
+    }
+
+    @Test func silentBackgroundRefreshHolds() async throws {
+        let mock = try await Self.startMock([Self.file("silent-background-refresh.yaml")])
+        defer { Task { await mock.stop() } }
+        let token = try Self.token(in: "silent-background-refresh.yaml")
+        let status = try await Self.push(
+            mock, token: token, pushType: "background", priority: "5", payload: #"{"aps":{"content-available":1}}"#)
+        #expect(status == "200")
+        let output = try await Self.verify(mock, [Self.file("silent-background-refresh.yaml")])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+    }
+
+    @Test func unregisteredCleanupHoldsOnlyWhenTheProviderStops() async throws {
+        let mock = try await Self.startMock([Self.file("unregistered-cleanup.yaml")])
+        defer { Task { await mock.stop() } }
+        let token = try Self.token(in: "unregistered-cleanup.yaml")
+        #expect(try await Self.push(mock, token: token, payload: #"{"aps":{"alert":"hi"}}"#) == "410")
+        let good = try await Self.verify(mock, [Self.file("unregistered-cleanup.yaml")])
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        // A provider that keeps pushing after the 410 breaks the second step.
+        #expect(try await Self.push(mock, token: token, payload: #"{"aps":{"alert":"again"}}"#) == "410")
+        let bad = try await Self.verify(mock, [Self.file("unregistered-cleanup.yaml")])
+        #expect(bad.status == 1, "\(bad.stdout)\(bad.stderr)")
+        #expect(bad.stdout.contains("✘ the provider stops pushing to the token"), "\(bad.stdout)")
+        #expect(bad.stdout.contains("expected none"), "\(bad.stdout)")
+    }
+
+    @Test func liveActivityUpdateHolds() async throws {
+        let mock = try await Self.startMock([Self.file("live-activity-update.yaml")])
+        defer { Task { await mock.stop() } }
+        let token = try Self.token(in: "live-activity-update.yaml")
+        #expect(token.count == 160)
+        let status = try await Self.push(
+            mock, token: token, topic: "com.example.app.push-type.liveactivity", pushType: "liveactivity",
+            payload: #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"home":2,"away":1}}}"#)
+        #expect(status == "200")
+        let output = try await Self.verify(mock, [Self.file("live-activity-update.yaml")])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+    }
+
+    @Test func aFailingExpectationReportsNearMissesAndWritesJUnit() async throws {
+        let mock = try await Self.startMock([Self.file("welcome-alert.yaml")])
+        defer { Task { await mock.stop() } }
+        let token = try Self.token(in: "welcome-alert.yaml")
+        _ = try await Self.push(mock, token: token, payload: #"{"aps":{"alert":{"title":"Welcom"}}}"#)
+        _ = try await Self.push(mock, token: E2E.randomToken(), payload: #"{"aps":{"alert":{"title":"Welcome"}}}"#)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("verify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let junit = directory.appendingPathComponent("report.xml").path
+        let started = Date()
+        let output = try await Self.verify(mock, [Self.file("welcome-alert.yaml"), "--junit", junit])
+        #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+        // `within: 5s`: verify waited for the push that never came.
+        #expect(Date().timeIntervalSince(started) >= 4.5)
+        let report = output.stdout
+        #expect(report.contains("✘ welcome push reaches the new user"), "\(report)")
+        #expect(report.contains("expected exactly 1"), "\(report)")
+        #expect(report.contains("matched 0"), "\(report)")
+        #expect(report.contains("closest records:"), "\(report)")
+        #expect(report.contains(#"#1 (3 of 4 fields match)"#), "\(report)")
+        #expect(report.contains(#"payload.aps.alert.title: expected "Welcome", got "Welcom""#), "\(report)")
+        #expect(report.contains(#"token: expected"#), "the other device's push differs by token: \(report)")
+        #expect(report.contains("✔ no push is rejected"))
+        #expect(report.contains("1 of 2 expectations failed"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuites name="apns-mock verify" tests="2" failures="1""#), "\(xml)")
+        #expect(xml.contains(#"<testcase classname=""#))
+        #expect(xml.contains(#"name="welcome push reaches the new user">"#))
+        #expect(xml.contains(#"<failure message="expected exactly 1, matched 0" type="ExpectationFailed">"#))
+        #expect(xml.contains(#"name="no push is rejected"/>"#))
+        #expect(xml.contains("&quot;Welcome&quot;"))
+    }
+
+    @Test func unusableFilesAndServersExitTwoSayingWhich() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("verify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bad = directory.appendingPathComponent("bad.yaml").path
+        try """
+        expect:
+          - name: fine
+            match: {token: abcd}
+          - name: broken
+            match: {token: abcd}
+            count: {exactly: many}
+        """.write(toFile: bad, atomically: true, encoding: .utf8)
+        let badFile = try await Self.verify(nil, [bad])
+        #expect(badFile.status == 2)
+        #expect(
+            badFile.stderr.contains("bad.yaml:6: expect[1].count.exactly must be a whole number"), "\(badFile.stderr)")
+        let unknown = directory.appendingPathComponent("unknown.yaml").path
+        try "expect:\n  - name: x\n    match: {tokn: abcd}\n".write(toFile: unknown, atomically: true, encoding: .utf8)
+        let unknownField = try await Self.verify(nil, [unknown])
+        #expect(unknownField.status == 2)
+        #expect(
+            unknownField.stderr.contains("unknown.yaml:3: unknown matcher field 'expect[0].match.tokn'"),
+            "\(unknownField.stderr)")
+        let unreachable = try await Self.verify(nil, [Self.file("welcome-alert.yaml")])
+        #expect(unreachable.status == 2)
+        #expect(
+            unreachable.stderr.contains("cannot reach the admin API at http://127.0.0.1:1"), "\(unreachable.stderr)")
+        let missing = try await Self.verify(nil, [directory.appendingPathComponent("nope.yaml").path])
+        #expect(missing.status == 2 && missing.stderr.contains("no such file or directory"))
+        let none = try await E2E.run(CLITests.executable, ["verify"])
+        #expect(none.status == 2)
+    }
+
+    /// `serve --expectations` applies the setup (the device registered as unregistered) and
+    /// `POST /v1/reset` applies it again.
+    @Test func serveAppliesTheSetupOfExpectationFiles() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLITests.executable)
+        process.arguments = [
+            "serve", "--port", "0", "--admin-port", "0", "--expectations", Self.file("unregistered-cleanup.yaml"),
+        ]
+        process.currentDirectoryURL = URL(fileURLWithPath: E2E.repositoryRoot)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate() }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let ready = String(decoding: line, as: UTF8.self)
+        let admin = try #require(ready.firstMatch(of: #/admin=(\S+)/#)).1
+        let token = try Self.token(in: "unregistered-cleanup.yaml")
+        let device = try await E2E.run("curl", ["-sS", "\(admin)/v1/devices/\(token)"])
+        #expect(device.stdout.contains(#""state":"unregistered""#), "\(device.stdout)")
+        _ = try await E2E.run("curl", ["-sS", "-X", "DELETE", "\(admin)/v1/devices/\(token)"])
+        _ = try await E2E.run("curl", ["-sS", "-X", "POST", "\(admin)/v1/reset"])
+        let restored = try await E2E.run("curl", ["-sS", "\(admin)/v1/devices/\(token)"])
+        #expect(restored.stdout.contains(#""state":"unregistered""#), "\(restored.stdout)")
+    }
+}
