@@ -34,8 +34,10 @@ public struct APNSVerdict: Sendable, Equatable {
         status: Int, reason: APNSReason?, failedCheck: RequestCheck? = nil, deviceToken: String? = nil,
         pushType: APNSPushType? = nil, topic: String? = nil, timestamp: Int64? = nil,
         authentication: AuthenticationResult? = nil, nextAuthState: ConnectionAuthState? = nil,
-        newToken: NewProviderToken? = nil, goAway: Bool = false, sentMessageID: String? = nil
+        newToken: NewProviderToken? = nil, goAway: Bool = false, sentMessageID: String? = nil,
+        rawDeviceToken: String? = nil
     ) {
+        self.rawDeviceToken = rawDeviceToken
         self.sentMessageID = sentMessageID
         self.status = status
         self.reason = reason

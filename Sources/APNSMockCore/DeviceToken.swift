@@ -13,10 +13,16 @@ public enum DeviceToken {
 
     /// Whether `token` is already a normalized token: lower-case hex of 8–256 bytes.
     public static func isLowercaseHexToken(_ token: String) -> Bool {
-        let utf8 = token.utf8
-        guard utf8.count % 2 == 0, utf8.count >= minimumBytes * 2, utf8.count <= maximumBytes * 2 else { return false }
-        return utf8.allSatisfy {
-            ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+        var token = token
+        return token.withUTF8 { bytes in
+            let count = bytes.count
+            guard count % 2 == 0, count >= minimumBytes * 2, count <= maximumBytes * 2 else { return false }
+            for byte in bytes {
+                let digit = byte &- UInt8(ascii: "0") < 10
+                let letter = byte &- UInt8(ascii: "a") < 6
+                if !(digit || letter) { return false }
+            }
+            return true
         }
     }
 

@@ -47,15 +47,15 @@ public struct RequestRules: Sendable {
             }
         }
         if failure != nil { observeUncheckedFacts(request: request, context: context, facts: &facts) }
-        var verdict = APNSVerdict(
+        var rawDeviceToken: String?
+        if facts.deviceToken == nil, let raw = facts.rawToken {
+            rawDeviceToken = DeviceToken.normalized(raw) ?? String(raw)
+        }
+        return APNSVerdict(
             status: failure.map { APNSStatus.forReason($0.1) } ?? 200, reason: failure?.1, failedCheck: failure?.0,
             deviceToken: facts.deviceToken, pushType: facts.pushType, topic: facts.effectiveTopic ?? facts.topic,
             timestamp: facts.timestamp, authentication: facts.authentication, nextAuthState: facts.nextAuthState,
-            newToken: facts.newToken, goAway: facts.goAway, sentMessageID: facts.apnsID)
-        if facts.deviceToken == nil, let raw = facts.rawToken {
-            verdict.rawDeviceToken = DeviceToken.normalized(raw) ?? String(raw)
-        }
-        return verdict
+            newToken: facts.newToken, goAway: facts.goAway, sentMessageID: facts.apnsID, rawDeviceToken: rawDeviceToken)
     }
 
     /// A rejected request's record still holds every fact its headers carried: the push type as

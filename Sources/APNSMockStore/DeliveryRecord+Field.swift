@@ -44,45 +44,64 @@ extension DeliveryRecord {
 enum RecordCodec {
     /// The blob of `record`, and where in it the apns-id's 36 characters sit (so a generated id
     /// can be completed under the store's lock).
-    static func encode(_ record: DeliveryRecord) -> (bytes: [UInt8], apnsIDOffset: Int) {
+    static func encode(_ record: borrowing DeliveryRecord) -> (bytes: [UInt8], apnsIDOffset: Int) {
         var writer = BlobWriter(
             capacity: 128 + record.path.utf8.count + record.payload.count + record.headerBlock.bytes.count)
         var apnsIDOffset = 0
-        for field in DeliveryRecord.Field.allCases where !field.isColumn {
+        for field in DeliveryRecord.Field.allCases {
             switch field {
             case .method:
-                writer.entry(field) { $0.text(record.method) }
+                let start = writer.beginEntry(field)
+                writer.text(record.method)
+                writer.endEntry(start)
             case .path:
                 // The usual path is `/3/device/<token>`: rebuilt from the token on read.
                 guard !isCanonical(path: record.path, token: record.token) else { continue }
-                writer.entry(field) { $0.text(record.path) }
+                let start = writer.beginEntry(field)
+                writer.text(record.path)
+                writer.endEntry(start)
             case .authority:
                 guard let authority = record.authority else { continue }
-                writer.entry(field) { $0.text(authority) }
+                let start = writer.beginEntry(field)
+                writer.text(authority)
+                writer.endEntry(start)
             case .token:
                 guard let token = record.token else { continue }
-                writer.entry(field) { $0.text(token) }
+                let start = writer.beginEntry(field)
+                writer.text(token)
+                writer.endEntry(start)
             case .headers:
-                writer.entry(field) { writer in
-                    writer.varint(record.headerBlock.count)
-                    record.headerBlock.encode(into: &writer.bytes, strippingTokenSignatures: true)
-                }
+                let start = writer.beginEntry(field)
+                writer.varint(record.headerBlock.count)
+                record.headerBlock.encode(into: &writer.bytes, strippingTokenSignatures: true)
+                writer.endEntry(start)
             case .apnsID:
-                writer.entry(field) { writer in
-                    apnsIDOffset = writer.bytes.count
+                let start = writer.beginEntry(field)
+                apnsIDOffset = start
+                if record.apnsID.isGenerated {
+                    // The store writes a generated id under its lock, once its bits are final.
+                    writer.bytes.append(contentsOf: repeatElement(0, count: 36))
+                } else {
                     record.apnsID.withUTF8 { writer.bytes.append(contentsOf: $0) }
                 }
+                writer.endEntry(start)
             case .uniqueID:
                 guard let uniqueID = record.uniqueID else { continue }
-                writer.entry(field) { writer in uniqueID.withUTF8 { writer.bytes.append(contentsOf: $0) } }
+                let start = writer.beginEntry(field)
+                uniqueID.withUTF8 { writer.bytes.append(contentsOf: $0) }
+                writer.endEntry(start)
             case .payload:
-                writer.entry(field) { $0.bytes.append(contentsOf: record.payload) }
+                let start = writer.beginEntry(field)
+                writer.bytes.append(contentsOf: record.payload)
+                writer.endEntry(start)
             case .authentication:
-                guard let result = record.authentication else { continue }
-                writer.entry(field) { writeAuthentication(result, to: &$0) }
+                guard record.authentication != nil else { continue }
+                let start = writer.beginEntry(field)
+                writeAuthentication(record.authentication!, to: &writer)
+                writer.endEntry(start)
             case .sequence, .receivedAt, .connectionID, .streamID, .environment, .topic, .pushType, .payloadSize,
                 .response:
-                continue
+                continue  // columns: `StoredDelivery`
             }
         }
         return (writer.bytes, apnsIDOffset)
@@ -150,7 +169,7 @@ enum RecordCodec {
     }
 
     /// method byte (1 token, 2 certificate), flag byte, team, key, subject, topics.
-    private static func writeAuthentication(_ result: AuthenticationResult, to writer: inout BlobWriter) {
+    private static func writeAuthentication(_ result: borrowing AuthenticationResult, to writer: inout BlobWriter) {
         writer.varint(result.method == .token ? 1 : 2)
         writer.varint((result.signatureVerified ? 1 : 0) | (result.keyUnknown ? 2 : 0))
         writer.string(result.teamID ?? "")

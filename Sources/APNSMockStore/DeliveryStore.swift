@@ -124,7 +124,7 @@ public final class DeliveryStore: Sendable {
             if case .generated(let high, _, let lowercase) = apnsID {
                 let low = GeneratedMessageID.low(sequence: sequence, secret: state.idSecret)
                 apnsID = .generated(high: high, low: low, lowercase: lowercase)
-                bytes.withUnsafeMutableBufferPointer { bytes in
+                _ = bytes.withUnsafeMutableBufferPointer { bytes in
                     APNSMessageID.write(
                         high: high, low: low, lowercase: lowercase,
                         into: UnsafeMutableBufferPointer(rebasing: bytes[apnsIDOffset..<(apnsIDOffset + 36)]))

@@ -92,18 +92,26 @@ struct BlobWriter {
         bytes.append(contentsOf: value)
     }
 
-    /// A tagged entry: the field's tag, the length, then what `body` writes.
-    mutating func entry(_ field: DeliveryRecord.Field, _ body: (inout BlobWriter) -> Void) {
+    /// Starts a tagged entry: the field's tag and room for the length. Write the value, then
+    /// call `endEntry` with what this returned.
+    mutating func beginEntry(_ field: DeliveryRecord.Field) -> Int {
         bytes.append(field.rawValue)
-        let lengthAt = bytes.count
-        bytes.append(contentsOf: [0, 0, 0, 0])
-        let start = bytes.count
-        body(&self)
+        bytes.append(0)
+        bytes.append(0)
+        bytes.append(0)
+        bytes.append(0)
+        return bytes.count
+    }
+
+    /// Ends the entry whose value started at `start`: fills in its length.
+    mutating func endEntry(_ start: Int) {
         let length = UInt32(bytes.count - start)
-        bytes[lengthAt] = UInt8(truncatingIfNeeded: length)
-        bytes[lengthAt + 1] = UInt8(truncatingIfNeeded: length >> 8)
-        bytes[lengthAt + 2] = UInt8(truncatingIfNeeded: length >> 16)
-        bytes[lengthAt + 3] = UInt8(truncatingIfNeeded: length >> 24)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer[start - 4] = UInt8(truncatingIfNeeded: length)
+            buffer[start - 3] = UInt8(truncatingIfNeeded: length >> 8)
+            buffer[start - 2] = UInt8(truncatingIfNeeded: length >> 16)
+            buffer[start - 1] = UInt8(truncatingIfNeeded: length >> 24)
+        }
     }
 }
 
