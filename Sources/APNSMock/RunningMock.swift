@@ -1,7 +1,7 @@
-import APNSMockStore
-import APNSMockRegistry
-import APNSMockTransport
 import APNSMockAdmin
+import APNSMockRegistry
+import APNSMockStore
+import APNSMockTransport
 import ServiceLifecycle
 
 /// An apns-mock started in the background of the current process, for tests.
@@ -14,6 +14,8 @@ public final class RunningMock: Sendable {
     private let task: Task<Void, any Error>
 
     /// Starts `application` and returns once both ports are listening.
+    /// - Throws: what stopped the servers before they were ready, such as a `BindError` for an
+    ///   admin port taken since `APNSMockApplication.init` checked it.
     public static func start(_ application: APNSMockApplication) async throws -> RunningMock {
         let (stream, continuation) = AsyncStream.makeStream(of: APNSMockApplication.Endpoints.self)
         let group = application.makeServiceGroup(shutdownSignals: []) { continuation.yield($0) }
