@@ -53,8 +53,11 @@ public struct APNSMockApplication: Sendable {
     /// The admin API's own low-priority thread.
     let adminExecutor = AdminExecutor()
 
-    /// Checks the configuration, loads the TLS files and binds the APNs port.
-    /// - Throws: a clear error for a missing certificate, a port in use, a bad setting.
+    /// Checks the configuration, loads the TLS files, binds the APNs ports (accepting nothing
+    /// yet) and checks that the admin address is free, so that a port in use is reported here,
+    /// before anything serves.
+    /// - Throws: `BindError` for a port in use (APNs or admin) or an address that cannot be
+    ///   bound; `TLSError` for a certificate or key that cannot be used.
     /// - Parameter now: the clock, epoch milliseconds (tests inject one).
     public init(
         configuration: APNSMockConfiguration, logger: Logger? = nil,
@@ -82,6 +85,7 @@ public struct APNSMockApplication: Sendable {
             for port in [configuration.port] + configuration.additionalPorts {
                 listeners.append(try await APNSListener.bind(host: configuration.host, port: port, context: context))
             }
+            try await Self.checkAdminAddress(host: configuration.adminHost, port: configuration.adminPort)
         } catch {
             for listener in listeners { await listener.close() }
             throw error
@@ -92,6 +96,25 @@ public struct APNSMockApplication: Sendable {
     /// The bound APNs ports, the main one first.
     public var apnsPorts: [Int] { listeners.map(\.port) }
 
+    /// Binds the admin address for a moment, as the admin server will (`SO_REUSEADDR`), and
+    /// closes it again. Hummingbird binds its own socket when it starts, so this cannot hold
+    /// the port; it reports a port already in use before anything serves. Port 0 is always
+    /// free.
+    /// - Throws: `BindError` for the admin listener.
+    static func checkAdminAddress(host: String, port: Int) async throws {
+        guard port != 0 else { return }
+        let channel: any Channel
+        do {
+            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+                .serverChannelOption(ChannelOptions.autoRead, value: false)
+                .bind(host: host, port: port).get()
+        } catch {
+            throw BindError(listener: .admin, host: host, port: port, error: error)
+        }
+        try? await channel.close()
+    }
+
     /// Serves until SIGINT/SIGTERM; calls `onReady` once both ports listen.
     public func run(onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
         try await makeServiceGroup(shutdownSignals: [.sigterm, .sigint], onReady: onReady).run()
@@ -99,10 +122,16 @@ public struct APNSMockApplication: Sendable {
 
     /// The admin app and the APNs listener in one `ServiceGroup`; a graceful shutdown (a signal
     /// in `shutdownSignals`, or `triggerGracefulShutdown()`) drains both.
+    ///
+    /// The APNs listeners start accepting once the admin server listens, just before `onReady`.
+    /// When a service fails (the admin port was taken after `init` checked it) the group
+    /// cancels the others, every service ends, and `run()` throws the failure (a `BindError`
+    /// for the admin port); `onReady` is then never called.
     public func makeServiceGroup(
         shutdownSignals: [UnixSignal], onReady: @escaping @Sendable (Endpoints) async -> Void
     ) -> ServiceGroup {
         let configuration = configuration
+        let listeners = listeners
         let apnsPort = listeners[0].port
         let app = Application(
             router: AdminRouter.build(
@@ -111,6 +140,7 @@ public struct APNSMockApplication: Sendable {
                 connections: connections),
             configuration: .init(address: .hostname(configuration.adminHost, port: configuration.adminPort)),
             onServerRunning: { channel in
+                for listener in listeners { listener.startAccepting() }
                 await onReady(
                     Endpoints(
                         apnsHost: configuration.host, apnsPort: apnsPort, adminHost: configuration.adminHost,
@@ -118,9 +148,17 @@ public struct APNSMockApplication: Sendable {
             },
             eventLoopGroupProvider: .shared(adminExecutor.group),
             logger: logger)
+        let admin = ClosureService {
+            do {
+                try await app.run()
+            } catch let error where BindError.isBindFailure(error) {
+                throw BindError(
+                    listener: .admin, host: configuration.adminHost, port: configuration.adminPort, error: error)
+            }
+        }
         return ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: app)] + listeners.map { .init(service: $0) },
+                services: [.init(service: admin)] + listeners.map { .init(service: $0) },
                 gracefulShutdownSignals: shutdownSignals,
                 logger: logger))
     }

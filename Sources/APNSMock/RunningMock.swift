@@ -14,6 +14,8 @@ public final class RunningMock: Sendable {
     private let task: Task<Void, any Error>
 
     /// Starts `application` and returns once both ports are listening.
+    /// - Throws: what stopped the servers before they were ready, such as a `BindError` for an
+    ///   admin port taken since `APNSMockApplication.init` checked it.
     public static func start(_ application: APNSMockApplication) async throws -> RunningMock {
         let (stream, continuation) = AsyncStream.makeStream(of: APNSMockApplication.Endpoints.self)
         let group = application.makeServiceGroup(shutdownSignals: []) { continuation.yield($0) }

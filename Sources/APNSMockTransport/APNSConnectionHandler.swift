@@ -7,18 +7,28 @@ import NIOCore
 /// One APNs connection on a NIO channel: TLS on memory BIOs, the client preface check, the
 /// nghttp2 session, the rules and the record.
 ///
+/// A client that speaks cleartext to the port (an `http://` URL, or h2c) is told in words to
+/// use `https://` (see `ClientGreeting`), logged once, and disconnected.
+///
 /// Runs only on its channel's event loop; owns its `TLSConnection` and `HTTP2ServerSession`.
 final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private enum State {
+        /// Nothing read yet, or too little to tell TLS from cleartext.
+        case greeting
         case handshaking
         /// Waiting for the 24 bytes of the HTTP/2 client preface.
         case awaitingPreface
         case http2
+        /// A cleartext HTTP/2 client is being answered by `cleartextRefusal`.
+        case cleartextHTTP2
         case closing
     }
+
+    /// How long a connection told to use TLS stays open for the client to read the answer.
+    static let cleartextLinger = TimeAmount.seconds(2)
 
     /// The HTTP/2 client connection preface (RFC 9113 §3.4).
     static let clientPreface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
@@ -28,7 +38,12 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private var logger: Logger
     private var tls: TLSConnection?
     private var session: APNSSession?
-    private var state = State.handshaking
+    private var state = State.greeting
+    /// The first bytes, kept while `ClientGreeting` is `.undecided`.
+    private var greetingBytes: [UInt8] = []
+    private var cleartextRefusal: CleartextHTTP2Refusal?
+    /// Closes a connection told to use TLS that the client has not closed itself.
+    private var lingerTimeout: Scheduled<Void>?
     private var serverName: String?
     private var prefaceBuffer: [UInt8] = []
     private var plaintext: [UInt8] = []
@@ -54,8 +69,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        logger.debug(
-            "connection opened", metadata: ["apnsmock.peer": "\(context.remoteAddress.map { "\($0)" } ?? "?")"])
+        logger.debug("connection opened", metadata: ["apnsmock.peer": "\(Self.peer(context))"])
         context.fireChannelActive()
     }
 
@@ -64,7 +78,17 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         state = .closing
         session = nil
         tls = nil
+        cleartextRefusal = nil
+        lingerTimeout?.cancel()
+        lingerTimeout = nil
         context.fireChannelInactive()
+    }
+
+    /// `127.0.0.1:54321`, `[::1]:54321`.
+    private static func peer(_ context: ChannelHandlerContext) -> String {
+        guard let address = context.remoteAddress else { return "?" }
+        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
@@ -73,10 +97,89 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let tls, state != .closing else { return }
         let buffer = unwrapInboundIn(data)
+        switch state {
+        case .closing:
+            return
+        case .cleartextHTTP2:
+            buffer.withUnsafeReadableBytes { answerCleartextHTTP2($0.bindMemory(to: UInt8.self), context: context) }
+            return
+        case .greeting:
+            if greetingBytes.isEmpty, buffer.readableBytesView.first == ClientGreeting.tlsHandshakeRecord {
+                // The usual case, decided by the first byte without copying.
+                state = .handshaking
+            } else {
+                greetingBytes.append(contentsOf: buffer.readableBytesView)
+                greet(context: context)
+                return
+            }
+        case .handshaking, .awaitingPreface, .http2:
+            break
+        }
+        guard let tls else { return }
         buffer.withUnsafeReadableBytes { tls.receiveCiphertext($0) }
         process(context: context)
+    }
+
+    /// Decides from `greetingBytes` whether the client speaks TLS, and answers one that does not.
+    private func greet(context: ChannelHandlerContext) {
+        let greeting = ClientGreeting(greetingBytes)
+        switch greeting {
+        case .undecided:
+            return
+        case .tls:
+            state = .handshaking
+            if let tls { greetingBytes.withUnsafeBytes { tls.receiveCiphertext($0) } }
+            greetingBytes = []
+            process(context: context)
+        case .plaintext:
+            logger.notice(
+                "cleartext request on the TLS port (an http:// URL?); answered 400: use https://",
+                metadata: ["apnsmock.peer": "\(Self.peer(context))"])
+            greetingBytes = []
+            sendCleartextAndClose(PlainTextResponse.tlsRequired.bytes, context: context)
+        case .cleartextHTTP2:
+            logger.notice(
+                "cleartext HTTP/2 (h2c) on the TLS port; answered 400: use https://",
+                metadata: ["apnsmock.peer": "\(Self.peer(context))"])
+            do {
+                cleartextRefusal = try CleartextHTTP2Refusal(settings: shared.settings)
+            } catch {
+                logger.error("cannot set up HTTP/2: \(error)")
+                closeNow(context: context)
+                return
+            }
+            state = .cleartextHTTP2
+            let rest = Array(greetingBytes.dropFirst(Self.clientPreface.count))
+            greetingBytes = []
+            rest.withUnsafeBufferPointer { answerCleartextHTTP2($0, context: context) }
+        }
+    }
+
+    /// Feeds a cleartext HTTP/2 client's bytes (after the preface) to its refusal and sends
+    /// what it answers.
+    private func answerCleartextHTTP2(_ bytes: UnsafeBufferPointer<UInt8>, context: ChannelHandlerContext) {
+        guard let cleartextRefusal else { return }
+        output.removeAll(keepingCapacity: true)
+        cleartextRefusal.receive(bytes, output: &output)
+        if cleartextRefusal.finished {
+            sendCleartextAndClose(output, context: context)
+        } else if !output.isEmpty {
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: output)), promise: nil)
+        }
+    }
+
+    /// Sends `bytes` as they are (no TLS) and closes: the sending side first, once they are
+    /// written, so that the client reads them even if it is still sending (closing a socket
+    /// with unread input would reset the connection); the rest when the client closes, or
+    /// after `cleartextLinger`. What the client sends meanwhile is dropped.
+    private func sendCleartextAndClose(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        state = .closing
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: promise)
+        let channel = context.channel
+        promise.futureResult.whenComplete { _ in channel.close(mode: .output, promise: nil) }
+        lingerTimeout = context.eventLoop.scheduleTask(in: Self.cleartextLinger) { channel.close(promise: nil) }
     }
 
     private func process(context: ChannelHandlerContext) {
@@ -189,12 +292,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         logger.notice(
             "client did not send the HTTP/2 preface\(looksLikeHTTP1 ? " (it spoke HTTP/1.x)" : ""); closing")
         if looksLikeHTTP1, let tls {
-            let text =
-                "apns-mock: APNs speaks HTTP/2 only. Connect with an HTTP/2 client (ALPN h2 or HTTP/2 prior knowledge).\n"
-            let response =
-                "HTTP/1.1 505 HTTP Version Not Supported\r\ncontent-type: text/plain; charset=utf-8\r\n"
-                + "content-length: \(text.utf8.count)\r\nconnection: close\r\n\r\n" + text
-            Array(response.utf8).withUnsafeBytes { tls.writePlaintext($0) }
+            PlainTextResponse.http2Only.bytes.withUnsafeBytes { tls.writePlaintext($0) }
             tls.shutdown()
         }
         flushCiphertext(context: context)

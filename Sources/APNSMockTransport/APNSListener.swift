@@ -6,6 +6,11 @@ import ServiceLifecycle
 
 /// The APNs TLS listener: binds, accepts, and hands each connection to an
 /// `APNSConnectionHandler`. A `Service`, so it shares the admin server's lifecycle.
+///
+/// Bound but paused: connections wait in the kernel's backlog until `startAccepting()`, so that
+/// nothing is served before every listener of the process (the admin API too) is up. `run()`
+/// ends, closing the socket, on graceful shutdown and on task cancellation alike: a service
+/// group that cancels after another service failed must not wait for it forever.
 public final class APNSListener: Service, Sendable {
     private let channel: Channel
     private let context: APNSListenerContext
@@ -16,8 +21,9 @@ public final class APNSListener: Service, Sendable {
         return count > 0 ? count : System.coreCount
     }
 
-    /// Binds `host:port` (0 picks a free port) on `group`.
-    /// - Throws: a clear error when the address cannot be bound (port in use, bad host).
+    /// Binds `host:port` (0 picks a free port) on `group`; accepts nothing until
+    /// `startAccepting()`.
+    /// - Throws: `BindError` when the address cannot be bound (port in use, bad host).
     public static func bind(
         host: String, port: Int, context: APNSListenerContext,
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
@@ -25,6 +31,7 @@ public final class APNSListener: Service, Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 1024)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.autoRead, value: false)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator())
             .childChannelInitializer { channel in
@@ -37,7 +44,7 @@ public final class APNSListener: Service, Sendable {
             let channel = try await bootstrap.bind(host: host, port: port).get()
             return APNSListener(channel: channel, context: context)
         } catch {
-            throw ListenerError("cannot listen for APNs on \(host):\(port): \(error)")
+            throw BindError(listener: .apns, host: host, port: port, error: error)
         }
     }
 
@@ -49,12 +56,21 @@ public final class APNSListener: Service, Sendable {
     /// The bound port.
     public var port: Int { channel.localAddress?.port ?? 0 }
 
-    /// Serves until graceful shutdown, then closes the listening socket.
+    /// Starts accepting connections (those waiting in the backlog first).
+    public func startAccepting() {
+        channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { [context] error in
+            context.logger.error("cannot start accepting APNs connections: \(error)")
+        }
+    }
+
+    /// Waits until graceful shutdown or cancellation, then closes the listening socket and
+    /// returns once it is closed. Connections already accepted are not waited for.
     public func run() async throws {
-        await withGracefulShutdownHandler {
+        let channel = channel
+        await withTaskCancellationOrGracefulShutdownHandler {
             try? await channel.closeFuture.get()
-        } onGracefulShutdown: {
-            self.channel.close(promise: nil)
+        } onCancelOrGracefulShutdown: {
+            channel.close(promise: nil)
         }
     }
 

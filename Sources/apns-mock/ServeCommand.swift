@@ -1,6 +1,7 @@
 import APNSMock
 import APNSMockCore
 import APNSMockRegistry
+import APNSMockTransport
 import ArgumentParser
 import Foundation
 import Logging
@@ -118,18 +119,21 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try makeConfiguration()
+        let file = try loadConfigurationFile()
+        let configuration = try makeConfiguration(file: file)
         APNSMockApplication.useThreads(configuration.threads)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = configuration.logLevel
             return handler
         }
+        // A failure before the ready line (a port in use, an unusable certificate) is one line
+        // on stderr and exit code 1; the ready line is printed only once every port listens.
         let application: APNSMockApplication
         do {
             application = try await APNSMockApplication(configuration: configuration)
         } catch {
-            throw CLIError("\(error)")
+            throw cliError(error, file: file)
         }
         do {
             try await application.run { endpoints in
@@ -137,23 +141,49 @@ struct ServeCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data((endpoints.description + "\n").utf8))
             }
         } catch {
-            throw CLIError("\(error)")
+            throw cliError(error, file: file)
+        }
+    }
+
+    /// `error` in words; a port that cannot be bound also names the setting that chose it.
+    func cliError(_ error: any Error, file: ConfigurationFile?) -> CLIError {
+        guard let error = error as? BindError else { return CLIError("\(error)") }
+        let document = file?.document
+        let setting: String
+        switch (error.listener, error.isHostProblem) {
+        case (.apns, false): setting = source("--port", given: !port.isEmpty, "port", inFile: document?.ports != nil)
+        case (.apns, true): setting = source("--host", given: host != nil, "host", inFile: document?.host != nil)
+        case (.admin, false):
+            setting = source("--admin-port", given: adminPort != nil, "adminPort", inFile: document?.adminPort != nil)
+        case (.admin, true):
+            setting = source("--admin-host", given: adminHost != nil, "adminHost", inFile: document?.adminHost != nil)
+        }
+        return CLIError("\(error) (\(setting))")
+    }
+
+    /// `flag` when the setting is the flag's or the default, `FILE: key` when the file's.
+    func source(_ flag: String, given: Bool, _ key: String, inFile: Bool) -> String {
+        !given && inFile ? "\(config ?? ""): \(key)" : flag
+    }
+
+    /// The `--config` file, read and checked; `nil` without `--config`.
+    /// - Throws: `CLIError`, one line naming the file and key.
+    func loadConfigurationFile() throws -> ConfigurationFile? {
+        guard let config else { return nil }
+        do {
+            return try ConfigurationFile(contentsOf: config)
+        } catch {
+            throw CLIError(error.description)
         }
     }
 
     /// The defaults, then the `--config` file, then the flags; checks that the files it names
     /// can be read.
     /// - Throws: `CLIError`, one line naming the flag or the file and key.
-    func makeConfiguration() throws -> APNSMockConfiguration {
+    func makeConfiguration(file: ConfigurationFile?) throws -> APNSMockConfiguration {
         var configuration = APNSMockConfiguration()
         var fileSets = (tlsCert: false, tlsKey: false, clientCA: false)
-        if let config {
-            let file: ConfigurationFile
-            do {
-                file = try ConfigurationFile(contentsOf: config)
-            } catch {
-                throw CLIError(error.description)
-            }
+        if let file {
             file.apply(to: &configuration)
             fileSets = (
                 file.document.tlsCertificatePath != nil, file.document.tlsKeyPath != nil,
@@ -173,10 +203,6 @@ struct ServeCommand: AsyncParsableCommand {
         if clientCA == nil && !fileSets.clientCA {
             // On the development certificates, accept the committed sample provider certificates.
             configuration.useDevelopmentClientCA()
-        }
-        /// `--tls-cert` when the path is the flag's or the default, `FILE: tlsCert` when the file's.
-        func source(_ flag: String, given: Bool, _ key: String, inFile: Bool) -> String {
-            !given && inFile ? "\(config ?? ""): \(key)" : flag
         }
         var files = [
             (

@@ -17,7 +17,9 @@ import Testing
         return E2E.repositoryRoot + "/.build/debug/apns-mock"
     }()
 
-    @Test func serveOnDefaultsPrintsOneReadyLineAndStopsOnSIGTERM() async throws {
+    /// Stops cleanly (exit 0) on SIGTERM and on SIGINT (Ctrl-C).
+    @Test(arguments: [SIGTERM, SIGINT])
+    func serveOnDefaultsPrintsOneReadyLineAndStopsOnSignal(_ signal: Int32) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["serve", "--port", "0", "--admin-port", "0"]
@@ -41,7 +43,7 @@ import Testing
         #expect(match.1 != "0" && adminPort != "0")
         let health = try await E2E.run("curl", ["-sS", "http://127.0.0.1:\(adminPort)/health"])
         #expect(health.stdout == #"{"status":"ok"}"#)
-        kill(process.processIdentifier, SIGTERM)
+        kill(process.processIdentifier, signal)
         let deadline = Date().addingTimeInterval(15)
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(!process.isRunning)
@@ -107,20 +109,30 @@ import Testing
         #expect(loops.count == expected, "event-loop threads: \(loops.count)")
     }
 
-    @Test func portInUseIsAClearError() async throws {
+    /// A port another instance holds ends `serve` at once: one line on stderr naming the port
+    /// and the flag, exit code 1, no ready line (issue #8: a taken admin port used to leave a
+    /// silent process that answered pushes and ignored SIGINT and SIGTERM).
+    @Test(arguments: ["apns", "admin"])
+    func portInUseIsOneClearLineAndExit(_ taken: String) async throws {
         let mock = try await E2E.startMock()
         defer { Task { await mock.stop() } }
-        let output = try await E2E.run(
-            Self.executable,
-            [
-                "serve", "--port", String(mock.endpoints.apnsPort), "--admin-port", "0", "--tls-cert",
-                E2E.repositoryRoot + "/certs/server.pem",
-                "--tls-key", E2E.repositoryRoot + "/certs/server-key.pem",
-            ])
-        #expect(output.status != 0)
-        #expect(
-            output.stderr.contains("cannot listen for APNs on 127.0.0.1:\(mock.endpoints.apnsPort)"), "\(output.stderr)"
-        )
+        let (port, flag, what) =
+            taken == "apns"
+            ? (mock.endpoints.apnsPort, "--port", "APNs") : (mock.endpoints.adminPort, "--admin-port", "admin")
+        var arguments = [
+            "serve", "--tls-cert", E2E.repositoryRoot + "/certs/server.pem", "--tls-key",
+            E2E.repositoryRoot + "/certs/server-key.pem",
+        ]
+        arguments +=
+            taken == "apns"
+            ? ["--port", String(port), "--admin-port", "0"] : ["--port", "0", "--admin-port", String(port)]
+        let started = Date()
+        let output = try await E2E.run(Self.executable, arguments, timeout: 15)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(output.status == 1)
+        #expect(output.stdout.isEmpty, "no ready line: \(output.stdout)")
+        let lines = output.stderr.split(separator: "\n").map(String.init)
+        #expect(lines == ["Error: \(what) port 127.0.0.1:\(port) is already in use (\(flag))"], "\(output.stderr)")
     }
 
     @Test func tokenCommandPrintsAVerifiableJWT() async throws {

@@ -104,6 +104,36 @@ import Testing
         #expect(output.stdout.contains("APNs speaks HTTP/2 only"))
     }
 
+    /// `http://` on the TLS port (HTTP/1.1, or HTTP/2 with prior knowledge): a 400 whose text
+    /// says to use `https://`, nothing recorded; TLS clients are served as before.
+    @Test(arguments: [[String](), ["--http2-prior-knowledge"]])
+    func cleartextOnTheTLSPortGetsA400InWords(_ flags: [String]) async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let output = try await E2E.run(
+            "curl",
+            ["-sS", "-w", "\n%{http_code} %{http_version}"] + flags + [
+                "-H", "apns-topic: com.example.app", "--data-binary", "{}",
+                "http://127.0.0.1:\(mock.endpoints.apnsPort)/3/device/\(E2E.randomToken())",
+            ], timeout: 20)
+        #expect(output.status == 0, "\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.last == (flags.isEmpty ? "400 1.1" : "400 2"), "\(output.stdout)")
+        #expect(output.stdout.contains("this port speaks TLS (HTTP/2 over TLS, like APNs)"))
+        #expect(output.stdout.contains("Use https://"))
+        #expect(mock.store.count == 0)
+
+        let tls = try await E2E.run(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", E2E.caFile, "-o", "/dev/null", "-w", "%{http_code}", "-H",
+                E2E.authorizationHeader, "-H", "apns-topic: com.example.app", "--data-binary", "{}",
+                "\(mock.endpoints.apnsURL)/3/device/\(E2E.randomToken())",
+            ])
+        #expect(tls.stdout == "200", "\(tls.stderr)")
+        #expect(mock.store.count == 1)
+    }
+
     @Test func everyConfiguredPortServesAPNs() async throws {
         let mock = try await E2E.startMock { $0.additionalPorts = [0] }
         defer { Task { await mock.stop() } }

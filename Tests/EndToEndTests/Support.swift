@@ -22,6 +22,13 @@ enum E2E {
 
     /// Starts apns-mock in this process on free ports.
     static func startMock(configure: (inout APNSMockConfiguration) -> Void = { _ in }) async throws -> RunningMock {
+        try await RunningMock.start(APNSMockApplication(configuration: mockConfiguration(configure: configure)))
+    }
+
+    /// The tests' configuration: free ports, the committed certificates, the sample key.
+    static func mockConfiguration(configure: (inout APNSMockConfiguration) -> Void = { _ in }) throws
+        -> APNSMockConfiguration
+    {
         var configuration = APNSMockConfiguration()
         configuration.port = 0
         configuration.adminPort = 0
@@ -30,7 +37,7 @@ enum E2E {
         configuration.logLevel = .warning
         configuration.keys = [try sampleKey()]
         configure(&configuration)
-        return try await RunningMock.start(APNSMockApplication(configuration: configuration))
+        return configuration
     }
 
     /// `authorization: bearer <token>` for curl, signed by the committed sample key.

@@ -1,0 +1,60 @@
+import Testing
+
+@testable import APNSMockTransport
+
+/// A client that speaks cleartext to the TLS port: recognised from its first bytes, and told in
+/// words (HTTP/1.1, or HTTP/2 for h2c) to use `https://`.
+@Suite struct CleartextClientTests {
+    static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+
+    @Test(arguments: [
+        ([0x16, 0x03, 0x01], ClientGreeting.tls),
+        ([0x16], .tls),
+        (Array("POST /3/device/abcd HTTP/1.1\r\n".utf8), .plaintext),
+        (Array("GET / HTTP/1.1\r\n".utf8), .plaintext),
+        (Array("G".utf8), .plaintext),
+        (Array("P".utf8), .undecided),
+        (Array("PRI * HTTP/2.0\r\n".utf8), .undecided),
+        (Array("PRI * HTTP/1.1\r\n".utf8), .plaintext),
+        (preface, .cleartextHTTP2),
+        (preface + [0, 0, 0, 4, 0, 0, 0, 0, 0], .cleartextHTTP2),
+        ([0x00, 0x01, 0x02], .plaintext),
+        ([0x15, 0x03, 0x03], .plaintext),
+    ])
+    func greetingIsClassified(_ bytes: [UInt8], _ expected: ClientGreeting) {
+        #expect(ClientGreeting(bytes) == expected)
+    }
+
+    @Test func plainTextAnswerIsCompleteHTTP1() throws {
+        let text = String(decoding: PlainTextResponse.tlsRequired.bytes, as: UTF8.self)
+        let parts = text.split(separator: "\r\n\r\n", maxSplits: 1, omittingEmptySubsequences: false)
+        try #require(parts.count == 2)
+        let head = parts[0].split(separator: "\r\n").map(String.init)
+        #expect(head.first == "HTTP/1.1 400 Bad Request")
+        #expect(head.contains("content-type: text/plain; charset=utf-8"))
+        #expect(head.contains("connection: close"))
+        #expect(head.contains("content-length: \(parts[1].utf8.count)"))
+        #expect(parts[1].contains("speaks TLS"))
+        #expect(parts[1].contains("https://"))
+    }
+
+    /// An h2c client gets the server SETTINGS, a 400 with the words, and GOAWAY.
+    @Test func cleartextHTTP2ClientGetsA400InHTTP2() throws {
+        let client = HTTP2TestClient()
+        let refusal = try CleartextHTTP2Refusal(settings: HTTP2Settings())
+        let stream = client.submit(
+            path: "/3/device/abcd", headers: [("apns-topic", "com.example.app")], body: Array("{}".utf8))
+        var toServer = client.output()
+        #expect(Array(toServer.prefix(Self.preface.count)) == Self.preface)
+        toServer.removeFirst(Self.preface.count)
+        var toClient: [UInt8] = []
+        toServer.withUnsafeBufferPointer { refusal.receive($0, output: &toClient) }
+        #expect(refusal.finished)
+        client.receive(toClient)
+        #expect(client.header(":status", on: stream) == "400")
+        #expect(client.header("content-type", on: stream) == "text/plain; charset=utf-8")
+        let body = String(decoding: client.bodies[stream] ?? [], as: UTF8.self)
+        #expect(body == PlainTextResponse.tlsRequired.text)
+        #expect(client.goAwayReceived)
+    }
+}
