@@ -26,6 +26,9 @@ extension DeliveryRecord {
         case authentication
         case response
 
+        /// Every field in declaration order, made once (`allCases` builds a new array per call).
+        static let all = allCases
+
         /// Whether the field lives in `StoredDelivery` rather than the blob.
         var isColumn: Bool {
             switch self {
@@ -42,62 +45,50 @@ extension DeliveryRecord {
 /// Writes and reads the blob part of a stored record: one entry per non-column field, as
 /// `tag, length, bytes`.
 enum RecordCodec {
-    /// The blob of `record`, and where in it the apns-id's 36 characters sit (so a generated id
-    /// can be completed under the store's lock).
+    /// The blob of `record`, and where in it a generated apns-id's 36 characters go (the store
+    /// writes them under its lock, once the id's bits are final).
     static func encode(_ record: borrowing DeliveryRecord) -> (bytes: [UInt8], apnsIDOffset: Int) {
         var writer = BlobWriter(
-            capacity: 128 + record.path.utf8.count + record.payload.count + record.headerBlock.bytes.count)
+            capacity: 256 + record.path.utf8.count + record.payload.count + record.headerBlock.bytes.count)
         var apnsIDOffset = 0
-        for field in DeliveryRecord.Field.allCases {
+        for field in DeliveryRecord.Field.all {
             switch field {
             case .method:
-                let start = writer.beginEntry(field)
-                writer.text(record.method)
-                writer.endEntry(start)
+                writer.entry(field, text: record.method)
             case .path:
                 // The usual path is `/3/device/<token>`: rebuilt from the token on read.
                 guard !isCanonical(path: record.path, token: record.token) else { continue }
-                let start = writer.beginEntry(field)
-                writer.text(record.path)
-                writer.endEntry(start)
+                writer.entry(field, text: record.path)
             case .authority:
                 guard let authority = record.authority else { continue }
-                let start = writer.beginEntry(field)
-                writer.text(authority)
-                writer.endEntry(start)
+                writer.entry(field, text: authority)
             case .token:
                 guard let token = record.token else { continue }
-                let start = writer.beginEntry(field)
-                writer.text(token)
-                writer.endEntry(start)
+                writer.entry(field, text: token)
             case .headers:
                 let start = writer.beginEntry(field)
                 writer.varint(record.headerBlock.count)
                 record.headerBlock.encode(into: &writer.bytes, strippingTokenSignatures: true)
                 writer.endEntry(start)
             case .apnsID:
-                let start = writer.beginEntry(field)
-                apnsIDOffset = start
                 if record.apnsID.isGenerated {
                     // The store writes a generated id under its lock, once its bits are final.
+                    writer.bytes.append(field.rawValue)
+                    writer.varint(36)
+                    apnsIDOffset = writer.bytes.count
                     writer.bytes.append(contentsOf: repeatElement(0, count: 36))
                 } else {
-                    record.apnsID.withUTF8 { writer.bytes.append(contentsOf: $0) }
+                    record.apnsID.withUTF8 { writer.entry(field, $0) }
                 }
-                writer.endEntry(start)
             case .uniqueID:
                 guard let uniqueID = record.uniqueID else { continue }
-                let start = writer.beginEntry(field)
-                uniqueID.withUTF8 { writer.bytes.append(contentsOf: $0) }
-                writer.endEntry(start)
+                uniqueID.withUTF8 { writer.entry(field, $0) }
             case .payload:
-                let start = writer.beginEntry(field)
-                writer.bytes.append(contentsOf: record.payload)
-                writer.endEntry(start)
+                record.payload.withUnsafeBufferPointer { writer.entry(field, $0) }
             case .authentication:
-                guard record.authentication != nil else { continue }
+                guard let result = record.authentication else { continue }
                 let start = writer.beginEntry(field)
-                writeAuthentication(record.authentication!, to: &writer)
+                writeAuthentication(result, to: &writer)
                 writer.endEntry(start)
             case .sequence, .receivedAt, .connectionID, .streamID, .environment, .topic, .pushType, .payloadSize,
                 .response:

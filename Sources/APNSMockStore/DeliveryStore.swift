@@ -99,11 +99,10 @@ public final class DeliveryStore: Sendable {
         var (bytes, apnsIDOffset) = RecordCodec.encode(record)
         var flags: UInt8 = 0
         if record.apnsID.isGenerated { flags |= StoredDelivery.flagGeneratedID }
-        var indexedToken: String?
-        if let token = record.token, DeviceToken.isLowercaseHexToken(token) {
-            flags |= StoredDelivery.flagIndexedToken
-            indexedToken = token
-        }
+        // Every token is indexed as the record holds it (lower case when well-formed); queries
+        // read the index only for well-formed tokens, so a malformed one is found by a scan.
+        let indexedToken = record.token
+        if indexedToken != nil { flags |= StoredDelivery.flagIndexedToken }
         var echoedKey: UUIDKey?
         if case .echoed(let text) = record.apnsID { echoedKey = UUIDKey(text) }
         // Everything the lock needs, taken out of the record first (the closure then captures

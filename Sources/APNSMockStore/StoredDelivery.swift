@@ -26,7 +26,7 @@ struct StoredDelivery: Sendable {
     static let noPushType: UInt8 = 0xFF
     static let noTimestamp = Int64.min
     static let flagGeneratedID: UInt8 = 1
-    /// The token is well-formed (lower-case hex) and indexed.
+    /// The record has a token, and the token index lists it.
     static let flagIndexedToken: UInt8 = 2
     static let flagGoAway: UInt8 = 16
     /// Not answered (yet): status, reason, times of the response are not set.
@@ -92,25 +92,36 @@ struct BlobWriter {
         bytes.append(contentsOf: value)
     }
 
-    /// Starts a tagged entry: the field's tag and room for the length. Write the value, then
-    /// call `endEntry` with what this returned.
-    mutating func beginEntry(_ field: DeliveryRecord.Field) -> Int {
+    /// A tagged entry whose value is `value`: tag, length (varint), bytes.
+    mutating func entry(_ field: DeliveryRecord.Field, _ value: UnsafeBufferPointer<UInt8>) {
         bytes.append(field.rawValue)
-        bytes.append(0)
-        bytes.append(0)
-        bytes.append(0)
-        bytes.append(0)
+        varint(value.count)
+        bytes.append(contentsOf: value)
+    }
+
+    /// A tagged entry holding `value`'s UTF-8 bytes.
+    mutating func entry(_ field: DeliveryRecord.Field, text value: String) {
+        var value = value
+        value.withUTF8 { entry(field, $0) }
+    }
+
+    /// Starts a tagged entry whose length is known only once written: the tag and a 4-byte
+    /// varint to fill in. Write the value, then call `endEntry` with what this returned.
+    mutating func beginEntry(_ field: DeliveryRecord.Field) -> Int {
+        bytes.append(contentsOf: [field.rawValue, 0x80, 0x80, 0x80, 0])
         return bytes.count
     }
 
-    /// Ends the entry whose value started at `start`: fills in its length.
+    /// Ends the entry whose value started at `start`: fills in its length as a padded varint
+    /// (continuation bits set on the first three bytes), which `BlobReader.varint` reads as usual.
     mutating func endEntry(_ start: Int) {
-        let length = UInt32(bytes.count - start)
+        let length = bytes.count - start
+        precondition(length < 1 << 28, "a record entry over 256 MB")
         bytes.withUnsafeMutableBufferPointer { buffer in
-            buffer[start - 4] = UInt8(truncatingIfNeeded: length)
-            buffer[start - 3] = UInt8(truncatingIfNeeded: length >> 8)
-            buffer[start - 2] = UInt8(truncatingIfNeeded: length >> 16)
-            buffer[start - 1] = UInt8(truncatingIfNeeded: length >> 24)
+            buffer[start - 4] = 0x80 | UInt8(truncatingIfNeeded: length & 0x7F)
+            buffer[start - 3] = 0x80 | UInt8(truncatingIfNeeded: (length >> 7) & 0x7F)
+            buffer[start - 2] = 0x80 | UInt8(truncatingIfNeeded: (length >> 14) & 0x7F)
+            buffer[start - 1] = UInt8(truncatingIfNeeded: length >> 21)
         }
     }
 }
@@ -148,15 +159,10 @@ struct BlobReader {
 
     /// The next tagged entry, `nil` at the end.
     mutating func entry() -> (tag: UInt8, bytes: UnsafeRawBufferPointer)? {
-        guard offset + 5 <= bytes.count else { return nil }
+        guard offset < bytes.count else { return nil }
         let tag = bytes[offset]
-        let length =
-            Int(bytes[offset + 1]) | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]) << 16
-            | Int(bytes[offset + 4]) << 24
-        let start = offset + 5
-        let end = min(start + length, bytes.count)
-        offset = end
-        return (tag, UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        offset += 1
+        return (tag, raw())
     }
 
     mutating func raw() -> UnsafeRawBufferPointer {
