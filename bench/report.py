@@ -36,7 +36,10 @@ PAGING_COST_TARGET = 0.10
 PAGING_VARIANTS = [
     ("unfiltered", "unfiltered"),
     ("topic", "`topic=com.example.app`"),
+    ("waiters", "100 parked waiters + wake-up probe"),
 ]
+# A waiter must be woken this soon after the push that satisfies it, even under full load.
+WAKE_TARGET_MS = 10
 
 
 # ----------------------------------------------------------------------------------------------
@@ -288,6 +291,16 @@ def write_paging(w, meta, paging_rows, pagers, noisy):
                          "left out (noise)")
         for (a, b), p in zip(used, ps):
             if not p:
+                continue
+            if variant == "waiters":
+                p99 = p.get("wake_p99_ms")
+                notes.append(
+                    f"waiters round {b['rep']}: {p.get('waiters', '?')} waiters parked "
+                    f"({p.get('parked_at_end', '?')} still parked at the end), {p.get('probes', 0)} probes: a wait on a "
+                    f"fresh token answered p50 {p.get('wake_p50_ms')} ms, p99 {p99} ms, max {p.get('wake_max_ms')} ms "
+                    f"after curl had the push's answer (target p99 < {WAKE_TARGET_MS} ms "
+                    f"{'?' if p99 is None else mark(p99 < WAKE_TARGET_MS)}); {p.get('errors', '?')} errors"
+                )
                 continue
             span = b.get("elapsed_s") or p.get("duration_s") or 1
             client_alone = (a.get("client_cpu_s") or 0) / (a.get("elapsed_s") or span)

@@ -461,7 +461,7 @@ PAGER_TOPIC=com.example.app
 meta pager_limit "$PAGER_LIMIT"
 meta pager_pause_ms "$PAGER_PAUSE_MS"
 meta pager_topic "$PAGER_TOPIC"
-PAGING_VARIANTS=(alone unfiltered topic)
+PAGING_VARIANTS=(alone unfiltered topic waiters)
 pager_summary() { # FILE: the pager's JSON line in a few words
     python3 - "$1" <<'EOF' 2>/dev/null || echo 'no result'
 import json, sys
@@ -481,7 +481,14 @@ paging_run() { # VARIANT REP: one measured run, appends its row; the pager's JSO
         unfiltered) args=() ;;
         topic) args=(--param "topic=$PAGER_TOPIC") ;;
     esac
-    if [[ $variant != alone ]]; then
+    if [[ $variant == waiters ]]; then
+        # 100 waits that never match stay parked through the run; a probe measures wake-up latency.
+        timeout -k 5 $((DURATION + 60)) taskset -c "$CLIENT_CPU" python3 bench/waiters.py --port "$MOCK_ADMIN" \
+            --apns-port "$MOCK_PORT" --jwt "$JWT" --duration "$DURATION" --waiters 100 \
+            >"$base.pager.json" 2>"$base.pager.stderr.txt" &
+        pager_pid=$!
+        PIDS+=("$pager_pid")
+    elif [[ $variant != alone ]]; then
         timeout -k 5 $((DURATION + 30)) taskset -c "$CLIENT_CPU" python3 "$PAGER" --port "$MOCK_ADMIN" \
             --duration "$DURATION" --limit "$PAGER_LIMIT" --pause-ms "$PAGER_PAUSE_MS" "${args[@]}" \
             >"$base.pager.json" 2>"$base.pager.stderr.txt" &
@@ -494,7 +501,11 @@ paging_run() { # VARIANT REP: one measured run, appends its row; the pager's JSO
         forget_pid "$pager_pid"
         ((rc == 0)) || log "pager exited $rc (see $base.pager.stderr.txt)"
         meta "pager_${variant}_$rep" "$(head -1 "$base.pager.json")"
-        log "pager $variant rep $rep: $(pager_summary "$base.pager.json")"
+        if [[ $variant == waiters ]]; then
+            log "waiters rep $rep: $(head -1 "$base.pager.json")"
+        else
+            log "pager $variant rep $rep: $(pager_summary "$base.pager.json")"
+        fi
     fi
     stop_mock
 }
