@@ -23,4 +23,22 @@ import Testing
         #expect(result["uniqueId"] is String)
         #expect(try await E2E.deliveries(mock, token: token).count == 1)
     }
+
+    /// The whole CI flow from another language: a Node script starts `apns-mock serve`, pushes,
+    /// waits for the delivery on the admin API and runs `apns-mock verify` on an expectation file.
+    @Test(.enabled(if: E2E.which("node") != nil || E2E.clientsRequired, "node is not installed"))
+    func ciFlowFromNode() async throws {
+        let output = try await E2E.run(
+            "node",
+            [E2E.clientsDirectory + "/ci_flow.mjs", CLITests.executable, E2E.repositoryRoot, try E2E.providerToken()],
+            timeout: 90)
+        #expect(output.status == 0, "\(output.stdout) \(output.stderr)")
+        let result = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output.stdout)")
+        #expect(result["push"] as? Int == 200)
+        #expect(result["wait"] as? Int == 200)
+        #expect((result["waitedToken"] as? String)?.hasPrefix("7f3a") == true)
+        #expect(result["verify"] as? Int == 0)
+        #expect((result["report"] as? String)?.contains("all 2 expectations hold") == true)
+    }
 }
