@@ -65,7 +65,9 @@ import Testing
         let store = DeliveryStore()
         let executor = AdminExecutor()
         let verifier = ExpectationVerifier(store: store, executor: executor)
-        let late = try Self.expectation(#"{"name":"late","match":{"status":200},"within":"5s"}"#)
+        // Woken by the record, not by the end of its 30 s window (the bound is loose: sanitizers
+        // and a busy machine slow everything down).
+        let late = try Self.expectation(#"{"name":"late","match":{"status":200},"within":"30s"}"#)
         let appender = Task {
             try await Task.sleep(for: .milliseconds(300))
             store.append(Self.record(status: 200))
@@ -73,7 +75,7 @@ import Testing
         let clock = ContinuousClock()
         var start = clock.now
         #expect(try await verifier.verify([late])[0].passed)
-        #expect(clock.now - start < .seconds(4))
+        #expect(clock.now - start < .seconds(20))
         try await appender.value
         // `none` within 1 s: broken by a record in the window, judged at its end otherwise.
         let quiet = try Self.expectation(
