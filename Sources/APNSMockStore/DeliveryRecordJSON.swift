@@ -30,7 +30,7 @@ public enum DeliveryRecordJSON {
 
     public static func write(_ record: DeliveryRecord, to json: inout JSONWriter, tokens: inout TokenCache) {
         json.beginObject()
-        for field in DeliveryRecord.Field.allCases {
+        for field in DeliveryRecord.Field.all {
             switch field {
             case .sequence:
                 json.key("sequence")

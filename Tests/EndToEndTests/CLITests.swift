@@ -29,13 +29,8 @@ import Testing
         process.standardError = FileHandle.nullDevice
         let started = Date()
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let ready = String(decoding: line, as: UTF8.self)
+        let line = E2E.firstLine(of: out)
+        let ready = line
         #expect(Date().timeIntervalSince(started) < 20)
         let pattern = #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=http://127\.0\.0\.1:(\d+)\n$/#
         let match = try #require(ready.wholeMatch(of: pattern), "ready line: \(ready)")
@@ -93,13 +88,8 @@ import Testing
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
         }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        #expect(String(decoding: line, as: UTF8.self).hasPrefix("apns-mock ready"))
+        let line = E2E.firstLine(of: out)
+        #expect(line.hasPrefix("apns-mock ready"))
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/task")
         let loops = tasks.filter { task in
             let name =

@@ -239,13 +239,8 @@ import Testing
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        return (line.isEmpty ? nil : String(decoding: line, as: UTF8.self), process)
+        let line = E2E.firstLine(of: out)
+        return (line.isEmpty ? nil : line, process)
     }
 
     static func stop(_ process: Process) async throws {

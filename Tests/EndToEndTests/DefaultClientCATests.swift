@@ -24,13 +24,8 @@ import Testing
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
             try process.run()
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-            }
-            let ready = String(decoding: line, as: UTF8.self)
+            let line = E2E.firstLine(of: out)
+            let ready = line
             let pattern = #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=(http://127\.0\.0\.1:\d+)\n$/#
             guard let match = ready.wholeMatch(of: pattern), let port = Int(match.1) else {
                 process.terminate()

@@ -120,6 +120,17 @@ enum E2E {
             stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
     }
 
+    /// The first line `pipe` delivers (a server's ready line), or what came before it ended.
+    static func firstLine(of pipe: Pipe) -> String {
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
     /// GET on the admin API, decoded as a JSON object.
     static func adminGET(_ mock: RunningMock, _ pathAndQuery: String) async throws -> (Int, [String: Any]) {
         let output = try await run(

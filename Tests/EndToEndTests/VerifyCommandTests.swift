@@ -177,13 +177,8 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { process.terminate() }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let ready = String(decoding: line, as: UTF8.self)
+        let line = E2E.firstLine(of: out)
+        let ready = line
         let admin = try #require(ready.firstMatch(of: #/admin=(\S+)/#)).1
         let token = try Self.token(in: "unregistered-cleanup.yaml")
         let device = try await E2E.run("curl", ["-sS", "\(admin)/v1/devices/\(token)"])
