@@ -176,7 +176,7 @@ public enum AdminRouter {
     static func waitForMatches(
         store: DeliveryStore, executor: AdminExecutor, query: DeliveryQuery, count: Int, timeout: Double
     ) async throws -> (records: [DeliveryRecord], satisfied: Bool) {
-        let subscription = store.notifier.subscribe()
+        let subscription = store.notifier.subscribe(token: query.matcher.indexableToken)
         defer { subscription.cancel() }
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int64(timeout * 1000))
@@ -217,7 +217,7 @@ public enum AdminRouter {
         let query = parsed.query
         let startSequence = start
         let body = ResponseBody { writer in
-            let subscription = store.notifier.subscribe()
+            let subscription = store.notifier.subscribe(token: query.matcher.indexableToken)
             defer { subscription.cancel() }
             let keepAlive = Task {
                 while !Task.isCancelled {

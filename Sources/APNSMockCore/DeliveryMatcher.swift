@@ -105,6 +105,13 @@ public struct DeliveryMatcher: Sendable, Hashable {
         return nil
     }
 
+    /// The `token` condition's value when it is a well-formed token (lower case): the records it
+    /// can match are all in the store's token index under it.
+    public var indexableToken: String? {
+        guard let token, DeviceToken.isLowercaseHexToken(token) else { return nil }
+        return token
+    }
+
     /// The `apnsId` condition's value, for an index look-up.
     public var apnsID: String? {
         for case .apnsID(let id) in conditions { return id }

@@ -13,7 +13,7 @@ public final class DeliveryStore: Sendable {
     /// The most records held at once.
     public let capacity: Int
     /// Wakes whoever waits for new records (nobody, usually: then it costs one atomic load).
-    public let notifier = DeliveryNotifier()
+    public let notifier: DeliveryNotifier
 
     struct State: Sendable {
         var records = Deque<StoredDelivery>()
@@ -75,7 +75,15 @@ public final class DeliveryStore: Sendable {
         // Room for a full store up front: growing rehashes every id while pushes wait. Untouched
         // pages of the table cost no memory.
         state.records.reserveCapacity(self.capacity)
-        self.state = NIOLockedValueBox(state)
+        let box = NIOLockedValueBox(state)
+        self.state = box
+        notifier = DeliveryNotifier { tokens in
+            box.withLockedValue { state in
+                var latest: [String: UInt64] = [:]
+                for token in tokens { if let last = state.byToken[token]?.last { latest[token] = last } }
+                return latest
+            }
+        }
     }
 
     /// What `record` stored: the sequence number, and the apns-id the answer must carry.
@@ -155,7 +163,7 @@ public final class DeliveryStore: Sendable {
             state.records[index].setResponse(response, reasonID: reasonID)
             return true
         }
-        if done { notifier.signal() }
+        if done { notifier.signalCompletion() }
         return done
     }
 

@@ -1,4 +1,5 @@
 import APNSMockCore
+import Synchronization
 import Testing
 
 @testable import APNSMockStore
@@ -296,6 +297,29 @@ import Testing
         #expect(json["payload"]?["aps"]?["alert"]?["title"] == .string("Hi"))
         let pending = DeliveryRecordJSON.encode(Self.record(status: nil))
         #expect(JSONValue.parse(pending)?["response"] == .null)
+    }
+
+    /// A waiter parked on one token is not woken by pushes to others (the load of a load test).
+    @Test func tokenSubscribersWakeOnlyForTheirToken() async throws {
+        let store = DeliveryStore()
+        let mine = String(repeating: "cd", count: 32)
+        let subscription = store.notifier.subscribe(token: mine)
+        var signals = subscription.signals.makeAsyncIterator()
+        let count = Mutex(0)
+        let woken = Task {
+            while await signals.next() != nil { count.withLock { $0 += 1 } }
+        }
+        for _ in 0..<50 {
+            store.append(Self.record())  // another token
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(count.withLock { $0 } == 0)
+        store.append(Self.record(token: mine))
+        for _ in 0..<500 where count.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        subscription.cancel()
+        await woken.value
+        #expect(count.withLock { $0 } == 1)
     }
 
     @Test func notifierWakesSubscribersAndCostsNothingWithout() async throws {
