@@ -133,8 +133,6 @@ let package = Package(
                 "APNSMockCore",
                 "APNSMockRegistry",
                 "APNSMockTransport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

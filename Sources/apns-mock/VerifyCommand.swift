@@ -2,9 +2,7 @@ import APNSMock
 import APNSMockCore
 import APNSMockRegistry
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
-import NIOCore
 
 /// `apns-mock verify`: checks expectation files against a running apns-mock.
 ///
@@ -36,43 +34,37 @@ struct VerifyCommand: AsyncParsableCommand {
             fail(2, "apns-mock verify: \(error)")
         }
         let base = admin.hasSuffix("/") ? String(admin.dropLast()) : admin
-        guard URL(string: base + "/v1/verify")?.host != nil else {
+        guard let client = AdminClient(url: base) else {
             fail(2, "apns-mock verify: --admin must be a URL such as http://127.0.0.1:2198; got '\(admin)'")
         }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
         var reports: [VerificationReport] = []
-        var failure: (code: Int32, message: String)?
         for file in files {
             let body = JSONValue.object([("expect", .array(file.expectations.map(\.json)))]).jsonText
-            var request = HTTPClientRequest(url: base + "/v1/verify")
-            request.method = .POST
-            request.headers.add(name: "content-type", value: "application/json")
-            if let adminToken { request.headers.add(name: "authorization", value: "Bearer \(adminToken)") }
-            request.body = .bytes(ByteBuffer(string: body))
+            var headers = [("content-type", "application/json")]
+            if let adminToken { headers.append(("authorization", "Bearer \(adminToken)")) }
             let started = Date()
+            let response: AdminClient.Response
             do {
                 // Long enough for the longest `within` (at most 300 s) and the answer.
-                let response = try await client.execute(request, timeout: .seconds(330))
-                let bytes = Array(try await response.body.collect(upTo: 64 << 20).readableBytesView)
-                guard response.status == .ok else {
-                    failure = (
-                        2,
-                        "apns-mock verify: \(file.path): the admin API answered \(response.status.code): \(String(decoding: bytes, as: UTF8.self))"
-                    )
-                    break
-                }
-                reports.append(
-                    try VerificationReport(file: file.path, answer: bytes, seconds: Date().timeIntervalSince(started)))
-            } catch let error as VerificationReportError {
-                failure = (2, "apns-mock verify: \(error)")
-                break
+                response = try client.send(
+                    method: "POST", path: "/v1/verify", headers: headers, body: Array(body.utf8), timeout: 330)
             } catch {
-                failure = (2, "apns-mock verify: cannot reach the admin API at \(base): \(error)")
-                break
+                fail(2, "apns-mock verify: cannot reach the admin API at \(base): \(error)")
+            }
+            guard response.status == 200 else {
+                fail(
+                    2,
+                    "apns-mock verify: \(file.path): the admin API answered \(response.status): \(String(decoding: response.body, as: UTF8.self))"
+                )
+            }
+            do {
+                reports.append(
+                    try VerificationReport(
+                        file: file.path, answer: response.body, seconds: Date().timeIntervalSince(started)))
+            } catch {
+                fail(2, "apns-mock verify: \(error)")
             }
         }
-        try? await client.shutdown()
-        if let failure { fail(failure.code, failure.message) }
         for report in reports { print(report.text) }
         if let junit {
             do {
