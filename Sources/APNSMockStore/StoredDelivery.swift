@@ -87,11 +87,6 @@ struct BlobWriter {
         bytes.append(contentsOf: value)
     }
 
-    mutating func raw(_ value: [UInt8]) {
-        varint(value.count)
-        bytes.append(contentsOf: value)
-    }
-
     /// A tagged entry whose value is `value`: tag, length (varint), bytes.
     mutating func entry(_ field: DeliveryRecord.Field, _ value: UnsafeBufferPointer<UInt8>) {
         bytes.append(field.rawValue)
