@@ -20,8 +20,15 @@ run: deps build
 build:
 	$(SWIFT) build
 
+# Release builds: cross-module optimization (Core's types inlined and specialized into the server)
+# and no run-time exclusivity checks (every access to a class property paid one); measured in
+# docs/BENCHMARKS.md. Given here, not in Package.swift, so that a package depending on apns-mock
+# is compiled as its own manifest says (unsafeFlags would apply to it and older toolchains refuse them).
+RELEASE_FLAGS := -c release -Xswiftc -cross-module-optimization -Xswiftc -enforce-exclusivity=unchecked
+export RELEASE_FLAGS
+
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 # Installs the packages that are missing, and nothing else.
 deps:
@@ -71,7 +78,7 @@ clean:
 .PHONY: bench bench-quick bench-instructions
 
 bench: deps
-	$(SWIFT) build -c release --product apns-mock
+	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
 	bench/run.sh
 	$(MAKE) bench-instructions
 

@@ -54,8 +54,7 @@ let package = Package(
             name: "APNSMockCore",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto")
-            ],
-            swiftSettings: answerPathSettings
+            ]
         ),
         .target(
             name: "APNSMockStore",
@@ -63,8 +62,7 @@ let package = Package(
                 "APNSMockCore",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "DequeModule", package: "swift-collections"),
-            ],
-            swiftSettings: answerPathSettings
+            ]
         ),
         .target(
             name: "APNSMockRegistry",
@@ -73,8 +71,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
-            ],
-            swiftSettings: answerPathSettings
+            ]
         ),
         .target(
             name: "APNSMockTransport",
@@ -92,8 +89,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-            ],
-            swiftSettings: answerPathSettings
+            ]
         ),
         .target(
             name: "APNSMockAdmin",
@@ -193,9 +189,3 @@ let package = Package(
     ]
 )
 
-/// The modules on the answer path, in release builds: Core's types inlined and specialized into
-/// the server (cross-module optimization), and no run-time exclusivity checks (every access to a
-/// class property paid one). Measured in docs/BENCHMARKS.md.
-var answerPathSettings: [SwiftSetting] {
-    [.unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-}

@@ -14,7 +14,10 @@ command -v valgrind >/dev/null || {
   sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
   $sudo apt-get install -y -qq valgrind >/dev/null || { $sudo apt-get update -qq && $sudo apt-get install -y -qq valgrind >/dev/null; }
 }
-swift build -c release --product apns-mock-bench >&2
+# The Makefile's release flags (make bench-instructions exports them).
+RELEASE_FLAGS=${RELEASE_FLAGS:--c release -Xswiftc -cross-module-optimization -Xswiftc -enforce-exclusivity=unchecked}
+# shellcheck disable=SC2086
+swift build $RELEASE_FLAGS --product apns-mock-bench >&2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # valgrind 3.19 cannot read the DWARF of Swift release binaries; symbols stay, debug info goes.

@@ -19,7 +19,7 @@
 #   PAGER_LIMIT (records per page of the paging client, 100), PAGER_PAUSE_MS (its pause between pages, 0),
 #   SERVER_CPU / CLIENT_CPU (cores for taskset; default 0 and 1)
 #
-# Expects the release binary: swift build -c release --product apns-mock (the Makefile's bench
+# Expects the release binary: make release (the Makefile's bench
 # target builds it first). Installs nghttp2-client, nghttp2-server and h2o through apt if missing.
 # Every process it starts is stopped on exit, also on failure; every h2load run is bounded.
 
@@ -70,7 +70,7 @@ fi
 for tool in h2load nghttpd curl python3 taskset flock; do
     command -v "$tool" >/dev/null || die "$tool not found"
 done
-[[ -x $BIN ]] || die "$BIN is missing: run swift build -c release --product apns-mock (make bench does)"
+[[ -x $BIN ]] || die "$BIN is missing: run make release (make bench builds it)"
 (($(nproc) >= 2)) || log "WARNING: fewer than 2 cores; server and h2load share one"
 
 # ---------------------------------------------------------------------------------------------
