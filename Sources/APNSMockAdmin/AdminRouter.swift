@@ -14,11 +14,16 @@ public enum AdminRouter {
     /// - Parameters:
     ///   - reset: puts keys and devices back to the start-up setup (`POST /v1/reset`).
     ///   - connections: reaches live APNs connections (`closeConnections=true`).
+    ///   - access: the bearer token every call but `/health` must present, if any.
     public static func build(
         store: DeliveryStore, registry: Registry, executor: AdminExecutor,
-        reset: @escaping @Sendable () async -> Void = {}, connections: (any ConnectionControl)? = nil
+        reset: @escaping @Sendable () async -> Void = {}, connections: (any ConnectionControl)? = nil,
+        access: AdminAccess = AdminAccess(token: nil)
     ) -> Router<BasicRequestContext> {
         let router = Router()
+        if access.token != nil {
+            router.add(middleware: AdminTokenMiddleware(access: access))
+        }
         RegistryRoutes.add(to: router, registry: registry)
         router.get("/health") { _, _ in
             json(status: .ok, Array(#"{"status":"ok"}"#.utf8))

@@ -62,6 +62,7 @@ import Testing
         ),
         (["serve", "--client-ca", "/nonexistent/ca.pem"], "--client-ca: cannot read '/nonexistent/ca.pem'"),
         (["serve", "--threads", "0"], "--threads must be between 1 and 256; got 0"),
+        (["serve", "--admin-token", ""], "--admin-token must be non-empty and without spaces"),
     ])
     func badInputIsOneClearLine(_ arguments: [String], _ message: String) async throws {
         let output = try await E2E.run(Self.executable, arguments)
