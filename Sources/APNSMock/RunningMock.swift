@@ -160,6 +160,22 @@ public final class RunningMock: Sendable {
             caCertificatePEM: caCertificatePEM, caPrivateKeyPEM: caPrivateKeyPEM)
     }
 
+    /// Checks the expectations of the file at `path` (see `expectations/README.md`) against the
+    /// recorded pushes as `apns-mock verify` does: each waits up to its `within` to hold. The
+    /// file's `setup:` is not applied (pass it to ``start(configure:)`` with `addSetup`).
+    /// - Returns: the report: `passed`, and `text` explaining each failure with near misses.
+    /// - Throws: `ExpectationFileError` naming the file, line and key for a file that cannot be used.
+    public func verify(expectationFile path: String) async throws -> VerificationReport {
+        let file = try ExpectationFile.load(file: path, now: WallClock.milliseconds())
+        let started = ContinuousClock.now
+        let answer = try await ExpectationVerifier(store: application.store, executor: application.adminExecutor)
+            .answer(file.expectations)
+        let elapsed = ContinuousClock.now - started
+        return try VerificationReport(
+            file: path, answer: answer,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
     /// Forgets every record and puts keys and devices back to the configuration's, as
     /// `POST /v1/reset` does.
     public func reset() {

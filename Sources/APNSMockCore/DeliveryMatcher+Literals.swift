@@ -8,7 +8,8 @@ extension DeliveryMatcher: ExpressibleByArrayLiteral {
 
 extension DeliveryMatcher.Condition {
     /// The payload's value at the dot-separated object keys of `path` (`aps.alert.title`)
-    /// matches `expected`: equal for scalars, a subset for objects and arrays.
+    /// matches `expected`: equal for scalars, a subset for objects (every key given, any others
+    /// allowed), element by element for arrays (same length).
     public static func payload(_ path: String, _ expected: JSONValue) -> Self {
         .payload(path: path.split(separator: ".").map { .key(String($0)) }, expected: expected)
     }
