@@ -64,10 +64,10 @@ def _wait_for_ready_line(process, lines):
 
 @pytest.fixture(scope="session")
 def apns_mock(tmp_path_factory):
-    binary = os.environ.get("APNS_MOCK") or shutil.which("apns-mock")
+    binary = shutil.which(os.environ.get("APNS_MOCK") or "apns-mock")
     if not binary:
         # A missing mock fails the run: a skipped CI check would pass without testing anything.
-        pytest.fail("apns-mock not found: set APNS_MOCK to the binary, or put it on PATH")
+        pytest.fail(f"apns-mock not found ({os.environ.get('APNS_MOCK') or 'PATH'}): set APNS_MOCK to the binary, or put it on PATH")
     work = tmp_path_factory.mktemp("apns-mock")
 
     given = os.environ.get("APNS_MOCK_CERTS")
