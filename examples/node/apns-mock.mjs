@@ -6,6 +6,8 @@
 //   APNS_MOCK        the apns-mock binary (default: `apns-mock` on PATH)
 //   APNS_MOCK_CERTS  a directory with server.pem, server-key.pem and ca.pem (default: a new
 //                    development CA and server certificate, made with `apns-mock certs generate`)
+//   APNS_MOCK_ADMIN_TOKEN  when set, serve requires it on admin calls (and verify sends it), so
+//                    the admin calls here send it too
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
@@ -65,7 +67,7 @@ function readyLine(server) {
 
 /**
  * Starts apns-mock with the expectation file's `setup:` applied.
- * Resolves to {binary, apnsUrl, adminUrl, caFile, keyFile, keyId, teamId, stop()}.
+ * Resolves to {binary, apnsUrl, adminUrl, adminHeaders, caFile, keyFile, keyId, teamId, stop()}.
  */
 export async function startApnsMock({ expectations }) {
   const binary = process.env.APNS_MOCK || "apns-mock";
@@ -101,11 +103,15 @@ export async function startApnsMock({ expectations }) {
     );
     const [apnsUrl, adminUrl] = await readyLine(server);
 
+    const adminHeaders = process.env.APNS_MOCK_ADMIN_TOKEN
+      ? { authorization: `Bearer ${process.env.APNS_MOCK_ADMIN_TOKEN}` }
+      : {};
+
     // Register the provider's public key, so the mock checks every token's signature.
     const publicKey = fs.readFileSync(path.join(work, `AuthKey_${KEY_ID}.pub.pem`), "utf8");
     const answer = await fetch(`${adminUrl}/v1/keys/${KEY_ID}`, {
       method: "PUT",
-      headers: { "content-type": "application/json" },
+      headers: { ...adminHeaders, "content-type": "application/json" },
       body: JSON.stringify({ teamId: TEAM_ID, publicKey }),
       signal: AbortSignal.timeout(10_000),
     });
@@ -115,6 +121,7 @@ export async function startApnsMock({ expectations }) {
       binary,
       apnsUrl,
       adminUrl,
+      adminHeaders,
       caFile: path.join(certs, "ca.pem"),
       keyFile: path.join(work, `AuthKey_${KEY_ID}.p8`),
       keyId: KEY_ID,

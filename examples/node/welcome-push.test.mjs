@@ -75,7 +75,10 @@ test("the welcome push is delivered", async () => {
 
   // 2. Wait for the delivery instead of sleeping: 200 as soon as it is recorded, 408 after 10 s.
   const query = new URLSearchParams({ count: "1", timeout: "10s", token: DEVICE, "payload.aps.alert.title": "Welcome" });
-  const waited = await fetch(`${mock.adminUrl}/v1/deliveries/wait?${query}`, { signal: AbortSignal.timeout(15_000) });
+  const waited = await fetch(`${mock.adminUrl}/v1/deliveries/wait?${query}`, {
+    headers: mock.adminHeaders,
+    signal: AbortSignal.timeout(15_000),
+  });
   const text = await waited.text();
   assert.equal(waited.status, 200, text);
   const [record] = JSON.parse(text).deliveries;

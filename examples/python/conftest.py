@@ -8,6 +8,8 @@ Environment:
   APNS_MOCK        the apns-mock binary (default: `apns-mock` on PATH)
   APNS_MOCK_CERTS  a directory with server.pem, server-key.pem and ca.pem (default: a new
                    development CA and server certificate, made with `apns-mock certs generate`)
+  APNS_MOCK_ADMIN_TOKEN  when set, serve requires it on admin calls (and verify sends it), so
+                   the admin calls here send it too
 """
 
 import dataclasses
@@ -36,6 +38,7 @@ class APNSMock:
     binary: str  # the apns-mock binary, for `apns-mock verify`
     apns_url: str  # https://127.0.0.1:PORT — where the provider pushes
     admin_url: str  # http://127.0.0.1:PORT — the admin API
+    admin_headers: dict  # send these on every admin call
     ca_file: str  # the CA the provider must trust for apns_url (and only for it)
     key_file: str  # AuthKey_<KEY_ID>.p8, the provider's token-signing key
     key_id: str
@@ -102,10 +105,15 @@ def apns_mock(tmp_path_factory):
     try:
         apns_url, admin_url = _wait_for_ready_line(process, lines)
 
+        token = os.environ.get("APNS_MOCK_ADMIN_TOKEN")
+        admin_headers = {"authorization": f"Bearer {token}"} if token else {}
+
         # Register the provider's public key, so the mock checks every token's signature.
         public_key = (work / f"AuthKey_{KEY_ID}.pub.pem").read_text()
         answer = requests.put(
-            f"{admin_url}/v1/keys/{KEY_ID}", json={"teamId": TEAM_ID, "publicKey": public_key}, timeout=10
+            f"{admin_url}/v1/keys/{KEY_ID}", json={"teamId": TEAM_ID, "publicKey": public_key},
+            headers=admin_headers,
+            timeout=10,
         )
         assert answer.status_code in (200, 201), answer.text
 
@@ -113,6 +121,7 @@ def apns_mock(tmp_path_factory):
             binary=binary,
             apns_url=apns_url,
             admin_url=admin_url,
+            admin_headers=admin_headers,
             ca_file=str(certs / "ca.pem"),
             key_file=str(work / f"AuthKey_{KEY_ID}.p8"),
             key_id=KEY_ID,

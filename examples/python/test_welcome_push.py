@@ -57,6 +57,7 @@ def test_welcome_push_is_delivered(apns_mock):
     waited = requests.get(
         f"{apns_mock.admin_url}/v1/deliveries/wait",
         params={"count": 1, "timeout": "10s", "token": DEVICE, "payload.aps.alert.title": "Welcome"},
+        headers=apns_mock.admin_headers,
         timeout=15,
     )
     assert waited.status_code == 200, waited.text
