@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs
 
-.PHONY: run build release test test-unit test-asan test-tsan deps test-deps format lint clean
+.PHONY: run build release test test-unit test-asan test-tsan test-examples deps test-deps format lint clean
 
 run: deps build
 	.build/debug/apns-mock serve
@@ -51,7 +51,22 @@ TEST_ENV := APNS_MOCK_E2E_REQUIRED=1 APNS_MOCK_PYTHON=$(CURDIR)/$(PYTHON)
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(TEST_ENV) $(SWIFT) test --skip-build --disable-xctest
+	$(MAKE) test-examples
 	$(MAKE) test-asan
+
+# The CI examples in examples/ (Python: pytest in its own venv; Node: node --test), each against
+# this build's binary. The venv is refreshed only when requirements.txt changes.
+EXAMPLES_VENV := examples/python/.venv
+
+$(EXAMPLES_VENV)/installed: examples/python/requirements.txt
+	@[ -x $(EXAMPLES_VENV)/bin/python ] || python3 -m venv $(EXAMPLES_VENV)
+	$(EXAMPLES_VENV)/bin/python -m pip install -q -r $<
+	@touch $@
+
+test-examples: test-deps $(EXAMPLES_VENV)/installed
+	$(SWIFT) build --product apns-mock
+	cd examples/python && APNS_MOCK=$(CURDIR)/.build/debug/apns-mock .venv/bin/python -m pytest -q -p no:cacheprovider
+	cd examples/node && APNS_MOCK=$(CURDIR)/.build/debug/apns-mock node --test
 
 test-unit: deps
 	$(SWIFT) test --disable-xctest --filter 'APNSMockCoreTests|APNSMockStoreTests|APNSMockRegistryTests|APNSMockAdminTests|APNSMockTransportTests'
@@ -70,7 +85,7 @@ lint:
 	$(SWIFT) format lint -r Sources Tests
 
 clean:
-	rm -rf .build .build-asan .build-tsan $(VENV)
+	rm -rf .build .build-asan .build-tsan $(VENV) $(EXAMPLES_VENV)
 
 # HTTP/2 load benchmark (docs/BENCHMARKS.md): apns-mock (release build) beside nghttpd and h2o
 # under h2load. Installs nghttp2-client, nghttp2-server and h2o through apt if missing.
