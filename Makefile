@@ -55,7 +55,8 @@ test: test-deps
 	$(MAKE) test-asan
 
 # The CI examples in examples/ (Python: pytest in its own venv; Node: node --test), each against
-# this build's binary. The venv is refreshed only when requirements.txt changes.
+# this build's binary; the venv is refreshed only when requirements.txt changes. Then the Swift
+# example as another package builds it: apns-mock as a dependency by version tag (a few minutes).
 EXAMPLES_VENV := examples/python/.venv
 
 $(EXAMPLES_VENV)/installed: examples/python/requirements.txt
@@ -67,6 +68,7 @@ test-examples: test-deps $(EXAMPLES_VENV)/installed
 	$(SWIFT) build --product apns-mock
 	cd examples/python && APNS_MOCK=$(CURDIR)/.build/debug/apns-mock .venv/bin/python -m pytest -q -p no:cacheprovider
 	cd examples/node && APNS_MOCK=$(CURDIR)/.build/debug/apns-mock node --test
+	examples/swift/run-as-dependency.sh
 
 test-unit: deps
 	$(SWIFT) test --disable-xctest --filter 'APNSMockCoreTests|APNSMockStoreTests|APNSMockRegistryTests|APNSMockAdminTests|APNSMockTransportTests'
