@@ -1,3 +1,4 @@
+import APNSMock
 import Foundation
 import Testing
 
@@ -124,6 +125,14 @@ import Testing
         #expect(output.stdout.isEmpty, "no ready line: \(output.stdout)")
         let lines = output.stderr.split(separator: "\n").map(String.init)
         #expect(lines == ["Error: \(what) port 127.0.0.1:\(port) is already in use (\(flag))"], "\(output.stderr)")
+    }
+
+    /// The version a consumer package's `from:` names is the one the binary reports.
+    @Test func versionIsTheReleaseTag() async throws {
+        let output = try await E2E.run(Self.executable, ["--version"])
+        #expect(output.status == 0)
+        #expect(output.stdout == APNSMockVersion.current + "\n")
+        #expect(APNSMockVersion.current.wholeMatch(of: #/\d+\.\d+\.\d+/#) != nil)
     }
 
     @Test func tokenCommandPrintsAVerifiableJWT() async throws {
