@@ -212,10 +212,12 @@ PY
 # ---- the image on its own -------------------------------------------------------------------------------------
 ctr="apns-mock-image-test-$$"
 containers+=("$ctr")
-say "podman run $IMAGE (ports published on 127.0.0.1, host ports chosen by podman)"
-# The sysctl lets the non-root user bind 443 (Docker sets it by default, podman does not).
+say "podman run $IMAGE with APNS_MOCK_ADMIN_TOKEN (ports published on 127.0.0.1, host ports chosen by podman)"
+# The sysctl lets the non-root user bind 443 (Docker sets it by default, podman does not). This container has an
+# admin token; the compose run below has none (the image's --admin-insecure).
+admin_token=$(random_token)
 timeout 60 podman --runtime runc run -d --name "$ctr" --sysctl net.ipv4.ip_unprivileged_port_start=0 \
-    -p 127.0.0.1::443 -p 127.0.0.1::2197 -p 127.0.0.1::2198 "$IMAGE" >/dev/null
+    -e APNS_MOCK_ADMIN_TOKEN="$admin_token" -p 127.0.0.1::443 -p 127.0.0.1::2197 -p 127.0.0.1::2198 "$IMAGE" >/dev/null
 host_port() { pm port "$ctr" "$1/tcp" | head -n 1 | sed 's/.*://'; }
 apns_port=$(host_port 2197); apple_port=$(host_port 443); admin_port=$(host_port 2198)
 admin="http://127.0.0.1:$admin_port"
@@ -232,15 +234,18 @@ result=$(push "https://localhost:$apns_port/3/device/$device")
 [ "$result" = "200 2" ] || fail "push answered '$result': $(cat "$work/headers" "$work/body")"
 grep -qi '^apns-id: ' "$work/headers" || fail "no apns-id in the answer"
 say "push over HTTP/2 to localhost:$apns_port: 200"
-curl -fsS --max-time 10 "$admin/v1/deliveries?token=$device" >"$work/deliveries.json"
+code=$(curl -sS -o /dev/null -w '%{http_code}' --max-time 10 "$admin/v1/deliveries?token=$device")
+[ "$code" = 401 ] || fail "GET /v1/deliveries without the admin token answered $code, not 401"
+admin_get() { curl -fsS --max-time 10 -H "authorization: Bearer $admin_token" "$admin$1"; }
+admin_get "/v1/deliveries?token=$device" >"$work/deliveries.json"
 assert_delivery "$work/deliveries.json" "$device" sandbox "localhost:$apns_port"
-say "GET /v1/deliveries: one record, status 200, token $device"
+say "GET /v1/deliveries: 401 without the admin token; with it one record, status 200, token $device"
 
 # Port 443 under Apple's production host name (curl --connect-to): --environment auto reads it as production.
 device2=$(random_token)
 result=$(push "https://api.push.apple.com/3/device/$device2" --connect-to "api.push.apple.com:443:127.0.0.1:$apple_port")
 [ "$result" = "200 2" ] || fail "push to api.push.apple.com answered '$result': $(cat "$work/body")"
-curl -fsS --max-time 10 "$admin/v1/deliveries?token=$device2" >"$work/deliveries.json"
+admin_get "/v1/deliveries?token=$device2" >"$work/deliveries.json"
 assert_delivery "$work/deliveries.json" "$device2" production "api.push.apple.com"
 say "push to api.push.apple.com on the container's port 443: 200, recorded as production"
 
