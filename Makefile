@@ -31,13 +31,14 @@ release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 # The binary the container image carries: the same release build with the Swift standard library and Foundation
-# linked statically (only libnghttp2, libssl and glibc stay dynamic), copied to dist/apns-mock. In its own scratch
+# linked statically (only libnghttp2, libssl and glibc stay dynamic), stripped (install -s: 149 MB -> 81 MB; the
+# static runtime has no swift-backtrace helper to read symbols anyway), copied to dist/apns-mock. In its own scratch
 # path: in .build the static and the dynamic link of one product would replace each other whenever `make release`
 # or `make bench` and this target alternate. The Dockerfile's build stage runs it with IMAGE_SCRATCH=.build.
 IMAGE_SCRATCH ?= .build-image
 release-static: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --static-swift-stdlib --product apns-mock --scratch-path $(IMAGE_SCRATCH)
-	install -D -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(IMAGE_SCRATCH) --show-bin-path)/apns-mock" dist/apns-mock
+	install -D -s -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(IMAGE_SCRATCH) --show-bin-path)/apns-mock" dist/apns-mock
 
 # The container image with podman (no Docker, no registry needed): see the README's "Container image".
 # test-image also runs it, pushes through it, and runs docker-compose.yml with podman-compose.

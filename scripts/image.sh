@@ -173,7 +173,7 @@ wait_health() {
 
 # Runs podman's health check of container $1 by hand (no systemd here to run its timer) and reads the status back.
 check_health() {
-    timeout 30 podman --runtime runc healthcheck run "$1" >/dev/null || fail "podman healthcheck run $1 failed"
+    timeout 30 podman --runtime runc healthcheck run "$1" >/dev/null 2>&1 || fail "podman healthcheck run $1 failed"
     local status
     status=$(pm inspect --format '{{.State.Health.Status}}' "$1")
     [ "$status" = healthy ] || fail "podman reports $1 as '$status', not healthy"
@@ -217,7 +217,8 @@ say "podman run $IMAGE with APNS_MOCK_ADMIN_TOKEN (ports published on 127.0.0.1,
 # admin token; the compose run below has none (the image's --admin-insecure).
 admin_token=$(random_token)
 timeout 60 podman --runtime runc run -d --name "$ctr" --sysctl net.ipv4.ip_unprivileged_port_start=0 \
-    -e APNS_MOCK_ADMIN_TOKEN="$admin_token" -p 127.0.0.1::443 -p 127.0.0.1::2197 -p 127.0.0.1::2198 "$IMAGE" >/dev/null
+    -e APNS_MOCK_ADMIN_TOKEN="$admin_token" -p 127.0.0.1::443 -p 127.0.0.1::2197 -p 127.0.0.1::2198 "$IMAGE" \
+    >/dev/null 2>"$work/run.err" || { cat "$work/run.err"; fail "podman run failed"; }
 host_port() { pm port "$ctr" "$1/tcp" | head -n 1 | sed 's/.*://'; }
 apns_port=$(host_port 2197); apple_port=$(host_port 443); admin_port=$(host_port 2198)
 admin="http://127.0.0.1:$admin_port"
@@ -230,7 +231,7 @@ if grep -q 'libswiftCore\|libFoundation\|not found' <<<"$ldd_out"; then fail "bi
 
 provider_token=$(timeout 30 podman --runtime runc exec "$ctr" apns-mock token "${KEY_ARGS[@]}")
 device=$(random_token)
-result=$(push "https://localhost:$apns_port/3/device/$device")
+result=$(push "https://localhost:$apns_port/3/device/$device" || true)
 [ "$result" = "200 2" ] || fail "push answered '$result': $(cat "$work/headers" "$work/body")"
 grep -qi '^apns-id: ' "$work/headers" || fail "no apns-id in the answer"
 say "push over HTTP/2 to localhost:$apns_port: 200"
@@ -243,14 +244,14 @@ say "GET /v1/deliveries: 401 without the admin token; with it one record, status
 
 # Port 443 under Apple's production host name (curl --connect-to): --environment auto reads it as production.
 device2=$(random_token)
-result=$(push "https://api.push.apple.com/3/device/$device2" --connect-to "api.push.apple.com:443:127.0.0.1:$apple_port")
+result=$(push "https://api.push.apple.com/3/device/$device2" --connect-to "api.push.apple.com:443:127.0.0.1:$apple_port" || true)
 [ "$result" = "200 2" ] || fail "push to api.push.apple.com answered '$result': $(cat "$work/body")"
 admin_get "/v1/deliveries?token=$device2" >"$work/deliveries.json"
 assert_delivery "$work/deliveries.json" "$device2" production "api.push.apple.com"
 say "push to api.push.apple.com on the container's port 443: 200, recorded as production"
 
 # SIGTERM (podman stop) shuts the server down cleanly: exit status 0.
-timeout 60 podman --runtime runc stop -t 10 "$ctr" >/dev/null
+timeout 60 podman --runtime runc stop -t 10 "$ctr" >/dev/null 2>&1
 code=$(pm inspect --format '{{.State.ExitCode}}' "$ctr")
 [ "$code" = 0 ] || { pm logs "$ctr" | tail -n 20; fail "exit status $code after podman stop"; }
 say "podman stop: exit status 0"
@@ -259,7 +260,8 @@ pm rm -f "$ctr" >/dev/null
 # ---- docker-compose.yml with podman-compose -------------------------------------------------------------------
 # podman-compose from PyPI, pinned: Debian's 1.0.3 drops the network aliases (it gives each container only its
 # service name) and passes a `sysctls:` mapping without its values.
-if ! "$COMPOSE_VENV/bin/podman-compose" --version 2>/dev/null | grep -q "podman-compose $PODMAN_COMPOSE_VERSION"; then
+installed=$("$COMPOSE_VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("podman-compose"))' 2>/dev/null || true)
+if [ "$installed" != "$PODMAN_COMPOSE_VERSION" ]; then
     say "installing podman-compose $PODMAN_COMPOSE_VERSION into $COMPOSE_VENV"
     [ -x "$COMPOSE_VENV/bin/pip" ] || python3 -m venv "$COMPOSE_VENV"
     "$COMPOSE_VENV/bin/pip" install -q "podman-compose==$PODMAN_COMPOSE_VERSION"
@@ -292,8 +294,8 @@ timeout 120 podman --runtime runc run --name "$client" --network "$network" --en
         -H "authorization: bearer $token" -H "apns-topic: com.example.app" -H "apns-push-type: alert" \
         --data-binary "{\"aps\":{\"alert\":{\"title\":\"from the image test\"}}}" \
         "https://api.sandbox.push.apple.com/3/device/$1"
-    curl -fsS "http://apns-mock:2198/v1/deliveries?token=$1"' client "$device" >"$work/client.out" 2>&1 \
-    || { cat "$work/client.out"; fail "compose: the client container failed"; }
+    curl -fsS "http://apns-mock:2198/v1/deliveries?token=$1"' client "$device" >"$work/client.out" 2>"$work/client.err" \
+    || { cat "$work/client.out" "$work/client.err"; fail "compose: the client container failed"; }
 result=$(head -n 1 "$work/client.out")
 [ "$result" = "200 2" ] || fail "compose: push to api.sandbox.push.apple.com answered: $(cat "$work/client.out")"
 tail -n +2 "$work/client.out" >"$work/deliveries.json"
