@@ -139,10 +139,16 @@ build_image() {
     make_base_image
     say "make release-static"
     make release-static
+    local previous
+    previous=$(pm image inspect --format '{{.Id}}' "$IMAGE" 2>/dev/null || true)
     say "podman build --target runtime-prebuilt -t $IMAGE"
     # --format docker: the OCI image format has no HEALTHCHECK. --pull=never: nothing comes from a registry.
     timeout 900 podman --runtime runc build --pull=never --format docker --target runtime-prebuilt -t "$IMAGE" . \
         >"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; fail "podman build failed"; }
+    # The image this tag named before, now untagged (its cached layers stay for the next build).
+    if [ -n "$previous" ] && [ "$previous" != "$(pm image inspect --format '{{.Id}}' "$IMAGE")" ]; then
+        pm rmi "$previous" >/dev/null 2>&1 || true
+    fi
     say "built $IMAGE: $(pm image inspect --format '{{.Size}}' "$IMAGE") bytes" \
         "($(pm image inspect --format '{{.Size}}' "$BASE_IMAGE") of them the base image)"
 }
