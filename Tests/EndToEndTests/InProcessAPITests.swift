@@ -99,6 +99,39 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: caPath), "stop() removes the certificates it made")
     }
 
+    /// `verify(expectationFile:)` judges a file as `apns-mock verify` does, near misses included.
+    @Test func verifyAnExpectationFileInProcess() async throws {
+        let mock = try await RunningMock.start()
+        defer { Task { await mock.stop() } }
+        let device = E2E.randomToken()
+        let output = try await E2E.run(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", try #require(mock.caCertificatePath), "-o", "/dev/null", "-w",
+                "%{http_code}", "-H", "apns-topic: com.example.app", "-d", #"{"aps":{"alert":{"title":"Hi"}}}"#,
+                "\(mock.apnsURL)/3/device/\(device)",
+            ])
+        #expect(output.stdout == "403")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("verify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let holds = directory.appendingPathComponent("holds.yaml").path
+        try "expect:\n  - {name: one rejected push, match: {token: \(device), status: 403}, count: {exactly: 1}}\n"
+            .write(toFile: holds, atomically: true, encoding: .utf8)
+        let fails = directory.appendingPathComponent("fails.yaml").path
+        try "expect:\n  - {name: an accepted push, match: {token: \(device), status: 200}, count: {atLeast: 1}}\n"
+            .write(toFile: fails, atomically: true, encoding: .utf8)
+        let passing = try await mock.verify(expectationFile: holds)
+        #expect(passing.passed, "\(passing.text)")
+        let failing = try await mock.verify(expectationFile: fails)
+        #expect(!failing.passed)
+        #expect(failing.text.contains("✘ an accepted push"), "\(failing.text)")
+        #expect(failing.text.contains("status: expected \"200\", got \"403\""), "\(failing.text)")
+        await #expect(throws: ExpectationFileError.self) {
+            try await mock.verify(expectationFile: directory.appendingPathComponent("missing.yaml").path)
+        }
+    }
+
     @Test func resetForgetsRecordsAndRegistrations() async throws {
         let mock = try await RunningMock.start { $0.strictRegistry = true }
         defer { Task { await mock.stop() } }
