@@ -3,13 +3,19 @@ import APNSMockCore
 /// An admin API error: `{"error":{"code":"…","message":"…"}}` with a stable code.
 public struct AdminError: Error, Sendable, Equatable {
     private enum Code: String, Sendable {
-        case badParameter, notFound, badRequest
+        case badParameter, notFound, badRequest, methodNotAllowed
     }
     private let code: Code
     /// A sentence naming the offending field or parameter.
     public let message: String
     /// The HTTP status for this error.
-    public var status: Int { code == .notFound ? 404 : 400 }
+    public var status: Int {
+        switch code {
+        case .badParameter, .badRequest: 400
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        }
+    }
     /// The stable code, as sent in JSON.
     public var codeString: String { code.rawValue }
 
@@ -18,6 +24,10 @@ public struct AdminError: Error, Sendable, Equatable {
     }
     public static func notFound(_ message: String) -> AdminError { AdminError(code: .notFound, message: message) }
     public static func badRequest(_ message: String) -> AdminError { AdminError(code: .badRequest, message: message) }
+    /// A path the API has, with a method it does not take (405; the answer names the methods in `Allow`).
+    public static func methodNotAllowed(_ message: String) -> AdminError {
+        AdminError(code: .methodNotAllowed, message: message)
+    }
 
     public static func == (lhs: AdminError, rhs: AdminError) -> Bool { lhs.code == rhs.code }
 

@@ -66,7 +66,7 @@ struct ExpectationTests {
         #expect(DurationText.seconds(text) == seconds)
     }
 
-    @Test(arguments: ["", "5x", "-1", "+3", "ms", "1e400"])
+    @Test(arguments: ["", "5x", "-1", "+3", "ms", "1e400", "1e2", "0x10", "inf", "nan", ".5", "5.", "1..2s", " 5"])
     func badDurations(_ text: String) {
         #expect(DurationText.seconds(text) == nil)
     }
