@@ -630,13 +630,20 @@ public enum AdminAPIDocument {
             QueryDuration:
               type: string
               description: |
-                A number of seconds, or a number with a unit (`ms`, `s`, `m`, `h`); at most
-                \#(Int(AdminRouter.maximumWaitSeconds)) seconds.
-              pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h)?$"
+                A number of seconds, bare or with a unit (`s`, `ms`, `m`, `h`), at most
+                \#(Int(AdminRouter.maximumWaitSeconds)) seconds: `0.5`, `5s`, `500ms`, `2m`. (`h` is accepted
+                too, up to the same bound, though no pattern here lists it.)
+              anyOf:
+                - title: seconds
+                  pattern: "^(300(\\.0+)?|[12]?[0-9]{1,2}(\\.[0-9]+)?)s?$"
+                - title: milliseconds
+                  pattern: "^(300000(\\.0+)?|[12]?[0-9]{1,5}(\\.[0-9]+)?)ms$"
+                - title: minutes
+                  pattern: "^(5(\\.0+)?|[0-4](\\.[0-9]+)?)m$"
             Duration:
               description: |
-                A number with a unit (`500ms`, `5s`, `2m`, `1h`), or a number of seconds; at most
-                \#(Int(AdminRouter.maximumWaitSeconds)) seconds.
+                A number of seconds (JSON number), or a string as for a query's duration (`500ms`,
+                `5s`, `2m`); at most \#(Int(AdminRouter.maximumWaitSeconds)) seconds.
               oneOf:
                 - type: number
                   minimum: 0
@@ -822,8 +829,14 @@ public enum AdminAPIDocument {
               description: The conditions a record must meet, all of them; `{}` matches every record.
               additionalProperties: false
               properties:
-                token: {$ref: "#/components/schemas/MatcherText"}
-                tokenPrefix: {$ref: "#/components/schemas/MatcherText"}
+                token:
+                  description: Not empty.
+                  type: [string, number, boolean]
+                  minLength: 1
+                tokenPrefix:
+                  description: Not empty.
+                  type: [string, number, boolean]
+                  minLength: 1
                 topic: {$ref: "#/components/schemas/MatcherText"}
                 pushType: {$ref: "#/components/schemas/PushType"}
                 status:
@@ -911,6 +924,15 @@ public enum AdminAPIDocument {
                 Apple's `.p8` file; only its public half is kept). A field given as null is left out.
               required: [teamId]
               additionalProperties: false
+              oneOf:
+                - required: [publicKey]
+                  properties:
+                    publicKey: {type: string}
+                    privateKey: {type: "null"}
+                - required: [privateKey]
+                  properties:
+                    privateKey: {type: string}
+                    publicKey: {type: "null"}
               properties:
                 keyId:
                   description: Must equal the path's `keyId` when given.
@@ -947,29 +969,56 @@ public enum AdminAPIDocument {
             DeviceBody:
               description: |
                 Every field is optional; a field given as null is left out. `state` defaults to
-                `active`, or to the state whose time is given; the time defaults to now.
-              type: object
-              additionalProperties: false
-              properties:
-                token:
-                  description: Must equal the path's token (any case) when given.
-                  type: [string, "null"]
-                topic:
-                  description: Pushes for another topic get 400 DeviceTokenNotForTopic; left out, any topic.
-                  type: [string, "null"]
-                  minLength: 1
-                environment:
-                  description: Pushes in the other environment get 400 BadDeviceToken; left out, either.
-                  type: [string, "null"]
-                  enum: [sandbox, production, null]
-                state:
-                  type: [string, "null"]
-                  enum: [active, unregistered, expired, null]
-                unregisteredAt:
-                  description: Only with state unregistered (or none).
-                  $ref: "#/components/schemas/OptionalTime"
-                expiredAt:
-                  description: Only with state expired (or none); not with unregisteredAt.
-                  $ref: "#/components/schemas/OptionalTime"
+                `active`, or to the state whose time is given; that time defaults to now.
+              oneOf:
+                - title: active
+                  type: object
+                  additionalProperties: false
+                  properties:
+                    token: {$ref: "#/components/schemas/DeviceBodyToken"}
+                    topic: {$ref: "#/components/schemas/DeviceBodyTopic"}
+                    environment: {$ref: "#/components/schemas/DeviceBodyEnvironment"}
+                    state: {enum: [active, null]}
+                    unregisteredAt: {type: "null"}
+                    expiredAt: {type: "null"}
+                - title: unregistered
+                  description: Pushes get 410 Unregistered.
+                  type: object
+                  additionalProperties: false
+                  anyOf:
+                    - {required: [state], properties: {state: {const: unregistered}}}
+                    - {required: [unregisteredAt], properties: {unregisteredAt: {type: integer}}}
+                  properties:
+                    token: {$ref: "#/components/schemas/DeviceBodyToken"}
+                    topic: {$ref: "#/components/schemas/DeviceBodyTopic"}
+                    environment: {$ref: "#/components/schemas/DeviceBodyEnvironment"}
+                    state: {enum: [unregistered, null]}
+                    unregisteredAt: {$ref: "#/components/schemas/OptionalTime"}
+                    expiredAt: {type: "null"}
+                - title: expired
+                  description: Pushes get 410 ExpiredToken.
+                  type: object
+                  additionalProperties: false
+                  anyOf:
+                    - {required: [state], properties: {state: {const: expired}}}
+                    - {required: [expiredAt], properties: {expiredAt: {type: integer}}}
+                  properties:
+                    token: {$ref: "#/components/schemas/DeviceBodyToken"}
+                    topic: {$ref: "#/components/schemas/DeviceBodyTopic"}
+                    environment: {$ref: "#/components/schemas/DeviceBodyEnvironment"}
+                    state: {enum: [expired, null]}
+                    unregisteredAt: {type: "null"}
+                    expiredAt: {$ref: "#/components/schemas/OptionalTime"}
+            DeviceBodyToken:
+              description: Must equal the path's token (any case) when given.
+              type: [string, "null"]
+            DeviceBodyTopic:
+              description: Pushes for another topic get 400 DeviceTokenNotForTopic; left out, any topic.
+              type: [string, "null"]
+              minLength: 1
+            DeviceBodyEnvironment:
+              description: Pushes in the other environment get 400 BadDeviceToken; left out, either.
+              type: [string, "null"]
+              enum: [sandbox, production, null]
         """#
 }

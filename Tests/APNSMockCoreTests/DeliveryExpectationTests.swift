@@ -21,6 +21,20 @@ struct ExpectationTests {
         #expect(list[2].count == .atLeast(1))
     }
 
+    /// Found by schemathesis: JSON Schema's `integer` includes 95.0, and a JSON number is
+    /// seconds however it is written.
+    @Test func numbersAreReadByValue() throws {
+        let list = try Self.parse(
+            #"[{"name":"a","match":{"priority":5.0,"status":2.1e2},"count":{"atMost":3.0},"within":1e-1},"#
+                + #"{"name":"b","match":{},"count":{"atMost":9223372036854775806}}]"#)
+        #expect(list[0].match.conditions == [.priority(5), .status(210)])
+        #expect(list[0].count == .atMost(3))
+        #expect(list[0].within == 0.1)
+        #expect(list[1].count == .atMost(9_223_372_036_854_775_806))
+        #expect(throws: MatcherError.self) { try Self.parse(#"[{"name":"a","match":{"priority":5.5}}]"#) }
+        #expect(throws: MatcherError.self) { try Self.parse(#"[{"name":"a","match":{},"count":{"atMost":1.5}}]"#) }
+    }
+
     @Test func inOrderStepsInheritTheWindow() throws {
         let list = try Self.parse(
             #"[{"name":"flow","inOrder":true,"within":"2s","steps":[{"match":{"status":410}},{"name":"quiet","match":{"status":200},"count":{"none":true}}]}]"#
