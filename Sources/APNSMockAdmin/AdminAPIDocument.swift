@@ -552,9 +552,10 @@ public enum AdminAPIDocument {
               schema:
                 type: object
                 additionalProperties: false
+                # Values are left untyped: a query string's values are all text.
                 patternProperties:
-                  "^headers\\.[^.].*$": {type: string}
-                  "^payload\\.[^.]+(\\.[^.]+)*$": {type: string}
+                  "^headers\\.[^.].*$": {description: The header's value.}
+                  "^payload\\.[^.]+(\\.[^.]+)*$": {description: The text the payload holds at this path.}
             since:
               name: since
               in: query

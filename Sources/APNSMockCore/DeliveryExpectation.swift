@@ -170,7 +170,7 @@ public struct DeliveryExpectation: Sendable, Hashable {
         var parsed = member.value.scalarText.flatMap { Int($0) }
         if parsed == nil, case .number(let value, _) = member.value {
             // Written with a fraction or exponent: read by value (2.0 is 2, as JSON Schema's `integer` says).
-            parsed = value.rounded() == value && abs(value) <= 1e15 ? Int(value) : nil
+            parsed = Int(exactly: value)
         }
         guard let n = parsed, n >= 0 else {
             throw MatcherError("\(location).\(member.key) must be a whole number, 0 or more")

@@ -93,7 +93,7 @@ extension DeliveryMatcher {
         func integer(_ range: ClosedRange<Int>, _ what: String) throws(MatcherError) -> Int {
             // A JSON number written with a fraction or exponent is read by value: 95.0 is 95, as
             // JSON Schema's `integer` says.
-            let parsed = Int(text) ?? number.flatMap { $0.rounded() == $0 && abs($0) <= 1e15 ? Int($0) : nil }
+            let parsed = Int(text) ?? number.flatMap { Int(exactly: $0) }
             guard let value = parsed, range.contains(value) else {
                 throw MatcherError("matcher field '\(label)' must be \(what); got '\(text)'")
             }

@@ -59,7 +59,8 @@ def shorten_expectation(expectation):
         return
     if "within" in expectation:
         expectation["within"] = shortened(expectation["within"])
-    for step in expectation.get("steps") or []:
+    steps = expectation.get("steps")
+    for step in steps if isinstance(steps, list) else []:
         if isinstance(step, dict) and "within" in step:
             step["within"] = shortened(step["within"])
 
