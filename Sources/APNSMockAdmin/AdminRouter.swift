@@ -106,7 +106,8 @@ public enum AdminRouter {
         }
         if case .object(let members) = document {
             for member in members where member.key != "expect" {
-                throw .badRequest("the body's field '\(member.key)' is not known; the body is {\"expect\": [expectations]}")
+                throw .badRequest(
+                    "the body's field '\(member.key)' is not known; the body is {\"expect\": [expectations]}")
             }
         }
         let expectations: [DeliveryExpectation]

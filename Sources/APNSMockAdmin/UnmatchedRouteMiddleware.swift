@@ -55,10 +55,10 @@ struct UnmatchedRouteMiddleware: RouterMiddleware {
             where !methods.contains(method) {
                 methods.append(method)
             }
+            let list = methods.joined(separator: ", ")
             var response = AdminRouter.errorResponse(
-                .methodNotAllowed(
-                    "\(request.method.rawValue) is not allowed on '\(path)'; allowed: \(methods.joined(separator: ", "))"))
-            response.headers[.allow] = methods.joined(separator: ", ")
+                .methodNotAllowed("\(request.method.rawValue) is not allowed on '\(path)'; allowed: \(list)"))
+            response.headers[.allow] = list
             return response
         }
     }

@@ -26,7 +26,8 @@ struct ExpectationTests {
     @Test func numbersAreReadByValue() throws {
         let list = try Self.parse(
             #"[{"name":"a","match":{"priority":5.0,"status":2.1e2},"count":{"atMost":3.0},"within":1e-1},"#
-                + #"{"name":"b","match":{},"count":{"atMost":9223372036854775806}},{"name":"c","match":{},"count":{"atMost":7e18}}]"#)
+                + #"{"name":"b","match":{},"count":{"atMost":9223372036854775806}},"#
+                + #"{"name":"c","match":{},"count":{"atMost":7e18}}]"#)
         #expect(list[0].match.conditions == [.priority(5), .status(210)])
         #expect(list[0].count == .atMost(3))
         #expect(list[0].within == 0.1)

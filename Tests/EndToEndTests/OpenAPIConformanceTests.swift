@@ -29,7 +29,9 @@ import Testing
 
         let admin = mock.endpoints.adminURL
         // A new seed each run explores more; a failure names it (APNS_MOCK_SCHEMATHESIS_SEED repeats it).
-        let seed = ProcessInfo.processInfo.environment["APNS_MOCK_SCHEMATHESIS_SEED"] ?? String(UInt32.random(in: 0...UInt32.max))
+        let seed =
+            ProcessInfo.processInfo.environment["APNS_MOCK_SCHEMATHESIS_SEED"]
+            ?? String(UInt32.random(in: 0...UInt32.max))
         let output = try await E2E.run(
             st,
             [
@@ -38,7 +40,7 @@ import Testing
                 "--checks", "all",
                 "--exclude-path", "/v1/events",
                 "--phases", "examples,coverage,fuzzing",
-                "--max-examples", "30",
+                "--max-examples", "60",
                 "--workers", "2",
                 "--request-timeout", "10",
                 "--generation-database", "none",
@@ -60,8 +62,8 @@ import Testing
         let common = ["-sS", "-o", "/dev/null", "--http2", "--cacert", E2E.caFile]
         let authorization = ["-H", "authorization: bearer \(try E2E.providerToken())"]
         let requests: [[String]] = [
-            authorization + ["-H", "apns-topic: com.example.app", "-H", "apns-collapse-id: c1", "-H", "apns-priority: 5"]
-                + ["--data-binary", #"{"aps":{"alert":{"title":"Hi"}}}"#, url],
+            authorization + ["-H", "apns-topic: com.example.app", "-H", "apns-collapse-id: c1"]
+                + ["-H", "apns-priority: 5", "--data-binary", #"{"aps":{"alert":{"title":"Hi"}}}"#, url],
             authorization + ["-H", "apns-push-type: background", "--data-binary", "{}", url],
             authorization + ["-H", "apns-topic: com.example.app", "--data-binary", "not json", url],
             ["-H", "apns-topic: com.example.app", "--data-binary", "[1]", url],
