@@ -265,6 +265,17 @@ public enum AdminAPIDocument {
                           properties:
                             expect: {$ref: "#/components/schemas/ExpectationList"}
                         - $ref: "#/components/schemas/ExpectationList"
+                    example:
+                      expect:
+                        - name: welcome push
+                          match:
+                            topic: com.example.app
+                            payload: {aps: {alert: {title: Welcome}}}
+                          count: {exactly: 1}
+                          within: 5s
+                        - name: nothing rejected
+                          match: {status: 400}
+                          count: {none: true}
               responses:
                 "200":
                   description: Each expectation's outcome.
@@ -342,6 +353,14 @@ public enum AdminAPIDocument {
                 content:
                   application/json:
                     schema: {$ref: "#/components/schemas/KeyBody"}
+                    example:
+                      teamId: DEF123GHIJ
+                      environment: both
+                      publicKey: |
+                        -----BEGIN PUBLIC KEY-----
+                        MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEBhtjmBK67nGuRGolVgBb3AI/d+sE
+                        8XeYWhpvgLvGgm4IKRpUg65B5H9c1AbXWOIs+2Jzt2qE9D8REYCyxTExMw==
+                        -----END PUBLIC KEY-----
               responses:
                 "200":
                   description: Replaced.
@@ -407,6 +426,7 @@ public enum AdminAPIDocument {
                 content:
                   application/json:
                     schema: {$ref: "#/components/schemas/DeviceBody"}
+                    example: {topic: com.example.app, environment: sandbox}
               responses:
                 "200":
                   description: Replaced.

@@ -50,11 +50,10 @@ struct UnmatchedRouteMiddleware: RouterMiddleware {
                 return AdminRouter.errorResponse(
                     .notFound("the admin API has no '\(path)'; its endpoints are listed at GET /v1/openapi.yaml"))
             }
+            // Each once (`/v1/deliveries/wait` matches `/v1/deliveries/{apnsId}` too). HEAD is not
+            // among them: the router is built without automatic HEAD endpoints.
             var methods: [String] = []
-            for method in allowed.map(\.rawValue) + (allowed.contains(.get) ? ["HEAD"] : [])
-            where !methods.contains(method) {
-                methods.append(method)
-            }
+            for method in allowed.map(\.rawValue) where !methods.contains(method) { methods.append(method) }
             let list = methods.joined(separator: ", ")
             var response = AdminRouter.errorResponse(
                 .methodNotAllowed("\(request.method.rawValue) is not allowed on '\(path)'; allowed: \(list)"))
