@@ -32,6 +32,10 @@ import Testing
         let seed =
             ProcessInfo.processInfo.environment["APNS_MOCK_SCHEMATHESIS_SEED"]
             ?? String(UInt32.random(in: 0...UInt32.max))
+        // Hypothesis keeps its files here rather than in the working directory (the repository).
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "apns-mock-hypothesis-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: storage) }
         let output = try await E2E.run(
             st,
             [
@@ -51,6 +55,7 @@ import Testing
             environment: [
                 "SCHEMATHESIS_HOOKS": "schemathesis_hooks",
                 "PYTHONPATH": E2E.clientsDirectory,
+                "HYPOTHESIS_STORAGE_DIRECTORY": storage.path,
             ])
         #expect(output.status == 0, "schemathesis failed (seed \(seed)):\n\(output.stdout)\n\(output.stderr)")
     }
@@ -70,6 +75,10 @@ import Testing
         ]
         var arguments: [String] = []
         for request in requests { arguments += (arguments.isEmpty ? [] : ["--next"]) + common + request }
+        // Hypothesis keeps its files here rather than in the working directory (the repository).
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "apns-mock-hypothesis-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: storage) }
         let output = try await E2E.run("curl", arguments)
         #expect(output.status == 0, "\(output.stderr)")
     }
