@@ -1,27 +1,35 @@
 # syntax=docker/dockerfile:1
 #
-# apns-mock in a container.
+# apns-mock in a container. Two ways to get the binary, one runtime stage for both:
 #
-#   docker build -t apns-mock .
+#   docker build -t apns-mock .                     # from source, in an official swift image (needs a registry)
+#
+#   make release-static                             # on a Debian bookworm host with Swift: writes dist/apns-mock
+#   podman build --format docker --target runtime-prebuilt -t apns-mock .   # no Swift image needed
+#   (`make image` does both with podman; `make test-image` also runs and checks the image)
+#
 #   docker run --rm -p 127.0.0.1:2197:2197 -p 127.0.0.1:2198:2198 apns-mock
 #
-# docker-compose.yml builds this same image and serves APNs on port 443 under Apple's host names inside a compose
-# network; see the comments there.
+# The binary links the Swift runtime and Foundation statically (--static-swift-stdlib), so the runtime image is
+# Debian slim plus libnghttp2 and libssl (and curl for the health check); no Swift runtime image is needed.
 #
-# The admin API (port 2198) has no authentication yet (a later issue adds it): publish it on the host's loopback
-# address only (`-p 127.0.0.1:2198:2198`), never on all interfaces.
+# The admin API (port 2198) listens on all interfaces inside the container, without a token unless
+# APNS_MOCK_ADMIN_TOKEN is set: publish it on the host's loopback only (`-p 127.0.0.1:2198:2198`).
 
-# Package.swift declares swift-tools-version 6.2, so the toolchain must be 6.2 or newer (6.0 and 6.1 images cannot
-# read the manifest). Override with `--build-arg SWIFT_VERSION=6.3`.
+# Package.swift declares swift-tools-version 6.2, so the toolchain must be 6.2 or newer. Override with
+# `--build-arg SWIFT_VERSION=6.3`.
 ARG SWIFT_VERSION=6.2
+# The runtime base. `make image` creates debian:bookworm-slim locally (debootstrap) when no registry is reachable.
+ARG RUNTIME_BASE=debian:bookworm-slim
 
-# ---- build ------------------------------------------------------------------------------------------------------
+# ---- build (from source) --------------------------------------------------------------------------------------
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 
-# System libraries the CNGHTTP2 and COpenSSL system-library targets find through pkg-config.
+# System libraries the CNGHTTP2 and COpenSSL system-library targets find through pkg-config; make runs the same
+# release-static target as a host build (one place for the release flags).
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libnghttp2-dev libssl-dev pkg-config \
+    && apt-get install -y --no-install-recommends libnghttp2-dev libssl-dev pkg-config make \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -32,38 +40,50 @@ COPY Package.* ./
 RUN swift package resolve
 
 COPY . .
-RUN swift build -c release --product apns-mock \
-    && install -D -m 0755 "$(swift build -c release --show-bin-path)/apns-mock" /out/apns-mock
+RUN make release-static IMAGE_SCRATCH=.build && install -D -m 0755 dist/apns-mock /out/apns-mock
 
-# ---- runtime ----------------------------------------------------------------------------------------------------
-# The slim image carries the Swift runtime libraries (Foundation included) but no compiler.
-FROM swift:${SWIFT_VERSION}-bookworm-slim
+# ---- runtime base (shared) ------------------------------------------------------------------------------------
+FROM ${RUNTIME_BASE} AS runtime-base
 
-# libnghttp2-14 and libssl3 are the runtime halves of the -dev packages above; curl is for the compose healthcheck.
+# libnghttp2-14 and libssl3 are the runtime halves of the -dev packages above; curl runs the health check.
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libnghttp2-14 libssl3 curl ca-certificates \
-    && rm -rf /var/lib/apt/lists/* \
+    && apt-get install -y --no-install-recommends libnghttp2-14 libssl3 curl \
+    && apt-get clean \
+    && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
     && groupadd --system --gid 10001 apnsmock \
-    && useradd --system --uid 10001 --gid 10001 --home-dir /app --shell /usr/sbin/nologin apnsmock
+    && useradd --system --uid 10001 --gid 10001 --home-dir /app --no-create-home --shell /usr/sbin/nologin apnsmock
 
 WORKDIR /app
 
-COPY --from=build /out/apns-mock /usr/local/bin/apns-mock
 # The committed development certificates (tests only; see certs/README.md). `serve` reads certs/server.pem and
 # certs/server-key.pem relative to the working directory by default. Owned by the service user so that
 # `apns-mock certs generate --out certs` also works inside the container.
 COPY --chown=10001:10001 certs/ /app/certs/
 
-# Not root. Port 2197 needs no privilege. Port 443 is bindable by
-# non-root users in containers because Docker (20.10 and later) sets net.ipv4.ip_unprivileged_port_start=0 in each
-# container's network namespace; docker-compose.yml also sets that sysctl explicitly.
+# Not root. Ports 2197 and 2198 need no privilege. Port 443 does, unless the container's network namespace sets
+# net.ipv4.ip_unprivileged_port_start=0: Docker 20.10 and later set it in every container; podman does not (pass
+# `--sysctl net.ipv4.ip_unprivileged_port_start=0`); docker-compose.yml sets it explicitly.
 USER 10001:10001
 
 # 443 and 2197: APNs on both of Apple's ports (`--port` repeats). 2198: admin API.
 EXPOSE 443 2197 2198
 
+# Probes the admin port of the default command; change it if you move the admin API (--admin-port).
+HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=3 \
+    CMD curl -fsS -o /dev/null http://127.0.0.1:2198/health || exit 1
+
 ENTRYPOINT ["apns-mock", "serve"]
 # Inside the container both listeners bind all interfaces, otherwise published ports could not reach them; what is
-# reachable from outside is decided where the ports are published (-p / ports:).
-CMD ["--host", "0.0.0.0", "--port", "443", "--port", "2197", "--admin-host", "0.0.0.0", "--admin-port", "2198", "--environment", "auto"]
+# reachable from outside is decided where the ports are published (-p / ports:). The admin API refuses to listen
+# on a non-loopback address without a token unless told so: --admin-insecure says so for the case without
+# APNS_MOCK_ADMIN_TOKEN; when that variable is set, every admin call but /health needs `Authorization: Bearer …`.
+CMD ["--host", "0.0.0.0", "--port", "443", "--port", "2197", "--admin-host", "0.0.0.0", "--admin-port", "2198", "--environment", "auto", "--admin-insecure"]
+
+# ---- runtime from a binary built on the host (make release-static) ------------------------------------------------
+FROM runtime-base AS runtime-prebuilt
+COPY dist/apns-mock /usr/local/bin/apns-mock
+
+# ---- runtime from source (the default target) ------------------------------------------------------------------
+FROM runtime-base AS runtime
+COPY --from=build /out/apns-mock /usr/local/bin/apns-mock

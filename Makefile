@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs
 
-.PHONY: run build release test test-unit test-asan test-tsan deps test-deps format lint clean
+.PHONY: run build release release-static image test-image test test-unit test-asan test-tsan test-examples deps test-deps format lint clean
 
 run: deps build
 	.build/debug/apns-mock serve
@@ -30,6 +30,24 @@ export RELEASE_FLAGS
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
+
+# The binary the container image carries: the same release build with the Swift standard library and Foundation
+# linked statically (only libnghttp2, libssl and glibc stay dynamic), stripped (install -s: 149 MB -> 81 MB; the
+# static runtime has no swift-backtrace helper to read symbols anyway), copied to dist/apns-mock. In its own scratch
+# path: in .build the static and the dynamic link of one product would replace each other whenever `make release`
+# or `make bench` and this target alternate. The Dockerfile's build stage runs it with IMAGE_SCRATCH=.build.
+IMAGE_SCRATCH ?= .build-image
+release-static: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --static-swift-stdlib --product apns-mock --scratch-path $(IMAGE_SCRATCH)
+	install -D -s -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(IMAGE_SCRATCH) --show-bin-path)/apns-mock" dist/apns-mock
+
+# The container image with podman (no Docker, no registry needed): see the README's "Container image".
+# test-image also runs it, pushes through it, and runs docker-compose.yml with podman-compose.
+image:
+	scripts/image.sh build
+
+test-image:
+	scripts/image.sh test
 
 # Installs the packages that are missing, and nothing else.
 deps:
@@ -55,7 +73,24 @@ TEST_ENV := APNS_MOCK_E2E_REQUIRED=1 APNS_MOCK_PYTHON=$(CURDIR)/$(PYTHON)
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(TEST_ENV) $(SWIFT) test --skip-build --disable-xctest
+	$(MAKE) test-examples
 	$(MAKE) test-asan
+
+# The CI examples in examples/ (Python: pytest in its own venv; Node: node --test), each against
+# this build's binary; the venv is refreshed only when requirements.txt changes. Then the Swift
+# example as another package builds it: apns-mock as a dependency by version tag (a few minutes).
+EXAMPLES_VENV := examples/python/.venv
+
+$(EXAMPLES_VENV)/installed: examples/python/requirements.txt
+	@[ -x $(EXAMPLES_VENV)/bin/python ] || python3 -m venv $(EXAMPLES_VENV)
+	$(EXAMPLES_VENV)/bin/python -m pip install -q -r $<
+	@touch $@
+
+test-examples: test-deps $(EXAMPLES_VENV)/installed
+	$(SWIFT) build --product apns-mock
+	cd examples/python && APNS_MOCK=$(CURDIR)/.build/debug/apns-mock .venv/bin/python -m pytest -q -p no:cacheprovider
+	cd examples/node && APNS_MOCK=$(CURDIR)/.build/debug/apns-mock node --test
+	examples/swift/run-as-dependency.sh
 
 test-unit: deps
 	$(SWIFT) test --disable-xctest --filter 'APNSMockCoreTests|APNSMockStoreTests|APNSMockRegistryTests|APNSMockAdminTests|APNSMockTransportTests'
@@ -74,7 +109,7 @@ lint:
 	$(SWIFT) format lint -r Sources Tests
 
 clean:
-	rm -rf .build .build-asan .build-tsan $(VENV)
+	rm -rf .build .build-asan .build-tsan .build-image dist $(VENV) $(EXAMPLES_VENV) .venv-image
 
 # HTTP/2 load benchmark (docs/BENCHMARKS.md): apns-mock (release build) beside nghttpd and h2o
 # under h2load. Installs nghttp2-client, nghttp2-server and h2o through apt if missing.

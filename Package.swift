@@ -26,12 +26,12 @@ let package = Package(
         .systemLibrary(
             name: "CNGHTTP2",
             pkgConfig: "libnghttp2",
-            providers: [.apt(["libnghttp2-dev"])]
+            providers: [.apt(["libnghttp2-dev"]), .brew(["nghttp2"])]
         ),
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"])]
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .target(
             name: "CAPNSMockShims",

@@ -56,8 +56,9 @@ public struct APNSMockApplication: Sendable {
     /// Checks the configuration, loads the TLS files, binds the APNs ports (accepting nothing
     /// yet) and checks that the admin address is free, so that a port in use is reported here,
     /// before anything serves.
-    /// - Throws: `BindError` for a port in use (APNs or admin) or an address that cannot be
-    ///   bound; `TLSError` for a certificate or key that cannot be used.
+    /// - Throws: `AdminExposureError` for an admin address other computers may reach without
+    ///   an admin token; `BindError` for a port in use (APNs or admin) or an address that cannot
+    ///   be bound; `TLSError` for a certificate or key that cannot be used.
     /// - Parameter now: the clock, epoch milliseconds (tests inject one).
     public init(
         configuration: APNSMockConfiguration, logger: Logger? = nil,
@@ -67,6 +68,11 @@ public struct APNSMockApplication: Sendable {
         logger.logLevel = configuration.logLevel
         self.logger = logger
         self.configuration = configuration
+        if configuration.adminToken == nil, !configuration.adminInsecure,
+            !AdminAccess.isLoopback(host: configuration.adminHost)
+        {
+            throw AdminExposureError(host: configuration.adminHost)
+        }
         let tls = try TLSServerContext(
             certificatePath: configuration.tlsCertificatePath, privateKeyPath: configuration.tlsKeyPath,
             clientCAPath: configuration.clientCAPath)
@@ -137,7 +143,7 @@ public struct APNSMockApplication: Sendable {
             router: AdminRouter.build(
                 store: store, registry: registry, executor: adminExecutor,
                 reset: { [registry] in registry.reset(keys: configuration.keys, devices: configuration.devices) },
-                connections: connections),
+                connections: connections, access: AdminAccess(token: configuration.adminToken)),
             configuration: .init(address: .hostname(configuration.adminHost, port: configuration.adminPort)),
             onServerRunning: { channel in
                 for listener in listeners { listener.startAccepting() }

@@ -16,6 +16,11 @@ public struct APNSMockConfiguration: Sendable {
     /// Admin API address; port 0 picks a free port.
     public var adminHost = "127.0.0.1"
     public var adminPort = 2198
+    /// Bearer token every admin call but `/health` must present (`authorization: Bearer …`);
+    /// `nil`: none asked for.
+    public var adminToken: String?
+    /// Allows an admin address other than loopback without `adminToken`; refused otherwise.
+    public var adminInsecure = false
     /// PEM server certificate (chain) and key.
     public var tlsCertificatePath = "certs/server.pem"
     public var tlsKeyPath = "certs/server-key.pem"

@@ -1,22 +1,93 @@
 import APNSMockAdmin
+import APNSMockCore
 import APNSMockRegistry
 import APNSMockStore
 import APNSMockTransport
+import Crypto
+import Foundation
 import ServiceLifecycle
 
-/// An apns-mock started in the background of the current process, for tests.
+/// An apns-mock running inside the current process, for tests: point a provider at ``apnsURL``,
+/// trusting ``caCertificatePEM``, then assert on ``deliveries`` without HTTP.
+///
+/// ```swift
+/// let mock = try await RunningMock.start()
+/// defer { Task { await mock.stop() } }
+/// let signingKey = try mock.registerNewKey(keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+/// // … configure the provider with mock.apnsURL, mock.caCertificatePEM and signingKey, push …
+/// let records = try await mock.deliveries.wait(count: 1, matching: [.token(deviceToken), .status(200)])
+/// ```
 public final class RunningMock: Sendable {
+    /// The bound addresses (`endpoints.apnsURL`, `endpoints.adminURL`).
     public let endpoints: APNSMockApplication.Endpoints
-    public let store: DeliveryStore
     /// Every bound APNs port, the main one first.
     public let apnsPorts: [Int]
+    /// The recorded pushes.
+    public let deliveries: MockDeliveries
+    /// The PEM CA certificate a client must trust (the one that signed the server certificate),
+    /// when ``start(configure:)`` made the certificates; `nil` for files the configuration named.
+    public let caCertificatePEM: String?
+    /// ``caCertificatePEM`` as a file, for clients that read one (`curl --cacert`); removed by
+    /// ``stop()``.
+    public let caCertificatePath: String?
+    private let caPrivateKeyPEM: String?
+    private let application: APNSMockApplication
+    private let temporaryDirectory: String?
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
+
+    /// The APNs base URL, `https://127.0.0.1:PORT`; a push goes to `apnsURL + "/3/device/" + token`.
+    public var apnsURL: String { endpoints.apnsURL }
+    /// The admin API's base URL, `http://127.0.0.1:PORT`.
+    public var adminURL: String { endpoints.adminURL }
+    /// Keys and devices; changes apply to the next push.
+    public var registry: Registry { application.registry }
+
+    /// Starts a mock on free loopback ports with a new CA and server certificate (valid for
+    /// `localhost`, `127.0.0.1`, `::1` and Apple's APNs host names), which also signs provider
+    /// certificates the mock accepts (``issueProviderCertificate(topic:environment:)``). Nothing
+    /// is read from the working directory.
+    /// - Parameter configure: changes to that configuration (strict modes, keys and devices at
+    ///   start, your own certificate files, …).
+    /// - Throws: what stopped the mock from starting (`BindError`, `TLSError`, …).
+    public static func start(configure: (inout APNSMockConfiguration) -> Void = { _ in }) async throws
+        -> RunningMock
+    {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "apns-mock-\(UUID().uuidString)"
+        ).path
+        do {
+            let files = try DevCertificates.generate()
+            try DevCertificates.write(files, to: directory)
+            var configuration = APNSMockConfiguration()
+            configuration.port = 0
+            configuration.adminPort = 0
+            configuration.tlsCertificatePath = directory + "/server.pem"
+            configuration.tlsKeyPath = directory + "/server-key.pem"
+            configuration.clientCAPath = directory + "/ca.pem"
+            configure(&configuration)
+            let generated = configuration.tlsCertificatePath == directory + "/server.pem"
+            return try await start(
+                APNSMockApplication(configuration: configuration),
+                certificates: generated ? (files.caCertificate, directory + "/ca.pem", files.caPrivateKey) : nil,
+                temporaryDirectory: directory)
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
 
     /// Starts `application` and returns once both ports are listening.
     /// - Throws: what stopped the servers before they were ready, such as a `BindError` for an
     ///   admin port taken since `APNSMockApplication.init` checked it.
     public static func start(_ application: APNSMockApplication) async throws -> RunningMock {
+        try await start(application, certificates: nil, temporaryDirectory: nil)
+    }
+
+    private static func start(
+        _ application: APNSMockApplication, certificates: (pem: String, path: String, key: String)?,
+        temporaryDirectory: String?
+    ) async throws -> RunningMock {
         let (stream, continuation) = AsyncStream.makeStream(of: APNSMockApplication.Endpoints.self)
         let group = application.makeServiceGroup(shutdownSignals: []) { continuation.yield($0) }
         let task = Task {
@@ -26,26 +97,98 @@ public final class RunningMock: Sendable {
         var iterator = stream.makeAsyncIterator()
         guard let endpoints = await iterator.next() else {
             try await task.value
+            await application.adminExecutor.shutdown()
             throw ListenerError("apns-mock stopped before it was ready")
         }
         return RunningMock(
-            endpoints: endpoints, store: application.store, apnsPorts: application.apnsPorts, group: group, task: task)
+            endpoints: endpoints, application: application, certificates: certificates,
+            temporaryDirectory: temporaryDirectory, group: group, task: task)
     }
 
     private init(
-        endpoints: APNSMockApplication.Endpoints, store: DeliveryStore, apnsPorts: [Int], group: ServiceGroup,
+        endpoints: APNSMockApplication.Endpoints, application: APNSMockApplication,
+        certificates: (pem: String, path: String, key: String)?, temporaryDirectory: String?, group: ServiceGroup,
         task: Task<Void, any Error>
     ) {
         self.endpoints = endpoints
-        self.store = store
-        self.apnsPorts = apnsPorts
+        self.apnsPorts = application.apnsPorts
+        self.deliveries = MockDeliveries(store: application.store)
+        self.caCertificatePEM = certificates?.pem
+        self.caCertificatePath = certificates?.path
+        self.caPrivateKeyPEM = certificates?.key
+        self.application = application
+        self.temporaryDirectory = temporaryDirectory
         self.group = group
         self.task = task
     }
 
-    /// Shuts the servers down gracefully and waits until they are down.
+    /// Registers a new signing key under `keyID` and `teamID` (Apple issues 10 characters each) and returns
+    /// its private key as a `.p8` PEM, for the provider to sign its tokens with (ES256).
+    /// - Throws: `SpecError` for an id that is not ASCII letters and digits.
+    public func registerNewKey(
+        keyID: String = "ABC123DEFG", teamID: String = "DEF123GHIJ", environment: EnvironmentScope = .both
+    ) throws -> String {
+        for (name, id) in [("keyID", keyID), ("teamID", teamID)] where !ProviderKeySpec.isValidID(id) {
+            throw SpecError(path: name, problem: "must be ASCII letters and digits (Apple issues 10); got '\(id)'")
+        }
+        let key = P256.Signing.PrivateKey()
+        registry.putKey(ProviderKey(keyID: keyID, teamID: teamID, publicKey: key.publicKey, environment: environment))
+        return key.pemRepresentation + "\n"
+    }
+
+    /// Registers `device` (replacing an earlier registration of its token): its topic and
+    /// environment are checked under `strictRegistry`, and an unregistered device answers 410.
+    public func register(_ device: DeviceRegistration) {
+        registry.putDevice(device)
+    }
+
+    /// A provider (client) certificate for `topic`, signed by the CA ``start(configure:)``
+    /// made: the mock accepts it for `topic` and its push-type suffixes.
+    /// - Returns: the certificate and its private key, PEM.
+    /// - Throws: `ProviderCertificates.IssueError` when this mock did not make its certificates.
+    public func issueProviderCertificate(
+        topic: String, environment: EnvironmentScope = .both
+    ) throws -> (certificatePEM: String, privateKeyPEM: String) {
+        guard let caCertificatePEM, let caPrivateKeyPEM else {
+            throw ProviderCertificates.IssueError(
+                "this mock serves certificate files it was given; it holds no CA key to issue provider certificates with"
+            )
+        }
+        return try ProviderCertificates.issue(
+            topic: topic, kinds: ["app", "voip", "complication"],
+            environment: environment == .sandbox ? .sandbox : environment == .production ? .production : .both,
+            caCertificatePEM: caCertificatePEM, caPrivateKeyPEM: caPrivateKeyPEM)
+    }
+
+    /// Checks the expectations of the file at `path` (see `expectations/README.md`) against the
+    /// recorded pushes as `apns-mock verify` does: each waits up to its `within` to hold. The
+    /// file's `setup:` is not applied (pass it to ``start(configure:)`` with `addSetup`).
+    /// - Returns: the report: `passed`, and `text` explaining each failure with near misses.
+    /// - Throws: `ExpectationFileError` naming the file, line and key for a file that cannot be used.
+    public func verify(expectationFile path: String) async throws -> VerificationReport {
+        let file = try ExpectationFile.load(file: path, now: WallClock.milliseconds())
+        let started = ContinuousClock.now
+        let answer = try await ExpectationVerifier(store: application.store, executor: application.adminExecutor)
+            .answer(file.expectations)
+        let elapsed = ContinuousClock.now - started
+        return try VerificationReport(
+            file: path, answer: answer,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// Forgets every record and puts keys and devices back to the configuration's, as
+    /// `POST /v1/reset` does.
+    public func reset() {
+        application.store.removeAll()
+        application.registry.reset(keys: application.configuration.keys, devices: application.configuration.devices)
+    }
+
+    /// Shuts the servers down gracefully, waits until they are down, and removes the
+    /// certificates ``start(configure:)`` wrote.
     public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
+        await application.adminExecutor.shutdown()
+        if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) }
     }
 }

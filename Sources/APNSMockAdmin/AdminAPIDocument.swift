@@ -610,6 +610,10 @@ public enum AdminAPIDocument {
                   schema: {$ref: "#/components/schemas/Error"}
             Unauthorized:
               description: The server has an admin token and the request did not carry it (`unauthorized`).
+              headers:
+                WWW-Authenticate:
+                  description: The scheme to use.
+                  schema: {type: string, const: 'Bearer realm="apns-mock admin"'}
               content:
                 application/json:
                   schema: {$ref: "#/components/schemas/Error"}

@@ -14,11 +14,16 @@ public enum AdminRouter {
     /// - Parameters:
     ///   - reset: puts keys and devices back to the start-up setup (`POST /v1/reset`).
     ///   - connections: reaches live APNs connections (`closeConnections=true`).
+    ///   - access: the bearer token every call but `/health` must present, if any.
     public static func build(
         store: DeliveryStore, registry: Registry, executor: AdminExecutor,
-        reset: @escaping @Sendable () async -> Void = {}, connections: (any ConnectionControl)? = nil
+        reset: @escaping @Sendable () async -> Void = {}, connections: (any ConnectionControl)? = nil,
+        access: AdminAccess = AdminAccess(token: nil)
     ) -> Router<BasicRequestContext> {
         let router = Router()
+        if access.token != nil {
+            router.add(middleware: AdminTokenMiddleware(access: access))
+        }
         let routes = UnmatchedRouteMiddleware.Routes()
         router.add(middleware: UnmatchedRouteMiddleware(routes: routes))
         RegistryRoutes.add(to: router, registry: registry)
@@ -197,29 +202,12 @@ public enum AdminRouter {
             })
     }
 
-    /// Waits until `query` matches at least `count` records, woken by new records (never by
-    /// polling), or until `timeout` seconds pass.
+    /// Waits until `query` matches at least `count` records, scanning on the admin threads.
     static func waitForMatches(
         store: DeliveryStore, executor: AdminExecutor, query: DeliveryQuery, count: Int, timeout: Double
     ) async throws -> (records: [DeliveryRecord], satisfied: Bool) {
-        let subscription = store.notifier.subscribe(token: query.matcher.indexableToken)
-        defer { subscription.cancel() }
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int64(timeout * 1000))
-        let timer = Task {
-            try? await Task.sleep(until: deadline, clock: clock)
-            subscription.poke()
-        }
-        defer { timer.cancel() }
-        let follower = FollowerBox(DeliveryFollower(store: store, query: query, after: query.since ?? 0))
-        var matched: [DeliveryRecord] = []
-        var signals = subscription.signals.makeAsyncIterator()
-        while true {
-            let (fresh, _) = try await executor.run(.prompt) { follower.advance() }
-            matched += fresh
-            if matched.count >= count { return (matched, true) }
-            if clock.now >= deadline || Task.isCancelled { return (matched, false) }
-            guard await signals.next() != nil else { return (matched, false) }
+        try await store.waitForMatches(query, count: count, timeout: .milliseconds(Int64(timeout * 1000))) {
+            try await executor.run(.prompt, $0)
         }
     }
 
@@ -252,7 +240,7 @@ public enum AdminRouter {
                 }
             }
             defer { keepAlive.cancel() }
-            let follower = FollowerBox(DeliveryFollower(store: store, query: query, after: startSequence))
+            let follower = DeliveryFollower(store: store, query: query, after: startSequence)
             try await writer.write(ByteBuffer(string: ": apns-mock delivery events\n\n"))
             var signals = subscription.signals.makeAsyncIterator()
             while true {
@@ -304,13 +292,4 @@ public enum AdminRouter {
     static func errorResponse(_ error: AdminError) -> Response {
         json(status: HTTPResponse.Status(code: error.status), error.body)
     }
-}
-
-/// A follower handed to the admin thread and back: used by one request at a time.
-final class FollowerBox: @unchecked Sendable {
-    // Unchecked: each box belongs to one request handler, which awaits every use before the
-    // next, so the follower is never touched from two threads at once.
-    private var follower: DeliveryFollower
-    init(_ follower: DeliveryFollower) { self.follower = follower }
-    func advance(limit: Int = 10_000) -> (records: [DeliveryRecord], missed: UInt64) { follower.advance(limit: limit) }
 }

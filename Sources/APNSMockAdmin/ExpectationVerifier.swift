@@ -4,9 +4,20 @@ import APNSMockStore
 /// Checks expectations against the store (`POST /v1/verify`), waiting up to each one's
 /// `within` for it to hold (woken by new records), and explains each failure with the closest
 /// records: "near misses", ranked by how many matcher conditions they satisfy.
-struct ExpectationVerifier {
+public struct ExpectationVerifier: Sendable {
     let store: DeliveryStore
     let executor: AdminExecutor
+
+    /// A verifier over `store` that evaluates on `executor`'s threads.
+    public init(store: DeliveryStore, executor: AdminExecutor) {
+        self.store = store
+        self.executor = executor
+    }
+
+    /// Checks `expectations` as `POST /v1/verify` does and returns its JSON answer.
+    public func answer(_ expectations: [DeliveryExpectation]) async throws -> [UInt8] {
+        Self.json(try await verify(expectations))
+    }
     /// The most near misses reported per expectation.
     static let nearMissCount = 3
     /// The most recent records searched for near misses.

@@ -10,6 +10,8 @@ import Logging
 /// port: [443, 2197]          # or one number
 /// adminHost: 127.0.0.1
 /// adminPort: 2198
+/// adminToken: s3cret         # or APNS_MOCK_ADMIN_TOKEN; callers send authorization: Bearer s3cret
+/// adminInsecure: false       # true: allow a non-loopback adminHost without a token
 /// tlsCert: certs/server.pem  # paths are relative to this file's directory
 /// tlsKey: certs/server-key.pem
 /// environment: sandbox       # sandbox, production or auto
@@ -33,6 +35,8 @@ public struct ConfigurationDocument: Sendable {
     public var ports: [Int]?
     public var adminHost: String?
     public var adminPort: Int?
+    public var adminToken: String?
+    public var adminInsecure: Bool?
     /// Resolved against the file's directory.
     public var tlsCertificatePath: String?
     /// Resolved against the file's directory.
@@ -54,7 +58,8 @@ public struct ConfigurationDocument: Sendable {
 
     /// The top-level keys of the file.
     public static let fields = [
-        "host", "port", "adminHost", "adminPort", "tlsCert", "tlsKey", "environment", "maxConcurrentStreams",
+        "host", "port", "adminHost", "adminPort", "adminToken", "adminInsecure", "tlsCert", "tlsKey", "environment",
+        "maxConcurrentStreams",
         "maxHeaderListSize", "recordCapacity", "threads", "strictPayload", "strictRegistry", "authStreamLimit",
         "environmentKeyReason", "clientCA", "logLevel", "setup",
     ]
@@ -104,6 +109,8 @@ public struct ConfigurationDocument: Sendable {
         document.ports = try ports(object)
         document.adminHost = try nonEmptyString(object, "adminHost")
         document.adminPort = try object.integer("adminPort", in: 0...65535).map { Int($0) }
+        document.adminToken = try nonEmptyString(object, "adminToken")
+        document.adminInsecure = try object.bool("adminInsecure")
         document.tlsCertificatePath = try path(object, "tlsCert", baseDirectory)
         document.tlsKeyPath = try path(object, "tlsKey", baseDirectory)
         document.environment = try object.choice(

@@ -7,6 +7,7 @@ struct APNSMockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apns-mock",
         abstract: "A mock Apple Push Notification service for integration tests.",
+        version: APNSMockVersion.current,
         subcommands: [ServeCommand.self, VerifyCommand.self, CertsCommand.self, KeysCommand.self, TokenCommand.self],
         defaultSubcommand: ServeCommand.self)
 }

@@ -28,6 +28,13 @@ struct ServeCommand: AsyncParsableCommand {
     var port: [Int] = []
     @Option(help: "Address the admin API binds (default 127.0.0.1).") var adminHost: String?
     @Option(help: "Admin API port; 0 picks a free port (default 2198).") var adminPort: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Bearer token every admin call but /health must present (authorization: Bearer TOKEN). Default: $\(Self.adminTokenVariable), else none.",
+            valueName: "token"))
+    var adminToken: String?
+    @Flag(help: "Allow an --admin-host other than loopback without a token (refused otherwise).")
+    var adminInsecure = false
     @Option(help: "PEM server certificate chain (default certs/server.pem).") var tlsCert: String?
     @Option(help: "PEM server private key (default certs/server-key.pem).") var tlsKey: String?
     @Option(help: "sandbox, production, or auto: from the TLS server name or :authority (default sandbox).")
@@ -71,6 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "file-or-dir"))
     var expectations: [String] = []
 
+    /// The environment variable that supplies the admin token when `--admin-token` is not given.
+    static let adminTokenVariable = "APNS_MOCK_ADMIN_TOKEN"
     static let environmentKeyReasons = [APNSReason.badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken]
     /// `--client-ca none`: ask for no client certificate, not even on the defaults.
     static let noClientCA = "none"
@@ -88,6 +97,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let adminPort, !(0...65535).contains(adminPort) {
             throw ValidationError("--admin-port must be 0–65535; got \(adminPort)")
+        }
+        if let adminToken, adminToken.isEmpty || adminToken.contains(where: \.isWhitespace) {
+            throw ValidationError("--admin-token must be non-empty and without spaces")
         }
         if let maxConcurrentStreams, maxConcurrentStreams < 1 {
             throw ValidationError("--max-concurrent-streams must be at least 1")
@@ -237,6 +249,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let adminHost { configuration.adminHost = adminHost }
         if let adminPort { configuration.adminPort = adminPort }
+        if let token = adminToken ?? ProcessInfo.processInfo.environment[Self.adminTokenVariable], !token.isEmpty {
+            configuration.adminToken = token
+        }
+        if adminInsecure { configuration.adminInsecure = true }
         if let tlsCert { configuration.tlsCertificatePath = tlsCert }
         if let tlsKey { configuration.tlsKeyPath = tlsKey }
         if let environment { configuration.environment = EnvironmentMode(rawValue: environment)! }

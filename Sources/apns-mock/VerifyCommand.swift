@@ -22,7 +22,8 @@ struct VerifyCommand: AsyncParsableCommand {
         help: ArgumentHelp("DeliveryExpectation files, or directories of *.yaml files.", valueName: "file-or-dir"))
     var paths: [String] = []
     @Option(help: "The admin API's URL (default http://127.0.0.1:2198).") var admin = "http://127.0.0.1:2198"
-    @Option(help: "Bearer token for the admin API, if it requires one.") var adminToken: String?
+    @Option(help: "Bearer token for the admin API, if it requires one (default: $APNS_MOCK_ADMIN_TOKEN).")
+    var adminToken: String?
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file")) var junit: String?
 
     func run() async throws {
@@ -41,7 +42,11 @@ struct VerifyCommand: AsyncParsableCommand {
         for file in files {
             let body = JSONValue.object([("expect", .array(file.expectations.map(\.json)))]).jsonText
             var headers = [("content-type", "application/json")]
-            if let adminToken { headers.append(("authorization", "Bearer \(adminToken)")) }
+            if let token = adminToken ?? ProcessInfo.processInfo.environment[ServeCommand.adminTokenVariable],
+                !token.isEmpty
+            {
+                headers.append(("authorization", "Bearer \(token)"))
+            }
             let started = Date()
             let response: AdminClient.Response
             do {
@@ -50,6 +55,12 @@ struct VerifyCommand: AsyncParsableCommand {
                     method: "POST", path: "/v1/verify", headers: headers, body: Array(body.utf8), timeout: 330)
             } catch {
                 fail(2, "apns-mock verify: cannot reach the admin API at \(base): \(error)")
+            }
+            if response.status == 401 {
+                fail(
+                    2,
+                    "apns-mock verify: the admin API at \(base) requires a token it did not get or that does not match: pass --admin-token (or set APNS_MOCK_ADMIN_TOKEN) as given to serve"
+                )
             }
             guard response.status == 200 else {
                 fail(

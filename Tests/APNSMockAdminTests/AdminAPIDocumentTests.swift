@@ -55,6 +55,30 @@ import Yams
         #expect(documented.subtracting(routed).isEmpty, "documented operations the router does not have")
     }
 
+    /// `AdminAccess.openPaths` need no token; every other operation documents the 401 of a
+    /// server started with `--admin-token`.
+    @Test func securityMatchesTheAdminToken() throws {
+        let document = try #require(try Yams.load(yaml: AdminAPIDocument.yaml) as? [String: Any])
+        let schemes = (document["components"] as? [String: Any])?["securitySchemes"] as? [String: Any]
+        let bearer = try #require(schemes?["bearerAuth"] as? [String: Any])
+        #expect(bearer["type"] as? String == "http" && bearer["scheme"] as? String == "bearer")
+        #expect((document["security"] as? [[String: Any]])?.count == 2)
+        let paths = try #require(document["paths"] as? [String: Any])
+        for (path, item) in paths {
+            for (method, operation) in try #require(item as? [String: Any]) where Self.methods.contains(method) {
+                let operation = try #require(operation as? [String: Any])
+                let responses = try #require(operation["responses"] as? [String: Any])
+                if AdminAccess.openPaths.contains(path) {
+                    #expect((operation["security"] as? [Any])?.isEmpty == true, "\(method) \(path)")
+                    #expect(responses["401"] == nil, "\(method) \(path)")
+                } else {
+                    #expect(operation["security"] == nil, "\(method) \(path)")
+                    #expect(responses["401"] != nil, "\(method) \(path) does not document 401")
+                }
+            }
+        }
+    }
+
     @Test func everyReferenceResolves() throws {
         let document = try #require(try Yams.load(yaml: AdminAPIDocument.yaml) as? [String: Any])
         var references: [String] = []

@@ -51,7 +51,7 @@ import Testing
         let apnsID = try #require(response.headers.first(name: "apns-id"))
         #expect(UUID(uuidString: apnsID) != nil, "apns-id: \(apnsID)")
 
-        let records = mock.store.query(DeliveryQuery.where(token: device)).deliveries
+        let records = mock.deliveries.all(matching: [.token(device)])
         #expect(records.count == 1)
         let record = try #require(records.first)
         #expect(record.status == 200)

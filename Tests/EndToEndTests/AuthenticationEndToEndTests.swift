@@ -49,7 +49,7 @@ import Testing
         #expect(wrongTeam.stdout == "{\"reason\":\"InvalidProviderToken\"}\n403")
         let good = try await curlPush(mock, extra: ["-H", E2E.authorizationHeader])
         #expect(good.stdout == "\n200")
-        let record = try #require(mock.store.query(DeliveryQuery.where(status: 200)).deliveries.first)
+        let record = try #require(mock.deliveries.all(matching: [.status(200)]).first)
         #expect(record.authentication?.signatureVerified == true)
         let (_, page) = try await E2E.adminGET(mock, "/v1/deliveries?status=200")
         let auth = (page["deliveries"] as? [[String: Any]])?.first?["auth"] as? [String: Any]
@@ -78,7 +78,7 @@ import Testing
         #expect(ok.stdout == "\n200", "\(ok.stderr)")
         let outside = try await curlPush(mock, extra: sandboxCert, topic: "com.example.other")
         #expect(outside.stdout == "{\"reason\":\"BadTopic\"}\n400")
-        let record = try #require(mock.store.query(DeliveryQuery.where(status: 200)).deliveries.first)
+        let record = try #require(mock.deliveries.all(matching: [.status(200)]).first)
         #expect(record.authentication?.method == .certificate)
         #expect(record.topic == "com.example.app")
 
@@ -87,7 +87,7 @@ import Testing
             mock, extra: ["--cert", certs + "provider-production.pem", "--key", certs + "provider-production-key.pem"])
         #expect(production.status != 0)
         #expect(!production.stdout.hasSuffix("200"))
-        let goAway = try #require(mock.store.query(DeliveryQuery.where(status: 403)).deliveries.last)
+        let goAway = try #require(mock.deliveries.last(matching: [.status(403)]))
         #expect(goAway.reason == .badCertificateEnvironment)
         #expect(goAway.response?.goAway == true)
     }
@@ -140,7 +140,7 @@ import Testing
             ])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains(#""status": "200""#), "\(output.stdout) \(output.stderr)")
-        let record = try #require(mock.store.query(DeliveryQuery.where(token: device)).deliveries.first)
+        let record = try #require(mock.deliveries.all(matching: [.token(device)]).first)
         #expect(record.authentication?.method == .certificate)
         #expect(record.apnsID.text == apnsID)
     }
@@ -194,7 +194,7 @@ import Testing
         let lines = try await twoPushes(mock, first: older, second: E2E.authorizationHeader)
         // "200 1": answered on a new connection; "429 0": on the same one.
         #expect(lines == ["200 1", "429 0"])
-        let rejected = try #require(mock.store.query(DeliveryQuery.where(status: 429)).deliveries.first)
+        let rejected = try #require(mock.deliveries.all(matching: [.status(429)]).first)
         #expect(rejected.reason == .tooManyProviderTokenUpdates)
     }
 
@@ -204,7 +204,7 @@ import Testing
         defer { Task { await mock.stop() } }
         let lines = try await twoPushes(mock, first: E2E.authorizationHeader, second: try topicKey.header())
         #expect(lines == ["200 1", "403 0"])
-        #expect(mock.store.query(DeliveryQuery.where(status: 403)).deliveries.first?.reason == .unrelatedKeyIdInToken)
+        #expect(mock.deliveries.all(matching: [.status(403)]).first?.reason == .unrelatedKeyIdInToken)
     }
 
     @Test func keyOfTheOtherEnvironment() async throws {

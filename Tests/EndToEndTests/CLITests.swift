@@ -1,3 +1,4 @@
+import APNSMock
 import Foundation
 import Testing
 
@@ -62,6 +63,7 @@ import Testing
         ),
         (["serve", "--client-ca", "/nonexistent/ca.pem"], "--client-ca: cannot read '/nonexistent/ca.pem'"),
         (["serve", "--threads", "0"], "--threads must be between 1 and 256; got 0"),
+        (["serve", "--admin-token", ""], "--admin-token must be non-empty and without spaces"),
     ])
     func badInputIsOneClearLine(_ arguments: [String], _ message: String) async throws {
         let output = try await E2E.run(Self.executable, arguments)
@@ -123,6 +125,14 @@ import Testing
         #expect(output.stdout.isEmpty, "no ready line: \(output.stdout)")
         let lines = output.stderr.split(separator: "\n").map(String.init)
         #expect(lines == ["Error: \(what) port 127.0.0.1:\(port) is already in use (\(flag))"], "\(output.stderr)")
+    }
+
+    /// The version a consumer package's `from:` names is the one the binary reports.
+    @Test func versionIsTheReleaseTag() async throws {
+        let output = try await E2E.run(Self.executable, ["--version"])
+        #expect(output.status == 0)
+        #expect(output.stdout == APNSMockVersion.current + "\n")
+        #expect(APNSMockVersion.current.wholeMatch(of: #/\d+\.\d+\.\d+/#) != nil)
     }
 
     @Test func tokenCommandPrintsAVerifiableJWT() async throws {

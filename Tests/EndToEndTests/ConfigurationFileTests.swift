@@ -25,6 +25,16 @@ import Testing
         return directory
     }
 
+    @Test func adminTokenAndInsecureAreSettings() throws {
+        let directory = try Self.directory(["a.yaml": "adminHost: 0.0.0.0\nadminToken: t0ken\nadminInsecure: true\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try ConfigurationFile(contentsOf: directory.appendingPathComponent("a.yaml").path)
+            .configuration
+        #expect(configuration.adminHost == "0.0.0.0")
+        #expect(configuration.adminToken == "t0ken")
+        #expect(configuration.adminInsecure)
+    }
+
     @Test func theExampleFileLoadsWithTheDefaultsAndItsSetup() throws {
         let file = try ConfigurationFile(contentsOf: Self.exampleFile)
         let configuration = file.configuration
@@ -33,6 +43,7 @@ import Testing
         #expect(configuration.port == defaults.port && configuration.additionalPorts.isEmpty)
         #expect(configuration.adminHost == defaults.adminHost)
         #expect(configuration.adminPort == defaults.adminPort)
+        #expect(configuration.adminToken == nil && configuration.adminInsecure == defaults.adminInsecure)
         #expect(configuration.tlsCertificatePath == E2E.repositoryRoot + "/" + defaults.tlsCertificatePath)
         #expect(configuration.tlsKeyPath == E2E.repositoryRoot + "/" + defaults.tlsKeyPath)
         #expect(configuration.environment == defaults.environment)

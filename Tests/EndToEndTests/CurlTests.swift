@@ -89,7 +89,7 @@ import Testing
             "curl", ["-sS", "--http1.1", "--cacert", E2E.caFile, "\(mock.endpoints.apnsURL)/3/device/abcd"])
         #expect(output.status != 0)
         #expect(output.stderr.contains("no application protocol"))
-        #expect(mock.store.count == 0)
+        #expect(mock.deliveries.count == 0)
     }
 
     /// No ALPN at all, then HTTP/1.1: a plain-text HTTP/1.1 answer that says why.
@@ -121,7 +121,7 @@ import Testing
         #expect(lines.last == (flags.isEmpty ? "400 1.1" : "400 2"), "\(output.stdout)")
         #expect(output.stdout.contains("this port speaks TLS (HTTP/2 over TLS, like APNs)"))
         #expect(output.stdout.contains("Use https://"))
-        #expect(mock.store.count == 0)
+        #expect(mock.deliveries.count == 0)
 
         let tls = try await E2E.run(
             "curl",
@@ -131,7 +131,7 @@ import Testing
                 "\(mock.endpoints.apnsURL)/3/device/\(E2E.randomToken())",
             ])
         #expect(tls.stdout == "200", "\(tls.stderr)")
-        #expect(mock.store.count == 1)
+        #expect(mock.deliveries.count == 1)
     }
 
     @Test func everyConfiguredPortServesAPNs() async throws {
@@ -148,7 +148,7 @@ import Testing
                 ])
             #expect(output.stdout == "200", "port \(port): \(output.stderr)")
         }
-        #expect(mock.store.count == 2)
+        #expect(mock.deliveries.count == 2)
     }
 
     @Test func tls12IsAccepted() async throws {

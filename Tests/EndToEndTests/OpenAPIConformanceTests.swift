@@ -20,13 +20,30 @@ import Testing
         return FileManager.default.isExecutableFile(atPath: script) ? script : nil
     }
 
-    @Test(.enabled(if: schemathesis != nil || E2E.clientsRequired, "install schemathesis (make test-deps does)"))
+    static let required = schemathesis != nil || E2E.clientsRequired
+
+    @Test(.enabled(if: required, "install schemathesis (make test-deps does)"))
     func theServerConformsToItsDocument() async throws {
-        let st = try #require(Self.schemathesis, "schemathesis is not installed next to APNS_MOCK_PYTHON")
         let mock = try await E2E.startMock()
         defer { Task { await mock.stop() } }
         try await Self.seedDeliveries(mock)
+        try await Self.runSchemathesis(against: mock, examples: 60)
+    }
 
+    /// With `--admin-token`: the same answers to callers that present it, and the token
+    /// middleware in front of the routes changes no status, body or content type.
+    @Test(.enabled(if: required, "install schemathesis (make test-deps does)"))
+    func withAnAdminTokenTooWhenItIsPresented() async throws {
+        let token = "schemathesis-\(UUID().uuidString)"
+        let mock = try await E2E.startMock { $0.adminToken = token }
+        defer { Task { await mock.stop() } }
+        try await Self.seedDeliveries(mock)
+        try await Self.runSchemathesis(against: mock, examples: 15, headers: ["authorization: Bearer \(token)"])
+    }
+
+    /// Runs schemathesis with every check against `mock`'s admin API from the document it serves.
+    static func runSchemathesis(against mock: RunningMock, examples: Int, headers: [String] = []) async throws {
+        let st = try #require(schemathesis, "schemathesis is not installed next to APNS_MOCK_PYTHON")
         let admin = mock.endpoints.adminURL
         // A new seed each run explores more; a failure names it (APNS_MOCK_SCHEMATHESIS_SEED repeats it).
         let seed =
@@ -44,13 +61,13 @@ import Testing
                 "--checks", "all",
                 "--exclude-path", "/v1/events",
                 "--phases", "examples,coverage,fuzzing",
-                "--max-examples", "60",
+                "--max-examples", String(examples),
                 "--workers", "2",
                 "--request-timeout", "10",
                 "--generation-database", "none",
                 "--seed", seed,
                 "--no-color",
-            ],
+            ] + headers.flatMap { ["--header", $0] },
             timeout: 150,
             environment: [
                 "SCHEMATHESIS_HOOKS": "schemathesis_hooks",

@@ -2,8 +2,6 @@ import APNSMockCore
 import APNSMockStore
 import Testing
 
-@testable import APNSMockAdmin
-
 @Suite struct DeliveryFollowerTests {
     static func record(_ token: String) -> DeliveryRecord {
         DeliveryRecord(
@@ -17,7 +15,7 @@ import Testing
         let store = DeliveryStore()
         let mine = String(repeating: "ab", count: 8)
         let other = String(repeating: "cd", count: 8)
-        var follower = DeliveryFollower(
+        let follower = DeliveryFollower(
             store: store, query: DeliveryQuery(matcher: DeliveryMatcher([.token(mine)])), after: 0)
         store.append(Self.record(mine))
         store.append(Self.record(other))
@@ -43,7 +41,7 @@ import Testing
 
     @Test func countsRecordsThatAgedOutUnread() {
         let store = DeliveryStore(capacity: 5)
-        var follower = DeliveryFollower(store: store, query: DeliveryQuery(), after: 0)
+        let follower = DeliveryFollower(store: store, query: DeliveryQuery(), after: 0)
         for _ in 0..<12 { store.append(Self.record(String(repeating: "ab", count: 8))) }
         let (records, missed) = follower.advance()
         #expect(missed == 7)
@@ -53,7 +51,7 @@ import Testing
     @Test func pagesThroughLargeBacklogs() {
         let store = DeliveryStore(capacity: 5000)
         for _ in 0..<2500 { store.append(Self.record(String(repeating: "ab", count: 8))) }
-        var follower = DeliveryFollower(store: store, query: DeliveryQuery(), after: 0)
+        let follower = DeliveryFollower(store: store, query: DeliveryQuery(), after: 0)
         #expect(follower.advance(limit: 10_000).records.count == 2500)
         #expect(follower.cursor == 2500)
     }

@@ -1,16 +1,21 @@
 import APNSMockCore
-import APNSMockStore
 
 /// Follows the store from a sequence number on, collecting what a query matches: each call
 /// examines only the records stored since the last one. Waits and event streams use it.
-struct DeliveryFollower {
-    let store: DeliveryStore
-    let query: DeliveryQuery
+///
+/// One follower serves one waiter, which awaits each `advance` before the next; it may hand the
+/// follower to another thread for the call (the admin API scans on its own threads), never to
+/// two at once.
+public final class DeliveryFollower: @unchecked Sendable {
+    // Unchecked: see above; the cursor is only touched by the one call in progress.
+    public let store: DeliveryStore
+    public let query: DeliveryQuery
     /// The last sequence number examined.
-    private(set) var cursor: UInt64
+    public private(set) var cursor: UInt64
     private var dropped: UInt64
 
-    init(store: DeliveryStore, query: DeliveryQuery, after cursor: UInt64) {
+    /// Follows `query` over the records stored after sequence number `cursor`.
+    public init(store: DeliveryStore, query: DeliveryQuery, after cursor: UInt64) {
         self.store = store
         self.query = query
         self.cursor = cursor
@@ -19,7 +24,7 @@ struct DeliveryFollower {
 
     /// The matching records stored since the last call (at most `limit`), and how many records
     /// aged out of the store before they could be examined.
-    mutating func advance(limit: Int = 10_000) -> (records: [DeliveryRecord], missed: UInt64) {
+    public func advance(limit: Int = 10_000) -> (records: [DeliveryRecord], missed: UInt64) {
         var missed: UInt64 = 0
         let droppedNow = store.dropped
         if droppedNow != dropped {

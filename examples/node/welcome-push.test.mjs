@@ -1,0 +1,95 @@
+// The CI flow against apns-mock: push as the app does, wait for the delivery, verify the file.
+// Run with `node --test` (node:test, built-in http2, crypto and fetch; no npm packages).
+import assert from "node:assert/strict";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http2 from "node:http2";
+import { fileURLToPath } from "node:url";
+import { after, before, test } from "node:test";
+import { runApnsMock, startApnsMock } from "./apns-mock.mjs";
+
+const EXPECTATIONS = fileURLToPath(new URL("welcome-push.yaml", import.meta.url));
+const DEVICE = "7f3a000000000000000000000000000000000000000000000000000000000001"; // registered by the file's setup
+const TOPIC = "com.example.app";
+
+/** An APNs provider token: a JWT signed with the .p8 key (ES256, signature as raw r||s). */
+function providerToken(keyFile, keyId, teamId) {
+  const part = (json) => Buffer.from(JSON.stringify(json)).toString("base64url");
+  const unsigned = `${part({ alg: "ES256", kid: keyId })}.${part({ iss: teamId, iat: Math.floor(Date.now() / 1000) })}`;
+  const signature = crypto.sign("sha256", Buffer.from(unsigned), {
+    key: fs.readFileSync(keyFile),
+    dsaEncoding: "ieee-p1363",
+  });
+  return `${unsigned}.${signature.toString("base64url")}`;
+}
+
+/**
+ * Stands in for your app's provider code: one alert, token-authenticated, over HTTP/2.
+ * Against Apple, apnsUrl is https://api.sandbox.push.apple.com and the system's roots are
+ * trusted; against the mock, only its CA is trusted, for this connection only.
+ */
+function sendWelcome({ apnsUrl, caFile, keyFile, keyId, teamId, device }) {
+  const payload = { aps: { alert: { title: "Welcome", body: "Thanks for signing up" }, sound: "default" } };
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(apnsUrl, { ca: fs.readFileSync(caFile) });
+    session.on("error", reject);
+    const request = session.request({
+      ":method": "POST",
+      ":path": `/3/device/${device}`,
+      authorization: `bearer ${providerToken(keyFile, keyId, teamId)}`,
+      "apns-topic": TOPIC,
+      "apns-push-type": "alert",
+      "apns-priority": "10",
+      "content-type": "application/json",
+    });
+    let headers = {};
+    let body = "";
+    request.setEncoding("utf8");
+    request.setTimeout(10_000, () => request.close(http2.constants.NGHTTP2_CANCEL));
+    request.on("response", (h) => (headers = h));
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      session.close();
+      resolve({ status: headers[":status"], apnsId: headers["apns-id"], body });
+    });
+    request.on("error", (error) => {
+      session.close();
+      reject(error);
+    });
+    request.end(JSON.stringify(payload));
+  });
+}
+
+let mock;
+before(async () => {
+  mock = await startApnsMock({ expectations: EXPECTATIONS });
+});
+after(async () => {
+  await mock?.stop();
+});
+
+test("the welcome push is delivered", async () => {
+  // 1. Push, as the app would.
+  const answer = await sendWelcome({ ...mock, device: DEVICE });
+  assert.equal(answer.status, 200, answer.body);
+
+  // 2. Wait for the delivery instead of sleeping: 200 as soon as it is recorded, 408 after 10 s.
+  const query = new URLSearchParams({ count: "1", timeout: "10s", token: DEVICE, "payload.aps.alert.title": "Welcome" });
+  const waited = await fetch(`${mock.adminUrl}/v1/deliveries/wait?${query}`, {
+    headers: mock.adminHeaders,
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await waited.text();
+  assert.equal(waited.status, 200, text);
+  const [record] = JSON.parse(text).deliveries;
+  assert.equal(record.apnsId, answer.apnsId);
+  assert.equal(record.topic, TOPIC);
+  assert.equal(record.pushType, "alert");
+  assert.equal(record.auth.method, "token");
+  assert.equal(record.auth.signatureVerified, true);
+  assert.equal(record.response.status, 200);
+
+  // 3. Check the whole run against the expectation file; exit 0 when every expectation holds.
+  const verify = await runApnsMock(mock.binary, ["verify", EXPECTATIONS, "--admin", mock.adminUrl]);
+  assert.equal(verify.status, 0, `apns-mock verify exited ${verify.status}:\n${verify.stdout}${verify.stderr}`);
+});

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs the Swift example as another team's package would: apns-mock as a dependency required by
+# version, fetched over git. The current checkout (committed or not, ignored files left out) is
+# copied into a temporary git repository tagged with APNSMockVersion.current; the example is
+# copied beside it and `swift test` runs with APNS_MOCK_PACKAGE_URL naming that repository.
+# Nothing is built with the repository's own flags: the example compiles apns-mock as a
+# dependency, from scratch (a few minutes).
+#
+# usage: examples/swift/run-as-dependency.sh   (from anywhere)
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' "$repo/Sources/APNSMock/APNSMockVersion.swift")
+[[ -n $version ]] || { echo "run-as-dependency: no version in Sources/APNSMock/APNSMockVersion.swift" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The dependency: this checkout as a git repository with a version tag.
+mkdir "$work/apns-mock"
+(cd "$repo" && git ls-files -z --cached --others --exclude-standard |
+  while IFS= read -r -d '' f; do [[ -e $f && $f != examples/swift/* ]] && printf '%s\0' "$f"; done |
+  tar --null -T - -cf -) | tar -C "$work/apns-mock" -xf -
+git -C "$work/apns-mock" init -q
+git -C "$work/apns-mock" add -A
+git -C "$work/apns-mock" -c user.name=ci -c user.email=ci@localhost commit -qm "apns-mock $version"
+git -C "$work/apns-mock" tag "$version"
+
+# The consumer: the example package, as committed (its .build left out).
+mkdir "$work/consumer"
+(cd "$repo/examples/swift" && tar --exclude=.build --exclude=Package.resolved -cf - .) | tar -C "$work/consumer" -xf -
+
+echo "examples/swift: swift test against apns-mock $version from file://$work/apns-mock"
+cd "$work/consumer"
+APNS_MOCK_PACKAGE_URL="file://$work/apns-mock" swift test --disable-xctest
+grep -q "revision\|version" Package.resolved
+# The dependency resolved to the tag, not a branch or a path.
+python3 - "$version" <<'PY'
+import json, sys
+pins = json.load(open("Package.resolved"))["pins"]
+pin = next(p for p in pins if p["identity"] == "apns-mock")
+assert pin["state"].get("version") == sys.argv[1], pin
+print(f"apns-mock resolved to version {pin['state']['version']} ({pin['location']})")
+PY
