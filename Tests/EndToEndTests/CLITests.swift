@@ -127,6 +127,51 @@ import Testing
         #expect(lines == ["Error: \(what) port 127.0.0.1:\(port) is already in use (\(flag))"], "\(output.stderr)")
     }
 
+    /// A server without privileges (a container's non-root user) accepts APNs connections: an
+    /// option set on each accepted socket once needed CAP_NET_ADMIN (SO_DEBUG for TCP_NODELAY),
+    /// and every connection of a non-root server was closed at accept. Run as root, the test
+    /// drops to `nobody` with setpriv.
+    @Test func anUnprivilegedServerAcceptsPushes() async throws {
+        guard getuid() == 0 else {
+            // Not root: the other tests already run an unprivileged server.
+            return
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nobody-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["server.pem", "server-key.pem", "ca.pem"] {
+            let target = directory.appendingPathComponent(name).path
+            try FileManager.default.copyItem(atPath: E2E.repositoryRoot + "/certs/" + name, toPath: target)
+            chmod(target, 0o644)
+        }
+        chmod(directory.path, 0o755)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(E2E.which("setpriv")))
+        process.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", Self.executable, "serve",
+            "--port", "0", "--admin-port", "0", "--tls-cert", directory.path + "/server.pem", "--tls-key",
+            directory.path + "/server-key.pem", "--client-ca", "none",
+        ]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let line = E2E.firstLine(of: out)
+        let match = try #require(line.firstMatch(of: #/apns=(https://\S+) admin=(http://\S+)/#), "ready line: \(line)")
+        let push = try await E2E.run(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", E2E.caFile, "-o", "/dev/null", "-w", "%{http_code}", "-H",
+                E2E.authorizationHeader, "-H", "apns-topic: com.example.app", "-d", "{}",
+                "\(match.1)/3/device/\(E2E.randomToken())",
+            ])
+        #expect(push.stdout == "200", "curl: \(push.status) \(push.stderr)")
+    }
+
     /// The version a consumer package's `from:` names is the one the binary reports.
     @Test func versionIsTheReleaseTag() async throws {
         let output = try await E2E.run(Self.executable, ["--version"])
