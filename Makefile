@@ -6,6 +6,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv-e2e
 PYTHON := $(VENV)/bin/python
+REQUIREMENTS := Tests/EndToEndTests/Clients/requirements.txt
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian/Ubuntu packages: to build, and (TEST_PACKAGES) to run the end-to-end clients.
@@ -54,6 +55,8 @@ deps:
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 
+# The Python clients install again whenever requirements.txt changes: the venv keeps a copy of
+# the one it was installed from.
 test-deps: deps
 	@missing=""; for p in $(TEST_PACKAGES); do \
 	  case $$p in nodejs) command -v node >/dev/null && continue;; python3-venv) python3 -c 'import venv, ensurepip' 2>/dev/null && continue;; esac; \
@@ -61,7 +64,8 @@ test-deps: deps
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 	@[ -x $(PYTHON) ] || python3 -m venv $(VENV)
-	@$(PYTHON) -c 'import aioapns' 2>/dev/null || $(PYTHON) -m pip install -q -r Tests/EndToEndTests/Clients/requirements.txt
+	@cmp -s $(REQUIREMENTS) $(VENV)/requirements.installed || { \
+	  $(PYTHON) -m pip install -q -r $(REQUIREMENTS) && cp $(REQUIREMENTS) $(VENV)/requirements.installed; }
 
 # The end-to-end clients are required under `make test`: a missing one fails, never skips.
 TEST_ENV := APNS_MOCK_E2E_REQUIRED=1 APNS_MOCK_PYTHON=$(CURDIR)/$(PYTHON)

@@ -3,7 +3,7 @@ import APNSMockCore
 /// An admin API error: `{"error":{"code":"…","message":"…"}}` with a stable code.
 public struct AdminError: Error, Sendable, Equatable {
     private enum Code: String, Sendable {
-        case badParameter, notFound, badRequest, unauthorized
+        case badParameter, notFound, badRequest, unauthorized, methodNotAllowed
     }
     private let code: Code
     /// A sentence naming the offending field or parameter.
@@ -11,9 +11,10 @@ public struct AdminError: Error, Sendable, Equatable {
     /// The HTTP status for this error.
     public var status: Int {
         switch code {
-        case .notFound: 404
-        case .unauthorized: 401
         case .badParameter, .badRequest: 400
+        case .unauthorized: 401
+        case .notFound: 404
+        case .methodNotAllowed: 405
         }
     }
     /// The stable code, as sent in JSON.
@@ -26,6 +27,10 @@ public struct AdminError: Error, Sendable, Equatable {
     public static func badRequest(_ message: String) -> AdminError { AdminError(code: .badRequest, message: message) }
     public static func unauthorized(_ message: String) -> AdminError {
         AdminError(code: .unauthorized, message: message)
+    }
+    /// A path the API has, with a method it does not take (405; the answer names the methods in `Allow`).
+    public static func methodNotAllowed(_ message: String) -> AdminError {
+        AdminError(code: .methodNotAllowed, message: message)
     }
 
     public static func == (lhs: AdminError, rhs: AdminError) -> Bool { lhs.code == rhs.code }

@@ -24,9 +24,16 @@ public enum AdminRouter {
         if access.token != nil {
             router.add(middleware: AdminTokenMiddleware(access: access))
         }
+        let routes = UnmatchedRouteMiddleware.Routes()
+        router.add(middleware: UnmatchedRouteMiddleware(routes: routes))
         RegistryRoutes.add(to: router, registry: registry)
         router.get("/health") { _, _ in
             json(status: .ok, Array(#"{"status":"ok"}"#.utf8))
+        }
+        router.get(RouterPath(AdminAPIDocument.path)) { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: AdminAPIDocument.contentType],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: AdminAPIDocument.yaml)))
         }
         router.get("/v1/deliveries") { request, _ in
             let query: DeliveryQuery
@@ -67,19 +74,11 @@ public enum AdminRouter {
             eventStream(request, store: store, executor: executor)
         }
         router.post("/v1/verify") { request, _ in
-            let body = try await request.body.collect(upTo: RegistryRoutes.maximumBodySize)
-            guard let document = JSONValue.parse(body.readableBytesView) else {
-                return errorResponse(.badRequest("the body must be JSON: {\"expect\": [expectations]}"))
-            }
             let expectations: [DeliveryExpectation]
-            do throws(MatcherError) {
-                expectations = try DeliveryExpectation.list(document["expect"] ?? document)
+            do throws(AdminError) {
+                expectations = try verifyBody(try await RegistryRoutes.readBody(request))
             } catch {
-                return errorResponse(.badRequest(error.message))
-            }
-            for expectation in expectations where (expectation.within ?? 0) > maximumWaitSeconds {
-                return errorResponse(
-                    .badRequest("'\(expectation.name)': within must be at most \(Int(maximumWaitSeconds)) seconds"))
+                return errorResponse(error)
             }
             let outcomes = try await ExpectationVerifier(store: store, executor: executor).verify(expectations)
             return json(status: .ok, ExpectationVerifier.json(outcomes))
@@ -100,7 +99,34 @@ public enum AdminRouter {
             let closed = close ? await connections?.closeAllConnections() ?? 0 : 0
             return json(status: .ok, Array(#"{"reset":true,"closedConnections":\#(closed)}"#.utf8))
         }
+        routes.set(router.routes)
         return router
+    }
+
+    /// The expectations of a `POST /v1/verify` body: `{"expect": [...]}` or the bare list, each
+    /// `within` (a step's too) at most `maximumWaitSeconds`.
+    static func verifyBody(_ body: [UInt8]) throws(AdminError) -> [DeliveryExpectation] {
+        guard let document = JSONValue.parse(body) else {
+            throw .badRequest("the body must be JSON: {\"expect\": [expectations]}")
+        }
+        if case .object(let members) = document {
+            for member in members where member.key != "expect" {
+                throw .badRequest(
+                    "the body's field '\(member.key)' is not known; the body is {\"expect\": [expectations]}")
+            }
+        }
+        let expectations: [DeliveryExpectation]
+        do throws(MatcherError) {
+            expectations = try DeliveryExpectation.list(document["expect"] ?? document)
+        } catch {
+            throw .badRequest(error.message)
+        }
+        for expectation in expectations {
+            for window in [expectation] + (expectation.steps ?? []) where (window.within ?? 0) > maximumWaitSeconds {
+                throw .badRequest("'\(window.name)': within must be at most \(Int(maximumWaitSeconds)) seconds")
+            }
+        }
+        return expectations
     }
 
     /// The query string as (name, value) pairs, in order.

@@ -184,7 +184,7 @@ enum RegistryRoutes {
     }
 
     /// The request body, at most `maximumBodySize` bytes.
-    private static func readBody(_ request: Request) async throws(AdminError) -> [UInt8] {
+    static func readBody(_ request: Request) async throws(AdminError) -> [UInt8] {
         var request = request
         do {
             let buffer = try await request.collectBody(upTo: maximumBodySize)

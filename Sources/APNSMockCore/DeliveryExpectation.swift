@@ -105,7 +105,16 @@ public struct DeliveryExpectation: Sendable, Hashable {
             throw MatcherError("\(location).name is missing: every expectation needs a name")
         }
         if let within = json["within"] {
-            guard let text = within.scalarText, within != .null, let seconds = DurationText.seconds(text) else {
+            let seconds: Double?
+            if case .number(let value, _) = within {
+                // A JSON number is seconds, whichever way it is written (`1e-3`).
+                seconds = value >= 0 && value.isFinite ? value : nil
+            } else if case .string(let text) = within {
+                seconds = DurationText.seconds(text)
+            } else {
+                seconds = nil
+            }
+            guard let seconds else {
                 throw MatcherError("\(location).within must be a duration such as 500ms, 5s or 2m")
             }
             self.within = seconds
@@ -158,7 +167,12 @@ public struct DeliveryExpectation: Sendable, Hashable {
             }
             return .none
         }
-        guard let text = member.value.scalarText, let n = Int(text), n >= 0 else {
+        var parsed = member.value.scalarText.flatMap { Int($0) }
+        if parsed == nil, case .number(let value, _) = member.value {
+            // Written with a fraction or exponent: read by value (2.0 is 2, as JSON Schema's `integer` says).
+            parsed = Int(exactly: value)
+        }
+        guard let n = parsed, n >= 0 else {
             throw MatcherError("\(location).\(member.key) must be a whole number, 0 or more")
         }
         switch member.key {

@@ -91,7 +91,10 @@ extension DeliveryMatcher {
         -> Condition
     {
         func integer(_ range: ClosedRange<Int>, _ what: String) throws(MatcherError) -> Int {
-            guard let value = Int(text), range.contains(value) else {
+            // A JSON number written with a fraction or exponent is read by value: 95.0 is 95, as
+            // JSON Schema's `integer` says.
+            let parsed = Int(text) ?? number.flatMap { Int(exactly: $0) }
+            guard let value = parsed, range.contains(value) else {
                 throw MatcherError("matcher field '\(label)' must be \(what); got '\(text)'")
             }
             return value

@@ -30,11 +30,13 @@ public final class DeliveryFollower: @unchecked Sendable {
         if droppedNow != dropped {
             dropped = droppedNow
             let first = store.firstSequence
-            if first > cursor + 1 { missed = first - cursor - 1 }
+            if cursor < first, first - cursor > 1 { missed = first - cursor - 1 }
         }
         let end = min(store.nextSequence, query.before ?? UInt64.max)
         var records: [DeliveryRecord] = []
-        while cursor + 1 < end, records.count < limit {
+        // The next record examined is cursor + 1; written without `+` so that a cursor of
+        // UInt64.max (`since=18446744073709551615`) does not overflow.
+        while cursor < end, end - cursor > 1, records.count < limit {
             let page = store.query(
                 DeliveryQuery(
                     matcher: query.matcher, since: cursor, before: end, limit: min(1000, limit - records.count)))

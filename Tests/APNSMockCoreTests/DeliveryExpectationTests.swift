@@ -21,6 +21,22 @@ struct ExpectationTests {
         #expect(list[2].count == .atLeast(1))
     }
 
+    /// Found by schemathesis: JSON Schema's `integer` includes 95.0, and a JSON number is
+    /// seconds however it is written.
+    @Test func numbersAreReadByValue() throws {
+        let list = try Self.parse(
+            #"[{"name":"a","match":{"priority":5.0,"status":2.1e2},"count":{"atMost":3.0},"within":1e-1},"#
+                + #"{"name":"b","match":{},"count":{"atMost":9223372036854775806}},"#
+                + #"{"name":"c","match":{},"count":{"atMost":7e18}}]"#)
+        #expect(list[0].match.conditions == [.priority(5), .status(210)])
+        #expect(list[0].count == .atMost(3))
+        #expect(list[0].within == 0.1)
+        #expect(list[1].count == .atMost(9_223_372_036_854_775_806))
+        #expect(list[2].count == .atMost(7_000_000_000_000_000_000))
+        #expect(throws: MatcherError.self) { try Self.parse(#"[{"name":"a","match":{"priority":5.5}}]"#) }
+        #expect(throws: MatcherError.self) { try Self.parse(#"[{"name":"a","match":{},"count":{"atMost":1.5}}]"#) }
+    }
+
     @Test func inOrderStepsInheritTheWindow() throws {
         let list = try Self.parse(
             #"[{"name":"flow","inOrder":true,"within":"2s","steps":[{"match":{"status":410}},{"name":"quiet","match":{"status":200},"count":{"none":true}}]}]"#
@@ -66,7 +82,7 @@ struct ExpectationTests {
         #expect(DurationText.seconds(text) == seconds)
     }
 
-    @Test(arguments: ["", "5x", "-1", "+3", "ms", "1e400"])
+    @Test(arguments: ["", "5x", "-1", "+3", "ms", "1e400", "1e2", "0x10", "inf", "nan", ".5", "5.", "1..2s", " 5"])
     func badDurations(_ text: String) {
         #expect(DurationText.seconds(text) == nil)
     }

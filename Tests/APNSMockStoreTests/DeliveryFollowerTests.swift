@@ -26,6 +26,19 @@ import Testing
         #expect(follower.advance().records.map(\.sequence) == [3])
     }
 
+    /// Found by schemathesis: `GET /v1/deliveries/wait?since=18446744073709551615` crashed the
+    /// server (`cursor + 1` overflowed).
+    @Test func theLargestCursorFindsNothingAndDoesNotOverflow() {
+        let store = DeliveryStore(capacity: 2)
+        for _ in 0..<3 { store.append(Self.record(String(repeating: "ab", count: 8))) }
+        var follower = DeliveryFollower(store: store, query: DeliveryQuery(), after: .max)
+        store.append(Self.record(String(repeating: "ab", count: 8)))  // drops one: the missed count too
+        let (records, missed) = follower.advance()
+        #expect(records.isEmpty && missed == 0)
+        var bounded = DeliveryFollower(store: store, query: DeliveryQuery(before: 0), after: 0)
+        #expect(bounded.advance().records.isEmpty)
+    }
+
     @Test func countsRecordsThatAgedOutUnread() {
         let store = DeliveryStore(capacity: 5)
         let follower = DeliveryFollower(store: store, query: DeliveryQuery(), after: 0)

@@ -1,0 +1,145 @@
+import APNSMockCore
+import APNSMockRegistry
+import APNSMockStore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import Yams
+
+@testable import APNSMockAdmin
+
+/// The OpenAPI document against the router: the same paths and methods, served as YAML, and
+/// what the router answers for paths and methods it does not have.
+@Suite struct AdminAPIDocumentTests {
+    struct Operation: Hashable, CustomStringConvertible {
+        var method: String
+        var path: String
+        var description: String { "\(method) \(path)" }
+    }
+
+    static let methods = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
+
+    /// The document's operations.
+    static func documented() throws -> Set<Operation> {
+        let document = try #require(try Yams.load(yaml: AdminAPIDocument.yaml) as? [String: Any])
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = try #require(document["paths"] as? [String: Any])
+        var operations: Set<Operation> = []
+        for (path, item) in paths {
+            let item = try #require(item as? [String: Any], "\(path)")
+            for method in methods where item[method] != nil {
+                operations.insert(Operation(method: method.uppercased(), path: path))
+            }
+        }
+        return operations
+    }
+
+    /// The router's routes.
+    static func routed(_ router: Router<BasicRequestContext>) -> Set<Operation> {
+        Set(router.routes.map { Operation(method: $0.method.rawValue, path: $0.path.description) })
+    }
+
+    static func makeRouter() -> (Router<BasicRequestContext>, AdminExecutor) {
+        let executor = AdminExecutor()
+        return (AdminRouter.build(store: DeliveryStore(), registry: Registry(), executor: executor), executor)
+    }
+
+    @Test func everyRouteIsDocumentedAndEveryDocumentedPathIsRouted() async throws {
+        let (router, executor) = Self.makeRouter()
+        defer { Task { await executor.shutdown() } }
+        let documented = try Self.documented()
+        let routed = Self.routed(router)
+        #expect(!routed.isEmpty)
+        #expect(routed.subtracting(documented).isEmpty, "routes missing from the document")
+        #expect(documented.subtracting(routed).isEmpty, "documented operations the router does not have")
+    }
+
+    /// `AdminAccess.openPaths` need no token; every other operation documents the 401 of a
+    /// server started with `--admin-token`.
+    @Test func securityMatchesTheAdminToken() throws {
+        let document = try #require(try Yams.load(yaml: AdminAPIDocument.yaml) as? [String: Any])
+        let schemes = (document["components"] as? [String: Any])?["securitySchemes"] as? [String: Any]
+        let bearer = try #require(schemes?["bearerAuth"] as? [String: Any])
+        #expect(bearer["type"] as? String == "http" && bearer["scheme"] as? String == "bearer")
+        #expect((document["security"] as? [[String: Any]])?.count == 2)
+        let paths = try #require(document["paths"] as? [String: Any])
+        for (path, item) in paths {
+            for (method, operation) in try #require(item as? [String: Any]) where Self.methods.contains(method) {
+                let operation = try #require(operation as? [String: Any])
+                let responses = try #require(operation["responses"] as? [String: Any])
+                if AdminAccess.openPaths.contains(path) {
+                    #expect((operation["security"] as? [Any])?.isEmpty == true, "\(method) \(path)")
+                    #expect(responses["401"] == nil, "\(method) \(path)")
+                } else {
+                    #expect(operation["security"] == nil, "\(method) \(path)")
+                    #expect(responses["401"] != nil, "\(method) \(path) does not document 401")
+                }
+            }
+        }
+    }
+
+    @Test func everyReferenceResolves() throws {
+        let document = try #require(try Yams.load(yaml: AdminAPIDocument.yaml) as? [String: Any])
+        var references: [String] = []
+        func collect(_ node: Any) {
+            if let object = node as? [String: Any] {
+                if let reference = object["$ref"] as? String { references.append(reference) }
+                object.values.forEach(collect)
+            } else if let array = node as? [Any] {
+                array.forEach(collect)
+            }
+        }
+        collect(document)
+        #expect(!references.isEmpty)
+        for reference in references {
+            var node: Any? = document
+            for step in reference.dropFirst(2).split(separator: "/") {
+                node = (node as? [String: Any])?[String(step)]
+            }
+            #expect(node != nil, "\(reference) does not resolve")
+        }
+    }
+
+    @Test func servedAsYAMLWithUnknownPathsAndMethodsAnsweredInTheErrorJSON() async throws {
+        let (router, executor) = Self.makeRouter()
+        defer { Task { await executor.shutdown() } }
+        let app = Application(router: router)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/openapi.yaml", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/yaml")
+                #expect(String(buffer: response.body) == AdminAPIDocument.yaml)
+            }
+            try await client.execute(uri: "/v1/nothing", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "application/json")
+                #expect(String(buffer: response.body).contains(#""code":"notFound""#))
+            }
+            try await client.execute(uri: "/v1/devices/abcd", method: .patch) { response in
+                #expect(response.status == .methodNotAllowed)
+                let allowed = Set((response.headers[.allow] ?? "").split(separator: ", ").map(String.init))
+                #expect(allowed == ["GET", "PUT", "DELETE"])
+                #expect(String(buffer: response.body).contains(#""code":"methodNotAllowed""#))
+            }
+            try await client.execute(uri: "/v1/deliveries/wait", method: .post) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET")
+            }
+        }
+    }
+
+    @Test func verifyBodies() throws {
+        #expect(try AdminRouter.verifyBody(Array(#"{"expect":[]}"#.utf8)).isEmpty)
+        #expect(try AdminRouter.verifyBody(Array("[]".utf8)).isEmpty)
+        let within = try AdminRouter.verifyBody(Array(#"[{"name":"a","match":{},"within":1e-3}]"#.utf8))
+        #expect(within.first?.within == 0.001)
+        for bad in [
+            #"{"expect":[],"other":1}"#, #"{}"#, "nope",
+            #"[{"name":"a","inOrder":true,"within":"1s","steps":[{"match":{},"within":"301s"}]}]"#,
+            #"[{"name":"a","match":{},"within":"5m1s"}]"#, #"[{"name":"a","match":{},"within":"301"}]"#,
+        ] {
+            #expect(throws: AdminError.badRequest("")) { try AdminRouter.verifyBody(Array(bad.utf8)) }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import APNSMock
+import Foundation
+import Testing
+
+/// schemathesis (PyPI, in the venv `make test` creates) against a live server, from the
+/// document it serves at `GET /v1/openapi.yaml`: every check, so an undocumented status, a
+/// content type or body that disagrees with the document, or any 5xx fails the test.
+///
+/// The event stream (`/v1/events`) is left out: it never ends. Generated waits are kept short
+/// by `Clients/schemathesis_hooks.py` (a valid `timeout` or `within` over 200 ms is sent as
+/// 200 ms), and the number of cases per operation is bounded. `Clients/schemathesis.toml` says
+/// which schema-valid requests may still be refused, and why.
+@Suite(.serialized) struct OpenAPIConformanceTests {
+    static let python = ProcessInfo.processInfo.environment["APNS_MOCK_PYTHON"]
+
+    /// The `st` script beside the venv's python, when schemathesis is installed there.
+    static var schemathesis: String? {
+        guard let python else { return nil }
+        let script = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("st").path
+        return FileManager.default.isExecutableFile(atPath: script) ? script : nil
+    }
+
+    static let required = schemathesis != nil || E2E.clientsRequired
+
+    @Test(.enabled(if: required, "install schemathesis (make test-deps does)"))
+    func theServerConformsToItsDocument() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        try await Self.seedDeliveries(mock)
+        try await Self.runSchemathesis(against: mock, examples: 60)
+    }
+
+    /// With `--admin-token`: the same answers to callers that present it, and the token
+    /// middleware in front of the routes changes no status, body or content type.
+    @Test(.enabled(if: required, "install schemathesis (make test-deps does)"))
+    func withAnAdminTokenTooWhenItIsPresented() async throws {
+        let token = "schemathesis-\(UUID().uuidString)"
+        let mock = try await E2E.startMock { $0.adminToken = token }
+        defer { Task { await mock.stop() } }
+        try await Self.seedDeliveries(mock)
+        try await Self.runSchemathesis(against: mock, examples: 15, headers: ["authorization: Bearer \(token)"])
+    }
+
+    /// Runs schemathesis with every check against `mock`'s admin API from the document it serves.
+    static func runSchemathesis(against mock: RunningMock, examples: Int, headers: [String] = []) async throws {
+        let st = try #require(schemathesis, "schemathesis is not installed next to APNS_MOCK_PYTHON")
+        let admin = mock.endpoints.adminURL
+        // A new seed each run explores more; a failure names it (APNS_MOCK_SCHEMATHESIS_SEED repeats it).
+        let seed =
+            ProcessInfo.processInfo.environment["APNS_MOCK_SCHEMATHESIS_SEED"]
+            ?? String(UInt32.random(in: 0...UInt32.max))
+        // Hypothesis keeps its files here rather than in the working directory (the repository).
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "apns-mock-hypothesis-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: storage) }
+        let output = try await E2E.run(
+            st,
+            [
+                "--config-file", E2E.clientsDirectory + "/schemathesis.toml",
+                "run", admin + "/v1/openapi.yaml", "--url", admin,
+                "--checks", "all",
+                "--exclude-path", "/v1/events",
+                "--phases", "examples,coverage,fuzzing",
+                "--max-examples", String(examples),
+                "--workers", "2",
+                "--request-timeout", "10",
+                "--generation-database", "none",
+                "--seed", seed,
+                "--no-color",
+            ] + headers.flatMap { ["--header", $0] },
+            timeout: 150,
+            environment: [
+                "SCHEMATHESIS_HOOKS": "schemathesis_hooks",
+                "PYTHONPATH": E2E.clientsDirectory,
+                "HYPOTHESIS_STORAGE_DIRECTORY": storage.path,
+            ])
+        #expect(output.status == 0, "schemathesis failed (seed \(seed)):\n\(output.stdout)\n\(output.stderr)")
+    }
+
+    /// A few records of each kind (accepted, rejected, not JSON, no authorization), so the
+    /// record schema is checked on real records.
+    static func seedDeliveries(_ mock: RunningMock) async throws {
+        let url = "\(mock.endpoints.apnsURL)/3/device/\(E2E.randomToken())"
+        let common = ["-sS", "-o", "/dev/null", "--http2", "--cacert", E2E.caFile]
+        let authorization = ["-H", "authorization: bearer \(try E2E.providerToken())"]
+        let requests: [[String]] = [
+            authorization + ["-H", "apns-topic: com.example.app", "-H", "apns-collapse-id: c1"]
+                + ["-H", "apns-priority: 5", "--data-binary", #"{"aps":{"alert":{"title":"Hi"}}}"#, url],
+            authorization + ["-H", "apns-push-type: background", "--data-binary", "{}", url],
+            authorization + ["-H", "apns-topic: com.example.app", "--data-binary", "not json", url],
+            ["-H", "apns-topic: com.example.app", "--data-binary", "[1]", url],
+        ]
+        var arguments: [String] = []
+        for request in requests { arguments += (arguments.isEmpty ? [] : ["--next"]) + common + request }
+        // Hypothesis keeps its files here rather than in the working directory (the repository).
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "apns-mock-hypothesis-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: storage) }
+        let output = try await E2E.run("curl", arguments)
+        #expect(output.status == 0, "\(output.stderr)")
+    }
+}
