@@ -1,6 +1,7 @@
 # apns-mock — the two commands a newcomer needs:
 #   make run    install what is missing (apt), build, serve on the defaults
-#   make test   the same set-up, then the whole test suite (unit, HTTP/2, end-to-end, AddressSanitizer)
+#   make test   the same set-up, then the whole test suite (unit, HTTP/2, end-to-end, the examples,
+#               AddressSanitizer); CI then runs make test-image (the container image, with podman)
 
 SHELL := /bin/bash
 SWIFT ?= swift

@@ -52,11 +52,6 @@ public struct MockDeliveries: Sendable {
     /// - Returns: how many were removed.
     @discardableResult
     public func removeAll(matching matcher: DeliveryMatcher = []) -> Int {
-        guard !matcher.isEmpty else {
-            let removed = store.count
-            store.removeAll()
-            return removed
-        }
-        return store.remove(matching: matcher)
+        store.remove(matching: matcher)
     }
 }

@@ -147,6 +147,10 @@ import Testing
         // No authentication at all: 403 MissingProviderToken, recorded.
         #expect(output.stdout == "403")
         #expect(try await mock.deliveries.wait(matching: [.reason("MissingProviderToken")]).count == 1)
+        #expect(mock.deliveries.removeAll(matching: [.status(200)]) == 0)
+        #expect(mock.deliveries.count == 1)
+        #expect(mock.deliveries.removeAll() == 1)
+        #expect(mock.deliveries.count == 0)
         mock.reset()
         #expect(mock.deliveries.count == 0)
         #expect(mock.registry.device(device) == nil)
