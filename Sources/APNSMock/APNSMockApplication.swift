@@ -49,7 +49,7 @@ public struct APNSMockApplication: Sendable {
     let listeners: [APNSListener]
     let logger: Logger
     /// The live APNs connections (closed by `POST /v1/reset?closeConnections=true`).
-    let connections: LiveConnections
+    let connections: ConnectionRegistry
     /// The admin API's own low-priority thread.
     let adminExecutor = AdminExecutor()
 

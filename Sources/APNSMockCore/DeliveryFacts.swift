@@ -21,4 +21,16 @@ public protocol DeliveryFacts {
     func matchHeader(_ name: String) -> String?
     /// The payload bytes kept.
     var matchPayload: [UInt8] { get }
+    /// The APNs connection the request came on.
+    var matchConnectionID: UInt64? { get }
+    /// The fault rule that acted on the request, if any.
+    var matchFaultID: String? { get }
+    /// What became of the request; `nil` while it is being decided.
+    var matchOutcome: DeliveryOutcome? { get }
+}
+
+extension DeliveryFacts {
+    public var matchConnectionID: UInt64? { nil }
+    public var matchFaultID: String? { nil }
+    public var matchOutcome: DeliveryOutcome? { nil }
 }

@@ -127,6 +127,23 @@ extension DeliveryMatcher {
                 throw MatcherError("matcher field '\(label)' must be 'sandbox' or 'production'; got '\(text)'")
             }
             return .environment(environment)
+        case "connectionId":
+            let parsed = UInt64(text) ?? number.flatMap { UInt64(exactly: $0) }
+            guard let id = parsed, id > 0 else {
+                throw MatcherError(
+                    "matcher field '\(label)' must be a connection id (a positive integer); got '\(text)'")
+            }
+            return .connectionID(id)
+        case "faultId":
+            guard !text.isEmpty else { throw MatcherError("matcher field '\(label)' is empty") }
+            return .faultID(text)
+        case "outcome":
+            guard let outcome = DeliveryOutcome(rawValue: text) else {
+                throw MatcherError(
+                    "matcher field '\(label)' must be one of \(DeliveryOutcome.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'"
+                )
+            }
+            return .outcome(outcome)
         case "authMethod":
             guard ["token", "certificate", "none"].contains(text) else {
                 throw MatcherError("matcher field '\(label)' must be 'token', 'certificate' or 'none'; got '\(text)'")
@@ -148,6 +165,7 @@ extension DeliveryMatcher {
             case .payload(let path, let expected): payload = Self.inserting(expected, at: path[...], into: payload)
             case .status(let status): members.append(("status", .integer(Int64(status))))
             case .priority(let priority): members.append(("priority", .integer(Int64(priority))))
+            case .connectionID(let id): members.append(("connectionId", .integer(Int64(clamping: id))))
             default: members.append((condition.fieldName, .string(condition.expectedText)))
             }
         }

@@ -27,6 +27,12 @@ public struct DeliveryMatcher: Sendable, Hashable {
         case header(name: String, value: String)
         /// The payload's value at `path` matches `expected` (a subset for objects and arrays).
         case payload(path: [PayloadPathComponent], expected: JSONValue)
+        /// The APNs connection (`connectionId` of the records).
+        case connectionID(UInt64)
+        /// The fault rule that acted (`faultId`).
+        case faultID(String)
+        /// What became of the request (`outcome`).
+        case outcome(DeliveryOutcome)
 
         /// The field's name as written in a query string (`payload.aps.badge`).
         public var fieldName: String {
@@ -44,6 +50,9 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .authMethod: "authMethod"
             case .header(let name, _): "headers.\(name)"
             case .payload(let path, _): (["payload"] + path.map(\.description)).joined(separator: ".")
+            case .connectionID: "connectionId"
+            case .faultID: "faultId"
+            case .outcome: "outcome"
             }
         }
 
@@ -59,6 +68,9 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .environment(let environment): environment.rawValue
             case .header(_, let value): value
             case .payload(_, let expected): expected.scalarText ?? expected.jsonText
+            case .connectionID(let id): String(id)
+            case .faultID(let id): id
+            case .outcome(let outcome): outcome.rawValue
             }
         }
     }
@@ -87,7 +99,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
     /// The field names a matcher knows (query-string and JSON spelling).
     public static let fieldNames = [
         "token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority",
-        "environment", "authMethod", "headers", "payload",
+        "environment", "authMethod", "headers", "payload", "connectionId", "faultId", "outcome",
     ]
 
     /// The conditions, in the order they were given.
@@ -174,6 +186,12 @@ public struct DeliveryMatcher: Sendable, Hashable {
         case .header(let name, let value):
             let actual = facts.matchHeader(name)
             return result(actual, actual == value)
+        case .connectionID(let id):
+            return result(facts.matchConnectionID.map(String.init), facts.matchConnectionID == id)
+        case .faultID(let id):
+            return result(facts.matchFaultID, facts.matchFaultID == id)
+        case .outcome(let outcome):
+            return result(facts.matchOutcome?.rawValue, facts.matchOutcome == outcome)
         case .payload(let path, let expected):
             if payload == nil { payload = .some(JSONValue.parse(facts.matchPayload)) }
             guard case .some(.some(let document)) = payload, let actual = Self.value(at: path, in: document) else {

@@ -25,6 +25,8 @@ extension DeliveryRecord {
         case payloadSize
         case authentication
         case response
+        case outcome
+        case faultID
 
         /// Every field in declaration order, made once (`allCases` builds a new array per call).
         static let all = allCases
@@ -33,7 +35,7 @@ extension DeliveryRecord {
         var isColumn: Bool {
             switch self {
             case .sequence, .receivedAt, .connectionID, .streamID, .environment, .topic, .pushType, .payloadSize,
-                .response:
+                .response, .outcome, .faultID:
                 true
             case .method, .path, .authority, .token, .headers, .apnsID, .uniqueID, .payload, .authentication:
                 false
@@ -91,7 +93,7 @@ enum RecordCodec {
                 writeAuthentication(result, to: &writer)
                 writer.endEntry(start)
             case .sequence, .receivedAt, .connectionID, .streamID, .environment, .topic, .pushType, .payloadSize,
-                .response:
+                .response, .outcome, .faultID:
                 continue  // columns: `StoredDelivery`
             }
         }
@@ -127,7 +129,7 @@ enum RecordCodec {
                 var inner = BlobReader(bytes)
                 record.authentication = readAuthentication(&inner)
             case .sequence, .receivedAt, .connectionID, .streamID, .environment, .topic, .pushType, .payloadSize,
-                .response:
+                .response, .outcome, .faultID:
                 continue
             }
         }

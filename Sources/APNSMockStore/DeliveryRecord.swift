@@ -35,14 +35,19 @@ public struct DeliveryRecord: Sendable {
     public var payloadSize: Int
     /// What provider authentication learned, or saw when the request failed earlier.
     public var authentication: AuthenticationResult?
-    /// The answer; `nil` while the request has none (yet).
+    /// The answer; `nil` while the request has none (yet), or never got one.
     public var response: DeliveryResponse?
+    /// What became of the request: answered, waiting, or never answered and why.
+    public var outcome: DeliveryOutcome
+    /// The fault rule that acted on the request, if one did.
+    public var faultID: String?
 
     public init(
         receivedAt: Int64, connectionID: UInt64, streamID: Int32, environment: APNSEnvironment, method: String,
         path: String, authority: String?, headerBlock: HeaderBlock, token: String?, topic: String?,
         pushType: APNSPushType?, apnsID: ResponseMessageID, uniqueID: ResponseMessageID?, payload: [UInt8],
-        payloadSize: Int, authentication: AuthenticationResult? = nil, response: DeliveryResponse?
+        payloadSize: Int, authentication: AuthenticationResult? = nil, response: DeliveryResponse?,
+        outcome: DeliveryOutcome? = nil, faultID: String? = nil
     ) {
         self.receivedAt = receivedAt
         self.connectionID = connectionID
@@ -61,6 +66,8 @@ public struct DeliveryRecord: Sendable {
         self.payloadSize = payloadSize
         self.authentication = authentication
         self.response = response
+        self.outcome = outcome ?? (response == nil ? .pending : response!.goAway ? .goAway : .answered)
+        self.faultID = faultID
     }
 
     /// Request headers in order, duplicates kept.
@@ -96,4 +103,7 @@ extension DeliveryRecord: DeliveryFacts {
     public var matchAuthMethod: AuthenticationResult.Method? { authentication?.method }
     public func matchHeader(_ name: String) -> String? { headerBlock.firstValue(named: name) }
     public var matchPayload: [UInt8] { payload }
+    public var matchConnectionID: UInt64? { connectionID }
+    public var matchFaultID: String? { faultID }
+    public var matchOutcome: DeliveryOutcome? { outcome }
 }

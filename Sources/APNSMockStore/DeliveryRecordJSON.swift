@@ -108,6 +108,12 @@ public enum DeliveryRecordJSON {
                 json.key("goAway")
                 json.bool(response.goAway)
                 json.endObject()
+            case .outcome:
+                json.key("outcome")
+                json.string(record.outcome.rawValue)
+            case .faultID:
+                json.key("faultId")
+                json.string(record.faultID)
             }
         }
         json.endObject()

@@ -120,9 +120,11 @@ public final class DeliveryStore: Sendable {
             connectionID: record.connectionID, streamID: record.streamID,
             payloadSize: Int32(clamping: record.payloadSize), status: 0,
             environment: record.environment == .production ? 1 : 0,
-            pushType: record.pushType?.code ?? StoredDelivery.noPushType, flags: flags, reason: 0, topic: 0,
-            blob: BlobRef(chunk: 0, offset: 0, count: 0))
+            pushType: record.pushType?.code ?? StoredDelivery.noPushType, flags: flags, outcome: 0, reason: 0,
+            fault: 0, topic: 0, blob: BlobRef(chunk: 0, offset: 0, count: 0))
         let response = record.response
+        let outcome = record.outcome
+        let faultID = record.faultID
         let topic = record.topic
         var apnsID = record.apnsID
         let receipt = state.withLockedValue { state in
@@ -138,7 +140,9 @@ public final class DeliveryStore: Sendable {
                 }
             }
             stored.sequence = sequence
-            stored.setResponse(response, reasonID: response?.reason.map { state.interner.id(for: $0.rawValue) } ?? 0)
+            stored.setResponse(
+                response, outcome: outcome, reasonID: response?.reason.map { state.interner.id(for: $0.rawValue) } ?? 0)
+            if let faultID { stored.fault = state.interner.id(for: faultID) }
             stored.topic = topic.map { state.interner.id(for: $0) } ?? 0
             stored.blob = bytes.withUnsafeBytes { state.blobs.append($0) }
             if state.records.count >= capacity { Self.evictOldest(&state) }
@@ -153,14 +157,16 @@ public final class DeliveryStore: Sendable {
         return receipt
     }
 
-    /// Sets the answer of a record stored without one (or replaces it). Returns `false` when the
-    /// record is no longer stored.
+    /// Sets the answer of a record stored without one (or replaces it): `response` when one went
+    /// out, else `nil` and the `outcome` that says why not. Returns `false` when the record is
+    /// no longer stored.
     @discardableResult
-    public func complete(sequence: UInt64, with response: DeliveryResponse) -> Bool {
+    public func complete(sequence: UInt64, with response: DeliveryResponse?, outcome: DeliveryOutcome? = nil) -> Bool {
+        let outcome = outcome ?? (response == nil ? .pending : response!.goAway ? .goAway : .answered)
         let done = state.withLockedValue { state -> Bool in
             guard let index = state.index(sequence: sequence) else { return false }
-            let reasonID = response.reason.map { state.interner.id(for: $0.rawValue) } ?? 0
-            state.records[index].setResponse(response, reasonID: reasonID)
+            let reasonID = response?.reason.map { state.interner.id(for: $0.rawValue) } ?? 0
+            state.records[index].setResponse(response, outcome: outcome, reasonID: reasonID)
             return true
         }
         if done { notifier.signalCompletion() }
@@ -388,7 +394,8 @@ public final class DeliveryStore: Sendable {
                     status: Int(stored.status),
                     reason: interner.string(for: stored.reason).map(APNSReason.init(rawValue:)),
                     timestamp: stored.timestamp == StoredDelivery.noTimestamp ? nil : stored.timestamp,
-                    respondedAt: stored.respondedAt, goAway: stored.flags & StoredDelivery.flagGoAway != 0))
+                    respondedAt: stored.respondedAt, goAway: stored.flags & StoredDelivery.flagGoAway != 0),
+            outcome: DeliveryOutcome(code: stored.outcome), faultID: interner.string(for: stored.fault))
         record.sequence = stored.sequence
         RecordCodec.decode(state.blobs[stored.blob], into: &record, generatedID: generated)
         return record

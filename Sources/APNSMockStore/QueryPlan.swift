@@ -13,6 +13,9 @@ struct QueryPlan {
     private var statuses: [UInt16] = []
     private var reasonIDs: [UInt32] = []
     private var environments: [UInt8] = []
+    private var connectionIDs: [UInt64] = []
+    private var faultIDs: [UInt32] = []
+    private var outcomes: [UInt8] = []
     /// Some condition names a topic or reason no record has, or an id that is no UUID.
     private(set) var matchesNothing = false
     /// Some condition needs the decoded record.
@@ -51,6 +54,14 @@ struct QueryPlan {
             case .pushType(let type): pushTypes.append(type.code)
             case .status(let status): statuses.append(UInt16(clamping: status))
             case .environment(let environment): environments.append(environment == .production ? 1 : 0)
+            case .connectionID(let id): connectionIDs.append(id)
+            case .outcome(let outcome): outcomes.append(outcome.code)
+            case .faultID(let fault):
+                guard let id = interner.existingID(for: fault) else {
+                    matchesNothing = true
+                    continue
+                }
+                faultIDs.append(id)
             case .tokenPrefix, .collapseID, .priority, .authMethod, .header, .payload:
                 needsDecoding = true
             }
@@ -67,6 +78,9 @@ struct QueryPlan {
         let answered = stored.flags & StoredDelivery.flagPending == 0
         for status in statuses where !answered || stored.status != status { return false }
         for environment in environments where stored.environment != environment { return false }
+        for id in connectionIDs where stored.connectionID != id { return false }
+        for id in faultIDs where stored.fault != id { return false }
+        for code in outcomes where stored.outcome != code { return false }
         return true
     }
 

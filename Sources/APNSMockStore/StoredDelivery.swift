@@ -19,7 +19,11 @@ struct StoredDelivery: Sendable {
     /// `APNSPushType.code`, or `noPushType`.
     var pushType: UInt8
     var flags: UInt8
+    /// `DeliveryOutcome.code`.
+    var outcome: UInt8
     var reason: UInt32
+    /// The interned id of the fault rule that acted, or 0.
+    var fault: UInt32
     var topic: UInt32
     var blob: BlobRef
 
@@ -37,7 +41,8 @@ struct StoredDelivery: Sendable {
     var isDeleted: Bool { flags & Self.flagDeleted != 0 }
 
     /// The response columns of `response` (none: pending).
-    mutating func setResponse(_ response: DeliveryResponse?, reasonID: UInt32) {
+    mutating func setResponse(_ response: DeliveryResponse?, outcome: DeliveryOutcome, reasonID: UInt32) {
+        self.outcome = outcome.code
         guard let response else {
             flags |= Self.flagPending
             status = 0

@@ -51,6 +51,15 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// HTTP/2 bytes may go out: the client chose h2 by ALPN or sent the HTTP/2 preface. Until
     /// then nothing is sent, so that an HTTP/1.1 client gets a clean HTTP/1.1 answer.
     private var http2OutputAllowed = false
+    /// The client chose h2 by ALPN: a bad preface is an HTTP/2 connection error, answered
+    /// with GOAWAY (RFC 9113 §3.4), not in HTTP/1.1 words.
+    private var alpnChoseH2 = false
+    /// The context while the handler is in the pipeline, for timers and the registry's calls.
+    private var context: ChannelHandlerContext?
+    /// Delayed answers' timers, by stream.
+    private var timers: [Int32: Scheduled<Void>] = [:]
+    /// The last ciphertext write, which a close after flush waits for.
+    private var lastWrite: EventLoopFuture<Void>?
 
     init(context: APNSListenerContext) {
         shared = context
@@ -60,6 +69,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         do {
             tls = try TLSConnection(context: shared.tls)
         } catch {
@@ -70,12 +80,21 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func channelActive(context: ChannelHandlerContext) {
         logger.debug("connection opened", metadata: ["apnsmock.peer": "\(Self.peer(context))"])
+        shared.connectionLog.opened(id: connectionID, peer: Self.peer(context), at: shared.now())
         context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         logger.debug("connection closed")
         state = .closing
+        shared.connectionLog.closed(id: connectionID, at: shared.now())
+        session?.connectionClosed()
+        for timer in timers.values { timer.cancel() }
+        timers.removeAll()
         session = nil
         tls = nil
         cleartextRefusal = nil
@@ -197,6 +216,9 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 } else {
                     logger.info("TLS handshake failed", metadata: ["apnsmock.tls.error": "\(message)"])
                 }
+                log(
+                    "handshakeFailed",
+                    [("error", .string(message)), ("alpnRefused", .bool(tls.refusedForALPN))])
                 flushCiphertext(context: context)
                 closeNow(context: context)
                 return
@@ -207,6 +229,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                     session = try APNSSession(
                         context: shared, connectionID: connectionID, authentication: authenticationMode(tls),
                         serverName: serverName, logger: logger)
+                    session?.driver = self
                 } catch {
                     logger.error("cannot set up HTTP/2: \(error)")
                     closeNow(context: context)
@@ -218,10 +241,20 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                         "apnsmock.tls.version": "\(tls.protocolVersion)", "apnsmock.tls.alpn": "\(alpn ?? "none")",
                         "apnsmock.tls.sni": "\(serverName ?? "none")",
                     ])
+                var details: [(key: String, value: JSONValue)] = [
+                    ("tlsVersion", .string(tls.protocolVersion)), ("alpn", alpn.map { .string($0) } ?? .null),
+                    ("serverName", serverName.map { .string($0) } ?? .null),
+                ]
+                if let peer = tls.peerCertificate, case .certificate(let identity) = session?.processor.authentication {
+                    details.append(("clientCertificate", .string(identity.subject)))
+                    details.append(("clientCertificateTrusted", .bool(peer.verificationError == nil)))
+                }
+                log("handshake", details)
                 state = .awaitingPreface
                 if alpn == "h2" {
                     // The client committed to HTTP/2: send our SETTINGS now, as servers do.
                     http2OutputAllowed = true
+                    alpnChoseH2 = true
                     sendHTTP2Output(context: context)
                 } else {
                     flushCiphertext(context: context)
@@ -247,18 +280,25 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         if state == .http2, !bytes.isEmpty {
             let ok = bytes.withUnsafeBufferPointer { session.receive($0) }
+            guard state != .closing else { return }
             sendHTTP2Output(context: context)
             if !ok {
                 logger.info("HTTP/2 connection error; closing")
-                closeNow(context: context)
+                closeAfterFlush(context: context)
                 return
             }
         } else if state == .http2 || state == .awaitingPreface {
             sendHTTP2Output(context: context)
         }
-        if !open || (state == .http2 && !session.isActive) {
+        if !open {
             closeNow(context: context)
+        } else if state == .http2 && !session.isActive {
+            closeAfterFlush(context: context)
         }
+    }
+
+    private func log(_ kind: String, _ details: [(key: String, value: JSONValue)]) {
+        shared.connectionLog.note(connectionID, .init(at: shared.now(), kind: kind, details: details))
     }
 
     /// Token authentication, or the client certificate's identity and verdict.
@@ -291,6 +331,18 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         let looksLikeHTTP1 = !method.isEmpty && method.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
         logger.notice(
             "client did not send the HTTP/2 preface\(looksLikeHTTP1 ? " (it spoke HTTP/1.x)" : ""); closing")
+        if alpnChoseH2, let session {
+            // The client chose h2 by ALPN: its bad preface is a connection error (RFC 9113 §3.4).
+            session.http2.goAway(
+                errorCode: HTTP2ServerSession.protocolError, debugData: Array("invalid connection preface".utf8),
+                lastStreamID: 0)
+            log(
+                "goawaySent",
+                [("errorCode", "PROTOCOL_ERROR"), ("lastStreamId", 0), ("debug", "invalid connection preface")])
+            sendHTTP2Output(context: context)
+            closeAfterFlush(context: context)
+            return
+        }
         if looksLikeHTTP1, let tls {
             PlainTextResponse.http2Only.bytes.withUnsafeBytes { tls.writePlaintext($0) }
             tls.shutdown()
@@ -315,12 +367,77 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         guard let tls, tls.pendingCiphertext > 0 else { return }
         var buffer = context.channel.allocator.buffer(capacity: tls.pendingCiphertext)
         tls.drainCiphertext { buffer.writeBytes($0) }
-        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        lastWrite = context.writeAndFlush(wrapOutboundOut(buffer))
+    }
+
+    /// Closes once the last write has gone out (or failed).
+    private func closeAfterFlush(context: ChannelHandlerContext) {
+        guard state != .closing else { return }
+        state = .closing
+        let channel = context.channel
+        if let lastWrite {
+            lastWrite.whenComplete { _ in channel.close(promise: nil) }
+        } else {
+            context.close(promise: nil)
+        }
+    }
+
+    // MARK: called by the registry and timers, on the event loop
+
+    /// Graceful end: GOAWAY NO_ERROR with `debugData`, answer what it covers, then close. A
+    /// connection not yet speaking HTTP/2 is closed.
+    func shutdown(debugData: [UInt8]) {
+        guard let context, state != .closing else { return }
+        guard let session, state == .http2 || state == .awaitingPreface else {
+            closeNow(context: context)
+            return
+        }
+        session.shutdown(debugData: debugData)
+        afterSessionStep(context: context)
+    }
+
+    private func timerFired(streamID: Int32) {
+        timers[streamID] = nil
+        guard let context, let session, state != .closing else { return }
+        session.timerFired(streamID: streamID)
+        afterSessionStep(context: context)
+    }
+
+    /// Sends what a session step queued, and closes when the session is done.
+    private func afterSessionStep(context: ChannelHandlerContext) {
+        guard let session, state != .closing else { return }
+        sendHTTP2Output(context: context)
+        if !session.isActive { closeAfterFlush(context: context) }
     }
 
     private func closeNow(context: ChannelHandlerContext) {
         guard state != .closing else { return }
         state = .closing
         context.close(promise: nil)
+    }
+}
+
+extension APNSConnectionHandler: ConnectionDriver {
+    func startTimer(streamID: Int32, milliseconds: Int64) {
+        guard let context else { return }
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        timers[streamID] = context.eventLoop.scheduleTask(in: .milliseconds(milliseconds)) {
+            bound.value.timerFired(streamID: streamID)
+        }
+    }
+
+    func cancelTimer(streamID: Int32) {
+        timers.removeValue(forKey: streamID)?.cancel()
+    }
+
+    func closeConnection(afterFlush: Bool) {
+        guard let context else { return }
+        if afterFlush {
+            // Called from a session step: queue what it produced first.
+            sendHTTP2Output(context: context)
+            closeAfterFlush(context: context)
+        } else {
+            closeNow(context: context)
+        }
     }
 }

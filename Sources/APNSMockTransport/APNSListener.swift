@@ -35,9 +35,10 @@ public final class APNSListener: Service, Sendable {
             .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator())
             .childChannelInitializer { channel in
-                context.connections.add(channel)
-                return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(APNSConnectionHandler(context: context))
+                channel.eventLoop.makeCompletedFuture {
+                    let handler = APNSConnectionHandler(context: context)
+                    context.connections.add(channel, handler: handler)
+                    try channel.pipeline.syncOperations.addHandler(handler)
                 }
             }
         do {
@@ -63,8 +64,11 @@ public final class APNSListener: Service, Sendable {
         }
     }
 
-    /// Waits until graceful shutdown or cancellation, then closes the listening socket and
-    /// returns once it is closed. Connections already accepted are not waited for.
+    /// Waits until graceful shutdown or cancellation, then closes the listening socket. On a
+    /// graceful shutdown (SIGTERM) every live connection then gets GOAWAY NO_ERROR
+    /// `{"reason":"Shutdown"}`, the streams it covers are answered (a request still sending
+    /// its body included), and `run()` returns once they have closed, or after
+    /// `shutdownGrace`, closing what is left.
     public func run() async throws {
         let channel = channel
         await withTaskCancellationOrGracefulShutdownHandler {
@@ -72,7 +76,13 @@ public final class APNSListener: Service, Sendable {
         } onCancelOrGracefulShutdown: {
             channel.close(promise: nil)
         }
+        if !Task.isCancelled {
+            await context.connections.drain(debugData: Self.shutdownDebugData, grace: context.shutdownGrace)
+        }
     }
+
+    /// GOAWAY debug data on shutdown, as APNs words it.
+    static let shutdownDebugData = Array(#"{"reason":"Shutdown"}"#.utf8)
 
     /// Closes the listening socket.
     public func close() async {

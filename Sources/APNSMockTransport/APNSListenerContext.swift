@@ -15,8 +15,12 @@ public final class APNSListenerContext: Sendable {
     /// One stream per token connection until a push passes authentication.
     let authStreamLimit: Bool
     let logger: Logger
+    /// How long a graceful shutdown waits for connections to finish their streams.
+    let shutdownGrace: Duration
     /// Every live connection of the listeners sharing this context.
-    public let connections = LiveConnections()
+    public let connections = ConnectionRegistry()
+    /// What happened on live and recent connections (`GET /v1/connections`).
+    public let connectionLog: ConnectionLog
     /// Epoch milliseconds; injectable for tests.
     let now: @Sendable () -> Int64
     private let nextConnectionID = Atomic<UInt64>(1)
@@ -24,6 +28,7 @@ public final class APNSListenerContext: Sendable {
     public init(
         tls: TLSServerContext, settings: HTTP2Settings, rules: RequestRules, environmentMode: EnvironmentMode,
         store: DeliveryStore, registry: Registry = Registry(), authStreamLimit: Bool = true, logger: Logger,
+        shutdownGrace: Duration = .seconds(5), connectionLog: ConnectionLog = ConnectionLog(),
         now: @escaping @Sendable () -> Int64 = APNSListenerContext.systemNow
     ) {
         self.registry = registry
@@ -34,6 +39,8 @@ public final class APNSListenerContext: Sendable {
         self.environmentMode = environmentMode
         self.store = store
         self.logger = logger
+        self.shutdownGrace = shutdownGrace
+        self.connectionLog = connectionLog
         self.now = now
     }
 

@@ -17,28 +17,20 @@ struct APNSRequestProcessor {
     private var registry = RegistrySnapshot()
     private var registryChangeCount = UInt64.max
 
-    /// The answer for one request.
-    struct Answer {
-        var status: Int
-        /// The `apns-id` header of the answer.
-        var apnsID: ResponseMessageID
-        /// The `apns-unique-id` header (sandbox 200s).
-        var uniqueID: ResponseMessageID?
-        /// The JSON error body; `nil` for a 200.
-        var body: [UInt8]?
-        /// End the connection with GOAWAY (NO_ERROR, last stream 0, this debug data) instead.
-        var goAwayDebugData: [UInt8]?
-        /// This push was the first to pass token authentication on the connection.
-        var firstAuthenticatedPush: Bool
-    }
-
     init(context: APNSListenerContext, connectionID: UInt64, authentication: AuthenticationMode = .token) {
         self.context = context
         self.connectionID = connectionID
         self.authentication = authentication
     }
 
-    mutating func answer(_ ready: ReadyRequest, serverName: String?, receivedAt: Int64) -> Answer {
+    /// Whether the record of `decision` was stored with its final response (it is answered,
+    /// or ended by GOAWAY, at once); otherwise the state machine completes it.
+    static func recordsAnswer(_ decision: RequestDecision) -> Bool {
+        decision.delayMilliseconds == nil && (decision.final == .answer || decision.final == .goAwayInsteadOfAnswer)
+    }
+
+    /// Judges one request, stores its record and says how it is answered.
+    mutating func decide(_ ready: ReadyRequest, serverName: String?, receivedAt: Int64) -> RequestDecision {
         let parts = ready.request
         let authority = parts.authority ?? parts.host
         let environment = context.environmentMode.resolve(serverName: serverName, authority: authority)
@@ -69,17 +61,21 @@ struct APNSRequestProcessor {
         } else {
             apnsID = .generate(using: &random)
         }
-        var answer = Answer(
-            status: verdict.status, apnsID: apnsID, uniqueID: nil, body: nil, goAwayDebugData: nil,
-            firstAuthenticatedPush: firstAuthenticated)
+        var answer = PreparedAnswer(
+            status: verdict.status, reason: verdict.reason, timestamp: verdict.timestamp, apnsID: apnsID, uniqueID: nil,
+            body: nil)
+        var decision = RequestDecision(
+            streamID: ready.streamID, sequence: 0, answer: answer, delayMilliseconds: nil, final: .answer,
+            maxConcurrentStreams: nil, firstAuthenticatedPush: firstAuthenticated)
         if verdict.isAccepted {
             if environment == .sandbox { answer.uniqueID = .generate(using: &random, lowercase: true) }
         } else {
-            let body = APNSErrorBody.encode(
-                reason: verdict.reason ?? .internalServerError, timestamp: verdict.timestamp)
-            answer.body = body
-            if verdict.goAway { answer.goAwayDebugData = body }
+            answer.reason = verdict.reason ?? .internalServerError
+            answer.body = APNSErrorBody.encode(reason: answer.reason!, timestamp: verdict.timestamp)
+            if verdict.goAway { decision.final = .goAwayInsteadOfAnswer }
         }
+        decision.answer = answer
+        let complete = Self.recordsAnswer(decision)
         let receipt = context.store.record(
             DeliveryRecord(
                 receivedAt: receivedAt, connectionID: connectionID, streamID: ready.streamID,
@@ -87,10 +83,10 @@ struct APNSRequestProcessor {
                 headerBlock: request.headerBlock, token: verdict.deviceToken ?? verdict.rawDeviceToken,
                 topic: verdict.topic, pushType: verdict.pushType, apnsID: apnsID, uniqueID: answer.uniqueID,
                 payload: request.payload, payloadSize: request.payloadSize, authentication: verdict.authentication,
-                response: DeliveryResponse(
-                    status: verdict.status, reason: verdict.reason, timestamp: verdict.timestamp, respondedAt: now,
-                    goAway: verdict.goAway)))
-        answer.apnsID = receipt.apnsID
-        return answer
+                response: complete ? answer.response(respondedAt: now, goAway: verdict.goAway) : nil,
+                outcome: complete ? nil : decision.final == .hang ? .hung : .pending))
+        decision.sequence = receipt.sequence
+        decision.answer.apnsID = receipt.apnsID
+        return decision
     }
 }

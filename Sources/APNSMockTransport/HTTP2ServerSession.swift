@@ -47,7 +47,20 @@ final class HTTP2ServerSession {
     private var spareStreams: [StreamRequest] = []
     private static let spareStreamLimit = 128
     private var ready: [ReadyRequest] = []
-    private var responseBodies: [Int32: [UInt8]] = [:]
+    /// Response bodies being sent, with the most bytes one DATA frame may carry.
+    private var responseBodies: [Int32: (bytes: [UInt8], frameLimit: Int)] = [:]
+    /// Streams whose close the session wants to hear of (their answer waits), and those of
+    /// them that closed.
+    private var watchedStreams: Set<Int32> = []
+    private var closedWatchedStreams: [Int32] = []
+    /// GOAWAY and RST_STREAM frames the client sent, for the connection log.
+    private(set) var peerFrames: [PeerFrame] = []
+
+    /// A connection-level frame from the client worth logging.
+    enum PeerFrame {
+        case goAway(errorCode: UInt32, lastStreamID: Int32, debugData: [UInt8])
+        case resetStream(streamID: Int32, errorCode: UInt32)
+    }
     /// Reused for every response's header block.
     private var responseHeaderWriter = ResponseHeaderWriter()
     private var responseHeaderSpans: [nghttp2_nv] = []
@@ -148,6 +161,8 @@ final class HTTP2ServerSession {
 
     /// GOAWAY error code NO_ERROR.
     static let noError = NGHTTP2_NO_ERROR.rawValue
+    /// GOAWAY error code PROTOCOL_ERROR.
+    static let protocolError = NGHTTP2_PROTOCOL_ERROR.rawValue
 
     /// Whether the session still wants to read or write; when neither, the connection ends.
     var isActive: Bool { nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0 }
@@ -169,13 +184,46 @@ final class HTTP2ServerSession {
         }
     }
 
+    /// Queues RST_STREAM with `errorCode` (an HTTP/2 error code).
+    func resetStream(_ streamID: Int32, errorCode: UInt32) {
+        unwatchClose(streamID)
+        _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
+    }
+
+    /// The last stream the session processed (what a default GOAWAY names).
+    var lastProcessedStreamID: Int32 { nghttp2_session_get_last_proc_stream_id(session) }
+
+    /// Reports the close of `streamID` through `takeClosedWatchedStreams` (its answer waits).
+    func watchClose(_ streamID: Int32) { watchedStreams.insert(streamID) }
+
+    private func unwatchClose(_ streamID: Int32) {
+        if !watchedStreams.isEmpty { watchedStreams.remove(streamID) }
+    }
+
+    /// Takes the client's GOAWAY and RST_STREAM frames seen so far.
+    func takePeerFrames() -> [PeerFrame] {
+        defer { peerFrames.removeAll() }
+        return peerFrames
+    }
+
+    /// Whether a watched stream closed since the last `takeClosedWatchedStreams`.
+    var hasClosedWatchedStreams: Bool { !closedWatchedStreams.isEmpty }
+
+    /// The watched streams that closed, in order.
+    func takeClosedWatchedStreams() -> [Int32] {
+        defer { closedWatchedStreams.removeAll() }
+        return closedWatchedStreams
+    }
+
     // MARK: answers
 
     /// Submits a response: HEADERS with END_STREAM when `body` is nil, else HEADERS then one
     /// DATA frame with END_STREAM. `headers` writes the header fields after `:status`.
     func respond(
-        streamID: Int32, status: Int, body: [UInt8]?, headers: (inout ResponseHeaderWriter) -> Void
+        streamID: Int32, status: Int, body: [UInt8]?, dataFrames: Int = 1,
+        headers: (inout ResponseHeaderWriter) -> Void
     ) {
+        unwatchClose(streamID)
         stream(streamID)?.answered = true
         var writer = responseHeaderWriter
         responseHeaderWriter = ResponseHeaderWriter()
@@ -198,7 +246,9 @@ final class HTTP2ServerSession {
             }
             // nghttp2 copies the fields while submitting; the buffer is reused afterwards.
             if let body {
-                responseBodies[streamID] = body
+                // Split over `dataFrames` frames: at most this many bytes each.
+                let frames = max(1, min(dataFrames, body.count))
+                responseBodies[streamID] = (body, (body.count + frames - 1) / frames)
                 var provider = nghttp2_data_provider()
                 provider.read_callback = { _, streamID, buffer, length, flags, _, user in
                     HTTP2ServerSession.with(user) { $0.readBody(streamID, buffer!, length, flags!) }
@@ -215,18 +265,20 @@ final class HTTP2ServerSession {
     private func readBody(
         _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ length: Int, _ flags: UnsafeMutablePointer<UInt32>
     ) -> Int {
-        guard var body = responseBodies[streamID] else {
+        guard let entry = responseBodies[streamID] else {
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
             return 0
         }
-        let count = min(length, body.count)
-        body.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: count) }
+        var body = entry.bytes
+        let frameLimit = entry.frameLimit
+        let count = min(length, frameLimit, body.count)
+        if count > 0 { body.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: count) } }
         if count == body.count {
             responseBodies[streamID] = nil
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
         } else {
             body.removeFirst(count)
-            responseBodies[streamID] = body
+            responseBodies[streamID] = (body, frameLimit)
         }
         return count
     }
@@ -288,6 +340,18 @@ final class HTTP2ServerSession {
 
     private func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         let header = frame.pointee.hd
+        if header.type == UInt8(NGHTTP2_GOAWAY.rawValue) {
+            let goaway = frame.pointee.goaway
+            peerFrames.append(
+                .goAway(
+                    errorCode: goaway.error_code, lastStreamID: goaway.last_stream_id,
+                    debugData: Array(UnsafeBufferPointer(start: goaway.opaque_data, count: goaway.opaque_data_len))))
+            return 0
+        }
+        if header.type == UInt8(NGHTTP2_RST_STREAM.rawValue) {
+            peerFrames.append(.resetStream(streamID: header.stream_id, errorCode: frame.pointee.rst_stream.error_code))
+            return 0
+        }
         guard header.type == UInt8(NGHTTP2_HEADERS.rawValue) || header.type == UInt8(NGHTTP2_DATA.rawValue),
             header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
             let request = stream(header.stream_id), !request.answered
@@ -320,6 +384,7 @@ final class HTTP2ServerSession {
             currentStream = nil
         }
         responseBodies[streamID] = nil
+        if !watchedStreams.isEmpty, watchedStreams.remove(streamID) != nil { closedWatchedStreams.append(streamID) }
         return 0
     }
 

@@ -104,6 +104,38 @@ import Testing
         #expect(output.stdout.contains("APNs speaks HTTP/2 only"))
     }
 
+    /// ALPN chose h2, then the bytes are not the HTTP/2 preface: a connection error, GOAWAY
+    /// PROTOCOL_ERROR (RFC 9113 §3.4; h2spec http2/3.5/2), not the HTTP/1.1 text meant for a
+    /// client that offered no ALPN.
+    @Test func badPrefaceAfterALPNh2GetsGoAwayProtocolError() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let script = """
+            import socket, ssl, sys
+            c = ssl.create_default_context(cafile=sys.argv[1]); c.set_alpn_protocols(['h2'])
+            s = c.wrap_socket(socket.create_connection(('127.0.0.1', int(sys.argv[2]))), server_hostname='localhost')
+            s.sendall(b'POST /3/device/abcd HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n')
+            data = b''
+            while True:
+                chunk = s.recv(4096)
+                if not chunk: break
+                data += chunk
+            frames = []
+            while len(data) >= 9:
+                length = int.from_bytes(data[0:3], 'big'); kind = data[3]; body = data[9:9 + length]
+                if kind == 7: frames.append('GOAWAY %d %d' % (int.from_bytes(body[0:4], 'big'), int.from_bytes(body[4:8], 'big')))
+                else: frames.append('type %d' % kind)
+                data = data[9 + length:]
+            print(','.join(frames))
+            """
+        let output = try await E2E.run(
+            try #require(E2E.which("python3")), ["-c", script, E2E.caFile, String(mock.endpoints.apnsPort)],
+            timeout: 20)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == "type 4,GOAWAY 0 1\n", "SETTINGS, then GOAWAY last-stream 0 PROTOCOL_ERROR")
+        #expect(mock.deliveries.count == 0)
+    }
+
     /// `http://` on the TLS port (HTTP/1.1, or HTTP/2 with prior knowledge): a 400 whose text
     /// says to use `https://`, nothing recorded; TLS clients are served as before.
     @Test(arguments: [[String](), ["--http2-prior-knowledge"]])

@@ -1,0 +1,140 @@
+import APNSMockCore
+import Synchronization
+
+/// Live and recently closed APNs connections with what happened on each: the TLS handshake
+/// (its result, version, ALPN, server name, client certificate), SETTINGS and GOAWAY sent or
+/// received, streams reset, the close. The transport writes it (per connection, never per
+/// answered request); `GET /v1/connections` reads it.
+///
+/// Thread-safe (a `Mutex`).
+public final class ConnectionLog: Sendable {
+    /// One thing that happened on a connection.
+    public struct Event: Sendable {
+        /// Epoch milliseconds.
+        public var at: Int64
+        /// `opened`, `handshake`, `handshakeFailed`, `settingsSent`, `goawaySent`,
+        /// `goawayReceived`, `streamReset`, `refused`, `closed`.
+        public var kind: String
+        /// The event's fields, written into its JSON object in order.
+        public var details: [(key: String, value: JSONValue)]
+
+        public init(at: Int64, kind: String, details: [(key: String, value: JSONValue)] = []) {
+            self.at = at
+            self.kind = kind
+            self.details = details
+        }
+    }
+
+    /// One connection's entry.
+    public struct Connection: Sendable {
+        public var id: UInt64
+        /// `127.0.0.1:54321`.
+        public var peer: String
+        public var openedAt: Int64
+        public var closedAt: Int64?
+        public var events: [Event]
+        /// Events not kept once `eventLimit` was reached.
+        public var droppedEvents: Int
+    }
+
+    private struct State {
+        var live: [UInt64: Connection] = [:]
+        /// Closed connections, oldest first, at most `closedLimit`.
+        var closed: [Connection] = []
+    }
+
+    private let state = Mutex(State())
+    /// Closed connections kept.
+    public let closedLimit: Int
+    /// Events kept per connection.
+    public let eventLimit: Int
+
+    public init(closedLimit: Int = 200, eventLimit: Int = 200) {
+        self.closedLimit = closedLimit
+        self.eventLimit = eventLimit
+    }
+
+    /// A connection was accepted.
+    public func opened(id: UInt64, peer: String, at: Int64) {
+        let connection = Connection(
+            id: id, peer: peer, openedAt: at, closedAt: nil, events: [Event(at: at, kind: "opened")], droppedEvents: 0)
+        state.withLock { $0.live[id] = connection }
+    }
+
+    /// Adds `event` to a live connection.
+    public func note(_ id: UInt64, _ event: Event) {
+        state.withLock { state in
+            guard let index = state.live.index(forKey: id) else { return }
+            if state.live.values[index].events.count < eventLimit {
+                state.live.values[index].events.append(event)
+            } else {
+                state.live.values[index].droppedEvents += 1
+            }
+        }
+    }
+
+    /// The connection closed: it moves to the closed list.
+    public func closed(id: UInt64, at: Int64) {
+        state.withLock { state in
+            guard var connection = state.live.removeValue(forKey: id) else { return }
+            connection.closedAt = at
+            connection.events.append(Event(at: at, kind: "closed"))
+            state.closed.append(connection)
+            if state.closed.count > closedLimit { state.closed.removeFirst(state.closed.count - closedLimit) }
+        }
+    }
+
+    /// Live connections then closed ones, each in id order.
+    public func connections() -> [Connection] {
+        state.withLock { state in
+            state.live.values.sorted { $0.id < $1.id } + state.closed.sorted { $0.id < $1.id }
+        }
+    }
+
+    /// Forgets closed connections (`POST /v1/reset`); live ones stay.
+    public func removeClosed() {
+        state.withLock { $0.closed.removeAll() }
+    }
+
+    /// `{"connections": [...]}`, optionally only live ones.
+    public func json(liveOnly: Bool = false) -> [UInt8] {
+        var json = JSONWriter(capacity: 4096)
+        json.beginObject()
+        json.key("connections")
+        json.beginArray()
+        for connection in connections() where !liveOnly || connection.closedAt == nil {
+            json.beginObject()
+            json.key("id")
+            json.number(connection.id)
+            json.key("peer")
+            json.string(connection.peer)
+            json.key("state")
+            json.string(connection.closedAt == nil ? "open" : "closed")
+            json.key("openedAt")
+            json.number(connection.openedAt)
+            json.key("closedAt")
+            json.number(connection.closedAt)
+            json.key("events")
+            json.beginArray()
+            for event in connection.events {
+                json.beginObject()
+                json.key("at")
+                json.number(event.at)
+                json.key("kind")
+                json.string(event.kind)
+                for (key, value) in event.details {
+                    json.key(key)
+                    json.raw(value.jsonText.utf8)
+                }
+                json.endObject()
+            }
+            json.endArray()
+            json.key("droppedEvents")
+            json.number(connection.droppedEvents)
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+        return json.bytes
+    }
+}

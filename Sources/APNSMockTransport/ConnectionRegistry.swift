@@ -1,0 +1,60 @@
+import APNSMockRegistry
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// The live APNs connections of every listener sharing a context, each with a handle bound to
+/// its event loop, so that the admin API (through `ConnectionControl`) and graceful shutdown
+/// reach them without knowing the transport.
+public final class ConnectionRegistry: ConnectionControl {
+    private struct Entry: Sendable {
+        let channel: any Channel
+        let handler: NIOLoopBound<APNSConnectionHandler>
+
+        /// Runs `body` with the handler on its event loop.
+        func execute(_ body: @escaping @Sendable (APNSConnectionHandler) -> Void) {
+            let handler = handler
+            channel.eventLoop.execute { body(handler.value) }
+        }
+    }
+
+    private let entries = NIOLockedValueBox<[ObjectIdentifier: Entry]>([:])
+
+    public init() {}
+
+    /// Tracks `channel` and its handler until the channel closes. Call on the channel's loop.
+    func add(_ channel: any Channel, handler: APNSConnectionHandler) {
+        let id = ObjectIdentifier(channel)
+        let entry = Entry(channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
+        entries.withLockedValue { $0[id] = entry }
+        channel.closeFuture.whenComplete { [entries] _ in
+            _ = entries.withLockedValue { $0.removeValue(forKey: id) }
+        }
+    }
+
+    /// How many connections are open.
+    public var count: Int { entries.withLockedValue { $0.count } }
+
+    public func closeAllConnections() async -> Int {
+        let open = entries.withLockedValue { Array($0.values) }
+        for entry in open { try? await entry.channel.close() }
+        return open.count
+    }
+
+    public func goAwayAllConnections(debugData: [UInt8]) async -> Int {
+        let open = entries.withLockedValue { Array($0.values) }
+        for entry in open { entry.execute { $0.shutdown(debugData: debugData) } }
+        return open.count
+    }
+
+    /// Graceful end: GOAWAY to every connection, then waits until all have closed (their
+    /// streams answered) or `grace` has passed, and closes what is left.
+    public func drain(debugData: [UInt8], grace: Duration) async {
+        _ = await goAwayAllConnections(debugData: debugData)
+        let clock = ContinuousClock()
+        let deadline = clock.now + grace
+        while count > 0, clock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        _ = await closeAllConnections()
+    }
+}
