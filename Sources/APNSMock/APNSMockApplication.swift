@@ -52,6 +52,11 @@ public struct APNSMockApplication: Sendable {
     let connections: ConnectionRegistry
     /// The admin API's own low-priority thread.
     let adminExecutor = AdminExecutor()
+    /// Fault rules, modes, behaviors.
+    public let faults: FaultControl
+    /// Live and recent APNs connections.
+    public let connectionLog = ConnectionLog()
+    let now: @Sendable () -> Int64
 
     /// Checks the configuration, loads the TLS files, binds the APNs ports (accepting nothing
     /// yet) and checks that the admin address is free, so that a port in use is reported here,
@@ -78,13 +83,19 @@ public struct APNSMockApplication: Sendable {
             clientCAPath: configuration.clientCAPath)
         store = DeliveryStore(capacity: configuration.recordCapacity)
         registry = Registry(keys: configuration.keys, devices: configuration.devices)
+        self.now = now
+        faults = FaultControl(
+            defaultSeed: configuration.seed, throttle: configuration.throttle, behaviors: configuration.behaviors)
+        try Self.installSetupFaults(configuration.faults, into: faults, now: now())
         let policy = ValidationPolicy(
             strictPayload: configuration.strictPayload, strictRegistry: configuration.strictRegistry,
             environmentKeyReason: configuration.environmentKeyReason)
         let context = APNSListenerContext(
             tls: tls, settings: configuration.http2, rules: RequestRules(policy: policy),
             environmentMode: configuration.environment, store: store, registry: registry,
-            authStreamLimit: configuration.authStreamLimit, logger: logger, now: now)
+            authStreamLimit: configuration.authStreamLimit, logger: logger, shutdownGrace: configuration.shutdownGrace,
+            connectionLog: connectionLog, faults: faults, maxConnections: configuration.maxConnections,
+            idleTimeout: configuration.idleTimeout, now: now)
         connections = context.connections
         var listeners: [APNSListener] = []
         do {
@@ -97,6 +108,21 @@ public struct APNSMockApplication: Sendable {
             throw error
         }
         self.listeners = listeners
+    }
+
+    /// Installs the start-up fault rules (`setup.faults`), in order.
+    /// - Throws: `FaultRuleError` for a rule that cannot be installed (an id given twice).
+    static func installSetupFaults(_ rules: [JSONValue], into faults: FaultControl, now: Int64) throws {
+        for rule in rules { try faults.addRule(json: rule, now: now) }
+    }
+
+    /// Back to the start-up state: keys, devices, fault rules and behaviors as configured, no
+    /// mode on, closed connections forgotten (`POST /v1/reset`).
+    func resetState() {
+        registry.reset(keys: configuration.keys, devices: configuration.devices)
+        faults.reset(behaviors: configuration.behaviors)
+        try? Self.installSetupFaults(configuration.faults, into: faults, now: now())
+        connectionLog.removeClosed()
     }
 
     /// The bound APNs ports, the main one first.
@@ -142,8 +168,9 @@ public struct APNSMockApplication: Sendable {
         let app = Application(
             router: AdminRouter.build(
                 store: store, registry: registry, executor: adminExecutor,
-                reset: { [registry] in registry.reset(keys: configuration.keys, devices: configuration.devices) },
-                connections: connections, access: AdminAccess(token: configuration.adminToken)),
+                reset: { [self] in resetState() }, connections: connections,
+                access: AdminAccess(token: configuration.adminToken), faults: faults, connectionLog: connectionLog,
+                now: now),
             configuration: .init(address: .hostname(configuration.adminHost, port: configuration.adminPort)),
             onServerRunning: { channel in
                 for listener in listeners { listener.startAccepting() }

@@ -49,12 +49,28 @@ public struct APNSMockConfiguration: Sendable {
     public var keys: [ProviderKey] = []
     public var devices: [DeviceRegistration] = []
     public var logLevel = Logger.Level.notice
+    /// Fault rules installed at start and again by `POST /v1/reset` (`setup.faults`), as
+    /// `POST /v1/faults` bodies.
+    public var faults: [JSONValue] = []
+    /// The seed of fault rules that name none (`--seed`): the same seed, the same selections.
+    public var seed: UInt64 = 0
+    /// `--throttle R/W`: 429 TooManyRequests past R pushes to one token within W.
+    public var throttle: ThrottleLimit?
+    /// APNs behaviors on at start (`--behavior`), with `token-update-lockout`'s lockout (ms).
+    public var behaviors: [ConnectionBehavior: Int64] = [:]
+    /// Idle connections get GOAWAY `{"reason":"IdleTimeout"}` after this long.
+    public var idleTimeout: Duration?
+    /// Connections beyond this many are closed at accept.
+    public var maxConnections: Int?
+    /// How long SIGTERM waits for connections to finish their streams.
+    public var shutdownGrace: Duration = .seconds(5)
 
     public init() {}
 
     /// Adds keys and devices to the start-up setup (an expectation file's `setup:`); a key id or
     /// device token given before is replaced.
-    public mutating func addSetup(keys: [ProviderKey], devices: [DeviceRegistration]) {
+    public mutating func addSetup(keys: [ProviderKey], devices: [DeviceRegistration], faults: [JSONValue] = []) {
+        self.faults += faults
         for key in keys {
             self.keys.removeAll { $0.keyID == key.keyID }
             self.keys.append(key)

@@ -51,8 +51,14 @@ public struct ConfigurationFile: Sendable {
         if let reason = document.environmentKeyReason { configuration.environmentKeyReason = reason }
         if let path = document.clientCAPath { configuration.clientCAPath = path }
         if let level = document.logLevel { configuration.logLevel = level }
+        if let seed = document.seed { configuration.seed = seed }
+        if let throttle = document.throttle { configuration.throttle = throttle }
+        if let behaviors = document.behaviors { configuration.behaviors = behaviors }
+        if let seconds = document.idleTimeout { configuration.idleTimeout = .milliseconds(Int64(seconds * 1000)) }
+        if let limit = document.maxConnections { configuration.maxConnections = limit }
         configuration.keys += document.setup.keys
         configuration.devices += document.setup.devices
+        configuration.faults += document.setup.faults
     }
 
     /// The built-in defaults with this file laid over them.

@@ -180,7 +180,7 @@ public final class RunningMock: Sendable {
     /// `POST /v1/reset` does.
     public func reset() {
         application.store.removeAll()
-        application.registry.reset(keys: application.configuration.keys, devices: application.configuration.devices)
+        application.resetState()
     }
 
     /// Shuts the servers down gracefully, waits until they are down, and removes the

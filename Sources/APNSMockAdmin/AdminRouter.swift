@@ -15,10 +15,14 @@ public enum AdminRouter {
     ///   - reset: puts keys and devices back to the start-up setup (`POST /v1/reset`).
     ///   - connections: reaches live APNs connections (`closeConnections=true`).
     ///   - access: the bearer token every call but `/health` must present, if any.
+    ///   - faults: fault rules, modes and behaviors (`/v1/faults`, `/v1/modes`, `/v1/behaviors`).
+    ///   - connectionLog: live and recent connections (`/v1/connections`).
+    ///   - now: the clock (epoch ms) that dates rules and modes.
     public static func build(
         store: DeliveryStore, registry: Registry, executor: AdminExecutor,
         reset: @escaping @Sendable () async -> Void = {}, connections: (any ConnectionControl)? = nil,
-        access: AdminAccess = AdminAccess(token: nil)
+        access: AdminAccess = AdminAccess(token: nil), faults: FaultControl = FaultControl(),
+        connectionLog: ConnectionLog = ConnectionLog(), now: @escaping @Sendable () -> Int64 = WallClock.milliseconds
     ) -> Router<BasicRequestContext> {
         let router = Router()
         if access.token != nil {
@@ -27,6 +31,9 @@ public enum AdminRouter {
         let routes = UnmatchedRouteMiddleware.Routes()
         router.add(middleware: UnmatchedRouteMiddleware(routes: routes))
         RegistryRoutes.add(to: router, registry: registry)
+        FaultRoutes.add(
+            to: router,
+            FaultRoutes.Targets(faults: faults, connectionLog: connectionLog, connections: connections, now: now))
         router.get("/health") { _, _ in
             json(status: .ok, Array(#"{"status":"ok"}"#.utf8))
         }

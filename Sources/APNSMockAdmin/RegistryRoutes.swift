@@ -166,7 +166,7 @@ enum RegistryRoutes {
     // MARK: bodies
 
     /// Runs a route, answering its `AdminError` as JSON.
-    private static func answer(_ route: () async throws(AdminError) -> Response) async -> Response {
+    static func answer(_ route: () async throws(AdminError) -> Response) async -> Response {
         do throws(AdminError) {
             return try await route()
         } catch {

@@ -158,11 +158,12 @@ extension DeliveryMatcher {
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = []
         var headers: [(key: String, value: JSONValue)] = []
-        var payload: JSONValue = .object([])
+        var payload: JSONValue?
         for condition in conditions {
             switch condition {
             case .header(let name, let value): headers.append((name, .string(value)))
-            case .payload(let path, let expected): payload = Self.inserting(expected, at: path[...], into: payload)
+            case .payload(let path, let expected):
+                payload = Self.inserting(expected, at: path[...], into: payload ?? .object([]))
             case .status(let status): members.append(("status", .integer(Int64(status))))
             case .priority(let priority): members.append(("priority", .integer(Int64(priority))))
             case .connectionID(let id): members.append(("connectionId", .integer(Int64(clamping: id))))
@@ -170,7 +171,8 @@ extension DeliveryMatcher {
             }
         }
         if !headers.isEmpty { members.append(("headers", .object(headers))) }
-        if case .object(let fields) = payload, !fields.isEmpty { members.append(("payload", payload)) }
+        // Written whenever there is a payload condition, even `{}` or a scalar at the root.
+        if let payload { members.append(("payload", payload)) }
         return .object(members)
     }
 

@@ -25,7 +25,12 @@ import Logging
 /// environmentKeyReason: BadEnvironmentKeyIdInToken   # or BadEnvironmentKeyInToken
 /// clientCA: certs/client-ca.pem
 /// logLevel: notice
-/// setup: {keys: […], devices: […]}                   # see SetupSection
+/// seed: 42                       # fault rules' default seed
+/// throttle: 3/10s                 # 429 TooManyRequests past 3 pushes per token in 10 s
+/// behaviors: [streams-after-rejection, token-update-lockout=30s]
+/// idleTimeout: 5m
+/// maxConnections: 100
+/// setup: {keys: […], devices: […], faults: […]}     # see SetupSection
 /// ```
 ///
 /// Unknown keys are errors, so a typo is never a silently ignored setting.
@@ -53,6 +58,13 @@ public struct ConfigurationDocument: Sendable {
     /// Resolved against the file's directory.
     public var clientCAPath: String?
     public var logLevel: Logger.Level?
+    public var seed: UInt64?
+    public var throttle: ThrottleLimit?
+    /// Behaviors on at start, with `token-update-lockout`'s lockout (ms).
+    public var behaviors: [ConnectionBehavior: Int64]?
+    /// Seconds.
+    public var idleTimeout: Double?
+    public var maxConnections: Int?
     /// Keys and devices registered at start; empty when the file has no `setup`.
     public var setup = SetupSection()
 
@@ -61,7 +73,9 @@ public struct ConfigurationDocument: Sendable {
         "host", "port", "adminHost", "adminPort", "adminToken", "adminInsecure", "tlsCert", "tlsKey", "environment",
         "maxConcurrentStreams",
         "maxHeaderListSize", "recordCapacity", "threads", "strictPayload", "strictRegistry", "authStreamLimit",
-        "environmentKeyReason", "clientCA", "logLevel", "setup",
+        "environmentKeyReason", "clientCA", "logLevel", "seed", "throttle", "behaviors", "idleTimeout",
+        "maxConnections",
+        "setup",
     ]
 
     /// A document that sets nothing.
@@ -139,6 +153,33 @@ public struct ConfigurationDocument: Sendable {
                 "trace": Logger.Level.trace, "debug": .debug, "info": .info, "notice": .notice, "warning": .warning,
                 "error": .error, "critical": .critical,
             ])
+        document.seed = try object.integer("seed", in: 0...Int64.max).map { UInt64($0) }
+        if let text = try object.string("throttle") {
+            do throws(FaultRuleError) {
+                document.throttle = try ThrottleLimit(parsing: text)
+            } catch {
+                throw object.error("throttle", error.message)
+            }
+        }
+        if let specs = try object.strings("behaviors") {
+            var behaviors: [ConnectionBehavior: Int64] = [:]
+            for spec in specs {
+                do throws(FaultRuleError) {
+                    let (behavior, lockout) = try ConnectionBehavior.parse(spec: spec)
+                    behaviors[behavior] = lockout ?? ConnectionBehavior.defaultLockoutMilliseconds
+                } catch {
+                    throw object.error("behaviors", error.message)
+                }
+            }
+            document.behaviors = behaviors
+        }
+        if let text = try object.string("idleTimeout") {
+            guard let seconds = DurationText.seconds(text), seconds > 0 else {
+                throw object.error("idleTimeout", "must be a duration such as 30s or 5m; got '\(text)'")
+            }
+            document.idleTimeout = seconds
+        }
+        document.maxConnections = try object.integer("maxConnections", in: 1...1_000_000).map { Int($0) }
         if let setup = try object.object("setup") {
             document.setup = try SetupSection.decode(setup, baseDirectory: baseDirectory, now: now)
         }

@@ -16,13 +16,17 @@ import APNSMockCore
 public struct SetupSection: Sendable {
     public var keys: [ProviderKey]
     public var devices: [DeviceRegistration]
+    /// Fault rules, as `POST /v1/faults` bodies (checked when read; ids `f…` are given when
+    /// they are installed).
+    public var faults: [JSONValue]
 
     /// The fields of the section.
-    public static let fields = ["keys", "devices"]
+    public static let fields = ["keys", "devices", "faults"]
 
-    public init(keys: [ProviderKey] = [], devices: [DeviceRegistration] = []) {
+    public init(keys: [ProviderKey] = [], devices: [DeviceRegistration] = [], faults: [JSONValue] = []) {
         self.keys = keys
         self.devices = devices
+        self.faults = faults
     }
 
     /// Reads the section at `object` (e.g. the value of `setup`). Key files are read relative
@@ -56,6 +60,16 @@ public struct SetupSection: Sendable {
             }
             deviceIndex[device.token] = index
             section.devices.append(device)
+        }
+        for (index, element) in (try object.array("faults") ?? []).enumerated() {
+            let path = SpecError.join(object.path(of: "faults"), index: index)
+            let json = element.json
+            do throws(FaultRuleError) {
+                _ = try FaultRule.parse(json, id: "check", createdAt: now, defaultSeed: 0)
+            } catch {
+                throw SpecError(path: path, problem: error.message)
+            }
+            section.faults.append(json)
         }
         return section
     }

@@ -60,6 +60,9 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private var timers: [Int32: Scheduled<Void>] = [:]
     /// The last ciphertext write, which a close after flush waits for.
     private var lastWrite: EventLoopFuture<Void>?
+    /// When bytes last arrived (`--idle-timeout`), as the event loop's uptime.
+    private var lastActivity = NIODeadline.now()
+    private var idleCheck: Scheduled<Void>?
 
     init(context: APNSListenerContext) {
         shared = context
@@ -80,6 +83,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func channelActive(context: ChannelHandlerContext) {
         logger.debug("connection opened", metadata: ["apnsmock.peer": "\(Self.peer(context))"])
+        if let idleTimeout = shared.idleTimeout { scheduleIdleCheck(after: TimeAmount(idleTimeout), context: context) }
         shared.connectionLog.opened(id: connectionID, peer: Self.peer(context), at: shared.now())
         context.fireChannelActive()
     }
@@ -100,6 +104,8 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         cleartextRefusal = nil
         lingerTimeout?.cancel()
         lingerTimeout = nil
+        idleCheck?.cancel()
+        idleCheck = nil
         context.fireChannelInactive()
     }
 
@@ -117,6 +123,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
+        if shared.idleTimeout != nil { lastActivity = .now() }
         switch state {
         case .closing:
             return
@@ -127,6 +134,12 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             if greetingBytes.isEmpty, buffer.readableBytesView.first == ClientGreeting.tlsHandshakeRecord {
                 // The usual case, decided by the first byte without copying.
                 state = .handshaking
+                if shared.faults.tlsRefusals > 0, shared.faults.takeTLSRefusal() {
+                    log("handshakeFailed", [("error", "refused by the refuse-tls mode")])
+                    logger.info("TLS handshake refused (refuse-tls mode)")
+                    closeNow(context: context)
+                    return
+                }
             } else {
                 greetingBytes.append(contentsOf: buffer.readableBytesView)
                 greet(context: context)
@@ -394,6 +407,27 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         session.shutdown(debugData: debugData)
         afterSessionStep(context: context)
+    }
+
+    /// Every `idleTimeout`: a connection that received nothing for that long and has no
+    /// stream waiting gets GOAWAY `{"reason":"IdleTimeout"}` and closes.
+    private func scheduleIdleCheck(after delay: TimeAmount, context: ChannelHandlerContext) {
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        idleCheck = context.eventLoop.scheduleTask(in: delay) { bound.value.checkIdle() }
+    }
+
+    private func checkIdle() {
+        guard let context, let idleTimeout = shared.idleTimeout, state != .closing else { return }
+        let limit = TimeAmount(idleTimeout)
+        let idle = NIODeadline.now() - lastActivity
+        let busy = session.map { !$0.machine.waiting.isEmpty || !$0.http2.streamsBeingReceived.isEmpty } ?? false
+        if idle >= limit, !busy {
+            logger.info("idle timeout: GOAWAY IdleTimeout")
+            shutdown(debugData: Array(#"{"reason":"IdleTimeout"}"#.utf8))
+            if state != .closing, session == nil { closeNow(context: context) }
+        } else {
+            scheduleIdleCheck(after: idle >= limit ? limit : limit - idle, context: context)
+        }
     }
 
     private func timerFired(streamID: Int32) {

@@ -36,6 +36,11 @@ public final class APNSListener: Service, Sendable {
             .childChannelOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator())
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let limit = context.maxConnections, context.connections.count >= limit {
+                        context.logger.info("connection refused: --max-connections \(limit) reached")
+                        channel.close(promise: nil)
+                        return
+                    }
                     let handler = APNSConnectionHandler(context: context)
                     context.connections.add(channel, handler: handler)
                     try channel.pipeline.syncOperations.addHandler(handler)

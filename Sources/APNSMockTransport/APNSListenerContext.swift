@@ -21,6 +21,12 @@ public final class APNSListenerContext: Sendable {
     public let connections = ConnectionRegistry()
     /// What happened on live and recent connections (`GET /v1/connections`).
     public let connectionLog: ConnectionLog
+    /// Fault rules, modes, throttling and behaviors.
+    public let faults: FaultControl
+    /// Connections beyond this many are closed at accept (`--max-connections`).
+    let maxConnections: Int?
+    /// A connection idle this long gets GOAWAY `{"reason":"IdleTimeout"}` (`--idle-timeout`).
+    let idleTimeout: Duration?
     /// Epoch milliseconds; injectable for tests.
     let now: @Sendable () -> Int64
     private let nextConnectionID = Atomic<UInt64>(1)
@@ -29,6 +35,7 @@ public final class APNSListenerContext: Sendable {
         tls: TLSServerContext, settings: HTTP2Settings, rules: RequestRules, environmentMode: EnvironmentMode,
         store: DeliveryStore, registry: Registry = Registry(), authStreamLimit: Bool = true, logger: Logger,
         shutdownGrace: Duration = .seconds(5), connectionLog: ConnectionLog = ConnectionLog(),
+        faults: FaultControl = FaultControl(), maxConnections: Int? = nil, idleTimeout: Duration? = nil,
         now: @escaping @Sendable () -> Int64 = APNSListenerContext.systemNow
     ) {
         self.registry = registry
@@ -41,6 +48,9 @@ public final class APNSListenerContext: Sendable {
         self.logger = logger
         self.shutdownGrace = shutdownGrace
         self.connectionLog = connectionLog
+        self.faults = faults
+        self.maxConnections = maxConnections
+        self.idleTimeout = idleTimeout
         self.now = now
     }
 

@@ -34,6 +34,8 @@ extension APNSSession {
             case cancelTimer(streamID: Int32)
             /// Close the connection: once what is queued has been sent, or at once.
             case close(afterFlush: Bool)
+            /// Reset (REFUSED_STREAM) every open stream still being received, but `except`.
+            case refuseStreamsBeingReceived(except: Int32)
         }
 
         /// A stream whose answer waits (a delay) or never comes (a hang).
@@ -55,6 +57,9 @@ extension APNSSession {
         private(set) var ruleStreams: UInt32?
         /// A token connection that has not yet had a push pass authentication (one stream).
         private(set) var authLimited: Bool
+        /// The last stream id a GOAWAY named: streams above it are not answered (the client
+        /// retries them elsewhere).
+        private(set) var goAwayLastStreamID: Int32?
 
         /// - Parameter authLimited: the connection starts with one stream until a push passes
         ///   token authentication (the session announced 1 in its first SETTINGS).
@@ -68,7 +73,7 @@ extension APNSSession {
         /// session then records and answers without asking the state machine.
         static func isImmediate(_ decision: RequestDecision) -> Bool {
             decision.delayMilliseconds == nil && decision.final == .answer && decision.maxConcurrentStreams == nil
-                && !decision.firstAuthenticatedPush
+                && !decision.firstAuthenticatedPush && decision.streamLimit == nil && !decision.refuseOpenStreams
         }
 
         /// A request was decided at `now`. The record holds `decision.answer` as its response
@@ -76,6 +81,10 @@ extension APNSSession {
         mutating func requestDecided(
             _ decision: RequestDecision, recordComplete: Bool, now: Int64, into actions: inout [Action]
         ) {
+            if let last = goAwayLastStreamID, decision.streamID > last {
+                actions.append(.completeRecord(sequence: decision.sequence, response: nil, outcome: .goAway))
+                return
+            }
             if let limit = decision.maxConcurrentStreams {
                 ruleStreams = limit
                 announce(limit, into: &actions)
@@ -84,6 +93,20 @@ extension APNSSession {
                 authLimited = false
                 // A limit set by a rule stays; otherwise the configured one applies now.
                 if ruleStreams == nil { announce(configuredStreams, into: &actions) }
+            }
+            switch decision.streamLimit {
+            case .limit(let limit)?: limitStreams(limit, into: &actions)
+            case .restore?: restoreStreamLimit(into: &actions)
+            case nil: break
+            }
+            if decision.refuseOpenStreams {
+                for (streamID, entry) in waiting.sorted(by: { $0.key < $1.key }) where streamID != decision.streamID {
+                    if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
+                    actions.append(.resetStream(streamID: streamID, errorCode: 7))
+                    actions.append(.completeRecord(sequence: entry.sequence, response: nil, outcome: .reset))
+                    waiting[streamID] = nil
+                }
+                actions.append(.refuseStreamsBeingReceived(except: decision.streamID))
             }
             if let delay = decision.delayMilliseconds, phase != .closed {
                 waiting[decision.streamID] = Waiting(
@@ -179,6 +202,7 @@ extension APNSSession {
             case .goAway(let code, let lastStreamID, let debugData):
                 actions.append(.goAway(errorCode: code, lastStreamID: lastStreamID, debugData: debugData))
                 if phase == .open { phase = .draining }
+                if let lastStreamID { goAwayLastStreamID = min(lastStreamID, goAwayLastStreamID ?? .max) }
                 if lastStreamID.map({ streamID <= $0 }) ?? true {
                     answerNow()
                 } else {

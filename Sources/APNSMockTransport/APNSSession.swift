@@ -111,7 +111,8 @@ final class APNSSession {
                 continue
             }
             let now = shared.now()
-            let decision = processor.decide(ready, serverName: serverName, receivedAt: now)
+            let decision = processor.decide(
+                ready, serverName: serverName, receivedAt: now, draining: machine.phase == .draining)
             http2.finishAnswer(ready.request)
             logger.debug(
                 "request answered",
@@ -119,7 +120,7 @@ final class APNSSession {
                     "apnsmock.stream.id": "\(ready.streamID)", "apnsmock.path": "\(ready.request.path)",
                     "apnsmock.status": "\(decision.answer.status)",
                 ])
-            if StateMachine.isImmediate(decision) {
+            if StateMachine.isImmediate(decision), machine.goAwayLastStreamID == nil {
                 respond(streamID: decision.streamID, decision.answer)
                 continue
             }
@@ -141,7 +142,7 @@ final class APNSSession {
                     log(
                         "goawayReceived",
                         [
-                            ("errorCode", .string(String(errorCode))),
+                            ("errorCode", .string(HTTP2ErrorCode(errorCode).description)),
                             ("lastStreamId", .integer(Int64(lastStreamID))),
                             ("debug", .string(String(decoding: debugData, as: UTF8.self))),
                         ])
@@ -150,7 +151,7 @@ final class APNSSession {
                         "streamReset",
                         [
                             ("by", "client"), ("streamId", .integer(Int64(streamID))),
-                            ("errorCode", .string(String(errorCode))),
+                            ("errorCode", .string(HTTP2ErrorCode(errorCode).description)),
                         ])
                 }
             }
@@ -189,7 +190,7 @@ final class APNSSession {
                     "streamReset",
                     [
                         ("by", "server"), ("streamId", .integer(Int64(streamID))),
-                        ("errorCode", .string(String(errorCode))),
+                        ("errorCode", .string(HTTP2ErrorCode(errorCode).description)),
                     ])
             case .goAway(let errorCode, let lastStreamID, let debugData):
                 logger.info(
@@ -199,7 +200,7 @@ final class APNSSession {
                 log(
                     "goawaySent",
                     [
-                        ("errorCode", .string(String(errorCode))),
+                        ("errorCode", .string(HTTP2ErrorCode(errorCode).description)),
                         ("lastStreamId", .integer(Int64(lastStreamID ?? http2.lastProcessedStreamID))),
                         ("debug", .string(String(decoding: debugData, as: UTF8.self))),
                     ])
@@ -212,6 +213,13 @@ final class APNSSession {
                 driver?.cancelTimer(streamID: streamID)
             case .close(let afterFlush):
                 driver?.closeConnection(afterFlush: afterFlush)
+            case .refuseStreamsBeingReceived(let except):
+                for streamID in http2.streamsBeingReceived where streamID != except {
+                    http2.resetStream(streamID, errorCode: 7)
+                    log(
+                        "streamReset",
+                        [("by", "server"), ("streamId", .integer(Int64(streamID))), ("errorCode", "REFUSED_STREAM")])
+                }
             }
         }
         actions.removeAll(keepingCapacity: true)

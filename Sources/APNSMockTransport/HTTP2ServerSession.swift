@@ -190,6 +190,11 @@ final class HTTP2ServerSession {
         _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
     }
 
+    /// Open streams whose request has not been handed over yet (headers or body arriving).
+    var streamsBeingReceived: [Int32] {
+        streams.filter { !$0.value.answered }.keys.sorted()
+    }
+
     /// The last stream the session processed (what a default GOAWAY names).
     var lastProcessedStreamID: Int32 { nghttp2_session_get_last_proc_stream_id(session) }
 

@@ -16,6 +16,17 @@ struct RequestDecision {
     var maxConcurrentStreams: UInt32?
     /// This push was the first to pass token authentication on the connection.
     var firstAuthenticatedPush: Bool
+    /// A behavior lowers or restores the connection's stream limit.
+    var streamLimit: StreamLimitChange? = nil
+    /// A behavior refuses every other open stream (RST_STREAM REFUSED_STREAM).
+    var refuseOpenStreams = false
+
+    /// A behavior's change of MAX_CONCURRENT_STREAMS.
+    enum StreamLimitChange: Equatable {
+        case limit(UInt32)
+        /// Back to the limit that applies without the behavior.
+        case restore
+    }
 
     /// What finally happens to the stream.
     enum Final: Equatable {

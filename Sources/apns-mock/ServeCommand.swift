@@ -77,6 +77,24 @@ struct ServeCommand: AsyncParsableCommand {
             "DeliveryExpectation file or directory whose setup: (keys, devices) is applied at start and by POST /v1/reset. Repeatable.",
             valueName: "file-or-dir"))
     var expectations: [String] = []
+    @Option(help: "Default seed of fault rules' probability selections and delays (default 0).")
+    var seed: UInt64?
+    @Option(
+        help: ArgumentHelp(
+            "Answer 429 TooManyRequests past R pushes to one device token within W (e.g. 3/10s).", valueName: "R/W"))
+    var throttle: String?
+    @Option(
+        help: ArgumentHelp(
+            "Switch on an APNs connection behavior: streams-after-rejection, expired-token-poison, token-update-lockout[=DURATION], stream-limit-goaway. Repeatable.",
+            valueName: "name"))
+    var behavior: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "Send GOAWAY {\"reason\":\"IdleTimeout\"} to connections idle this long (e.g. 5m; a bare number is seconds).",
+            valueName: "duration"))
+    var idleTimeout: String?
+    @Option(help: "Refuse APNs connections beyond this many.")
+    var maxConnections: Int?
 
     /// The environment variable that supplies the admin token when `--admin-token` is not given.
     static let adminTokenVariable = "APNS_MOCK_ADMIN_TOKEN"
@@ -112,6 +130,18 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let authStreamLimit, Self.onOff(authStreamLimit) == nil {
             throw ValidationError("--auth-stream-limit must be on or off; got '\(authStreamLimit)'")
+        }
+        if let throttle {
+            do { _ = try ThrottleLimit(parsing: throttle) } catch { throw ValidationError("--\(error.message)") }
+        }
+        for spec in behavior {
+            do { _ = try ConnectionBehavior.parse(spec: spec) } catch { throw ValidationError("--\(error.message)") }
+        }
+        if let idleTimeout, (DurationText.seconds(idleTimeout) ?? 0) <= 0 {
+            throw ValidationError("--idle-timeout must be a duration such as 30s or 5m; got '\(idleTimeout)'")
+        }
+        if let maxConnections, maxConnections < 1 {
+            throw ValidationError("--max-connections must be at least 1; got \(maxConnections)")
         }
         if let environmentKeyReason,
             !Self.environmentKeyReasons.contains(where: { $0.rawValue == environmentKeyReason })
@@ -206,7 +236,8 @@ struct ServeCommand: AsyncParsableCommand {
         if !expectations.isEmpty {
             do {
                 for file in try ExpectationFile.load(expectations, now: WallClock.milliseconds()) {
-                    configuration.addSetup(keys: file.setup.keys, devices: file.setup.devices)
+                    configuration.addSetup(
+                        keys: file.setup.keys, devices: file.setup.devices, faults: file.setup.faults)
                 }
             } catch {
                 throw CLIError("--expectations: \(error)")
@@ -270,6 +301,17 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let clientCA { configuration.clientCAPath = clientCA == Self.noClientCA ? nil : clientCA }
         if let logLevel { configuration.logLevel = Logger.Level(rawValue: logLevel)! }
+        if let seed { configuration.seed = seed }
+        if let throttle { configuration.throttle = try? ThrottleLimit(parsing: throttle) }
+        for spec in behavior {
+            if let (name, lockout) = try? ConnectionBehavior.parse(spec: spec) {
+                configuration.behaviors[name] = lockout ?? ConnectionBehavior.defaultLockoutMilliseconds
+            }
+        }
+        if let idleTimeout, let seconds = DurationText.seconds(idleTimeout) {
+            configuration.idleTimeout = .milliseconds(Int64(seconds * 1000))
+        }
+        if let maxConnections { configuration.maxConnections = maxConnections }
     }
 }
 

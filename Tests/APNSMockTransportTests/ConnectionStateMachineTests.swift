@@ -35,6 +35,7 @@ import Testing
             case .startTimer(let stream, let ms): "timer \(stream) \(ms)"
             case .cancelTimer(let stream): "cancel \(stream)"
             case .close(let afterFlush): afterFlush ? "close after flush" : "close now"
+            case .refuseStreamsBeingReceived(let except): "refuse all but \(except)"
             }
         }
     }
@@ -215,5 +216,29 @@ import Testing
             $0.requestDecided(Self.decision(stream: 3, sequence: 2), recordComplete: false, now: 0, into: &$1)
         }
         #expect(late == ["complete 2 - connectionClosed"])
+    }
+
+    /// expired-token-poison: one stream, and every other open stream refused (a delayed one
+    /// included, recorded as reset).
+    @Test func poisonLimitsStreamsAndRefusesTheOthers() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        _ = Self.step(&machine) {
+            $0.requestDecided(
+                Self.decision(stream: 1, sequence: 1, delay: 100), recordComplete: false, now: 0, into: &$1)
+        }
+        var poison = Self.decision(stream: 3, sequence: 2)
+        poison.streamLimit = .limit(1)
+        poison.refuseOpenStreams = true
+        let actions = Self.step(&machine) { $0.requestDecided(poison, recordComplete: true, now: 0, into: &$1) }
+        #expect(
+            actions == [
+                "settings 1", "cancel 1", "reset 1 7", "complete 1 - reset", "refuse all but 3", "respond 3 200",
+            ])
+        var restore = Self.decision(stream: 5, sequence: 3)
+        restore.streamLimit = .restore
+        #expect(
+            Self.step(&machine) { $0.requestDecided(restore, recordComplete: true, now: 0, into: &$1) } == [
+                "settings 1000", "respond 5 200",
+            ])
     }
 }

@@ -1,0 +1,265 @@
+import APNSMockCore
+import APNSMockRegistry
+import Hummingbird
+import NIOCore
+
+/// Admin routes for fault injection: rules (`/v1/faults`), APNs behaviors (`/v1/behaviors`),
+/// server-wide modes (`/v1/modes/…`) and the connection log (`/v1/connections`). Live
+/// connections are reached through `ConnectionControl`, never the transport.
+enum FaultRoutes {
+    /// What the routes work on.
+    struct Targets: Sendable {
+        var faults: FaultControl
+        var connectionLog: ConnectionLog
+        var connections: (any ConnectionControl)?
+        var now: @Sendable () -> Int64
+    }
+
+    static func add(to router: Router<BasicRequestContext>, _ targets: Targets) {
+        addRuleRoutes(to: router, targets)
+        addBehaviorRoutes(to: router, targets)
+        addModeRoutes(to: router, targets)
+        router.get("/v1/connections") { request, _ in
+            await RegistryRoutes.answer { () async throws(AdminError) -> Response in
+                var liveOnly = false
+                for (name, value) in AdminRouter.parameters(request) {
+                    guard name == "state", value == "open" || value == "all" else {
+                        throw .badParameter(
+                            "query parameter '\(name)=\(value)' is not known here; GET /v1/connections takes state=open|all"
+                        )
+                    }
+                    liveOnly = value == "open"
+                }
+                return AdminRouter.json(status: .ok, targets.connectionLog.json(liveOnly: liveOnly))
+            }
+        }
+    }
+
+    // MARK: rules
+
+    private static func addRuleRoutes(to router: Router<BasicRequestContext>, _ targets: Targets) {
+        let faults = targets.faults
+        router.post("/v1/faults") { request, _ in
+            await RegistryRoutes.answer { () async throws(AdminError) -> Response in
+                let body = try await RegistryRoutes.readBody(request)
+                guard let json = JSONValue.parse(body) else {
+                    throw .badRequest("the body must be a JSON object: {\"match\": …, \"select\": …, \"action\": …}")
+                }
+                let rule: FaultRule
+                do throws(FaultRuleError) {
+                    rule = try faults.addRule(json: json, now: targets.now())
+                } catch {
+                    throw .badRequest(error.message)
+                }
+                return ruleResponse(FaultControl.ListedRule(rule: rule, hits: 0, matches: 0), status: .created)
+            }
+        }
+        router.get("/v1/faults") { _, _ in
+            var json = JSONWriter(capacity: 1024)
+            json.beginObject()
+            json.key("faults")
+            json.beginArray()
+            for listed in faults.rules() { listed.rule.write(to: &json, hits: listed.hits, matches: listed.matches) }
+            json.endArray()
+            json.endObject()
+            return AdminRouter.json(status: .ok, json.bytes)
+        }
+        router.get("/v1/faults/{id}") { _, context in
+            await RegistryRoutes.answer { () async throws(AdminError) -> Response in
+                let id = context.parameters.get("id") ?? ""
+                guard let listed = faults.rule(id: id) else { throw unknownRule(id) }
+                return ruleResponse(listed, status: .ok)
+            }
+        }
+        router.delete("/v1/faults/{id}") { _, context in
+            await RegistryRoutes.answer { () async throws(AdminError) -> Response in
+                let id = context.parameters.get("id") ?? ""
+                guard faults.removeRule(id: id) else { throw unknownRule(id) }
+                return Response(status: .noContent)
+            }
+        }
+        router.delete("/v1/faults") { _, _ in
+            let removed = faults.removeAllRules()
+            return AdminRouter.json(status: .ok, Array(#"{"removed":\#(removed)}"#.utf8))
+        }
+    }
+
+    private static func unknownRule(_ id: String) -> AdminError {
+        .notFound("no fault rule with id '\(id)'; GET /v1/faults lists them")
+    }
+
+    private static func ruleResponse(_ listed: FaultControl.ListedRule, status: HTTPResponse.Status) -> Response {
+        var json = JSONWriter(capacity: 512)
+        listed.rule.write(to: &json, hits: listed.hits, matches: listed.matches)
+        return AdminRouter.json(status: status, json.bytes)
+    }
+
+    // MARK: behaviors
+
+    private static func addBehaviorRoutes(to router: Router<BasicRequestContext>, _ targets: Targets) {
+        let faults = targets.faults
+        router.get("/v1/behaviors") { _, _ in
+            AdminRouter.json(status: .ok, behaviorsJSON(faults))
+        }
+        router.post("/v1/behaviors") { request, _ in
+            await RegistryRoutes.answer { () async throws(AdminError) -> Response in
+                let body = try await RegistryRoutes.readBody(request)
+                guard case .object(let members)? = JSONValue.parse(body) else {
+                    throw .badRequest("the body must be a JSON object: {\"name\": \"streams-after-rejection\"}")
+                }
+                var behavior: ConnectionBehavior?
+                var lockout: Int64?
+                for (key, value) in members {
+                    switch key {
+                    case "name":
+                        guard case .string(let name) = value, let known = ConnectionBehavior(rawValue: name) else {
+                            throw .badRequest(
+                                "'name' must be one of \(ConnectionBehavior.names); got \(value.jsonText)")
+                        }
+                        behavior = known
+                    case "lockout":
+                        guard case .string(let text) = value, let seconds = DurationText.seconds(text), seconds > 0,
+                            seconds <= 86_400
+                        else {
+                            throw .badRequest(
+                                "'lockout' must be a duration such as \"30s\" (up to 24h); got \(value.jsonText)")
+                        }
+                        lockout = Int64((seconds * 1000).rounded())
+                    default:
+                        throw .badRequest(
+                            "the body's field '\(key)' is not known; the body is {\"name\": …, \"lockout\": …}")
+                    }
+                }
+                guard let behavior else {
+                    throw .badRequest("the body needs 'name': one of \(ConnectionBehavior.names)")
+                }
+                if lockout != nil, behavior != .tokenUpdateLockout {
+                    throw .badRequest("'lockout' applies to token-update-lockout only")
+                }
+                faults.enable(behavior, lockoutMilliseconds: lockout)
+                return AdminRouter.json(status: .created, behaviorsJSON(faults))
+            }
+        }
+        router.delete("/v1/behaviors/{name}") { _, context in
+            await RegistryRoutes.answer { () async throws(AdminError) -> Response in
+                let name = context.parameters.get("name") ?? ""
+                guard let behavior = ConnectionBehavior(rawValue: name) else {
+                    throw .badParameter(
+                        "path parameter 'name' must be one of \(ConnectionBehavior.names); got '\(name)'")
+                }
+                guard faults.disable(behavior) else { throw .notFound("behavior '\(name)' is not on") }
+                return Response(status: .noContent)
+            }
+        }
+    }
+
+    private static func behaviorsJSON(_ faults: FaultControl) -> [UInt8] {
+        var json = JSONWriter(capacity: 256)
+        json.beginObject()
+        json.key("behaviors")
+        json.beginArray()
+        let enabled = faults.behaviors
+        for behavior in ConnectionBehavior.allCases {
+            guard let lockout = enabled[behavior] else { continue }
+            json.beginObject()
+            json.key("name")
+            json.string(behavior.rawValue)
+            if behavior == .tokenUpdateLockout {
+                json.key("lockout")
+                json.string(DurationText.format(seconds: Double(lockout) / 1000))
+            }
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+        return json.bytes
+    }
+
+    // MARK: modes
+
+    private static func addModeRoutes(to router: Router<BasicRequestContext>, _ targets: Targets) {
+        let faults = targets.faults
+        router.get("/v1/modes") { _, _ in
+            AdminRouter.json(status: .ok, modesJSON(faults, now: targets.now()))
+        }
+        router.post("/v1/modes/shutdown") { request, _ in
+            await RegistryRoutes.answer { () async throws(AdminError) -> Response in
+                try noParameters(request)
+                faults.setShutdown(true)
+                let count = await targets.connections?.goAwayAllConnections(debugData: shutdownDebugData) ?? 0
+                return AdminRouter.json(
+                    status: .ok, Array(#"{"mode":"shutdown","active":true,"goawaySent":\#(count)}"#.utf8))
+            }
+        }
+        router.delete("/v1/modes/shutdown") { _, _ in
+            faults.setShutdown(false)
+            return AdminRouter.json(status: .ok, Array(#"{"mode":"shutdown","active":false}"#.utf8))
+        }
+        router.post("/v1/modes/unavailable") { request, _ in
+            await RegistryRoutes.answer { () async throws(AdminError) -> Response in
+                var until: Int64?
+                for (name, value) in AdminRouter.parameters(request) {
+                    guard name == "for" else {
+                        throw .badParameter("query parameter '\(name)' is not known here; it takes for=DURATION")
+                    }
+                    guard let seconds = DurationText.seconds(value), seconds > 0, seconds <= 86_400 else {
+                        throw .badParameter(
+                            "query parameter 'for' must be a duration such as 30s (up to 24h); got '\(value)'")
+                    }
+                    until = targets.now() + Int64((seconds * 1000).rounded())
+                }
+                faults.setUnavailable(until: until)
+                return AdminRouter.json(status: .ok, modesJSON(faults, now: targets.now()))
+            }
+        }
+        router.delete("/v1/modes/unavailable") { _, _ in
+            faults.clearUnavailable()
+            return AdminRouter.json(status: .ok, modesJSON(faults, now: targets.now()))
+        }
+        router.post("/v1/modes/refuse-tls") { request, _ in
+            await RegistryRoutes.answer { () async throws(AdminError) -> Response in
+                var count = 1
+                for (name, value) in AdminRouter.parameters(request) {
+                    guard name == "count", let parsed = Int(value), (1...1_000_000).contains(parsed) else {
+                        throw .badParameter(
+                            "query parameter '\(name)=\(value)' is not known here; it takes count=N (1 to 1000000)")
+                    }
+                    count = parsed
+                }
+                faults.refuseTLS(count: count)
+                return AdminRouter.json(status: .ok, modesJSON(faults, now: targets.now()))
+            }
+        }
+        router.delete("/v1/modes/refuse-tls") { _, _ in
+            faults.refuseTLS(count: 0)
+            return AdminRouter.json(status: .ok, modesJSON(faults, now: targets.now()))
+        }
+    }
+
+    /// The debug data of the shutdown mode's GOAWAY.
+    static let shutdownDebugData = Array(#"{"reason":"Shutdown"}"#.utf8)
+
+    private static func noParameters(_ request: Request) throws(AdminError) {
+        if let (name, _) = AdminRouter.parameters(request).first {
+            throw .badParameter("query parameter '\(name)' is not known here; this call takes none")
+        }
+    }
+
+    private static func modesJSON(_ faults: FaultControl, now: Int64) -> [UInt8] {
+        var json = JSONWriter(capacity: 256)
+        json.beginObject()
+        json.key("shutdown")
+        json.bool(faults.isShuttingDown)
+        json.key("unavailable")
+        let until = faults.unavailableUntil(now: now)
+        json.bool(until != nil)
+        json.key("unavailableUntil")
+        json.number(until == Int64.max ? nil : until)
+        json.key("refuseTls")
+        json.number(faults.tlsRefusals)
+        json.key("throttle")
+        json.string(faults.throttle?.description)
+        json.endObject()
+        return json.bytes
+    }
+}

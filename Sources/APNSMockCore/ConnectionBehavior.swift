@@ -1,0 +1,45 @@
+/// A connection-level habit of APNs that providers have reported, which the mock reproduces
+/// when switched on (`--behavior NAME`, `POST /v1/behaviors`). All are off by default: each
+/// was seen at some time, none is documented by Apple.
+public enum ConnectionBehavior: String, Sendable, Hashable, CaseIterable {
+    /// After a rejected push, MAX_CONCURRENT_STREAMS 1 on that connection until the next
+    /// accepted push restores the limit (openradar 27870881; Pushy #732).
+    case streamsAfterRejection = "streams-after-rejection"
+    /// After an ExpiredProviderToken the connection announces 1 stream, refuses the streams
+    /// already open (RST_STREAM REFUSED_STREAM) and answers every later push 403
+    /// ExpiredProviderToken, a fresh token or not; a new connection works (Pushy #476, #783).
+    case expiredTokenPoison = "expired-token-poison"
+    /// After a 429 TooManyProviderTokenUpdates the connection keeps answering 429 for a while
+    /// (`lockout`, default 60 s).
+    case tokenUpdateLockout = "token-update-lockout"
+    /// A client that opens more streams than announced gets GOAWAY with the plain-text debug
+    /// data `Maximum active streams violated` (Pushy #356).
+    case streamLimitGoAway = "stream-limit-goaway"
+
+    /// The names, for messages.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// How long `token-update-lockout` lasts unless told otherwise.
+    public static let defaultLockoutMilliseconds: Int64 = 60_000
+}
+
+extension ConnectionBehavior {
+    /// Reads `NAME` or `token-update-lockout=DURATION` (`--behavior`, `behaviors:` in the
+    /// configuration file): the behavior and, for the lockout, its length in milliseconds.
+    /// - Throws: `FaultRuleError` saying what is wrong.
+    public static func parse(spec: String) throws(FaultRuleError) -> (ConnectionBehavior, Int64?) {
+        let parts = spec.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let behavior = ConnectionBehavior(rawValue: String(parts[0])) else {
+            throw FaultRuleError("behavior must be one of \(names); got '\(parts[0])'")
+        }
+        guard parts.count == 2 else { return (behavior, nil) }
+        guard behavior == .tokenUpdateLockout else {
+            throw FaultRuleError("only token-update-lockout takes a duration (token-update-lockout=30s); got '\(spec)'")
+        }
+        guard let seconds = DurationText.seconds(String(parts[1])), seconds > 0, seconds <= 86_400 else {
+            throw FaultRuleError(
+                "token-update-lockout's duration must be such as 30s or 2m (up to 24h); got '\(parts[1])'")
+        }
+        return (behavior, Int64((seconds * 1000).rounded()))
+    }
+}

@@ -1,0 +1,285 @@
+import APNSMockCore
+import Synchronization
+
+/// Fault rules, server-wide modes, throttling and APNs behaviors: everything that makes the
+/// mock answer other than the rules say. The admin API and expectation files change it; every
+/// APNs connection reads it.
+///
+/// The answer path reads `active` once per push (one relaxed atomic load): while it is empty
+/// nothing else here is looked at, so a push costs what it costs without faults.
+///
+/// Thread-safe (`Mutex`, `Atomic`).
+public final class FaultControl: Sendable {
+    /// What is switched on, for the answer path's one check.
+    public struct Active: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let rules = Active(rawValue: 1)
+        public static let shutdown = Active(rawValue: 2)
+        public static let unavailable = Active(rawValue: 4)
+        public static let throttle = Active(rawValue: 8)
+        public static let behaviors = Active(rawValue: 16)
+    }
+
+    /// A rule that acted on a request.
+    public struct Hit: Sendable {
+        public var ruleID: String
+        public var action: FaultAction
+        /// The delay drawn for this request, if the action has one.
+        public var delayMilliseconds: Int64?
+    }
+
+    /// A rule as listed, with its counts.
+    public struct ListedRule: Sendable {
+        public var rule: FaultRule
+        public var hits: Int
+        public var matches: Int
+
+        public init(rule: FaultRule, hits: Int, matches: Int) {
+            self.rule = rule
+            self.hits = hits
+            self.matches = matches
+        }
+    }
+
+    private struct RuleEntry {
+        var rule: FaultRule
+        var selector: FaultSelector
+    }
+
+    private struct State {
+        var rules: [RuleEntry] = []
+        var nextRuleNumber = 1
+        var shutdown = false
+        /// 503 ServiceUnavailable until this epoch millisecond (`Int64.max`: until cleared).
+        var unavailableUntil: Int64?
+        /// TLS handshakes still to fail (`refuse-tls`).
+        var tlsRefusals = 0
+        var behaviors: [ConnectionBehavior: Int64] = [:]
+        /// Per device token, the times of its recent pushes (throttling).
+        var recentPushes: [String: [Int64]] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let activeBits = Atomic<UInt32>(0)
+    private let tlsRefusalCount = Atomic<Int>(0)
+    /// The seed of rules that name none (`serve --seed`).
+    public let defaultSeed: UInt64
+    /// `--throttle`, if set.
+    public let throttle: ThrottleLimit?
+
+    public init(defaultSeed: UInt64 = 0, throttle: ThrottleLimit? = nil, behaviors: [ConnectionBehavior: Int64] = [:]) {
+        self.defaultSeed = defaultSeed
+        self.throttle = throttle
+        state.withLock { state in
+            state.behaviors = behaviors
+            refreshActive(state)
+        }
+    }
+
+    /// What is switched on now.
+    @inline(__always)
+    public var active: Active { Active(rawValue: activeBits.load(ordering: .relaxed)) }
+
+    private func refreshActive(_ state: State) {
+        var active: Active = []
+        if !state.rules.isEmpty { active.insert(.rules) }
+        if state.shutdown { active.insert(.shutdown) }
+        if state.unavailableUntil != nil { active.insert(.unavailable) }
+        if throttle != nil { active.insert(.throttle) }
+        if !state.behaviors.isEmpty { active.insert(.behaviors) }
+        activeBits.store(active.rawValue, ordering: .relaxed)
+    }
+
+    // MARK: rules
+
+    /// Adds a rule read from `json` (`POST /v1/faults`, `setup.faults`); its `id` is the one it
+    /// names or `f1`, `f2`, ….
+    /// - Throws: `FaultRuleError` naming the field, or an id already in use.
+    @discardableResult
+    public func addRule(json: JSONValue, now: Int64) throws(FaultRuleError) -> FaultRule {
+        let number = state.withLock { state in
+            defer { state.nextRuleNumber += 1 }
+            return state.nextRuleNumber
+        }
+        let rule = try FaultRule.parse(json, id: "f\(number)", createdAt: now, defaultSeed: defaultSeed)
+        try add(rule)
+        return rule
+    }
+
+    /// Adds `rule` after the others.
+    /// - Throws: `FaultRuleError` when its id is in use.
+    public func add(_ rule: FaultRule) throws(FaultRuleError) {
+        let added = state.withLock { state -> Bool in
+            guard !state.rules.contains(where: { $0.rule.id == rule.id }) else { return false }
+            state.rules.append(RuleEntry(rule: rule, selector: rule.makeSelector()))
+            refreshActive(state)
+            return true
+        }
+        guard added else { throw FaultRuleError("a fault rule with id '\(rule.id)' exists already") }
+    }
+
+    /// The rules in the order they are tried.
+    public func rules() -> [ListedRule] {
+        state.withLock { state in
+            state.rules.map { ListedRule(rule: $0.rule, hits: $0.selector.hits, matches: $0.selector.matches) }
+        }
+    }
+
+    /// The rule `id` with its counts.
+    public func rule(id: String) -> ListedRule? {
+        rules().first { $0.rule.id == id }
+    }
+
+    /// Removes rule `id`; `false` when there is none.
+    @discardableResult
+    public func removeRule(id: String) -> Bool {
+        state.withLock { state in
+            guard let index = state.rules.firstIndex(where: { $0.rule.id == id }) else { return false }
+            state.rules.remove(at: index)
+            refreshActive(state)
+            return true
+        }
+    }
+
+    /// Removes every rule; returns how many there were.
+    @discardableResult
+    public func removeAllRules() -> Int {
+        state.withLock { state in
+            let count = state.rules.count
+            state.rules.removeAll()
+            refreshActive(state)
+            return count
+        }
+    }
+
+    /// The first rule, in creation order, whose match and selection hold for a request;
+    /// counts the match (and the hit) on every rule it asks.
+    public func evaluate(_ facts: some DeliveryFacts, connectionID: UInt64, now: Int64) -> Hit? {
+        state.withLock { state -> Hit? in
+            for index in state.rules.indices where state.rules[index].rule.matches(facts, connectionID: connectionID) {
+                guard state.rules[index].selector.select(now: now) else { continue }
+                let action = state.rules[index].rule.action
+                let delay = action.delay.map { state.rules[index].selector.drawDelay($0) }
+                return Hit(ruleID: state.rules[index].rule.id, action: action, delayMilliseconds: delay)
+            }
+            return nil
+        }
+    }
+
+    // MARK: modes
+
+    /// `POST /v1/modes/shutdown` (on) and `DELETE` (off).
+    public func setShutdown(_ on: Bool) {
+        state.withLock { state in
+            state.shutdown = on
+            refreshActive(state)
+        }
+    }
+
+    public var isShuttingDown: Bool { state.withLock { $0.shutdown } }
+
+    /// `POST /v1/modes/unavailable`: 503 ServiceUnavailable until `until` (epoch ms; `nil`:
+    /// until cleared).
+    public func setUnavailable(until: Int64?) {
+        state.withLock { state in
+            state.unavailableUntil = until ?? Int64.max
+            refreshActive(state)
+        }
+    }
+
+    /// `DELETE /v1/modes/unavailable`.
+    public func clearUnavailable() {
+        state.withLock { state in
+            state.unavailableUntil = nil
+            refreshActive(state)
+        }
+    }
+
+    /// When the unavailable mode ends (`Int64.max`: when cleared), if it is on at `now`. An
+    /// expired mode is cleared here.
+    public func unavailableUntil(now: Int64) -> Int64? {
+        state.withLock { state in
+            guard let until = state.unavailableUntil else { return nil }
+            if now >= until {
+                state.unavailableUntil = nil
+                refreshActive(state)
+                return nil
+            }
+            return until
+        }
+    }
+
+    /// `POST /v1/modes/refuse-tls`: the next `count` TLS handshakes fail.
+    public func refuseTLS(count: Int) {
+        tlsRefusalCount.store(max(0, count), ordering: .relaxed)
+    }
+
+    /// Handshakes still to refuse.
+    public var tlsRefusals: Int { tlsRefusalCount.load(ordering: .relaxed) }
+
+    /// Whether this handshake is to fail (and counts it).
+    public func takeTLSRefusal() -> Bool {
+        while true {
+            let left = tlsRefusalCount.load(ordering: .relaxed)
+            guard left > 0 else { return false }
+            if tlsRefusalCount.compareExchange(expected: left, desired: left - 1, ordering: .relaxed).exchanged {
+                return true
+            }
+        }
+    }
+
+    /// Counts a push to `token` at `now`; whether it is over the throttle limit.
+    public func throttled(token: String, now: Int64) -> Bool {
+        guard let throttle else { return false }
+        return state.withLock { state in
+            var times = state.recentPushes[token] ?? []
+            let start = now - throttle.windowMilliseconds
+            times.removeAll { $0 <= start }
+            times.append(now)
+            // Only as many times as the limit needs are kept.
+            if times.count > throttle.pushes + 1 { times.removeFirst(times.count - throttle.pushes - 1) }
+            state.recentPushes[token] = times
+            if state.recentPushes.count > 100_000 { state.recentPushes.removeAll() }
+            return times.count > throttle.pushes
+        }
+    }
+
+    // MARK: behaviors
+
+    /// Switches `behavior` on; `lockoutMilliseconds` for `token-update-lockout`.
+    public func enable(_ behavior: ConnectionBehavior, lockoutMilliseconds: Int64? = nil) {
+        state.withLock { state in
+            state.behaviors[behavior] = lockoutMilliseconds ?? ConnectionBehavior.defaultLockoutMilliseconds
+            refreshActive(state)
+        }
+    }
+
+    /// Switches `behavior` off; `false` when it was off.
+    @discardableResult
+    public func disable(_ behavior: ConnectionBehavior) -> Bool {
+        state.withLock { state in
+            defer { refreshActive(state) }
+            return state.behaviors.removeValue(forKey: behavior) != nil
+        }
+    }
+
+    /// The behaviors switched on, with their lockout (milliseconds).
+    public var behaviors: [ConnectionBehavior: Int64] { state.withLock { $0.behaviors } }
+
+    /// Whether `behavior` is on.
+    public func isEnabled(_ behavior: ConnectionBehavior) -> Bool { state.withLock { $0.behaviors[behavior] != nil } }
+
+    // MARK: reset
+
+    /// `POST /v1/reset`: no rules, no modes, throttle counts forgotten; behaviors go back to
+    /// `behaviors` (those the server started with).
+    public func reset(behaviors: [ConnectionBehavior: Int64]) {
+        tlsRefusalCount.store(0, ordering: .relaxed)
+        state.withLock { state in
+            state = State(nextRuleNumber: state.nextRuleNumber)
+            state.behaviors = behaviors
+            refreshActive(state)
+        }
+    }
+}

@@ -1,0 +1,371 @@
+import APNSMock
+import Foundation
+import Testing
+
+/// Fault rules, modes and behaviors set up over the admin API (curl) and met by real clients:
+/// curl, Node's http2 and aioapns. Timings assert lower bounds only.
+@Suite(.serialized) struct FaultInjectionTests {
+    /// `POST path` with a JSON body on the admin API: status and JSON answer.
+    static func adminPOST(_ mock: RunningMock, _ path: String, _ body: String = "") async throws -> (Int, [String: Any])
+    {
+        let output = try await E2E.run(
+            "curl",
+            ["-sS", "-w", "\n%{http_code}", "-X", "POST", "-H", "content-type: application/json"]
+                + (body.isEmpty ? [] : ["--data", body]) + [mock.endpoints.adminURL + path])
+        var lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let status = Int(lines.removeLast()) ?? 0
+        let text = lines.joined(separator: "\n")
+        let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
+        return (status, object)
+    }
+
+    static func adminDELETE(_ mock: RunningMock, _ path: String) async throws -> Int {
+        let output = try await E2E.run(
+            "curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "DELETE", mock.endpoints.adminURL + path])
+        return Int(output.stdout) ?? 0
+    }
+
+    /// One push with curl: `(exit status, http status, body, seconds)`.
+    static func curlPush(_ mock: RunningMock, token: String, extra: [String] = []) async throws
+        -> (exit: Int32, status: Int, body: String, seconds: Double)
+    {
+        let output = try await E2E.run(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", E2E.caFile, "-w", "\n%{http_code} %{time_total}", "-H",
+                E2E.authorizationHeader, "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",
+                "--data-binary", #"{"aps":{"alert":"hi"}}"#,
+            ] + extra + ["\(mock.endpoints.apnsURL)/3/device/\(token)"], timeout: 30)
+        let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let last = lines.last?.split(separator: " ") ?? []
+        return (
+            output.status, Int(last.first ?? "") ?? 0, lines.dropLast().joined(separator: "\n"),
+            Double(last.last ?? "") ?? 0
+        )
+    }
+
+    /// The Node client's pushes on one session (see node_sequence.mjs).
+    static func nodeSequence(_ mock: RunningMock, _ spec: [String: Any]) async throws -> [String: Any] {
+        let specText = String(decoding: try JSONSerialization.data(withJSONObject: spec), as: UTF8.self)
+        let output = try await E2E.run(
+            "node",
+            [
+                E2E.clientsDirectory + "/node_sequence.mjs", String(mock.endpoints.apnsPort), E2E.caFile,
+                try E2E.providerToken(), specText,
+            ], timeout: 60)
+        #expect(output.status == 0, "\(output.stderr)")
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any],
+            "\(output.stdout) \(output.stderr)")
+    }
+
+    static let nodeAvailable = E2E.which("node") != nil || E2E.clientsRequired
+
+    // MARK: actions
+
+    /// 410 with the rule's timestamp, and the record names the rule.
+    @Test func respond410WithTimestampAndTheRecordNamesTheRule() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let token = E2E.randomToken()
+        let (created, rule) = try await Self.adminPOST(
+            mock, "/v1/faults",
+            #"{"id":"gone","match":{"token":"\#(token)"},"action":{"respond":{"status":410,"reason":"Unregistered","timestamp":1700000000000}}}"#
+        )
+        #expect(created == 201)
+        #expect(rule["id"] as? String == "gone")
+        let push = try await Self.curlPush(mock, token: token)
+        #expect(push.status == 410)
+        #expect(push.body == #"{"reason":"Unregistered","timestamp":1700000000000}"#)
+        let other = try await Self.curlPush(mock, token: E2E.randomToken())
+        #expect(other.status == 200)
+        let records = try await E2E.deliveries(mock, token: token)
+        #expect(records.first?["faultId"] as? String == "gone")
+        #expect(records.first?["outcome"] as? String == "answered")
+        let (_, listed) = try await E2E.adminGET(mock, "/v1/faults/gone")
+        #expect(listed["hits"] as? Int == 1)
+        let (_, byFault) = try await E2E.adminGET(mock, "/v1/deliveries?faultId=gone")
+        #expect(byFault["total"] as? Int == 1)
+    }
+
+    /// "503 twice, then 200" for one token: `first: 2`.
+    @Test func firstTwoThenTheRealAnswer() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let token = E2E.randomToken()
+        let (created, _) = try await Self.adminPOST(
+            mock, "/v1/faults",
+            #"{"match":{"token":"\#(token)"},"select":{"first":2},"action":{"respond":{"status":503,"reason":"ServiceUnavailable"}}}"#
+        )
+        #expect(created == 201)
+        var statuses: [Int] = []
+        for _ in 0..<3 { statuses.append(try await Self.curlPush(mock, token: token).status) }
+        #expect(statuses == [503, 503, 200])
+    }
+
+    /// A delay holds that stream only; the record's times say so (lower bounds only).
+    @Test func delayedAnswerIsAtLeastTheDelay() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let token = E2E.randomToken()
+        _ = try await Self.adminPOST(
+            mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"delay":{"duration":"600ms"}}}"#)
+        let push = try await Self.curlPush(mock, token: token)
+        #expect(push.status == 200)
+        #expect(push.seconds >= 0.6)
+        let record = try #require(try await E2E.deliveries(mock, token: token).first)
+        let received = try #require(record["receivedAt"] as? Int)
+        let responded = try #require(record["respondedAt"] as? Int)
+        #expect(responded - received >= 600)
+        #expect(record["outcome"] as? String == "answered")
+    }
+
+    /// A hung stream is never answered; when the client gives up the record says so.
+    @Test func hangUntilTheClientGivesUp() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let token = E2E.randomToken()
+        _ = try await Self.adminPOST(mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"hang":{}}}"#)
+        let push = try await Self.curlPush(mock, token: token, extra: ["--max-time", "1"])
+        #expect(push.exit == 28, "curl timed out")
+        #expect(push.seconds >= 1)
+        try await Task.sleep(for: .milliseconds(300))
+        let record = try #require(try await E2E.deliveries(mock, token: token).first)
+        #expect(["cancelled", "connectionClosed"].contains(record["outcome"] as? String ?? ""), "\(record)")
+        #expect(record["response"] is NSNull)
+        #expect(record["faultId"] as? String == "f1")
+    }
+
+    /// RST_STREAM with the rule's code, seen by curl. (REFUSED_STREAM would make curl retry,
+    /// as RFC 9113 §8.7 allows: it tries five times.)
+    @Test func resetStreamIsSeenByCurl() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let token = E2E.randomToken()
+        _ = try await Self.adminPOST(
+            mock, "/v1/faults",
+            #"{"match":{"token":"\#(token)"},"action":{"resetStream":{"errorCode":"INTERNAL_ERROR"}}}"#)
+        let output = try await E2E.run(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", E2E.caFile, "-H", E2E.authorizationHeader, "-H",
+                "apns-topic: com.example.app", "--data-binary", "{}", "\(mock.endpoints.apnsURL)/3/device/\(token)",
+            ])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("INTERNAL_ERROR") || output.stderr.contains("err 2"), "\(output.stderr)")
+        let record = try #require(try await E2E.deliveries(mock, token: token).first)
+        #expect(record["outcome"] as? String == "reset")
+        let (_, log) = try await E2E.adminGET(mock, "/v1/connections")
+        let events = (log["connections"] as? [[String: Any]] ?? []).flatMap { $0["events"] as? [[String: Any]] ?? [] }
+        #expect(
+            events.contains {
+                $0["kind"] as? String == "streamReset" && $0["by"] as? String == "server"
+                    && $0["errorCode"] as? String == "INTERNAL_ERROR"
+            }, "\(events)")
+    }
+
+    /// close without answering: curl sees the connection drop; the record says connectionClosed.
+    @Test func closeWithoutAnswering() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let token = E2E.randomToken()
+        _ = try await Self.adminPOST(
+            mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"close":{"respondFirst":false}}}"#)
+        let push = try await Self.curlPush(mock, token: token)
+        #expect(push.exit != 0)
+        #expect(push.status == 0)
+        let record = try #require(try await E2E.deliveries(mock, token: token).first)
+        #expect(record["outcome"] as? String == "connectionClosed")
+    }
+
+    /// The JSON body split over three DATA frames, which curl joins.
+    @Test func respondOverSeveralDataFrames() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let token = E2E.randomToken()
+        _ = try await Self.adminPOST(
+            mock, "/v1/faults",
+            #"{"match":{"token":"\#(token)"},"action":{"respond":{"status":500,"reason":"InternalServerError","dataFrames":3}}}"#
+        )
+        let output = try await E2E.run(
+            "nghttp",
+            [
+                "-v", "-H", ":method: POST", "-H", E2E.authorizationHeader, "-H", "apns-topic: com.example.app",
+                "-d", "/dev/null", "https://localhost:\(mock.endpoints.apnsPort)/3/device/\(token)",
+            ], timeout: 30)
+        let dataFrames = output.stdout.components(separatedBy: "recv DATA frame").count - 1
+        #expect(dataFrames == 3, "\(output.stdout)")
+        // nghttp prints the body between its frame lines: its pieces are there, in order.
+        #expect(output.stdout.contains(#"{"reason":""#) && output.stdout.contains(#"verError"}"#))
+    }
+
+    /// GOAWAY mid-burst: the third push gets GOAWAY naming stream 3; the client retries the
+    /// pushes above it on a new connection and every push is delivered once.
+    @Test(.enabled(if: nodeAvailable, "node is not installed"))
+    func goAwayMidBurstStreamsAboveLastStreamIdAreRetried() async throws {
+        let mock = try await E2E.startMock { $0.authStreamLimit = false }
+        defer { Task { await mock.stop() } }
+        _ = try await Self.adminPOST(
+            mock, "/v1/faults", #"{"select":{"nth":3},"action":{"goaway":{"lastStreamId":3,"reason":"Shutdown"}}}"#)
+        let tokens = (0..<6).map { _ in E2E.randomToken() }
+        let result = try await Self.nodeSequence(
+            mock, ["pushes": tokens.map { ["token": $0] }, "burst": true, "retryRefused": true])
+        let goaways = result["goaways"] as? [[String: Any]] ?? []
+        #expect(goaways.first?["lastStreamID"] as? Int == 3)
+        #expect(goaways.first?["debug"] as? String == #"{"reason":"Shutdown"}"#)
+        let statuses = (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
+        #expect(statuses == Array(repeating: 200, count: 6), "\(result)")
+        #expect((result["retried"] as? Int ?? 0) >= 1)
+        #expect((result["sessions"] as? Int ?? 0) >= 2)
+        for token in tokens {
+            let records = try await E2E.deliveries(mock, token: token)
+            #expect(records.filter { $0["outcome"] as? String == "answered" }.count == 1, "\(token): \(records)")
+        }
+    }
+
+    /// A rule's SETTINGS survive the first authenticated push, which would otherwise raise a
+    /// token connection's limit from 1 to the configured one.
+    @Test(.enabled(if: nodeAvailable, "node is not installed"))
+    func settingsSetByARuleSurviveTheNextPush() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        _ = try await Self.adminPOST(
+            mock, "/v1/faults", #"{"select":{"first":1},"action":{"setMaxConcurrentStreams":{"value":3}}}"#)
+        let result = try await Self.nodeSequence(
+            mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 100])
+        let statuses = (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
+        #expect(statuses == [200, 200])
+        #expect(result["maxConcurrentStreams"] as? [Int] == [1, 3], "\(result)")
+    }
+
+    // MARK: modes
+
+    /// Shutdown: live connections get GOAWAY {"reason":"Shutdown"}, new ones 503 Shutdown on
+    /// every stream, until the mode is cleared.
+    @Test(.enabled(if: nodeAvailable, "node is not installed"))
+    func shutdownModeThenRecovery() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let holder = Task {
+            let held = try await Self.nodeSequence(
+                mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 1500])
+            return try JSONSerialization.data(withJSONObject: held)
+        }
+        try await Task.sleep(for: .milliseconds(700))
+        let (status, answer) = try await Self.adminPOST(mock, "/v1/modes/shutdown")
+        #expect(status == 200)
+        #expect(answer["goawaySent"] as? Int == 1)
+        let held = try #require(try JSONSerialization.jsonObject(with: try await holder.value) as? [String: Any])
+        let goaways = held["goaways"] as? [[String: Any]] ?? []
+        #expect(goaways.first?["debug"] as? String == #"{"reason":"Shutdown"}"#, "\(held)")
+        let statuses = (held["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
+        #expect(statuses == [200, 503], "the second push went on a new connection: \(held)")
+        let during = try await Self.curlPush(mock, token: E2E.randomToken())
+        #expect(during.status == 503)
+        #expect(during.body == #"{"reason":"Shutdown"}"#)
+        #expect(try await Self.adminDELETE(mock, "/v1/modes/shutdown") == 200)
+        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+    }
+
+    @Test func unavailableForAWhile() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let (status, modes) = try await Self.adminPOST(mock, "/v1/modes/unavailable?for=1s")
+        #expect(status == 200)
+        #expect(modes["unavailable"] as? Bool == true)
+        let during = try await Self.curlPush(mock, token: E2E.randomToken())
+        #expect(during.status == 503)
+        #expect(during.body == #"{"reason":"ServiceUnavailable"}"#)
+        try await Task.sleep(for: .milliseconds(1100))
+        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+    }
+
+    @Test func throttlePerToken() async throws {
+        let mock = try await E2E.startMock { $0.throttle = ThrottleLimit(pushes: 2, windowMilliseconds: 10_000) }
+        defer { Task { await mock.stop() } }
+        let token = E2E.randomToken()
+        var statuses: [Int] = []
+        for _ in 0..<3 { statuses.append(try await Self.curlPush(mock, token: token).status) }
+        #expect(statuses == [200, 200, 429])
+        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+    }
+
+    @Test func refuseTLSFailsTheNextHandshakeOnly() async throws {
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let (status, _) = try await Self.adminPOST(mock, "/v1/modes/refuse-tls?count=1")
+        #expect(status == 200)
+        let refused = try await Self.curlPush(mock, token: E2E.randomToken())
+        #expect(refused.exit != 0 && refused.status == 0)
+        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+        let (_, log) = try await E2E.adminGET(mock, "/v1/connections")
+        let kinds = (log["connections"] as? [[String: Any]] ?? []).map {
+            ($0["events"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        }
+        #expect(kinds.first == ["opened", "handshakeFailed", "closed"], "\(kinds)")
+        #expect(kinds.dropFirst().first?.contains("handshake") == true)
+    }
+
+    // MARK: behaviors
+
+    /// streams-after-rejection: SETTINGS 1 after a rejected push, the configured limit again
+    /// after the next accepted one (openradar 27870881, Pushy #732).
+    @Test(.enabled(if: nodeAvailable, "node is not installed"))
+    func streamsAfterRejection() async throws {
+        let mock = try await E2E.startMock { $0.authStreamLimit = false }
+        defer { Task { await mock.stop() } }
+        let (status, _) = try await Self.adminPOST(mock, "/v1/behaviors", #"{"name":"streams-after-rejection"}"#)
+        #expect(status == 201)
+        let result = try await Self.nodeSequence(
+            mock,
+            [
+                "pushes": [["token": "abcd"], ["token": E2E.randomToken()]], "pauseMs": 100,
+            ])
+        let statuses = (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
+        #expect(statuses == [400, 200])
+        #expect(result["maxConcurrentStreams"] as? [Int] == [1000, 1, 1000], "\(result)")
+    }
+
+    /// expired-token-poison: after ExpiredProviderToken every push on that connection is 403
+    /// ExpiredProviderToken, even with a fresh token; a new connection works (Pushy #476, #783).
+    @Test(.enabled(if: nodeAvailable, "node is not installed"))
+    func expiredTokenPoisonsTheConnection() async throws {
+        let mock = try await E2E.startMock { $0.behaviors = [.expiredTokenPoison: 0] }
+        defer { Task { await mock.stop() } }
+        _ = try await Self.adminPOST(
+            mock, "/v1/faults",
+            #"{"select":{"first":1},"action":{"respond":{"status":403,"reason":"ExpiredProviderToken"}}}"#)
+        let result = try await Self.nodeSequence(
+            mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 100])
+        let reasons = (result["results"] as? [[String: Any]] ?? []).map { $0["reason"] as? String ?? "-" }
+        #expect(reasons == ["ExpiredProviderToken", "ExpiredProviderToken"], "\(result)")
+        #expect((result["maxConcurrentStreams"] as? [Int])?.last == 1)
+        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+    }
+
+    // MARK: aioapns
+
+    /// aioapns meets a 410 clean-up rule and reports Unregistered with the timestamp.
+    @Test(.enabled(if: PythonClientTests.python != nil || E2E.clientsRequired, "set APNS_MOCK_PYTHON"))
+    func aioapnsSeesTheInjected410() async throws {
+        let python = try #require(PythonClientTests.python, "APNS_MOCK_PYTHON is not set")
+        let mock = try await E2E.startMock()
+        defer { Task { await mock.stop() } }
+        let token = E2E.randomToken()
+        _ = try await Self.adminPOST(
+            mock, "/v1/faults",
+            #"{"match":{"tokenPrefix":"\#(token.prefix(8))"},"action":{"respond":{"status":410,"reason":"Unregistered","timestamp":1700000000000}}}"#
+        )
+        let output = try await E2E.run(
+            python,
+            [
+                E2E.clientsDirectory + "/aioapns_push.py", String(mock.endpoints.apnsPort), E2E.caFile, E2E.keyFile,
+                E2E.keyID, E2E.teamID, "com.example.app", token, E2E.newAPNSID(),
+            ], timeout: 60)
+        let result = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any],
+            "\(output.stdout) \(output.stderr)")
+        #expect(result["status"] as? String == "410")
+        #expect(result["description"] as? String == "Unregistered")
+    }
+}
