@@ -1,3 +1,5 @@
+import APNSMockCore
+
 /// The admin API's reference: an OpenAPI 3.1 document, served at `GET /v1/openapi.yaml`.
 ///
 /// It is compiled into the binary (a release binary is copied alone into container images, so
@@ -43,6 +45,10 @@ public enum AdminAPIDocument {
             description: Records of every answered push, accepted or rejected.
           - name: registry
             description: Provider keys and devices.
+          - name: faults
+            description: Fault rules, APNs connection behaviors and server-wide modes.
+          - name: connections
+            description: What happened on each APNs connection.
           - name: server
             description: Health, reset and this document.
         paths:
@@ -95,6 +101,9 @@ public enum AdminAPIDocument {
                 - $ref: "#/components/parameters/environment"
                 - $ref: "#/components/parameters/authMethod"
                 - $ref: "#/components/parameters/headersAndPayload"
+                - $ref: "#/components/parameters/connectionIdFilter"
+                - $ref: "#/components/parameters/faultId"
+                - $ref: "#/components/parameters/outcome"
                 - $ref: "#/components/parameters/since"
                 - $ref: "#/components/parameters/before"
                 - name: limit
@@ -129,6 +138,9 @@ public enum AdminAPIDocument {
                 - $ref: "#/components/parameters/environment"
                 - $ref: "#/components/parameters/authMethod"
                 - $ref: "#/components/parameters/headersAndPayload"
+                - $ref: "#/components/parameters/connectionIdFilter"
+                - $ref: "#/components/parameters/faultId"
+                - $ref: "#/components/parameters/outcome"
               responses:
                 "200":
                   description: How many records were deleted.
@@ -163,6 +175,9 @@ public enum AdminAPIDocument {
                 - $ref: "#/components/parameters/environment"
                 - $ref: "#/components/parameters/authMethod"
                 - $ref: "#/components/parameters/headersAndPayload"
+                - $ref: "#/components/parameters/connectionIdFilter"
+                - $ref: "#/components/parameters/faultId"
+                - $ref: "#/components/parameters/outcome"
                 - $ref: "#/components/parameters/since"
                 - $ref: "#/components/parameters/before"
                 - name: count
@@ -231,6 +246,9 @@ public enum AdminAPIDocument {
                 - $ref: "#/components/parameters/environment"
                 - $ref: "#/components/parameters/authMethod"
                 - $ref: "#/components/parameters/headersAndPayload"
+                - $ref: "#/components/parameters/connectionIdFilter"
+                - $ref: "#/components/parameters/faultId"
+                - $ref: "#/components/parameters/outcome"
                 - $ref: "#/components/parameters/since"
                 - name: Last-Event-ID
                   in: header
@@ -501,6 +519,270 @@ public enum AdminAPIDocument {
                       schema: {$ref: "#/components/schemas/Device"}
                 "400": {$ref: "#/components/responses/BadRequest"}
                 "401": {$ref: "#/components/responses/Unauthorized"}
+          /v1/faults:
+            get:
+              operationId: listFaults
+              tags: [faults]
+              summary: The fault rules, in the order they are tried, with their counts.
+              responses:
+                "200":
+                  description: The rules.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [faults]
+                        properties:
+                          faults:
+                            type: array
+                            items: {$ref: "#/components/schemas/FaultRule"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+            post:
+              operationId: addFault
+              tags: [faults]
+              summary: Adds a fault rule after the others.
+              description: |
+                The rules are tried in order for each APNs request; the first that matches and selects
+                it acts (an answer, a delay, a hang, a reset, a GOAWAY, a close or a new stream limit).
+                Without `id` the rule is named `f1`, `f2`, …; an `id` in use is refused (400). A listed
+                rule may be posted back: its `createdAt`, `hits` and `matches` are ignored.
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema: {$ref: "#/components/schemas/FaultRuleBody"}
+                    example:
+                      id: gone
+                      match: {token: 740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad}
+                      select: {first: 2}
+                      action: {respond: {status: 410, reason: Unregistered, timestamp: 1700000000000}}
+              responses:
+                "201":
+                  description: Added; the rule as it is listed.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/FaultRule"}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+            delete:
+              operationId: deleteFaults
+              tags: [faults]
+              summary: Removes every fault rule.
+              responses:
+                "200":
+                  description: How many rules were removed.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [removed]
+                        properties:
+                          removed: {type: integer, minimum: 0}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+          /v1/faults/{id}:
+            parameters:
+              - name: id
+                in: path
+                required: true
+                schema: {$ref: "#/components/schemas/FaultRuleID"}
+            get:
+              operationId: getFault
+              tags: [faults]
+              summary: One fault rule, with its counts.
+              responses:
+                "200":
+                  description: The rule.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/FaultRule"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "404": {$ref: "#/components/responses/NotFound"}
+            delete:
+              operationId: deleteFault
+              tags: [faults]
+              summary: Removes a fault rule.
+              responses:
+                "204": {description: Removed.}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "404": {$ref: "#/components/responses/NotFound"}
+          /v1/behaviors:
+            get:
+              operationId: listBehaviors
+              tags: [faults]
+              summary: The APNs connection behaviors switched on.
+              responses:
+                "200":
+                  description: The behaviors on.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Behaviors"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+            post:
+              operationId: enableBehavior
+              tags: [faults]
+              summary: Switches on a connection habit of APNs that providers have reported (again, to change `lockout`).
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema: {$ref: "#/components/schemas/BehaviorBody"}
+                    example: {name: token-update-lockout, lockout: 30s}
+              responses:
+                "201":
+                  description: Switched on; every behavior now on.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Behaviors"}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+          /v1/behaviors/{name}:
+            delete:
+              operationId: disableBehavior
+              tags: [faults]
+              summary: Switches a behavior off.
+              parameters:
+                - name: name
+                  in: path
+                  required: true
+                  schema: {$ref: "#/components/schemas/BehaviorName"}
+              responses:
+                "204": {description: Switched off.}
+                "400": {$ref: "#/components/responses/BadParameter"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "404":
+                  description: The behavior is not on (`notFound`).
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Error"}
+          /v1/modes:
+            get:
+              operationId: getModes
+              tags: [faults]
+              summary: The server-wide modes.
+              responses:
+                "200":
+                  description: The modes.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Modes"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+          /v1/modes/shutdown:
+            post:
+              operationId: startShutdown
+              tags: [faults]
+              summary: Sends GOAWAY `{"reason":"Shutdown"}` on every APNs connection; pushes get 503 Shutdown until it ends.
+              responses:
+                "200":
+                  description: Shutting down.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [mode, active, goawaySent]
+                        properties:
+                          mode: {const: shutdown}
+                          active: {const: true}
+                          goawaySent: {type: integer, minimum: 0, description: How many connections were sent GOAWAY.}
+                "400": {$ref: "#/components/responses/BadParameter"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+            delete:
+              operationId: stopShutdown
+              tags: [faults]
+              summary: Ends the shutdown mode (connections already sent GOAWAY stay so).
+              responses:
+                "200":
+                  description: No longer shutting down.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [mode, active]
+                        properties:
+                          mode: {const: shutdown}
+                          active: {const: false}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+          /v1/modes/unavailable:
+            post:
+              operationId: startUnavailable
+              tags: [faults]
+              summary: Answers every push 503 ServiceUnavailable, for a while or until switched off.
+              parameters:
+                - name: for
+                  in: query
+                  description: How long, up to 24 hours; until `DELETE` without it.
+                  schema: {$ref: "#/components/schemas/DayDuration"}
+              responses:
+                "200":
+                  description: The modes.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Modes"}
+                "400": {$ref: "#/components/responses/BadParameter"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+            delete:
+              operationId: stopUnavailable
+              tags: [faults]
+              summary: Ends the unavailable mode.
+              responses:
+                "200":
+                  description: The modes.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Modes"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+          /v1/modes/refuse-tls:
+            post:
+              operationId: refuseTLS
+              tags: [faults]
+              summary: Fails the TLS handshake of the next `count` APNs connections.
+              parameters:
+                - name: count
+                  in: query
+                  description: How many connections to refuse (replaces any count left).
+                  schema: {type: integer, minimum: 1, maximum: 1000000, default: 1}
+              responses:
+                "200":
+                  description: The modes.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Modes"}
+                "400": {$ref: "#/components/responses/BadParameter"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+            delete:
+              operationId: stopRefusingTLS
+              tags: [faults]
+              summary: Refuses no more handshakes.
+              responses:
+                "200":
+                  description: The modes.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Modes"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+          /v1/connections:
+            get:
+              operationId: listConnections
+              tags: [connections]
+              summary: Live APNs connections, then recently closed ones, each with what happened on it.
+              parameters:
+                - name: state
+                  in: query
+                  description: "`open`: live connections only."
+                  schema: {type: string, enum: [open, all], default: all}
+              responses:
+                "200":
+                  description: The connections.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [connections]
+                        properties:
+                          connections:
+                            type: array
+                            items: {$ref: "#/components/schemas/Connection"}
+                "400": {$ref: "#/components/responses/BadParameter"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
         components:
           securitySchemes:
             bearerAuth:
@@ -576,6 +858,20 @@ public enum AdminAPIDocument {
                 patternProperties:
                   "^headers\\.[^.].*$": {description: The header's value.}
                   "^payload\\.[^.]+(\\.[^.]+)*$": {description: The text the payload holds at this path.}
+            connectionIdFilter:
+              name: connectionId
+              in: query
+              description: The APNs connection (`connectionId` of the records).
+              schema: {type: integer, minimum: 1, maximum: 18446744073709551615}
+            faultId:
+              name: faultId
+              in: query
+              description: The fault rule that acted on the request, exactly.
+              schema: {type: string, minLength: 1}
+            outcome:
+              name: outcome
+              in: query
+              schema: {$ref: "#/components/schemas/DeliveryOutcome"}
             since:
               name: since
               in: query
@@ -652,6 +948,329 @@ public enum AdminAPIDocument {
               type: string
               enum: [alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk,
                 widgets, controls]
+            DeliveryOutcome:
+              type: string
+              description: |
+                What became of the request: `pending` (a delay is running), `hung` (a fault rule holds it
+                and never answers), `answered`, `goAway` (GOAWAY instead of an answer), `reset` (the mock
+                reset the stream), `cancelled` (the client reset it), `connectionClosed` (the connection
+                ended first).
+              enum: [pending, hung, answered, goAway, reset, cancelled, connectionClosed]
+            DelayDuration:
+              type: string
+              description: |
+                A duration from 0 to 1 hour, with a unit (`ms`, `s`, `m`, `h`) or bare seconds: `500ms`,
+                `2s`, `1.5m`; rounded to the millisecond.
+              anyOf:
+                - title: seconds
+                  pattern: "^(3600(\\.0+)?|(3[0-5][0-9]{2}|[12][0-9]{3}|[0-9]{1,3})(\\.[0-9]+)?)s?$"
+                - title: milliseconds
+                  pattern: "^(3600000(\\.0+)?|(3[0-5][0-9]{5}|[12][0-9]{6}|[0-9]{1,6})(\\.[0-9]+)?)ms$"
+                - title: minutes
+                  pattern: "^(60(\\.0+)?|[1-5]?[0-9](\\.[0-9]+)?)m$"
+                - title: hours
+                  pattern: "^(1(\\.0+)?|0(\\.[0-9]+)?)h$"
+            DayDuration:
+              type: string
+              description: |
+                A duration up to 24 hours, with a unit (`ms`, `s`, `m`, `h`) or bare seconds: `30s`,
+                `1500ms`, `2m`, `1h`, `0.5s`.
+              anyOf:
+                - title: fraction of a unit
+                  pattern: "^0\\.[0-9]*[1-9][0-9]*(s|ms|m|h)?$"
+                - title: seconds
+                  pattern: "^(86400(\\.0+)?|(86[0-3][0-9]{2}|8[0-5][0-9]{3}|[1-7][0-9]{4}|[1-9][0-9]{0,3})(\\.[0-9]+)?)s?$"
+                - title: milliseconds
+                  pattern: "^(86400000(\\.0+)?|(86[0-3][0-9]{5}|8[0-5][0-9]{6}|[1-7][0-9]{7}|[1-9][0-9]{0,6})(\\.[0-9]+)?)ms$"
+                - title: minutes
+                  pattern: "^(1440(\\.0+)?|(14[0-3][0-9]|1[0-3][0-9]{2}|[1-9][0-9]{0,2})(\\.[0-9]+)?)m$"
+                - title: hours
+                  pattern: "^(24(\\.0+)?|(2[0-3]|1[0-9]|[1-9])(\\.[0-9]+)?)h$"
+            FaultRuleID:
+              type: string
+              description: 1 to 64 characters from `A-Z a-z 0-9 . _ -`.
+              pattern: "^[A-Za-z0-9._-]{1,64}$"
+            FaultRuleBody:
+              type: object
+              description: |
+                Which requests (`match`; every request without it), which of those (`select`; every
+                match without it), and what to do to them (`action`).
+              required: [action]
+              additionalProperties: false
+              properties:
+                id:
+                  description: The rule's name; `f1`, `f2`, … when left out.
+                  $ref: "#/components/schemas/FaultRuleID"
+                match: {$ref: "#/components/schemas/FaultMatch"}
+                select: {$ref: "#/components/schemas/FaultSelection"}
+                action: {$ref: "#/components/schemas/FaultAction"}
+                createdAt: {type: integer, minimum: 0, maximum: 9223372036854775807, description: Read-only; ignored.}
+                hits: {type: integer, minimum: 0, maximum: 9223372036854775807, description: Read-only; ignored.}
+                matches: {type: integer, minimum: 0, maximum: 9223372036854775807, description: Read-only; ignored.}
+            FaultRule:
+              description: |
+                A rule as listed: every part written out (durations with a unit, the `seed` of a
+                `probability`), when it was created, and its counts.
+              allOf:
+                - $ref: "#/components/schemas/FaultRuleBody"
+              required: [id, match, select, action, createdAt, hits, matches]
+              properties:
+                createdAt: {type: integer, description: Epoch ms; a `for` window starts then.}
+                hits: {type: integer, minimum: 0, description: How many requests the rule acted on.}
+                matches: {type: integer, minimum: 0, description: How many requests matched it.}
+            FaultMatch:
+              type: object
+              description: |
+                The conditions of a `Matcher`, all of them, and `connectionId`: the only APNs connection
+                the rule applies to. `{}` matches every request.
+              additionalProperties: false
+              properties:
+                token: {$ref: "#/components/schemas/Matcher/properties/token"}
+                tokenPrefix: {$ref: "#/components/schemas/Matcher/properties/tokenPrefix"}
+                topic: {$ref: "#/components/schemas/MatcherText"}
+                pushType: {$ref: "#/components/schemas/PushType"}
+                status: {$ref: "#/components/schemas/Matcher/properties/status"}
+                reason: {$ref: "#/components/schemas/MatcherText"}
+                apnsId: {$ref: "#/components/schemas/UUID"}
+                collapseId: {$ref: "#/components/schemas/MatcherText"}
+                priority: {$ref: "#/components/schemas/Matcher/properties/priority"}
+                environment: {type: string, enum: [sandbox, production]}
+                authMethod: {type: string, enum: [token, certificate, none]}
+                headers: {$ref: "#/components/schemas/Matcher/properties/headers"}
+                payload: {$ref: "#/components/schemas/Matcher/properties/payload"}
+                connectionId: {type: integer, minimum: 0, maximum: 18446744073709551615}
+                faultId: {$ref: "#/components/schemas/Matcher/properties/faultId"}
+                outcome: {$ref: "#/components/schemas/DeliveryOutcome"}
+            FaultSelection:
+              description: |
+                Which of the matching requests the rule acts on, counted in match order: every one
+                (`{}`), the first N, the Nth only, every Kth, each with a probability, or all until a
+                time after the rule was created.
+              oneOf:
+                - title: every match
+                  type: object
+                  additionalProperties: false
+                  maxProperties: 0
+                - title: first
+                  type: object
+                  required: [first]
+                  additionalProperties: false
+                  properties:
+                    first: {type: integer, minimum: 1, maximum: 9223372036854775807}
+                - title: nth
+                  type: object
+                  required: [nth]
+                  additionalProperties: false
+                  properties:
+                    nth: {type: integer, minimum: 1, maximum: 9223372036854775807}
+                - title: every
+                  type: object
+                  required: [every]
+                  additionalProperties: false
+                  properties:
+                    every: {type: integer, minimum: 1, maximum: 9223372036854775807}
+                - title: probability
+                  type: object
+                  required: [probability]
+                  additionalProperties: false
+                  properties:
+                    probability: {type: number, minimum: 0, maximum: 1}
+                    seed:
+                      description: |
+                        The seed of the rule's generator (also used for delay ranges); derived from the
+                        server's `--seed` and the rule's id when left out, so the draws are reproducible.
+                      type: integer
+                      minimum: 0
+                      maximum: 18446744073709551615
+                - title: for
+                  type: object
+                  required: [for]
+                  additionalProperties: false
+                  properties:
+                    for:
+                      description: How long after the rule was created (1 ms to 24 hours).
+                      $ref: "#/components/schemas/DayDuration"
+            FaultAction:
+              type: object
+              description: |
+                What to do to a selected request: one action, or `delay` and at most one other. A delay
+                alone is followed by the normal answer.
+              additionalProperties: false
+              minProperties: 1
+              maxProperties: 2
+              anyOf:
+                - maxProperties: 1
+                - required: [delay]
+              properties:
+                delay: {$ref: "#/components/schemas/FaultDelay"}
+                respond: {$ref: "#/components/schemas/FaultResponse"}
+                hang:
+                  description: Never answer the stream.
+                  type: object
+                  additionalProperties: false
+                  maxProperties: 0
+                resetStream:
+                  description: Reset the stream (RST_STREAM) instead of answering.
+                  type: object
+                  additionalProperties: false
+                  properties:
+                    errorCode:
+                      description: "`REFUSED_STREAM` when left out."
+                      $ref: "#/components/schemas/HTTP2ErrorCode"
+                goaway:
+                  description: |
+                    Send GOAWAY instead of answering, then take no more streams on the connection. The
+                    debug data is `debug` as is, or `{"reason": …}` from `reason`, or
+                    `{"reason":"Shutdown"}` without either; at most \#(FaultEffect.goAwayDebugDataLimit) bytes.
+                  type: object
+                  additionalProperties: false
+                  not: {required: [debug, reason]}
+                  properties:
+                    errorCode:
+                      description: "`NO_ERROR` when left out."
+                      $ref: "#/components/schemas/HTTP2ErrorCode"
+                    lastStreamId:
+                      description: The last stream id announced; the last stream processed when left out.
+                      type: integer
+                      minimum: 0
+                      maximum: 2147483647
+                    debug: {type: string, maxLength: \#(FaultEffect.goAwayDebugDataLimit)}
+                    reason: {type: string, minLength: 1, maxLength: \#(FaultEffect.goAwayDebugDataLimit - 13)}
+                close:
+                  description: Close the TCP connection.
+                  type: object
+                  additionalProperties: false
+                  properties:
+                    respondFirst: {type: boolean, default: false, description: Answer the request normally first.}
+                setMaxConcurrentStreams:
+                  description: Announce this SETTINGS_MAX_CONCURRENT_STREAMS on the connection, and answer normally.
+                  type: object
+                  required: [value]
+                  additionalProperties: false
+                  properties:
+                    value: {type: integer, minimum: 0, maximum: 2147483647}
+            FaultDelay:
+              description: How long to hold the stream first; a range draws uniformly from the rule's generator.
+              oneOf:
+                - type: object
+                  required: [duration]
+                  additionalProperties: false
+                  properties:
+                    duration: {$ref: "#/components/schemas/DelayDuration"}
+                - type: object
+                  description: "`min` must not be longer than `max`."
+                  required: [min, max]
+                  additionalProperties: false
+                  properties:
+                    min: {$ref: "#/components/schemas/DelayDuration"}
+                    max: {$ref: "#/components/schemas/DelayDuration"}
+            FaultResponse:
+              description: |
+                The answer to send instead: any status and reason (Apple's or invented), but like APNs a
+                200 has no body and any other status has a reason.
+              oneOf:
+                - title: success
+                  type: object
+                  required: [status]
+                  additionalProperties: false
+                  properties:
+                    status: {const: 200}
+                - title: error
+                  type: object
+                  required: [status, reason]
+                  additionalProperties: false
+                  properties:
+                    status:
+                      type: integer
+                      minimum: 100
+                      maximum: 599
+                      not: {const: 200}
+                    reason: {type: string, minLength: 1}
+                    timestamp: {type: integer, minimum: 0, maximum: 9223372036854775807, description: Epoch ms, as APNs sends with 410.}
+                    dataFrames:
+                      description: How many DATA frames the body is split over.
+                      type: integer
+                      minimum: 1
+                      maximum: \#(FaultResponse.dataFramesLimit)
+                      default: 1
+            HTTP2ErrorCode:
+              description: An HTTP/2 error code by RFC 9113's name, or any 32-bit number.
+              oneOf:
+                - type: string
+                  enum: [NO_ERROR, PROTOCOL_ERROR, INTERNAL_ERROR, FLOW_CONTROL_ERROR, SETTINGS_TIMEOUT, STREAM_CLOSED,
+                    FRAME_SIZE_ERROR, REFUSED_STREAM, CANCEL, COMPRESSION_ERROR, CONNECT_ERROR, ENHANCE_YOUR_CALM,
+                    INADEQUATE_SECURITY, HTTP_1_1_REQUIRED]
+                - {type: integer, minimum: 0, maximum: 4294967295}
+            BehaviorName:
+              type: string
+              description: |
+                `streams-after-rejection`: after a rejected push, MAX_CONCURRENT_STREAMS 1 until the next
+                accepted one. `expired-token-poison`: after an ExpiredProviderToken the connection refuses
+                open streams and answers every later push 403 ExpiredProviderToken.
+                `token-update-lockout`: after a 429 TooManyProviderTokenUpdates the connection keeps
+                answering 429 for `lockout`.
+              enum: [streams-after-rejection, expired-token-poison, token-update-lockout]
+            BehaviorBody:
+              oneOf:
+                - type: object
+                  required: [name]
+                  additionalProperties: false
+                  properties:
+                    name: {const: token-update-lockout}
+                    lockout:
+                      description: How long the 429s last (60s when left out).
+                      $ref: "#/components/schemas/DayDuration"
+                - type: object
+                  required: [name]
+                  additionalProperties: false
+                  properties:
+                    name: {type: string, enum: [streams-after-rejection, expired-token-poison]}
+            Behaviors:
+              type: object
+              required: [behaviors]
+              properties:
+                behaviors:
+                  type: array
+                  items:
+                    type: object
+                    required: [name]
+                    properties:
+                      name: {$ref: "#/components/schemas/BehaviorName"}
+                      lockout: {type: string, description: Only for token-update-lockout (`60s`).}
+            Modes:
+              type: object
+              required: [shutdown, unavailable, unavailableUntil, refuseTls, throttle]
+              properties:
+                shutdown: {type: boolean}
+                unavailable: {type: boolean}
+                unavailableUntil:
+                  description: When the unavailable mode ends (epoch ms); null when it is off or lasts until switched off.
+                  type: [integer, "null"]
+                refuseTls: {type: integer, minimum: 0, description: TLS handshakes still to fail.}
+                throttle: {type: [string, "null"], description: "`--throttle` (`3/10s`: pushes per token per window), if set."}
+            Connection:
+              type: object
+              required: [id, peer, state, openedAt, closedAt, events, droppedEvents]
+              properties:
+                id: {type: integer, minimum: 0, description: The `connectionId` of its records.}
+                peer: {type: string, description: "`127.0.0.1:54321`."}
+                state: {type: string, enum: [open, closed]}
+                openedAt: {type: integer, description: Epoch ms.}
+                closedAt: {type: [integer, "null"], description: Epoch ms.}
+                events:
+                  type: array
+                  items:
+                    type: object
+                    description: One thing that happened; the fields besides `at` and `kind` depend on the kind.
+                    required: [at, kind]
+                    properties:
+                      at: {type: integer, description: Epoch ms.}
+                      kind:
+                        type: string
+                        description: |
+                          `opened`, `handshake`, `handshakeFailed`, `settingsSent`, `goawaySent`,
+                          `goawayReceived`, `streamReset`, `refused`, `closed`.
+                droppedEvents: {type: integer, minimum: 0, description: Events not kept (a connection keeps its first 200).}
             QueryDuration:
               type: string
               description: |
@@ -711,7 +1330,7 @@ public enum AdminAPIDocument {
               description: One answered request, accepted or rejected, and its answer.
               required: [sequence, receivedAt, respondedAt, connectionId, streamId, environment, method, path,
                 authority, token, headers, authorization, priority, expiration, collapseId, topic, pushType, apnsId,
-                apnsIdGenerated, uniqueId, payloadKind, payload, payloadSize, auth, response]
+                apnsIdGenerated, uniqueId, payloadKind, payload, payloadSize, auth, response, outcome, faultId]
               properties:
                 sequence: {type: integer, minimum: 1}
                 receivedAt: {type: integer, description: Epoch ms.}
@@ -778,6 +1397,10 @@ public enum AdminAPIDocument {
                     reason: {type: [string, "null"]}
                     timestamp: {type: [integer, "null"], description: The 410 answer's timestamp (epoch ms).}
                     goAway: {type: boolean, description: The answer was a GOAWAY.}
+                outcome:
+                  description: What became of the request; `response` is null unless it was answered (or sent GOAWAY).
+                  $ref: "#/components/schemas/DeliveryOutcome"
+                faultId: {type: [string, "null"], description: The fault rule that acted on the request, if any.}
             ExpectationList:
               type: array
               items: {$ref: "#/components/schemas/Expectation"}
@@ -883,6 +1506,16 @@ public enum AdminAPIDocument {
                   additionalProperties: {$ref: "#/components/schemas/MatcherText"}
                 payload:
                   description: A structural subset of the payload (any JSON; arrays compare whole).
+                connectionId:
+                  description: The APNs connection (`connectionId` of the records).
+                  oneOf:
+                    - {type: integer, minimum: 1, maximum: 18446744073709551615}
+                    - {type: string, pattern: "^0*[1-9][0-9]{0,18}$"}
+                faultId:
+                  description: The fault rule that acted on the request; not empty.
+                  type: [string, number, boolean]
+                  minLength: 1
+                outcome: {$ref: "#/components/schemas/DeliveryOutcome"}
             VerifyResult:
               type: object
               required: [passed, results]

@@ -12,9 +12,6 @@ public enum ConnectionBehavior: String, Sendable, Hashable, CaseIterable {
     /// After a 429 TooManyProviderTokenUpdates the connection keeps answering 429 for a while
     /// (`lockout`, default 60 s).
     case tokenUpdateLockout = "token-update-lockout"
-    /// A client that opens more streams than announced gets GOAWAY with the plain-text debug
-    /// data `Maximum active streams violated` (Pushy #356).
-    case streamLimitGoAway = "stream-limit-goaway"
 
     /// The names, for messages.
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }

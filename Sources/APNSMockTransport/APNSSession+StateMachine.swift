@@ -82,6 +82,9 @@ extension APNSSession {
             _ decision: RequestDecision, recordComplete: Bool, now: Int64, into actions: inout [Action]
         ) {
             if let last = goAwayLastStreamID, decision.streamID > last {
+                // Above the GOAWAY's last stream: not processed. REFUSED_STREAM tells the client
+                // so at once (safe to retry, RFC 9113 §8.7) instead of leaving it to wait.
+                actions.append(.resetStream(streamID: decision.streamID, errorCode: 7))
                 actions.append(.completeRecord(sequence: decision.sequence, response: nil, outcome: .goAway))
                 return
             }
@@ -206,6 +209,7 @@ extension APNSSession {
                 if lastStreamID.map({ streamID <= $0 }) ?? true {
                     answerNow()
                 } else {
+                    actions.append(.resetStream(streamID: streamID, errorCode: 7))
                     actions.append(.completeRecord(sequence: sequence, response: nil, outcome: .goAway))
                 }
                 if code != 0 {

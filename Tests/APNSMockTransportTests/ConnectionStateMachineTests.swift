@@ -135,7 +135,7 @@ import Testing
                 Self.decision(stream: 7, sequence: 2, final: .goAway(errorCode: 2, lastStreamID: 5, debugData: [])),
                 recordComplete: false, now: 0, into: &$1)
         }
-        #expect(beyond == ["goaway 2 5 ", "complete 2 - goAway", "close after flush"])
+        #expect(beyond == ["goaway 2 5 ", "reset 7 7", "complete 2 - goAway", "close after flush"])
         #expect(other.phase == .closed)
     }
 

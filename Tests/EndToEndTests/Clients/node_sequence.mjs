@@ -62,8 +62,9 @@ function push(session, item) {
   });
 }
 
-const refused = (answer) =>
-  !answer.status && (answer.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM || /GOAWAY|REFUSED/.test(answer.error ?? ""));
+// Unanswered, and not by a timeout: refused (REFUSED_STREAM) or above a GOAWAY's last stream id,
+// which a provider retries on a new connection (RFC 9113 §6.8).
+const refused = (answer) => !answer.status && answer.error !== "timeout";
 
 let session = connect();
 let answers;

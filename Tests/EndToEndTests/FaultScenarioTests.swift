@@ -1,0 +1,54 @@
+import APNSMock
+import Foundation
+import Testing
+
+/// The fault scenarios in `expectations/`: each file's setup (its fault rules included) is
+/// applied as `serve --expectations` does, Node's http2 client pushes through it, and the
+/// file's expectations must hold.
+@Suite(.serialized) struct FaultScenarioTests {
+    static func startMock(_ name: String) async throws -> RunningMock {
+        let loaded = try ExpectationFile.load([VerifyCommandTests.file(name)], now: WallClock.milliseconds())
+        return try await E2E.startMock { configuration in
+            configuration.keys = []
+            for file in loaded {
+                configuration.addSetup(keys: file.setup.keys, devices: file.setup.devices, faults: file.setup.faults)
+            }
+        }
+    }
+
+    static func run(_ name: String, pushes: Int, spec: [String: Any] = [:]) async throws -> [String: Any] {
+        let mock = try await startMock(name)
+        defer { Task { await mock.stop() } }
+        let token = try VerifyCommandTests.token(in: name)
+        var full = spec
+        full["pushes"] = Array(repeating: ["token": token], count: pushes)
+        let result = try await FaultInjectionTests.nodeSequence(mock, full)
+        let report = try await mock.verify(expectationFile: VerifyCommandTests.file(name))
+        #expect(report.passed, "\(report)")
+        return result
+    }
+
+    static func statuses(_ result: [String: Any]) -> [Int] {
+        (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
+    }
+
+    @Test(.enabled(if: FaultInjectionTests.nodeAvailable, "node is not installed"))
+    func tokenRefreshStorm() async throws {
+        let result = try await Self.run("fault-token-refresh-storm.yaml", pushes: 4)
+        #expect(Self.statuses(result) == [429, 429, 429, 200])
+    }
+
+    @Test(.enabled(if: FaultInjectionTests.nodeAvailable, "node is not installed"))
+    func unavailableThenRecovery() async throws {
+        let result = try await Self.run("fault-503-then-recovery.yaml", pushes: 3)
+        #expect(Self.statuses(result) == [503, 503, 200])
+    }
+
+    @Test(.enabled(if: FaultInjectionTests.nodeAvailable, "node is not installed"))
+    func slowAnswers() async throws {
+        let started = Date()
+        let result = try await Self.run("fault-slow-answers.yaml", pushes: 2)
+        #expect(Self.statuses(result) == [200, 200])
+        #expect(Date().timeIntervalSince(started) >= 0.6)
+    }
+}
