@@ -237,7 +237,7 @@ enum FaultRoutes {
     }
 
     /// The debug data of the shutdown mode's GOAWAY.
-    static let shutdownDebugData = Array(#"{"reason":"Shutdown"}"#.utf8)
+    static let shutdownDebugData = APNSErrorBody.encode(reason: .shutdown)
 
     private static func noParameters(_ request: Request) throws(AdminError) {
         if let (name, _) = AdminRouter.parameters(request).first {

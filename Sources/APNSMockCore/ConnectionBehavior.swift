@@ -23,19 +23,20 @@ public enum ConnectionBehavior: String, Sendable, Hashable, CaseIterable {
 extension ConnectionBehavior {
     /// Reads `NAME` or `token-update-lockout=DURATION` (`--behavior`, `behaviors:` in the
     /// configuration file): the behavior and, for the lockout, its length in milliseconds.
-    /// - Throws: `FaultRuleError` saying what is wrong.
+    /// - Throws: `FaultRuleError` whose message follows the setting's name (`--throttle must be …`).
     public static func parse(spec: String) throws(FaultRuleError) -> (ConnectionBehavior, Int64?) {
         let parts = spec.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard let behavior = ConnectionBehavior(rawValue: String(parts[0])) else {
-            throw FaultRuleError("behavior must be one of \(names); got '\(parts[0])'")
+            throw FaultRuleError("must be one of \(names); got '\(parts[0])'")
         }
         guard parts.count == 2 else { return (behavior, nil) }
         guard behavior == .tokenUpdateLockout else {
-            throw FaultRuleError("only token-update-lockout takes a duration (token-update-lockout=30s); got '\(spec)'")
+            throw FaultRuleError(
+                "takes a duration only for token-update-lockout (token-update-lockout=30s); got '\(spec)'")
         }
         guard let seconds = DurationText.seconds(String(parts[1])), seconds > 0, seconds <= 86_400 else {
             throw FaultRuleError(
-                "token-update-lockout's duration must be such as 30s or 2m (up to 24h); got '\(parts[1])'")
+                "needs a duration such as 30s or 2m (up to 24h); got '\(parts[1])'")
         }
         return (behavior, Int64((seconds * 1000).rounded()))
     }

@@ -12,16 +12,16 @@ public struct ThrottleLimit: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads `3/10s`, `100/1m`, `5/30` (a bare number is seconds).
-    /// - Throws: `FaultRuleError` saying what is wrong.
+    /// - Throws: `FaultRuleError` whose message follows the setting's name (`--throttle must be …`).
     public init(parsing text: String) throws(FaultRuleError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let pushes = Int(parts[0]), pushes >= 1 else {
-            throw FaultRuleError("throttle must be PUSHES/WINDOW such as 3/10s (at least 1 push); got '\(text)'")
+            throw FaultRuleError("must be PUSHES/WINDOW such as 3/10s (at least 1 push); got '\(text)'")
         }
         let window = String(parts[1])
         let seconds = DurationText.seconds(window)
         guard let seconds, seconds > 0, seconds <= 86_400 else {
-            throw FaultRuleError("throttle window must be a duration such as 10s or 1m (up to 24h); got '\(window)'")
+            throw FaultRuleError("must have a WINDOW that is a duration such as 10s or 1m (up to 24h); got '\(window)'")
         }
         self.init(pushes: pushes, windowMilliseconds: Int64((seconds * 1000).rounded()))
     }

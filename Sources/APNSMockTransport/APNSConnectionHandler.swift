@@ -347,7 +347,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         if alpnChoseH2, let session {
             // The client chose h2 by ALPN: its bad preface is a connection error (RFC 9113 §3.4).
             session.http2.goAway(
-                errorCode: HTTP2ServerSession.protocolError, debugData: Array("invalid connection preface".utf8),
+                errorCode: HTTP2ErrorCode.protocolError.rawValue, debugData: Array("invalid connection preface".utf8),
                 lastStreamID: 0)
             log(
                 "goawaySent",
@@ -423,8 +423,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         let busy = session.map { !$0.machine.waiting.isEmpty || !$0.http2.streamsBeingReceived.isEmpty } ?? false
         if idle >= limit, !busy {
             logger.info("idle timeout: GOAWAY IdleTimeout")
-            shutdown(debugData: Array(#"{"reason":"IdleTimeout"}"#.utf8))
-            if state != .closing, session == nil { closeNow(context: context) }
+            shutdown(debugData: APNSErrorBody.encode(reason: APNSReason("IdleTimeout")))
         } else {
             scheduleIdleCheck(after: idle >= limit ? limit : limit - idle, context: context)
         }

@@ -1,3 +1,4 @@
+import APNSMockCore
 private import CAPNSMockShims
 import Logging
 import NIOCore
@@ -86,8 +87,8 @@ public final class APNSListener: Service, Sendable {
         }
     }
 
-    /// GOAWAY debug data on shutdown, as APNs words it.
-    static let shutdownDebugData = Array(#"{"reason":"Shutdown"}"#.utf8)
+    /// GOAWAY debug data on shutdown, as APNs words it: `{"reason":"Shutdown"}`.
+    static let shutdownDebugData = APNSErrorBody.encode(reason: .shutdown)
 
     /// Closes the listening socket.
     public func close() async {

@@ -84,7 +84,8 @@ extension APNSSession {
             if let last = goAwayLastStreamID, decision.streamID > last {
                 // Above the GOAWAY's last stream: not processed. REFUSED_STREAM tells the client
                 // so at once (safe to retry, RFC 9113 §8.7) instead of leaving it to wait.
-                actions.append(.resetStream(streamID: decision.streamID, errorCode: 7))
+                actions.append(
+                    .resetStream(streamID: decision.streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
                 actions.append(.completeRecord(sequence: decision.sequence, response: nil, outcome: .goAway))
                 return
             }
@@ -105,7 +106,7 @@ extension APNSSession {
             if decision.refuseOpenStreams {
                 for (streamID, entry) in waiting.sorted(by: { $0.key < $1.key }) where streamID != decision.streamID {
                     if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
-                    actions.append(.resetStream(streamID: streamID, errorCode: 7))
+                    actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
                     actions.append(.completeRecord(sequence: entry.sequence, response: nil, outcome: .reset))
                     waiting[streamID] = nil
                 }
@@ -154,7 +155,7 @@ extension APNSSession {
         mutating func shutdown(debugData: [UInt8], into actions: inout [Action]) {
             guard phase == .open else { return }
             phase = .draining
-            actions.append(.goAway(errorCode: 0, lastStreamID: nil, debugData: debugData))
+            actions.append(.goAway(errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: nil, debugData: debugData))
         }
 
         /// Announces a new MAX_CONCURRENT_STREAMS (a behavior's); a rule's limit wins.
@@ -209,15 +210,16 @@ extension APNSSession {
                 if lastStreamID.map({ streamID <= $0 }) ?? true {
                     answerNow()
                 } else {
-                    actions.append(.resetStream(streamID: streamID, errorCode: 7))
+                    actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
                     actions.append(.completeRecord(sequence: sequence, response: nil, outcome: .goAway))
                 }
-                if code != 0 {
+                if code != HTTP2ErrorCode.noError.rawValue {
                     phase = .closed
                     actions.append(.close(afterFlush: true))
                 }
             case .goAwayInsteadOfAnswer:
-                actions.append(.goAway(errorCode: 0, lastStreamID: 0, debugData: answer.body ?? []))
+                actions.append(
+                    .goAway(errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: 0, debugData: answer.body ?? []))
                 if !recordComplete {
                     actions.append(
                         .completeRecord(

@@ -215,7 +215,7 @@ final class APNSSession {
                 driver?.closeConnection(afterFlush: afterFlush)
             case .refuseStreamsBeingReceived(let except):
                 for streamID in http2.streamsBeingReceived where streamID != except {
-                    http2.resetStream(streamID, errorCode: 7)
+                    http2.resetStream(streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue)
                     log(
                         "streamReset",
                         [("by", "server"), ("streamId", .integer(Int64(streamID))), ("errorCode", "REFUSED_STREAM")])

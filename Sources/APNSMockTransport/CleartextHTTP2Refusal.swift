@@ -1,3 +1,5 @@
+import APNSMockCore
+
 /// The answer to an HTTP/2 client that skipped TLS (h2c with prior knowledge, such as
 /// `curl --http2-prior-knowledge http://…`) on an APNs port: the server SETTINGS, then for its
 /// first request a 400 whose `text/plain` body says to use `https://`, and GOAWAY.
@@ -24,7 +26,7 @@ final class CleartextHTTP2Refusal {
                 http2.respond(streamID: ready.streamID, status: 400, body: Array(text.utf8)) { headers in
                     headers.add("content-type", "text/plain; charset=utf-8")
                 }
-                http2.goAway(errorCode: HTTP2ServerSession.noError, lastStreamID: ready.streamID)
+                http2.goAway(errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: ready.streamID)
                 finished = true
             }
             http2.finishAnswer(ready.request)

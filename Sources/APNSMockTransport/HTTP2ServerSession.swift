@@ -159,11 +159,6 @@ final class HTTP2ServerSession {
         }
     }
 
-    /// GOAWAY error code NO_ERROR.
-    static let noError = NGHTTP2_NO_ERROR.rawValue
-    /// GOAWAY error code PROTOCOL_ERROR.
-    static let protocolError = NGHTTP2_PROTOCOL_ERROR.rawValue
-
     /// Whether the session still wants to read or write; when neither, the connection ends.
     var isActive: Bool { nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0 }
 

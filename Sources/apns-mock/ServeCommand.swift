@@ -132,10 +132,14 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--auth-stream-limit must be on or off; got '\(authStreamLimit)'")
         }
         if let throttle {
-            do { _ = try ThrottleLimit(parsing: throttle) } catch { throw ValidationError("--\(error.message)") }
+            do { _ = try ThrottleLimit(parsing: throttle) } catch {
+                throw ValidationError("--throttle \(error.message)")
+            }
         }
         for spec in behavior {
-            do { _ = try ConnectionBehavior.parse(spec: spec) } catch { throw ValidationError("--\(error.message)") }
+            do { _ = try ConnectionBehavior.parse(spec: spec) } catch {
+                throw ValidationError("--behavior \(error.message)")
+            }
         }
         if let idleTimeout, (DurationText.seconds(idleTimeout) ?? 0) <= 0 {
             throw ValidationError("--idle-timeout must be a duration such as 30s or 5m; got '\(idleTimeout)'")

@@ -25,6 +25,31 @@ import Testing
         return directory
     }
 
+    /// The fault-injection settings and `setup.faults`, as `serve --config` reads them.
+    @Test func faultSettingsAreRead() throws {
+        let text = """
+            seed: 42
+            throttle: 3/10s
+            behaviors: [streams-after-rejection, token-update-lockout=30s]
+            idleTimeout: 5m
+            maxConnections: 7
+            setup:
+              faults:
+                - {id: gone, match: {tokenPrefix: "ab"}, action: {respond: {status: 410, reason: Unregistered}}}
+            """
+        let directory = try Self.directory(["a.yaml": text])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try ConfigurationFile(contentsOf: directory.appendingPathComponent("a.yaml").path)
+            .configuration
+        #expect(configuration.seed == 42)
+        #expect(configuration.throttle == ThrottleLimit(pushes: 3, windowMilliseconds: 10_000))
+        #expect(configuration.behaviors == [.streamsAfterRejection: 60_000, .tokenUpdateLockout: 30_000])
+        #expect(configuration.idleTimeout == .seconds(300))
+        #expect(configuration.maxConnections == 7)
+        #expect(configuration.faults.count == 1)
+        #expect(configuration.faults.first?["id"] == .string("gone"))
+    }
+
     @Test func adminTokenAndInsecureAreSettings() throws {
         let directory = try Self.directory(["a.yaml": "adminHost: 0.0.0.0\nadminToken: t0ken\nadminInsecure: true\n"])
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -55,6 +80,9 @@ import Testing
         #expect(configuration.environmentKeyReason == defaults.environmentKeyReason)
         #expect(configuration.clientCAPath == nil)
         #expect(configuration.logLevel == defaults.logLevel)
+        #expect(configuration.seed == defaults.seed && configuration.behaviors.isEmpty)
+        #expect(configuration.throttle == nil && configuration.idleTimeout == nil)
+        #expect(configuration.maxConnections == nil && configuration.faults.isEmpty)
 
         let key = try #require(configuration.keys.first)
         #expect(configuration.keys.count == 1)
@@ -164,6 +192,13 @@ import Testing
         ("maxConcurrentStreams: 0", "maxConcurrentStreams must be 1–4294967295; got 0"),
         ("recordCapacity: lots", "recordCapacity must be a whole number; got 'lots'"),
         ("threads: 0", "threads must be 1–256; got 0"),
+        ("throttle: 3", "throttle must be PUSHES/WINDOW such as 3/10s"),
+        ("behaviors: [stream-limit-goaway]", "behaviors must be one of"),
+        ("idleTimeout: soon", "idleTimeout must be a duration such as 30s or 5m; got 'soon'"),
+        (
+            "setup:\n  faults:\n    - {action: {respond: {status: 99}}}",
+            "setup.faults[0] 'action.respond.status' must be"
+        ),
         ("strictPayload: maybe", "strictPayload must be true or false; got 'maybe'"),
         ("authStreamLimit: 'on'", "authStreamLimit must be true or false; got a string"),
         (

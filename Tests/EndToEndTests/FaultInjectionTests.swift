@@ -238,6 +238,28 @@ import Testing
         #expect(result["maxConcurrentStreams"] as? [Int] == [1, 3], "\(result)")
     }
 
+    /// `POST /v1/reset` drops the rules added at run time, puts back those of `setup.faults`
+    /// and switches the modes off.
+    @Test func resetPutsBackTheStartUpRules() async throws {
+        let setupRule = #"{"id":"from-setup","action":{"delay":{"duration":"1ms"}}}"#
+        let mock = try await E2E.startMock { configuration in
+            configuration.faults = [JSONValue.parse(Array(setupRule.utf8))!]
+        }
+        defer { Task { await mock.stop() } }
+        _ = try await Self.adminPOST(mock, "/v1/faults", #"{"id":"runtime","action":{"hang":{}}}"#)
+        _ = try await Self.adminPOST(mock, "/v1/modes/unavailable")
+        let (_, before) = try await E2E.adminGET(mock, "/v1/faults")
+        #expect(
+            (before["faults"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["from-setup", "runtime"])
+        let (status, _) = try await Self.adminPOST(mock, "/v1/reset")
+        #expect(status == 200)
+        let (_, after) = try await E2E.adminGET(mock, "/v1/faults")
+        #expect((after["faults"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["from-setup"])
+        let (_, modes) = try await E2E.adminGET(mock, "/v1/modes")
+        #expect(modes["unavailable"] as? Bool == false)
+        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+    }
+
     // MARK: modes
 
     /// Shutdown: live connections get GOAWAY {"reason":"Shutdown"}, new ones 503 Shutdown on
@@ -306,6 +328,64 @@ import Testing
         #expect(kinds.dropFirst().first?.contains("handshake") == true)
     }
 
+    /// A raw TLS client (ALPN h2) that sends the preface and SETTINGS, then reads frames until
+    /// the server closes; prints `type N` or `GOAWAY code debug` per frame, and whether it saw
+    /// the close.
+    static let frameReader = """
+        import socket, ssl, sys
+        c = ssl.create_default_context(cafile=sys.argv[1]); c.set_alpn_protocols(['h2'])
+        s = c.wrap_socket(socket.create_connection(('127.0.0.1', int(sys.argv[2]))), server_hostname='localhost')
+        s.settimeout(float(sys.argv[3]))
+        s.sendall(b'PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n' + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))
+        data = b''
+        try:
+            while True:
+                chunk = s.recv(4096)
+                if not chunk: break
+                data += chunk
+            closed = 'closed'
+        except (socket.timeout, ConnectionResetError, ssl.SSLError) as error:
+            closed = type(error).__name__
+        frames = []
+        while len(data) >= 9:
+            length = int.from_bytes(data[0:3], 'big'); kind = data[3]; body = data[9:9 + length]
+            if kind == 7: frames.append('GOAWAY %d %s' % (int.from_bytes(body[4:8], 'big'), body[8:].decode()))
+            else: frames.append('type %d' % kind)
+            data = data[9 + length:]
+        print(','.join(frames) + ';' + closed)
+        """
+
+    /// `--idle-timeout`: a connection that sends nothing gets GOAWAY {"reason":"IdleTimeout"}
+    /// and is closed.
+    @Test func idleConnectionsGetGoAwayIdleTimeout() async throws {
+        let mock = try await E2E.startMock { $0.idleTimeout = .milliseconds(500) }
+        defer { Task { await mock.stop() } }
+        let output = try await E2E.run(
+            try #require(E2E.which("python3")), ["-c", Self.frameReader, E2E.caFile, String(mock.apnsPorts[0]), "10"],
+            timeout: 20)
+        #expect(
+            output.stdout.hasSuffix(#"GOAWAY 0 {"reason":"IdleTimeout"};closed"# + "\n"),
+            "\(output.stdout) \(output.stderr)")
+    }
+
+    /// `--max-connections 1`: a second connection is closed at once; the first is served.
+    @Test func connectionsBeyondTheLimitAreClosed() async throws {
+        let mock = try await E2E.startMock { $0.maxConnections = 1 }
+        defer { Task { await mock.stop() } }
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: try #require(E2E.which("python3")))
+        holder.arguments = ["-c", Self.frameReader, E2E.caFile, String(mock.apnsPorts[0]), "3"]
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        defer { holder.terminate() }
+        try await Task.sleep(for: .milliseconds(500))
+        let refused = try await Self.curlPush(mock, token: E2E.randomToken())
+        #expect(refused.exit != 0 && refused.status == 0)
+        holder.waitUntilExit()
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+    }
+
     // MARK: behaviors
 
     /// streams-after-rejection: SETTINGS 1 after a rejected push, the configured limit again
@@ -340,6 +420,22 @@ import Testing
         let reasons = (result["results"] as? [[String: Any]] ?? []).map { $0["reason"] as? String ?? "-" }
         #expect(reasons == ["ExpiredProviderToken", "ExpiredProviderToken"], "\(result)")
         #expect((result["maxConcurrentStreams"] as? [Int])?.last == 1)
+        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+    }
+
+    /// token-update-lockout: after a 429 TooManyProviderTokenUpdates the connection answers
+    /// 429 for the lockout, whatever the push; a new connection is not locked out.
+    @Test(.enabled(if: nodeAvailable, "node is not installed"))
+    func tokenUpdateLockoutKeepsAnswering429() async throws {
+        let mock = try await E2E.startMock { $0.behaviors = [.tokenUpdateLockout: 60_000] }
+        defer { Task { await mock.stop() } }
+        _ = try await Self.adminPOST(
+            mock, "/v1/faults",
+            #"{"select":{"first":1},"action":{"respond":{"status":429,"reason":"TooManyProviderTokenUpdates"}}}"#)
+        let result = try await Self.nodeSequence(
+            mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 100])
+        let reasons = (result["results"] as? [[String: Any]] ?? []).map { $0["reason"] as? String ?? "-" }
+        #expect(reasons == ["TooManyProviderTokenUpdates", "TooManyProviderTokenUpdates"], "\(result)")
         #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
     }
 
