@@ -1208,8 +1208,10 @@ public enum AdminAPIDocument {
                 accepted one. `expired-token-poison`: after an ExpiredProviderToken the connection refuses
                 open streams and answers every later push 403 ExpiredProviderToken.
                 `token-update-lockout`: after a 429 TooManyProviderTokenUpdates the connection keeps
-                answering 429 for `lockout`.
-              enum: [streams-after-rejection, expired-token-poison, token-update-lockout]
+                answering 429 for `lockout`. `stream-limit-goaway`: a client that opens more streams than
+                it acknowledged gets GOAWAY REFUSED_STREAM "Maximum active streams violated for this
+                endpoint." and the connection closes.
+              enum: [streams-after-rejection, expired-token-poison, token-update-lockout, stream-limit-goaway]
             BehaviorBody:
               oneOf:
                 - type: object
@@ -1224,7 +1226,7 @@ public enum AdminAPIDocument {
                   required: [name]
                   additionalProperties: false
                   properties:
-                    name: {type: string, enum: [streams-after-rejection, expired-token-poison]}
+                    name: {type: string, enum: [streams-after-rejection, expired-token-poison, stream-limit-goaway]}
             Behaviors:
               type: object
               required: [behaviors]

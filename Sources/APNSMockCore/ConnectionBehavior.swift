@@ -12,12 +12,20 @@ public enum ConnectionBehavior: String, Sendable, Hashable, CaseIterable {
     /// After a 429 TooManyProviderTokenUpdates the connection keeps answering 429 for a while
     /// (`lockout`, default 60 s).
     case tokenUpdateLockout = "token-update-lockout"
+    /// A client that opens more streams than the connection allows (after acknowledging the
+    /// SETTINGS that announced the limit) gets GOAWAY REFUSED_STREAM with the plain-text debug
+    /// data `Maximum active streams violated for this endpoint.` and the connection closes,
+    /// instead of an RST_STREAM for the one stream too many (Pushy #356).
+    case streamLimitGoAway = "stream-limit-goaway"
 
     /// The names, for messages.
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// How long `token-update-lockout` lasts unless told otherwise.
     public static let defaultLockoutMilliseconds: Int64 = 60_000
+
+    /// The GOAWAY debug data of `stream-limit-goaway`, as providers saw it from APNs.
+    public static let streamLimitDebugText = "Maximum active streams violated for this endpoint."
 }
 
 extension ConnectionBehavior {

@@ -158,6 +158,19 @@ extension APNSSession {
             actions.append(.goAway(errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: nil, debugData: debugData))
         }
 
+        /// The client opened more streams than the limit it acknowledged and `stream-limit-goaway`
+        /// is on: GOAWAY REFUSED_STREAM with APNs's plain-text debug data, naming the last stream
+        /// processed, then the connection closes (streams still waiting end unanswered).
+        mutating func streamLimitViolated(into actions: inout [Action]) {
+            guard phase != .closed else { return }
+            phase = .closed
+            actions.append(
+                .goAway(
+                    errorCode: HTTP2ErrorCode.refusedStream.rawValue, lastStreamID: nil,
+                    debugData: Array(ConnectionBehavior.streamLimitDebugText.utf8)))
+            actions.append(.close(afterFlush: true))
+        }
+
         /// Announces a new MAX_CONCURRENT_STREAMS (a behavior's); a rule's limit wins.
         mutating func limitStreams(_ limit: UInt32, into actions: inout [Action]) {
             guard ruleStreams == nil else { return }

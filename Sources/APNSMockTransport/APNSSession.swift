@@ -48,6 +48,10 @@ final class APNSSession {
         processor = APNSRequestProcessor(context: context, connectionID: connectionID, authentication: authentication)
         machine = StateMachine(configuredStreams: context.settings.maxConcurrentStreams, authLimited: limited)
         self.connectionID = connectionID
+        let faults = context.faults
+        http2.replacesStreamLimitGoAway = {
+            faults.active.contains(.behaviors) && faults.isEnabled(.streamLimitGoAway)
+        }
         let settings = context.settings
         log(
             "settingsSent",
@@ -69,6 +73,9 @@ final class APNSSession {
     func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let ok = http2.receive(bytes)
         answerReadyRequests()
+        if !ok, http2.streamLimitViolated {
+            run { machine, actions in machine.streamLimitViolated(into: &actions) }
+        }
         noteClosedStreams()
         return ok
     }

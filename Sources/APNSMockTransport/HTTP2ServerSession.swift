@@ -55,6 +55,12 @@ final class HTTP2ServerSession {
     private var closedWatchedStreams: [Int32] = []
     /// GOAWAY and RST_STREAM frames the client sent, for the connection log.
     private(set) var peerFrames: [PeerFrame] = []
+    /// Asked when the client opens a stream beyond the MAX_CONCURRENT_STREAMS it acknowledged:
+    /// `true` stops the session from answering in its own way (GOAWAY PROTOCOL_ERROR), the read
+    /// fails and `streamLimitViolated` is set, so that the caller sends its own GOAWAY.
+    var replacesStreamLimitGoAway: (() -> Bool)?
+    /// The client opened more streams than it was allowed and `replacesStreamLimitGoAway` said so.
+    private(set) var streamLimitViolated = false
 
     /// A connection-level frame from the client worth logging.
     enum PeerFrame {
@@ -97,6 +103,9 @@ final class HTTP2ServerSession {
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, user in
             HTTP2ServerSession.with(user) { $0.onStreamClose(streamID) }
+        }
+        nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(callbacks) { _, frame, error, user in
+            HTTP2ServerSession.with(user) { $0.onInvalidFrame(frame!, error: error) }
         }
         var option: OpaquePointer?
         guard nghttp2_option_new(&option) == 0, let option else { throw TLSError("cannot allocate nghttp2 options") }
@@ -386,6 +395,21 @@ final class HTTP2ServerSession {
         responseBodies[streamID] = nil
         if !watchedStreams.isEmpty, watchedStreams.remove(streamID) != nil { closedWatchedStreams.append(streamID) }
         return 0
+    }
+
+    /// libnghttp2 found a frame invalid. Request HEADERS that exceed the acknowledged stream
+    /// limit come here as NGHTTP2_ERR_PROTO before the library queues its GOAWAY; failing the
+    /// callback leaves that GOAWAY unsent (the session is terminated by the caller).
+    private func onInvalidFrame(_ frame: UnsafePointer<nghttp2_frame>, error: Int32) -> Int32 {
+        let header = frame.pointee.hd
+        guard error == NGHTTP2_ERR_PROTO.rawValue, header.type == UInt8(NGHTTP2_HEADERS.rawValue),
+            frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST, header.stream_id > lastProcessedStreamID,
+            streams.count
+                >= Int(nghttp2_session_get_local_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)),
+            replacesStreamLimitGoAway?() == true
+        else { return 0 }
+        streamLimitViolated = true
+        return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
     }
 
     private func recycle(_ request: StreamRequest) {

@@ -85,7 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
     var throttle: String?
     @Option(
         help: ArgumentHelp(
-            "Switch on an APNs connection behavior: streams-after-rejection, expired-token-poison, token-update-lockout[=DURATION]. Repeatable.",
+            "Switch on an APNs connection behavior: streams-after-rejection, expired-token-poison, token-update-lockout[=DURATION], stream-limit-goaway. Repeatable.",
             valueName: "name"))
     var behavior: [String] = []
     @Option(

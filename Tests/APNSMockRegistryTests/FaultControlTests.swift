@@ -132,7 +132,7 @@ import Testing
     @Test func behaviorSpecs() throws {
         #expect(try ConnectionBehavior.parse(spec: "expired-token-poison") == (.expiredTokenPoison, nil))
         #expect(try ConnectionBehavior.parse(spec: "token-update-lockout=2m") == (.tokenUpdateLockout, 120_000))
-        #expect(throws: FaultRuleError.self) { try ConnectionBehavior.parse(spec: "stream-limit-goaway") }
+        #expect(throws: FaultRuleError.self) { try ConnectionBehavior.parse(spec: "stream-limit") }
         #expect(throws: FaultRuleError.self) { try ConnectionBehavior.parse(spec: "streams-after-rejection=5s") }
     }
 }

@@ -27,7 +27,8 @@ final class InProcessConnection {
     init(
         settings: HTTP2Settings = HTTP2Settings(), policy: ValidationPolicy = ValidationPolicy(),
         environment: EnvironmentMode = .sandbox, capacity: Int = 1000, authentication: AuthenticationMode = .token,
-        registry: Registry = Registry(), authStreamLimit: Bool = false, clock: TestClock = TestClock()
+        registry: Registry = Registry(), authStreamLimit: Bool = false, clock: TestClock = TestClock(),
+        faults: FaultControl = FaultControl()
     ) throws {
         let tls = try TLSServerContext(
             certificatePath: Self.repositoryRoot + "/certs/server.pem",
@@ -38,7 +39,7 @@ final class InProcessConnection {
         let context = APNSListenerContext(
             tls: tls, settings: settings, rules: RequestRules(policy: policy), environmentMode: environment,
             store: store, registry: registry, authStreamLimit: authStreamLimit, logger: Logger(label: "test"),
-            now: { clock.now })
+            faults: faults, now: { clock.now })
         session = try APNSSession(
             context: context, connectionID: 1, authentication: authentication, serverName: nil,
             logger: Logger(label: "test"))

@@ -65,7 +65,7 @@ import Testing
         (["serve", "--threads", "0"], "--threads must be between 1 and 256; got 0"),
         (["serve", "--admin-token", ""], "--admin-token must be non-empty and without spaces"),
         (["serve", "--throttle", "3"], "--throttle must be PUSHES/WINDOW such as 3/10s"),
-        (["serve", "--behavior", "stream-limit-goaway"], "--behavior must be one of streams-after-rejection"),
+        (["serve", "--behavior", "stream-limit"], "--behavior must be one of streams-after-rejection"),
         (["serve", "--idle-timeout", "0s"], "--idle-timeout must be a duration such as 30s or 5m; got '0s'"),
         (["serve", "--max-connections", "0"], "--max-connections must be at least 1; got 0"),
     ])

@@ -193,7 +193,7 @@ import Testing
         ("recordCapacity: lots", "recordCapacity must be a whole number; got 'lots'"),
         ("threads: 0", "threads must be 1–256; got 0"),
         ("throttle: 3", "throttle must be PUSHES/WINDOW such as 3/10s"),
-        ("behaviors: [stream-limit-goaway]", "behaviors must be one of"),
+        ("behaviors: [stream-limit]", "behaviors must be one of"),
         ("idleTimeout: soon", "idleTimeout must be a duration such as 30s or 5m; got 'soon'"),
         (
             "setup:\n  faults:\n    - {action: {respond: {status: 99}}}",

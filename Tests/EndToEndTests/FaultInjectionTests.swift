@@ -201,9 +201,11 @@ import Testing
 
     /// GOAWAY mid-burst: the third push gets GOAWAY naming stream 3; the client retries the
     /// pushes above it on a new connection and every push is delivered once.
-    @Test(.enabled(if: nodeAvailable, "node is not installed"))
-    func goAwayMidBurstStreamsAboveLastStreamIdAreRetried() async throws {
-        let mock = try await E2E.startMock { $0.authStreamLimit = false }
+    /// With the one-stream limit of a new token connection, too: the burst then starts with
+    /// one stream and the rest follow the first accepted push.
+    @Test(.enabled(if: nodeAvailable, "node is not installed"), arguments: [false, true])
+    func goAwayMidBurstStreamsAboveLastStreamIdAreRetried(_ authStreamLimit: Bool) async throws {
+        let mock = try await E2E.startMock { $0.authStreamLimit = authStreamLimit }
         defer { Task { await mock.stop() } }
         _ = try await Self.adminPOST(
             mock, "/v1/faults", #"{"select":{"nth":3},"action":{"goaway":{"lastStreamId":3,"reason":"Shutdown"}}}"#)
@@ -384,6 +386,72 @@ import Testing
         holder.waitUntilExit()
         try await Task.sleep(for: .milliseconds(200))
         #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+    }
+
+    /// A raw TLS client (ALPN h2) that ignores the server's stream limit: it acknowledges the
+    /// server's SETTINGS, opens `argv[3]` streams without ending them, and prints the GOAWAY and
+    /// RST_STREAM frames it gets (`GOAWAY last code debug`, `RST stream code`) until the close.
+    static let streamOpener = """
+        import socket, ssl, sys
+        c = ssl.create_default_context(cafile=sys.argv[1]); c.set_alpn_protocols(['h2'])
+        s = c.wrap_socket(socket.create_connection(('127.0.0.1', int(sys.argv[2]))), server_hostname='localhost')
+        s.settimeout(10)
+        s.sendall(b'PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n' + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))
+        data = b''
+        def frame():
+            global data
+            while len(data) < 9 or len(data) < 9 + int.from_bytes(data[0:3], 'big'):
+                chunk = s.recv(4096)
+                if not chunk: return None
+                data += chunk
+            length = int.from_bytes(data[0:3], 'big')
+            f = (data[3], data[4], int.from_bytes(data[5:9], 'big'), data[9:9 + length])
+            data = data[9 + length:]
+            return f
+        while True:
+            f = frame()
+            if f[0] == 4 and not f[1] & 1: break
+        s.sendall(bytes([0, 0, 0, 4, 1, 0, 0, 0, 0]))
+        path = ('/3/device/' + 'ab' * 32).encode(); host = b'localhost'
+        block = bytes([0x83, 0x87, 0x04, len(path)]) + path + bytes([0x01, len(host)]) + host
+        for i in range(int(sys.argv[3])):
+            s.sendall(len(block).to_bytes(3, 'big') + bytes([1, 4]) + (2 * i + 1).to_bytes(4, 'big') + block)
+        seen = []
+        try:
+            while True:
+                f = frame()
+                if f is None: break
+                if f[0] == 7:
+                    seen.append('GOAWAY %d %d %s' % (int.from_bytes(f[3][0:4], 'big'), int.from_bytes(f[3][4:8], 'big'), f[3][8:].decode()))
+                elif f[0] == 3:
+                    seen.append('RST %d %d' % (f[2], int.from_bytes(f[3][0:4], 'big')))
+            seen.append('closed')
+        except (socket.timeout, ConnectionResetError, ssl.SSLError) as error:
+            seen.append(type(error).__name__)
+        print(';'.join(seen))
+        """
+
+    /// stream-limit-goaway: a client that opens a third stream where two are allowed gets
+    /// GOAWAY with APNs's plain text and the connection closes (Pushy #356); without the
+    /// behavior libnghttp2's own GOAWAY PROTOCOL_ERROR.
+    @Test(arguments: [true, false])
+    func streamLimitGoAway(_ behavior: Bool) async throws {
+        let mock = try await E2E.startMock {
+            $0.authStreamLimit = false
+            $0.http2.maxConcurrentStreams = 2
+            if behavior { $0.behaviors = [.streamLimitGoAway: 0] }
+        }
+        defer { Task { await mock.stop() } }
+        let output = try await E2E.run(
+            try #require(E2E.which("python3")), ["-c", Self.streamOpener, E2E.caFile, String(mock.apnsPorts[0]), "3"],
+            timeout: 20)
+        let line = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        if behavior {
+            #expect(line == "GOAWAY 3 7 Maximum active streams violated for this endpoint.;closed", "\(output)")
+        } else {
+            #expect(line.hasPrefix("GOAWAY 3 1 "), "\(output)")
+            #expect(!line.contains("Maximum active streams violated"))
+        }
     }
 
     // MARK: behaviors

@@ -51,4 +51,17 @@ import Testing
         #expect(Self.statuses(result) == [200, 200])
         #expect(Date().timeIntervalSince(started) >= 0.6)
     }
+
+    /// A burst of six on a new token connection (one stream until the first accepted push, so
+    /// the first streams are refused and retried too); the GOAWAY after the third push sends
+    /// the rest to a new connection.
+    @Test(.enabled(if: FaultInjectionTests.nodeAvailable, "node is not installed"))
+    func goAwayMidBurst() async throws {
+        let result = try await Self.run(
+            "fault-goaway-mid-burst.yaml", pushes: 6, spec: ["burst": true, "retryRefused": true])
+        #expect(Self.statuses(result) == Array(repeating: 200, count: 6), "\(result)")
+        let goaways = result["goaways"] as? [[String: Any]] ?? []
+        #expect(goaways.count == 1 && goaways.first?["debug"] as? String == #"{"reason":"Shutdown"}"#, "\(result)")
+        #expect((result["sessions"] as? Int ?? 0) >= 2)
+    }
 }

@@ -1,7 +1,7 @@
 // Sends pushes on one HTTP/2 session, one after another (or all at once with --burst), and
 // prints one JSON line: each push's status, reason and apns-id, the GOAWAYs received, the
 // MAX_CONCURRENT_STREAMS values the server announced, and pushes refused by a GOAWAY that were
-// retried on a new session (as providers should).
+// retried (up to three times, on a new session after a GOAWAY) as providers should.
 // usage: node node_sequence.mjs PORT CA_FILE JWT SPEC_JSON
 //   SPEC_JSON: {"pushes": [{"token": "...", "topic"?: "...", "jwt"?: "..."}], "burst"?: bool,
 //               "pauseMs"?: number, "retryRefused"?: bool, "timeoutMs"?: number}
@@ -79,11 +79,14 @@ if (spec.burst) {
   }
 }
 if (spec.retryRefused) {
+  // A retry may be refused again (a new token connection allows one stream until its first
+  // accepted push; a GOAWAY may come mid-retry): up to three attempts per push.
   for (let i = 0; i < answers.length; i++) {
-    if (!refused(answers[i])) continue;
-    if (session.closed || session.destroyed || session.goneAway) session = connect();
-    result.retried += 1;
-    answers[i] = { ...(await push(session, spec.pushes[i])), retried: true };
+    for (let attempt = 0; attempt < 3 && refused(answers[i]); attempt++) {
+      if (session.closed || session.destroyed || session.goneAway) session = connect();
+      result.retried += 1;
+      answers[i] = { ...(await push(session, spec.pushes[i])), retried: attempt + 1 };
+    }
   }
 }
 result.results = answers;
