@@ -43,7 +43,9 @@ import Testing
 
     /// Opens streams 1, 3, 5 on a connection that allows two (the client acknowledged the
     /// SETTINGS first); returns what the server sent back and whether it kept reading.
-    static func openThreeStreams(behavior: Bool) throws -> (frames: [(type: UInt8, stream: UInt32, payload: [UInt8])], alive: Bool) {
+    static func openThreeStreams(behavior: Bool) throws -> (
+        frames: [(type: UInt8, stream: UInt32, payload: [UInt8])], alive: Bool
+    ) {
         let faults = FaultControl()
         if behavior { faults.enable(.streamLimitGoAway) }
         let connection = try InProcessConnection(settings: HTTP2Settings(maxConcurrentStreams: 2), faults: faults)
