@@ -63,7 +63,8 @@ public struct APNSMockApplication: Sendable {
     /// before anything serves.
     /// - Throws: `AdminExposureError` for an admin address other computers may reach without
     ///   an admin token; `BindError` for a port in use (APNs or admin) or an address that cannot
-    ///   be bound; `TLSError` for a certificate or key that cannot be used.
+    ///   be bound; `TLSError` for a certificate or key that cannot be used;
+    ///   `LocalizationDirectory.LoadError` for localizations that cannot be read.
     /// - Parameter now: the clock, epoch milliseconds (tests inject one).
     public init(
         configuration: APNSMockConfiguration, logger: Logger? = nil,
@@ -81,15 +82,22 @@ public struct APNSMockApplication: Sendable {
         let tls = try TLSServerContext(
             certificatePath: configuration.tlsCertificatePath, privateKeyPath: configuration.tlsKeyPath,
             clientCAPath: configuration.clientCAPath)
-        store = DeliveryStore(capacity: configuration.recordCapacity)
-        registry = Registry(keys: configuration.keys, devices: configuration.devices)
+        let analysis = PayloadAnalysisOptions(
+            catalog: try configuration.localizationsPath.map(LocalizationDirectory.load(path:))
+                ?? LocalizationCatalog(),
+            defaultLocale: configuration.locale, payloadLimit: configuration.payloadLimit)
+        let registry = Registry(keys: configuration.keys, devices: configuration.devices)
+        self.registry = registry
+        store = DeliveryStore(
+            capacity: configuration.recordCapacity, analysis: analysis,
+            deviceLocale: { registry.device($0)?.locale })
         self.now = now
         faults = FaultControl(
             defaultSeed: configuration.seed, throttle: configuration.throttle, behaviors: configuration.behaviors)
         try Self.installSetupFaults(configuration.faults, into: faults, now: now())
         let policy = ValidationPolicy(
             strictPayload: configuration.strictPayload, strictRegistry: configuration.strictRegistry,
-            environmentKeyReason: configuration.environmentKeyReason)
+            environmentKeyReason: configuration.environmentKeyReason, payloadAnalysis: analysis)
         let context = APNSListenerContext(
             tls: tls, settings: configuration.http2, rules: RequestRules(policy: policy),
             environmentMode: configuration.environment, store: store, registry: registry,

@@ -33,7 +33,8 @@ public struct APNSMockConfiguration: Sendable {
     /// run on (its affinity mask, so `taskset -c 0 apns-mock serve` gets one). Takes effect only
     /// through `APNSMockApplication.useThreads(_:)` before the first application starts.
     public var threads: Int?
-    /// Reject payloads that are not a JSON object (400 BadRequestPayload).
+    /// Reject payloads that are not a JSON object, or whose lint finds an error (400
+    /// BadRequestPayload).
     public var strictPayload = false
     /// Unknown device tokens get BadDeviceToken, unknown key ids InvalidProviderToken.
     public var strictRegistry = false
@@ -64,6 +65,14 @@ public struct APNSMockConfiguration: Sendable {
     public var maxConnections: Int?
     /// How long SIGTERM waits for connections to finish their streams.
     public var shutdownGrace: Duration = .seconds(5)
+    /// A directory of the app's `*.lproj/Localizable.strings` and `.xcstrings` files: previews
+    /// resolve `loc-key`s with them (`--localizations`).
+    public var localizationsPath: String?
+    /// The locale of devices that have none in the registry (`--locale`).
+    public var locale = PayloadAnalysisOptions.defaultLocaleName
+    /// A payload limit for every push type in place of APNs's (`--payload-limit`; 2048 or 256
+    /// emulate the binary interface).
+    public var payloadLimit: Int?
 
     public init() {}
 

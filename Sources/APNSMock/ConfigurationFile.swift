@@ -56,6 +56,9 @@ public struct ConfigurationFile: Sendable {
         if let behaviors = document.behaviors { configuration.behaviors = behaviors }
         if let seconds = document.idleTimeout { configuration.idleTimeout = .milliseconds(Int64(seconds * 1000)) }
         if let limit = document.maxConnections { configuration.maxConnections = limit }
+        if let path = document.localizationsPath { configuration.localizationsPath = path }
+        if let locale = document.locale { configuration.locale = locale }
+        if let limit = document.payloadLimit { configuration.payloadLimit = limit }
         configuration.keys += document.setup.keys
         configuration.devices += document.setup.devices
         configuration.faults += document.setup.faults

@@ -104,6 +104,7 @@ public enum AdminAPIDocument {
                 - $ref: "#/components/parameters/connectionIdFilter"
                 - $ref: "#/components/parameters/faultId"
                 - $ref: "#/components/parameters/outcome"
+                - $ref: "#/components/parameters/lint"
                 - $ref: "#/components/parameters/since"
                 - $ref: "#/components/parameters/before"
                 - name: limit
@@ -141,6 +142,7 @@ public enum AdminAPIDocument {
                 - $ref: "#/components/parameters/connectionIdFilter"
                 - $ref: "#/components/parameters/faultId"
                 - $ref: "#/components/parameters/outcome"
+                - $ref: "#/components/parameters/lint"
               responses:
                 "200":
                   description: How many records were deleted.
@@ -178,6 +180,7 @@ public enum AdminAPIDocument {
                 - $ref: "#/components/parameters/connectionIdFilter"
                 - $ref: "#/components/parameters/faultId"
                 - $ref: "#/components/parameters/outcome"
+                - $ref: "#/components/parameters/lint"
                 - $ref: "#/components/parameters/since"
                 - $ref: "#/components/parameters/before"
                 - name: count
@@ -222,6 +225,47 @@ public enum AdminAPIDocument {
                 "400": {$ref: "#/components/responses/BadParameter"}
                 "401": {$ref: "#/components/responses/Unauthorized"}
                 "404": {$ref: "#/components/responses/NotFound"}
+          /v1/deliveries/{apnsId}/preview:
+            get:
+              operationId: getDeliveryPreview
+              tags: [deliveries]
+              summary: What the device would show for the most recent accepted push with this `apnsId`.
+              parameters:
+                - name: apnsId
+                  in: path
+                  required: true
+                  schema: {$ref: "#/components/schemas/UUID"}
+              responses:
+                "200":
+                  description: The preview.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Preview"}
+                "400": {$ref: "#/components/responses/BadParameter"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "404": {$ref: "#/components/responses/NotFound"}
+          /v1/deliveries/{apnsId}/simulator.apns:
+            get:
+              operationId: getDeliverySimulatorFile
+              tags: [deliveries]
+              summary: The payload as an iOS Simulator `.apns` file (`xcrun simctl push booted FILE`).
+              description: |
+                The payload's members with `Simulator Target Bundle` first: the topic without its
+                push-type suffix. `apns-mock export APNSID` writes it to a file.
+              parameters:
+                - name: apnsId
+                  in: path
+                  required: true
+                  schema: {$ref: "#/components/schemas/UUID"}
+              responses:
+                "200":
+                  description: The file.
+                  content:
+                    application/json:
+                      schema: {type: object}
+                "400": {$ref: "#/components/responses/BadParameter"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "404": {$ref: "#/components/responses/NotFound"}
           /v1/events:
             get:
               operationId: deliveryEvents
@@ -249,6 +293,7 @@ public enum AdminAPIDocument {
                 - $ref: "#/components/parameters/connectionIdFilter"
                 - $ref: "#/components/parameters/faultId"
                 - $ref: "#/components/parameters/outcome"
+                - $ref: "#/components/parameters/lint"
                 - $ref: "#/components/parameters/since"
                 - name: Last-Event-ID
                   in: header
@@ -848,7 +893,8 @@ public enum AdminAPIDocument {
                 Conditions on request headers and payload, one query parameter each:
                 `headers.<name>=<value>` (a header's value, name in any case) and
                 `payload.<path>=<value>` (`payload.aps.alert.title=Hi`: the payload holds this
-                string at this path).
+                string at this path) and `preview.<field>=<value>` (`preview.body=Hello`: what the
+                device would show; `preview.sound.name=default`).
               style: form
               explode: true
               schema:
@@ -858,6 +904,7 @@ public enum AdminAPIDocument {
                 patternProperties:
                   "^headers\\.[^.].*$": {description: The header's value.}
                   "^payload\\.[^.]+(\\.[^.]+)*$": {description: The text the payload holds at this path.}
+                  "^preview\\.[^.]+(\\.[^.]+)*$": {description: The text the preview holds at this path.}
             connectionIdFilter:
               name: connectionId
               in: query
@@ -872,6 +919,13 @@ public enum AdminAPIDocument {
               name: outcome
               in: query
               schema: {$ref: "#/components/schemas/DeliveryOutcome"}
+            lint:
+              name: lint
+              in: query
+              description: |
+                The payload's lint: `error` or `warning` (a finding of that severity), `clean` (no
+                finding), or a finding's code (`badge-not-integer`).
+              schema: {$ref: "#/components/schemas/LintFilter"}
             since:
               name: since
               in: query
@@ -1041,6 +1095,8 @@ public enum AdminAPIDocument {
                 connectionId: {type: integer, minimum: 0, maximum: 18446744073709551615}
                 faultId: {$ref: "#/components/schemas/Matcher/properties/faultId"}
                 outcome: {$ref: "#/components/schemas/DeliveryOutcome"}
+                lint: {$ref: "#/components/schemas/LintFilter"}
+                preview: {$ref: "#/components/schemas/Matcher/properties/preview"}
             FaultSelection:
               description: |
                 Which of the matching requests the rule acts on, counted in match order: every one
@@ -1332,7 +1388,8 @@ public enum AdminAPIDocument {
               description: One answered request, accepted or rejected, and its answer.
               required: [sequence, receivedAt, respondedAt, connectionId, streamId, environment, method, path,
                 authority, token, headers, authorization, priority, expiration, collapseId, topic, pushType, apnsId,
-                apnsIdGenerated, uniqueId, payloadKind, payload, payloadSize, auth, response, outcome, faultId]
+                apnsIdGenerated, uniqueId, payloadKind, payload, payloadSize, auth, response, outcome, faultId,
+                payloadLimit, payloadBytesRemaining, lint, preview]
               properties:
                 sequence: {type: integer, minimum: 1}
                 receivedAt: {type: integer, description: Epoch ms.}
@@ -1403,6 +1460,48 @@ public enum AdminAPIDocument {
                   description: What became of the request; `response` is null unless it was answered (or sent GOAWAY).
                   $ref: "#/components/schemas/DeliveryOutcome"
                 faultId: {type: [string, "null"], description: The fault rule that acted on the request, if any.}
+                payloadLimit: {type: integer, description: The payload limit that applied (bytes).}
+                payloadBytesRemaining: {type: integer, description: Bytes left under the limit (negative when over).}
+                lint:
+                  type: array
+                  description: What the payload analysis found (computed on first read).
+                  items: {$ref: "#/components/schemas/LintFinding"}
+                preview:
+                  description: What the device would show; null for a rejected push or a payload that is no JSON object.
+                  oneOf:
+                    - {$ref: "#/components/schemas/Preview"}
+                    - {type: "null"}
+            LintFinding:
+              type: object
+              required: [code, severity, path, message]
+              properties:
+                code: {type: string, description: Stable code (the README's lint table).}
+                severity: {type: string, enum: [error, warning]}
+                path: {type: string, description: "Where: `aps.badge`, `aps.alert.loc-args`, `header:apns-priority`, or empty for the whole payload."}
+                message: {type: string}
+            Preview:
+              type: object
+              required: [silent]
+              properties:
+                title: {type: string}
+                subtitle: {type: string}
+                body: {type: string}
+                badge: {type: integer}
+                sound:
+                  type: object
+                  required: [critical]
+                  properties:
+                    name: {type: string}
+                    critical: {type: boolean}
+                    volume: {type: number}
+                category: {type: string}
+                threadId: {type: string}
+                interruptionLevel: {type: string}
+                silent: {type: boolean, description: Nothing shown, played or badged.}
+            LintFilter:
+              type: string
+              description: "`error`, `warning`, `clean`, or a lint code."
+              enum: [error, warning, clean, \#(LintCode.all.map(\.rawValue).joined(separator: ", "))]
             ExpectationList:
               type: array
               items: {$ref: "#/components/schemas/Expectation"}
@@ -1518,6 +1617,10 @@ public enum AdminAPIDocument {
                   type: [string, number, boolean]
                   minLength: 1
                 outcome: {$ref: "#/components/schemas/DeliveryOutcome"}
+                lint: {$ref: "#/components/schemas/LintFilter"}
+                preview:
+                  type: object
+                  description: A structural subset of the preview (`{body: "Hello"}`).
             VerifyResult:
               type: object
               required: [passed, results]
@@ -1626,6 +1729,7 @@ public enum AdminAPIDocument {
                 state: {type: string, enum: [active, unregistered, expired]}
                 unregisteredAt: {type: integer, description: Epoch ms; only when unregistered.}
                 expiredAt: {type: integer, description: Epoch ms; only when expired.}
+                locale: {type: [string, "null"], description: The device's language for previews; null takes the server's.}
             DeviceBody:
               description: |
                 Every field is optional; a field given as null is left out. `state` defaults to
@@ -1638,6 +1742,7 @@ public enum AdminAPIDocument {
                     token: {$ref: "#/components/schemas/DeviceBodyToken"}
                     topic: {$ref: "#/components/schemas/DeviceBodyTopic"}
                     environment: {$ref: "#/components/schemas/DeviceBodyEnvironment"}
+                    locale: {$ref: "#/components/schemas/DeviceBodyLocale"}
                     state: {enum: [active, null]}
                     unregisteredAt: {type: "null"}
                     expiredAt: {type: "null"}
@@ -1652,6 +1757,7 @@ public enum AdminAPIDocument {
                     token: {$ref: "#/components/schemas/DeviceBodyToken"}
                     topic: {$ref: "#/components/schemas/DeviceBodyTopic"}
                     environment: {$ref: "#/components/schemas/DeviceBodyEnvironment"}
+                    locale: {$ref: "#/components/schemas/DeviceBodyLocale"}
                     state: {enum: [unregistered, null]}
                     unregisteredAt: {$ref: "#/components/schemas/OptionalTime"}
                     expiredAt: {type: "null"}
@@ -1666,6 +1772,7 @@ public enum AdminAPIDocument {
                     token: {$ref: "#/components/schemas/DeviceBodyToken"}
                     topic: {$ref: "#/components/schemas/DeviceBodyTopic"}
                     environment: {$ref: "#/components/schemas/DeviceBodyEnvironment"}
+                    locale: {$ref: "#/components/schemas/DeviceBodyLocale"}
                     state: {enum: [expired, null]}
                     unregisteredAt: {type: "null"}
                     expiredAt: {$ref: "#/components/schemas/OptionalTime"}
@@ -1680,5 +1787,9 @@ public enum AdminAPIDocument {
               description: Pushes in the other environment get 400 BadDeviceToken; left out, either.
               type: [string, "null"]
               enum: [sandbox, production, null]
+            DeviceBodyLocale:
+              description: The device's language, for previews of localized alerts; left out, the server's `--locale`.
+              type: [string, "null"]
+              pattern: "^(Base|[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*)$"
         """#
 }

@@ -55,16 +55,39 @@ public enum AdminRouter {
             try await waitRoute(request, store: store, executor: executor)
         }
         router.get("/v1/deliveries/{apnsId}") { _, context in
-            let id = context.parameters.get("apnsId") ?? ""
-            guard APNSMessageID.isValid(id) else {
-                return errorResponse(
-                    .badParameter("path parameter 'apnsId' must be a UUID (8-4-4-4-12 hex digits); got '\(id)'"))
+            try await recordRoute(context, store: store, executor: executor) { record in
+                json(status: .ok, DeliveryRecordJSON.encode(record))
             }
-            return try await executor.run(.prompt) {
-                guard let record = store.latest(apnsID: id) else {
-                    return errorResponse(.notFound("no delivery with apnsId '\(id)' is stored"))
+        }
+        router.get("/v1/deliveries/{apnsId}/preview") { _, context in
+            try await recordRoute(context, store: store, executor: executor) { record in
+                guard let preview = record.analysis?.preview else {
+                    return errorResponse(.notFound(noPreviewReason(record)))
                 }
-                return json(status: .ok, DeliveryRecordJSON.encode(record))
+                var writer = JSONWriter(capacity: 256)
+                preview.write(to: &writer)
+                return json(status: .ok, writer.bytes)
+            }
+        }
+        router.get("/v1/deliveries/{apnsId}/simulator.apns") { _, context in
+            try await recordRoute(context, store: store, executor: executor) { record in
+                let file: [UInt8]
+                do {
+                    file = try SimulatorPushFile.encode(
+                        payload: record.payload, topic: record.topic, pushType: record.pushType)
+                } catch {
+                    return errorResponse(
+                        .notFound(
+                            "delivery '\(record.apnsID.text)' has a payload that is not a JSON object (\(record.payloadKind.rawValue)); an .apns file needs one"
+                        ))
+                }
+                return Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: "application/json",
+                        .contentDisposition: "attachment; filename=\"\(record.apnsID.text).apns\"",
+                    ],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: file)))
             }
         }
         router.delete("/v1/deliveries") { request, _ in
@@ -139,6 +162,36 @@ public enum AdminRouter {
     /// The query string as (name, value) pairs, in order.
     static func parameters(_ request: Request) -> [(String, String)] {
         request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+    }
+
+    /// `GET /v1/deliveries/{apnsId}/…`: the most recent record with that id, handed to `answer`
+    /// (400 for an id that is no UUID, 404 when none is stored).
+    static func recordRoute(
+        _ context: BasicRequestContext, store: DeliveryStore, executor: AdminExecutor,
+        _ answer: @escaping @Sendable (DeliveryRecord) -> Response
+    ) async throws -> Response {
+        let id = context.parameters.get("apnsId") ?? ""
+        guard APNSMessageID.isValid(id) else {
+            return errorResponse(
+                .badParameter("path parameter 'apnsId' must be a UUID (8-4-4-4-12 hex digits); got '\(id)'"))
+        }
+        return try await executor.run(.prompt) {
+            guard let record = store.latest(apnsID: id) else {
+                return errorResponse(.notFound("no delivery with apnsId '\(id)' is stored"))
+            }
+            return answer(record)
+        }
+    }
+
+    /// Why a record has no preview, in words.
+    static func noPreviewReason(_ record: DeliveryRecord) -> String {
+        let id = record.apnsID.text
+        if let status = record.status, status != 200 {
+            let reason = record.reason.map { " \($0.rawValue)" } ?? ""
+            return "delivery '\(id)' was rejected (\(status)\(reason)); only accepted pushes have a preview"
+        }
+        return
+            "delivery '\(id)' has a payload that is not a JSON object (\(record.payloadKind.rawValue)); it has no preview"
     }
 
     /// One page of `GET /v1/deliveries` as JSON.

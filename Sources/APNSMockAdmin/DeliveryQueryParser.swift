@@ -39,7 +39,9 @@ public struct DeliveryQueryParser {
                 continue
             }
             guard allowed.contains(name) else {
-                let known = (DeliveryMatcher.fieldNames + ["headers.<name>", "payload.<path>"] + allowed.sorted())
+                let known =
+                    (DeliveryMatcher.fieldNames + ["headers.<name>", "payload.<path>", "preview.<field>"]
+                        + allowed.sorted())
                 throw .badParameter("unknown query parameter '\(name)'; known: \(known.joined(separator: ", "))")
             }
             switch name {

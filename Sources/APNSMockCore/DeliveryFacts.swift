@@ -27,10 +27,14 @@ public protocol DeliveryFacts {
     var matchFaultID: String? { get }
     /// What became of the request; `nil` while it is being decided.
     var matchOutcome: DeliveryOutcome? { get }
+    /// The payload's lint and preview, computed when first asked for (only `lint` and
+    /// `preview.*` conditions ask).
+    var matchAnalysis: PayloadAnalysis? { get }
 }
 
 extension DeliveryFacts {
     public var matchConnectionID: UInt64? { nil }
     public var matchFaultID: String? { nil }
     public var matchOutcome: DeliveryOutcome? { nil }
+    public var matchAnalysis: PayloadAnalysis? { nil }
 }

@@ -10,6 +10,7 @@ extension DeliveryMatcher {
     /// Whether `name` is a matcher field in a query string (`headers.X` and `payload.…` included).
     public static func isQueryField(_ name: String) -> Bool {
         fieldNames.contains(name) || name.hasPrefix("headers.") || name.hasPrefix("payload.")
+            || name.hasPrefix("preview.")
     }
 
     /// Adds the condition of query parameter `name=value` (`payload.aps.alert.title=Hi` is a
@@ -22,12 +23,15 @@ extension DeliveryMatcher {
             append(.header(name: header, value: value))
             return
         }
-        if name.hasPrefix("payload.") {
-            let path = name.dropFirst("payload.".count).split(separator: ".", omittingEmptySubsequences: false)
+        for prefix in ["payload.", "preview."] where name.hasPrefix(prefix) {
+            let path = name.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
             guard !path.contains(where: \.isEmpty) else {
                 throw MatcherError("matcher field '\(name)' has an empty step in its path")
             }
-            append(.payload(path: path.map { .key(String($0)) }, expected: .string(value)))
+            let steps = path.map { PayloadPathComponent.key(String($0)) }
+            append(
+                prefix == "payload."
+                    ? .payload(path: steps, expected: .string(value)) : .preview(path: steps, expected: .string(value)))
             return
         }
         append(try Self.scalarCondition(name, label: name, text: value, number: nil))
@@ -55,7 +59,13 @@ extension DeliveryMatcher {
                     append(.header(name: header.lowercased(), value: text))
                 }
             case "payload":
-                Self.flatten(value, path: [], into: &self)
+                Self.flatten(value, path: [], into: &self) { .payload(path: $0, expected: $1) }
+            case "preview":
+                guard case .object = value else {
+                    throw MatcherError(
+                        "'\(location).preview' must be an object of preview fields such as {body: \"Hello\"}")
+                }
+                Self.flatten(value, path: [], into: &self) { .preview(path: $0, expected: $1) }
             default:
                 guard Self.fieldNames.contains(name) else {
                     throw MatcherError(
@@ -74,15 +84,18 @@ extension DeliveryMatcher {
 
     /// Leaf conditions of a payload subset: each scalar, and each empty object or array, at
     /// its path.
-    private static func flatten(_ value: JSONValue, path: [PayloadPathComponent], into matcher: inout DeliveryMatcher) {
+    private static func flatten(
+        _ value: JSONValue, path: [PayloadPathComponent], into matcher: inout DeliveryMatcher,
+        _ condition: ([PayloadPathComponent], JSONValue) -> Condition
+    ) {
         switch value {
         case .object(let members) where !members.isEmpty:
-            for member in members { flatten(member.value, path: path + [.key(member.key)], into: &matcher) }
-        case .array(let elements) where !elements.isEmpty:
-            // Arrays compare whole (length and order matter), so they stay one condition.
-            matcher.append(.payload(path: path, expected: value))
+            for member in members {
+                flatten(member.value, path: path + [.key(member.key)], into: &matcher, condition)
+            }
         default:
-            matcher.append(.payload(path: path, expected: value))
+            // Arrays compare whole (length and order matter), so they stay one condition.
+            matcher.append(condition(path, value))
         }
     }
 
@@ -144,6 +157,13 @@ extension DeliveryMatcher {
                 )
             }
             return .outcome(outcome)
+        case "lint":
+            guard lintSummaries.contains(text) || LintCode.all.contains(where: { $0.rawValue == text }) else {
+                throw MatcherError(
+                    "matcher field '\(label)' must be error, warning, clean or a lint code such as badge-not-integer; got '\(text)'"
+                )
+            }
+            return .lint(text)
         case "authMethod":
             guard ["token", "certificate", "none"].contains(text) else {
                 throw MatcherError("matcher field '\(label)' must be 'token', 'certificate' or 'none'; got '\(text)'")
@@ -159,11 +179,14 @@ extension DeliveryMatcher {
         var members: [(key: String, value: JSONValue)] = []
         var headers: [(key: String, value: JSONValue)] = []
         var payload: JSONValue?
+        var preview: JSONValue?
         for condition in conditions {
             switch condition {
             case .header(let name, let value): headers.append((name, .string(value)))
             case .payload(let path, let expected):
                 payload = Self.inserting(expected, at: path[...], into: payload ?? .object([]))
+            case .preview(let path, let expected):
+                preview = Self.inserting(expected, at: path[...], into: preview ?? .object([]))
             case .status(let status): members.append(("status", .integer(Int64(status))))
             case .priority(let priority): members.append(("priority", .integer(Int64(priority))))
             case .connectionID(let id): members.append(("connectionId", .integer(Int64(clamping: id))))
@@ -173,6 +196,7 @@ extension DeliveryMatcher {
         if !headers.isEmpty { members.append(("headers", .object(headers))) }
         // Written whenever there is a payload condition, even `{}` or a scalar at the root.
         if let payload { members.append(("payload", payload)) }
+        if let preview { members.append(("preview", preview)) }
         return .object(members)
     }
 

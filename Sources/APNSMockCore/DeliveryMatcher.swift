@@ -4,7 +4,9 @@
 /// Every condition must hold. Fields: `token`, `tokenPrefix`, `topic`, `pushType`, `status`,
 /// `reason`, `apnsId`, `collapseId`, `priority`, `environment`, `authMethod`, `headers` (each
 /// named header has that value) and `payload` (a structural subset: the delivered JSON holds
-/// these keys with these values; arrays match element by element, by position). Device tokens
+/// these keys with these values; arrays match element by element, by position), `lint`
+/// (`error`, `warning`, `clean` or a finding's code) and `preview` (a subset of the preview,
+/// `preview.body` written flat), `connectionId`, `faultId` and `outcome`. Device tokens
 /// and apns-ids compare case-insensitively; a scalar written as text (a query string) matches
 /// a JSON number or boolean with that text.
 public struct DeliveryMatcher: Sendable, Hashable {
@@ -33,6 +35,11 @@ public struct DeliveryMatcher: Sendable, Hashable {
         case faultID(String)
         /// What became of the request (`outcome`).
         case outcome(DeliveryOutcome)
+        /// The payload's lint (`lint`): `error` or `warning` (a finding of that severity),
+        /// `clean` (no finding at all), or a finding's code.
+        case lint(String)
+        /// The preview's value at `path` matches `expected` (`preview.body`, `preview.sound.name`).
+        case preview(path: [PayloadPathComponent], expected: JSONValue)
 
         /// The field's name as written in a query string (`payload.aps.badge`).
         public var fieldName: String {
@@ -53,6 +60,8 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .connectionID: "connectionId"
             case .faultID: "faultId"
             case .outcome: "outcome"
+            case .lint: "lint"
+            case .preview(let path, _): (["preview"] + path.map(\.description)).joined(separator: ".")
             }
         }
 
@@ -71,6 +80,8 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .connectionID(let id): String(id)
             case .faultID(let id): id
             case .outcome(let outcome): outcome.rawValue
+            case .lint(let value): value
+            case .preview(_, let expected): expected.scalarText ?? expected.jsonText
             }
         }
     }
@@ -99,8 +110,21 @@ public struct DeliveryMatcher: Sendable, Hashable {
     /// The field names a matcher knows (query-string and JSON spelling).
     public static let fieldNames = [
         "token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority",
-        "environment", "authMethod", "headers", "payload", "connectionId", "faultId", "outcome",
+        "environment", "authMethod", "headers", "payload", "connectionId", "faultId", "outcome", "lint", "preview",
     ]
+
+    /// The `lint` values that are not finding codes.
+    public static let lintSummaries = ["error", "warning", "clean"]
+
+    /// Whether some condition needs the payload's analysis (`lint`, `preview.*`).
+    public var needsAnalysis: Bool {
+        conditions.contains {
+            switch $0 {
+            case .lint, .preview: true
+            default: false
+            }
+        }
+    }
 
     /// The conditions, in the order they were given.
     public private(set) var conditions: [Condition]
@@ -137,18 +161,25 @@ public struct DeliveryMatcher: Sendable, Hashable {
 
     /// Whether every condition holds for `facts`.
     public func matches(_ facts: some DeliveryFacts) -> Bool {
-        var payload: JSONValue?? = nil
-        for condition in conditions where !Self.check(condition, facts, &payload).matched { return false }
+        var parsed = Parsed()
+        for condition in conditions where !Self.check(condition, facts, &parsed).matched { return false }
         return true
     }
 
     /// Each condition's outcome for `facts`, in order.
     public func evaluate(_ facts: some DeliveryFacts) -> [ConditionResult] {
-        var payload: JSONValue?? = nil
-        return conditions.map { Self.check($0, facts, &payload) }
+        var parsed = Parsed()
+        return conditions.map { Self.check($0, facts, &parsed) }
     }
 
-    private static func check(_ condition: Condition, _ facts: some DeliveryFacts, _ payload: inout JSONValue??)
+    /// What one match computes at most once: the payload's tree, its analysis.
+    private struct Parsed {
+        var payload: JSONValue?? = nil
+        var analysis: PayloadAnalysis?? = nil
+        var preview: JSONValue?? = nil
+    }
+
+    private static func check(_ condition: Condition, _ facts: some DeliveryFacts, _ parsed: inout Parsed)
         -> ConditionResult
     {
         func result(_ actual: String?, _ matched: Bool) -> ConditionResult {
@@ -193,8 +224,30 @@ public struct DeliveryMatcher: Sendable, Hashable {
         case .outcome(let outcome):
             return result(facts.matchOutcome?.rawValue, facts.matchOutcome == outcome)
         case .payload(let path, let expected):
-            if payload == nil { payload = .some(JSONValue.parse(facts.matchPayload)) }
-            guard case .some(.some(let document)) = payload, let actual = Self.value(at: path, in: document) else {
+            if parsed.payload == nil { parsed.payload = .some(JSONValue.parse(facts.matchPayload)) }
+            guard case .some(.some(let document)) = parsed.payload, let actual = Self.value(at: path, in: document)
+            else {
+                return result(nil, false)
+            }
+            return result(actual.scalarText ?? actual.jsonText, Self.contains(actual, expected))
+        case .lint(let value):
+            if parsed.analysis == nil { parsed.analysis = .some(facts.matchAnalysis) }
+            guard case .some(.some(let analysis)) = parsed.analysis else { return result(nil, false) }
+            let codes = analysis.findings.map(\.code.rawValue)
+            let actual = codes.isEmpty ? "clean" : codes.joined(separator: ",")
+            switch value {
+            case "clean": return result(actual, codes.isEmpty)
+            case "error": return result(actual, analysis.has(severity: .error))
+            case "warning": return result(actual, analysis.has(severity: .warning))
+            default: return result(actual, codes.contains(value))
+            }
+        case .preview(let path, let expected):
+            if parsed.preview == nil {
+                if parsed.analysis == nil { parsed.analysis = .some(facts.matchAnalysis) }
+                parsed.preview = .some(parsed.analysis??.preview?.jsonValue)
+            }
+            guard case .some(.some(let document)) = parsed.preview, let actual = Self.value(at: path, in: document)
+            else {
                 return result(nil, false)
             }
             return result(actual.scalarText ?? actual.jsonText, Self.contains(actual, expected))

@@ -142,11 +142,18 @@ public struct RequestRules: Sendable {
         case .payloadEmpty:
             return request.payloadSize == 0 ? .payloadEmpty : nil
         case .payloadSize:
-            let limit = (facts.pushType ?? .alert).payloadLimit
+            let limit = policy.payloadAnalysis.limit(for: facts.pushType)
             return request.payloadSize > limit ? .payloadTooLarge : nil
         case .payloadFormat:
             guard policy.strictPayload else { return nil }
-            return PayloadKind.classify(request.payload) == .object ? nil : .badRequestPayload
+            guard PayloadKind.classify(request.payload) == .object else { return .badRequestPayload }
+            let analysis = PayloadAnalyzer.analyze(
+                payload: request.payload, payloadSize: request.payloadSize,
+                context: policy.payloadAnalysis.context(
+                    pushType: facts.pushType, pushTypeHeaderPresent: facts.pushTypeHeader != nil,
+                    priority: facts.priority, topic: facts.effectiveTopic ?? facts.topic,
+                    locale: facts.deviceToken.flatMap { context.registry.devices[$0]?.locale }))
+            return analysis.hasErrors ? .badRequestPayload : nil
         case .deviceRegistry:
             return checkDevice(context: context, facts: &facts)
         }

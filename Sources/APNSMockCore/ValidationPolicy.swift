@@ -1,8 +1,12 @@
 /// Server-wide options that change what the rules accept.
 public struct ValidationPolicy: Sendable, Hashable {
-    /// Reject a payload that is not a JSON object with 400 `BadRequestPayload` (the mock's
-    /// own choice: Apple documents no reason for it on `/3/device`).
+    /// Reject a payload that is not a JSON object, or whose lint has an error-level finding,
+    /// with 400 `BadRequestPayload` (the mock's own choice: APNs accepts such payloads, and
+    /// Apple documents no reason for them on `/3/device`).
     public var strictPayload: Bool
+    /// Localizations, default locale and payload limit (`--localizations`, `--locale`,
+    /// `--payload-limit`).
+    public var payloadAnalysis: PayloadAnalysisOptions
     /// Unknown device tokens get BadDeviceToken and unknown key ids InvalidProviderToken.
     /// Off (the default): any well-formed token is accepted, and a provider token signed by an
     /// unknown key is accepted after its structure and claims are checked.
@@ -20,8 +24,10 @@ public struct ValidationPolicy: Sendable, Hashable {
     public init(
         strictPayload: Bool = false, strictRegistry: Bool = false,
         environmentKeyReason: APNSReason = .badEnvironmentKeyIdInToken, tokenLifetimeSeconds: Int64 = 3600,
-        tokenRefreshIntervalSeconds: Int64 = 1200, tokenClockSkewSeconds: Int64 = 60
+        tokenRefreshIntervalSeconds: Int64 = 1200, tokenClockSkewSeconds: Int64 = 60,
+        payloadAnalysis: PayloadAnalysisOptions = PayloadAnalysisOptions()
     ) {
+        self.payloadAnalysis = payloadAnalysis
         self.strictPayload = strictPayload
         self.strictRegistry = strictRegistry
         self.environmentKeyReason = environmentKeyReason

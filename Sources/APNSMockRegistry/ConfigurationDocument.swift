@@ -30,6 +30,9 @@ import Logging
 /// behaviors: [streams-after-rejection, token-update-lockout=30s]
 /// idleTimeout: 5m
 /// maxConnections: 100
+/// localizations: Localizations   # *.lproj/Localizable.strings and .xcstrings, for previews
+/// locale: en                     # devices without their own locale
+/// payloadLimit: 2048             # every push type's limit (default: APNs's 4096, VoIP 5120)
 /// setup: {keys: […], devices: […], faults: […]}     # see SetupSection
 /// ```
 ///
@@ -65,6 +68,10 @@ public struct ConfigurationDocument: Sendable {
     /// Seconds.
     public var idleTimeout: Double?
     public var maxConnections: Int?
+    /// Resolved against the file's directory.
+    public var localizationsPath: String?
+    public var locale: String?
+    public var payloadLimit: Int?
     /// Keys and devices registered at start; empty when the file has no `setup`.
     public var setup = SetupSection()
 
@@ -74,7 +81,7 @@ public struct ConfigurationDocument: Sendable {
         "maxConcurrentStreams",
         "maxHeaderListSize", "recordCapacity", "threads", "strictPayload", "strictRegistry", "authStreamLimit",
         "environmentKeyReason", "clientCA", "logLevel", "seed", "throttle", "behaviors", "idleTimeout",
-        "maxConnections",
+        "maxConnections", "localizations", "locale", "payloadLimit",
         "setup",
     ]
 
@@ -180,6 +187,17 @@ public struct ConfigurationDocument: Sendable {
             document.idleTimeout = seconds
         }
         document.maxConnections = try object.integer("maxConnections", in: 1...1_000_000).map { Int($0) }
+        document.localizationsPath = try path(object, "localizations", baseDirectory)
+        if let locale = try object.string("locale") {
+            guard PayloadAnalysisOptions.isValidLocale(locale) else {
+                throw object.error("locale", "must be a locale such as en, fr or pt-BR; got '\(locale)'")
+            }
+            document.locale = locale
+        }
+        document.payloadLimit = try object.integer(
+            "payloadLimit",
+            in: Int64(PayloadAnalysisOptions.smallestPayloadLimit)...Int64(APNSPushType.largestPayloadLimit)
+        ).map { Int($0) }
         if let setup = try object.object("setup") {
             document.setup = try SetupSection.decode(setup, baseDirectory: baseDirectory, now: now)
         }

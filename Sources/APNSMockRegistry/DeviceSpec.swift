@@ -5,7 +5,7 @@ import APNSMockCore
 ///
 /// ```json
 /// {"topic": "com.example.app", "environment": "sandbox", "state": "unregistered",
-///  "unregisteredAt": 1795331883008}
+///  "unregisteredAt": 1795331883008, "locale": "fr"}
 /// ```
 ///
 /// Every field is optional in a body (the token is in the path); `setup.devices` entries add
@@ -15,7 +15,7 @@ import APNSMockCore
 /// alone implies the state.
 public enum DeviceSpec {
     /// The fields of a `PUT /v1/devices/{token}` body.
-    public static let bodyFields = ["token", "topic", "environment", "state", "unregisteredAt", "expiredAt"]
+    public static let bodyFields = ["token", "topic", "environment", "state", "unregisteredAt", "expiredAt", "locale"]
     /// The fields of a `setup.devices` entry.
     public static let setupFields = bodyFields
 
@@ -103,10 +103,15 @@ public enum DeviceSpec {
             if unregisteredAt != nil { throw object.error("unregisteredAt", "is only for state unregistered") }
             state = .expired(at: expiredAt ?? now)
         }
-        return DeviceRegistration(token: token, topic: topic, environment: environment, state: state)
+        let locale = try object.string("locale")
+        if let locale, !PayloadAnalysisOptions.isValidLocale(locale) {
+            throw object.error("locale", "must be a locale such as en, fr or pt-BR; got '\(locale)'")
+        }
+        return DeviceRegistration(token: token, topic: topic, environment: environment, state: state, locale: locale)
     }
 
-    /// Writes `{"token","topic","environment","state"}` and `unregisteredAt` or `expiredAt`.
+    /// Writes `{"token","topic","environment","state"}`, `unregisteredAt` or `expiredAt`, and
+    /// `locale`.
     package static func write(_ device: DeviceRegistration, to json: inout JSONWriter) {
         json.beginObject()
         json.key("token")
@@ -128,6 +133,8 @@ public enum DeviceSpec {
             json.key("expiredAt")
             json.number(at)
         }
+        json.key("locale")
+        json.string(device.locale)
         json.endObject()
     }
 }

@@ -41,6 +41,10 @@ public struct DeliveryRecord: Sendable {
     public var outcome: DeliveryOutcome
     /// The fault rule that acted on the request, if one did.
     public var faultID: String?
+    /// The payload's lint and preview: not stored, computed on the first read of the record
+    /// and cached by the store (`DeliveryStore.analyzed`); `nil` until then. The preview is
+    /// left out when the push was rejected.
+    public var analysis: PayloadAnalysis?
 
     public init(
         receivedAt: Int64, connectionID: UInt64, streamID: Int32, environment: APNSEnvironment, method: String,
@@ -85,6 +89,13 @@ public struct DeliveryRecord: Sendable {
     /// Whether the `apns-id` was generated, not sent by the client.
     public var apnsIDGenerated: Bool { apnsID.isGenerated }
 
+    /// What the analyzer needs to know of this push besides its payload.
+    public func payloadContext(options: PayloadAnalysisOptions, locale: String?) -> PayloadContext {
+        options.context(
+            pushType: pushType, pushTypeHeaderPresent: headerBlock.firstValue(named: "apns-push-type") != nil,
+            priority: header("apns-priority"), topic: topic, locale: locale)
+    }
+
     /// What the payload is; parses it (computed on read, never on the answer path).
     public var payloadKind: PayloadKind {
         if payloadSize > payload.count { return .truncated }
@@ -106,4 +117,5 @@ extension DeliveryRecord: DeliveryFacts {
     public var matchConnectionID: UInt64? { connectionID }
     public var matchFaultID: String? { faultID }
     public var matchOutcome: DeliveryOutcome? { outcome }
+    public var matchAnalysis: PayloadAnalysis? { analysis }
 }

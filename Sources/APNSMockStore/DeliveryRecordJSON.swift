@@ -116,7 +116,23 @@ public enum DeliveryRecordJSON {
                 json.string(record.faultID)
             }
         }
+        if let analysis = record.analysis { writeAnalysis(analysis, to: &json) }
         json.endObject()
+    }
+
+    /// `payloadLimit`, `payloadBytesRemaining`, `lint` (the findings) and `preview` (`null`
+    /// for a rejected push or a payload that is no JSON object).
+    public static func writeAnalysis(_ analysis: PayloadAnalysis, to json: inout JSONWriter) {
+        json.key("payloadLimit")
+        json.number(analysis.limit)
+        json.key("payloadBytesRemaining")
+        json.number(analysis.bytesRemaining)
+        json.key("lint")
+        json.beginArray()
+        for finding in analysis.findings { finding.write(to: &json) }
+        json.endArray()
+        json.key("preview")
+        if let preview = analysis.preview { preview.write(to: &json) } else { json.null() }
     }
 
     /// `headers` (each name once, repeated values joined), the decoded `authorization`, and the

@@ -14,6 +14,13 @@ public final class DeliveryStore: Sendable {
     public let capacity: Int
     /// Wakes whoever waits for new records (nobody, usually: then it costs one atomic load).
     public let notifier: DeliveryNotifier
+    /// Localizations, default locale and payload limit of the records' analyses.
+    public let analysisOptions: PayloadAnalysisOptions
+    /// The locale the device registry gives a token, if any.
+    private let deviceLocale: @Sendable (String) -> String?
+    /// Analyses computed so far, by sequence number: a record is analysed on its first read,
+    /// outside the store's lock (this one is taken alone, or inside the store's, never around it).
+    private let analyses = NIOLockedValueBox<[UInt64: PayloadAnalysis]>([:])
 
     struct State: Sendable {
         var records = Deque<StoredDelivery>()
@@ -68,9 +75,17 @@ public final class DeliveryStore: Sendable {
         }
     }
 
-    /// - Parameter capacity: the most records held; at least 1.
-    public init(capacity: Int = 100_000) {
+    /// - Parameters:
+    ///   - capacity: the most records held; at least 1.
+    ///   - analysis: what the payload analyses of the records use.
+    ///   - deviceLocale: the locale registered for a device token, if any.
+    public init(
+        capacity: Int = 100_000, analysis: PayloadAnalysisOptions = PayloadAnalysisOptions(),
+        deviceLocale: @escaping @Sendable (String) -> String? = { _ in nil }
+    ) {
         self.capacity = max(1, capacity)
+        analysisOptions = analysis
+        self.deviceLocale = deviceLocale
         var state = State(byAPNSID: APNSIDTable(capacity: max(1, capacity)))
         // Room for a full store up front: growing rehashes every id while pushes wait. Untouched
         // pages of the table cost no memory.
@@ -201,8 +216,48 @@ public final class DeliveryStore: Sendable {
         }
     }
 
+    // MARK: payload analysis
+
+    /// `record` with its payload's lint and preview (`analysis`): cached since an earlier
+    /// read, or computed now and cached. The preview is left out when the push was rejected.
+    public func analyzed(_ record: DeliveryRecord) -> DeliveryRecord {
+        withAnalysis(record) { self.firstSequence }
+    }
+
+    /// Each of `records` with its analysis.
+    public func analyzed(_ records: [DeliveryRecord]) -> [DeliveryRecord] { records.map(analyzed) }
+
+    /// - Parameter oldest: the oldest stored sequence number (read only when the cache is purged).
+    private func withAnalysis(_ record: DeliveryRecord, oldest: () -> UInt64) -> DeliveryRecord {
+        guard record.analysis == nil else { return record }
+        var record = record
+        var analysis: PayloadAnalysis
+        if let cached = analyses.withLockedValue({ $0[record.sequence] }) {
+            analysis = cached
+        } else {
+            analysis = PayloadAnalyzer.analyze(
+                payload: record.payload, payloadSize: record.payloadSize,
+                context: record.payloadContext(options: analysisOptions, locale: record.token.flatMap(deviceLocale)))
+            if record.sequence != 0 {
+                let full = analyses.withLockedValue { cache in
+                    cache[record.sequence] = analysis
+                    return cache.count > capacity + 1024
+                }
+                // Analyses of evicted records go once the cache outgrows the store.
+                if full {
+                    let oldestSequence = oldest()
+                    analyses.withLockedValue { cache in cache = cache.filter { $0.key >= oldestSequence } }
+                }
+            }
+        }
+        if let status = record.status, status != 200 { analysis.preview = nil }
+        record.analysis = analysis
+        return record
+    }
+
     /// Empties the store. Sequence numbers keep counting; `dropped` is unchanged.
     public func removeAll() {
+        analyses.withLockedValue { $0.removeAll() }
         state.withLockedValue { state in
             state.records.removeAll()
             state.blobs.removeAll()
@@ -258,16 +313,17 @@ public final class DeliveryStore: Sendable {
 
     /// The record with `sequence`, if still stored.
     public func record(sequence: UInt64) -> DeliveryRecord? {
-        state.withLockedValue { state in
+        let record = state.withLockedValue { state -> DeliveryRecord? in
             guard let stored = state.record(sequence: sequence), !stored.isDeleted else { return nil }
             return Self.decode(stored, state)
         }
+        return record.map(analyzed)
     }
 
     /// The most recent record with `apnsID` (any letter case), if any.
     public func latest(apnsID: String) -> DeliveryRecord? {
         guard let key = UUIDKey(apnsID) else { return nil }
-        return state.withLockedValue { state -> DeliveryRecord? in
+        let record = state.withLockedValue { state -> DeliveryRecord? in
             for sequence in state.sequences(apnsID: key).reversed() {
                 if let stored = state.record(sequence: sequence), !stored.isDeleted {
                     return Self.decode(stored, state)
@@ -275,6 +331,7 @@ public final class DeliveryStore: Sendable {
             }
             return nil
         }
+        return record.map(analyzed)
     }
 
     /// One page of the records `query` asks for.
@@ -288,6 +345,7 @@ public final class DeliveryStore: Sendable {
             if let before = query.before, sequence >= before { return false }
             return true
         }
+        let needsAnalysis = query.matcher.needsAnalysis
         var picked: [DeliveryRecord] = []
         var total = 0
         var lastPicked: UInt64?
@@ -298,7 +356,10 @@ public final class DeliveryStore: Sendable {
                 plan.columnsMatch(stored)
             else { return }
             if plan.needsDecoding {
-                let record = Self.decode(stored, state)
+                var record = Self.decode(stored, state)
+                if needsAnalysis {
+                    record = withAnalysis(record) { state.records.first?.sequence ?? 0 }
+                }
                 guard query.matcher.matches(record) else { return }
                 total += 1
                 if picked.count < limit {
@@ -314,8 +375,10 @@ public final class DeliveryStore: Sendable {
             }
         }
         func page(dropped: UInt64) -> DeliveryPage {
+            // Analysed outside the lock: the first read of a record pays for its lint and preview.
             DeliveryPage(
-                deliveries: picked, next: total > picked.count ? lastPicked : nil, total: total, dropped: dropped)
+                deliveries: analyzed(picked), next: total > picked.count ? lastPicked : nil, total: total,
+                dropped: dropped)
         }
         // Index look-ups and unfiltered pages take the lock once; `scanRange` says a scan is due.
         let scanRange: ClosedRange<UInt64>? = state.withLockedValue { state in

@@ -62,7 +62,7 @@ struct QueryPlan {
                     continue
                 }
                 faultIDs.append(id)
-            case .tokenPrefix, .collapseID, .priority, .authMethod, .header, .payload:
+            case .tokenPrefix, .collapseID, .priority, .authMethod, .header, .payload, .lint, .preview:
                 needsDecoding = true
             }
         }

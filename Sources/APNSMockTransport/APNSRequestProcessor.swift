@@ -146,7 +146,8 @@ struct APNSRequestProcessor {
         if active.contains(.rules) {
             let facts = LiveRequestFacts(
                 verdict: verdict, request: request, environment: environment, answer: decision.answer,
-                connectionID: connectionID)
+                connectionID: connectionID, analysisOptions: context.rules.policy.payloadAnalysis,
+                registry: context.registry)
             if let hit = faults.evaluate(facts, connectionID: connectionID, now: now) {
                 faultID = hit.ruleID
                 apply(hit, to: &decision, environment: environment)
@@ -227,6 +228,9 @@ struct LiveRequestFacts: DeliveryFacts {
     let environment: APNSEnvironment
     let answer: PreparedAnswer
     let connectionID: UInt64
+    let analysisOptions: PayloadAnalysisOptions
+    /// For the device's locale, read only when a `lint` or `preview` condition asks.
+    let registry: Registry
 
     var matchToken: String? { verdict.deviceToken ?? verdict.rawDeviceToken }
     var matchTopic: String? { verdict.topic }
@@ -239,4 +243,15 @@ struct LiveRequestFacts: DeliveryFacts {
     func matchHeader(_ name: String) -> String? { request.headerBlock.firstValue(named: name) }
     var matchPayload: [UInt8] { request.payload }
     var matchConnectionID: UInt64? { connectionID }
+    /// Computed only for a rule that matches on `lint` or `preview` (once per match).
+    var matchAnalysis: PayloadAnalysis? {
+        let token = verdict.deviceToken
+        return PayloadAnalyzer.analyze(
+            payload: request.payload, payloadSize: request.payloadSize,
+            context: analysisOptions.context(
+                pushType: verdict.pushType,
+                pushTypeHeaderPresent: request.headerBlock.firstValue(named: "apns-push-type") != nil,
+                priority: request.headerBlock.firstValue(named: "apns-priority"), topic: verdict.topic,
+                locale: token.flatMap { registry.device($0)?.locale }))
+    }
 }

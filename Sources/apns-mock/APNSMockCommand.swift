@@ -8,6 +8,9 @@ struct APNSMockCommand: AsyncParsableCommand {
         commandName: "apns-mock",
         abstract: "A mock Apple Push Notification service for integration tests.",
         version: APNSMockVersion.current,
-        subcommands: [ServeCommand.self, VerifyCommand.self, CertsCommand.self, KeysCommand.self, TokenCommand.self],
+        subcommands: [
+            ServeCommand.self, VerifyCommand.self, ExportCommand.self, CertsCommand.self, KeysCommand.self,
+            TokenCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self)
 }

@@ -24,6 +24,15 @@ struct AdminClient {
     let host: String
     let port: Int
 
+    /// The `authorization` header for `token`, or for `$APNS_MOCK_ADMIN_TOKEN` when none is
+    /// given; none without either.
+    static func authorization(token: String?) -> [(String, String)] {
+        guard let token = token ?? ProcessInfo.processInfo.environment[ServeCommand.adminTokenVariable],
+            !token.isEmpty
+        else { return [] }
+        return [("authorization", "Bearer \(token)")]
+    }
+
     /// Reads `http://HOST:PORT` (a trailing path is ignored).
     init?(url: String) {
         guard let components = URLComponents(string: url), components.scheme == "http",
@@ -124,4 +133,10 @@ struct AdminClient {
         }
         return Response(status: status, body: body)
     }
+}
+
+/// Writes `message` to standard error and exits with `code`: a command's failure, one line.
+func fail(_ code: Int32, _ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    Foundation.exit(code)
 }

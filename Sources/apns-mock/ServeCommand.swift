@@ -48,7 +48,9 @@ struct ServeCommand: AsyncParsableCommand {
     var threads: Int?
     @Flag(
         inversion: .prefixedNo,
-        help: "Reject payloads that are not a JSON object (400 BadRequestPayload, the mock's own reason).")
+        help:
+            "Reject payloads that are not a JSON object or whose lint finds an error (400 BadRequestPayload, the mock's own reason)."
+    )
     var strictPayload: Bool?
     @Flag(
         inversion: .prefixedNo,
@@ -95,6 +97,18 @@ struct ServeCommand: AsyncParsableCommand {
     var idleTimeout: String?
     @Option(help: "Refuse APNs connections beyond this many.")
     var maxConnections: Int?
+    @Option(
+        help: ArgumentHelp(
+            "An app's *.lproj/Localizable.strings and .xcstrings files: previews resolve loc-keys with them.",
+            valueName: "dir"))
+    var localizations: String?
+    @Option(help: ArgumentHelp("The locale of devices without one in the registry (default en).", valueName: "locale"))
+    var locale: String?
+    @Option(
+        help: ArgumentHelp(
+            "Payload limit for every push type in bytes, 256–5120 (2048 or 256 emulate the binary interface; default APNs's 4096, VoIP 5120).",
+            valueName: "bytes"))
+    var payloadLimit: Int?
 
     /// The environment variable that supplies the admin token when `--admin-token` is not given.
     static let adminTokenVariable = "APNS_MOCK_ADMIN_TOKEN"
@@ -146,6 +160,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let maxConnections, maxConnections < 1 {
             throw ValidationError("--max-connections must be at least 1; got \(maxConnections)")
+        }
+        if let locale, !PayloadAnalysisOptions.isValidLocale(locale) {
+            throw ValidationError("--locale must be a locale such as en, fr or pt-BR; got '\(locale)'")
+        }
+        let limits = PayloadAnalysisOptions.smallestPayloadLimit...APNSPushType.largestPayloadLimit
+        if let payloadLimit, !limits.contains(payloadLimit) {
+            throw ValidationError(
+                "--payload-limit must be \(limits.lowerBound)–\(limits.upperBound) bytes; got \(payloadLimit)")
         }
         if let environmentKeyReason,
             !Self.environmentKeyReasons.contains(where: { $0.rawValue == environmentKeyReason })
@@ -316,6 +338,9 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.idleTimeout = .milliseconds(Int64(seconds * 1000))
         }
         if let maxConnections { configuration.maxConnections = maxConnections }
+        if let localizations { configuration.localizationsPath = localizations }
+        if let locale { configuration.locale = locale }
+        if let payloadLimit { configuration.payloadLimit = payloadLimit }
     }
 }
 

@@ -41,12 +41,7 @@ struct VerifyCommand: AsyncParsableCommand {
         var reports: [VerificationReport] = []
         for file in files {
             let body = JSONValue.object([("expect", .array(file.expectations.map(\.json)))]).jsonText
-            var headers = [("content-type", "application/json")]
-            if let token = adminToken ?? ProcessInfo.processInfo.environment[ServeCommand.adminTokenVariable],
-                !token.isEmpty
-            {
-                headers.append(("authorization", "Bearer \(token)"))
-            }
+            let headers = [("content-type", "application/json")] + AdminClient.authorization(token: adminToken)
             let started = Date()
             let response: AdminClient.Response
             do {
@@ -91,8 +86,4 @@ struct VerifyCommand: AsyncParsableCommand {
         if !passed { throw ExitCode(1) }
     }
 
-    private func fail(_ code: Int32, _ message: String) -> Never {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-        Foundation.exit(code)
-    }
 }

@@ -16,12 +16,19 @@ public struct DeviceRegistration: Sendable, Hashable {
     /// The environment the token was issued in; `nil` accepts either.
     public var environment: APNSEnvironment?
     public var state: State
+    /// The device's language (`fr`, `pt-BR`): the localizations its previews use; `nil` takes
+    /// the server's `--locale`.
+    public var locale: String?
 
-    public init(token: String, topic: String? = nil, environment: APNSEnvironment? = nil, state: State = .active) {
+    public init(
+        token: String, topic: String? = nil, environment: APNSEnvironment? = nil, state: State = .active,
+        locale: String? = nil
+    ) {
         self.token = token.lowercased()
         self.topic = topic
         self.environment = environment
         self.state = state
+        self.locale = locale
     }
 
     /// Whether a push to `topic` is for this token's app.

@@ -1,0 +1,59 @@
+import APNSMockCore
+import Foundation
+
+/// Reads an app's localizations from a directory (`--localizations DIR`): every
+/// `*.lproj/Localizable.strings` (the locale is the `.lproj` name) and every `.xcstrings`
+/// catalog, at any depth, into a `LocalizationCatalog`.
+public enum LocalizationDirectory {
+    /// A directory that could not be read, or a file in it that could not be parsed.
+    public struct LoadError: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The catalog of the files under `path`.
+    /// - Throws: `LoadError` naming the directory, or the file and line that is wrong.
+    public static func load(path: String) throws(LoadError) -> LocalizationCatalog {
+        let root = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw LoadError(description: "localizations directory '\(path)' does not exist or is not a directory")
+        }
+        guard let walker = FileManager.default.enumerator(atPath: root.path) else {
+            throw LoadError(description: "localizations directory '\(path)' cannot be read")
+        }
+        var catalog = LocalizationCatalog()
+        var found = 0
+        for case let relative as String in walker.allObjects.sorted(by: {
+            ($0 as? String ?? "") < ($1 as? String ?? "")
+        }) {
+            let url = root.appendingPathComponent(relative)
+            let parts = relative.split(separator: "/")
+            let isStrings =
+                relative.hasSuffix("Localizable.strings") && parts.count >= 2
+                && parts[parts.count - 2].hasSuffix(".lproj") && parts.last == "Localizable.strings"
+            let isCatalog = relative.hasSuffix(".xcstrings")
+            guard isStrings || isCatalog else { continue }
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw LoadError(description: "localizations: cannot read '\(relative)'")
+            }
+            do {
+                if isCatalog {
+                    try catalog.addStringCatalog(Array(data), fileName: relative)
+                } else {
+                    let locale = String(parts[parts.count - 2].dropLast(".lproj".count))
+                    try catalog.addStringsFile(Array(data), locale: locale, fileName: relative)
+                }
+            } catch {
+                throw LoadError(description: "localizations: \(error)")
+            }
+            found += 1
+        }
+        guard found > 0 else {
+            throw LoadError(
+                description:
+                    "localizations directory '\(path)' holds no *.lproj/Localizable.strings and no .xcstrings file")
+        }
+        return catalog
+    }
+}

@@ -1,0 +1,61 @@
+import APNSMockCore
+import ArgumentParser
+import Foundation
+
+/// `apns-mock export APNSID`: writes a delivered push as an `.apns` file for the iOS
+/// Simulator (`xcrun simctl push booted FILE`), read from a running apns-mock's admin API.
+///
+/// Exit 0 when the file is written; 1 when the server has no such push or it cannot become a
+/// file; 2 for a usage error or an admin API that cannot be reached.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a delivered push as an .apns file for the iOS Simulator.",
+        discussion: """
+            The file is the payload with "Simulator Target Bundle" set to the push's topic (without \
+            its push-type suffix): xcrun simctl push booted FILE, or drop it onto a Simulator window.
+            """)
+
+    @Argument(help: ArgumentHelp("The apns-id of the push (the most recent one with it).", valueName: "apns-id"))
+    var apnsID: String
+    @Option(help: "The admin API's URL (default http://127.0.0.1:2198).") var admin = "http://127.0.0.1:2198"
+    @Option(help: "Bearer token for the admin API, if it requires one (default: $APNS_MOCK_ADMIN_TOKEN).")
+    var adminToken: String?
+    @Option(
+        name: [.customShort("o"), .long],
+        help: ArgumentHelp("Where to write the file (default APNSID.apns; - for standard output).", valueName: "file"))
+    var output: String?
+
+    func run() throws {
+        guard APNSMessageID.isValid(apnsID) else {
+            fail(2, "apns-mock export: the apns-id must be a UUID (8-4-4-4-12 hex digits); got '\(apnsID)'")
+        }
+        let base = admin.hasSuffix("/") ? String(admin.dropLast()) : admin
+        guard let client = AdminClient(url: base) else {
+            fail(2, "apns-mock export: --admin must be a URL such as http://127.0.0.1:2198; got '\(admin)'")
+        }
+        let headers = AdminClient.authorization(token: adminToken)
+        let response: AdminClient.Response
+        do {
+            response = try client.send(
+                method: "GET", path: "/v1/deliveries/\(apnsID)/simulator.apns", headers: headers, timeout: 30)
+        } catch {
+            fail(2, "apns-mock export: cannot reach the admin API at \(base): \(error)")
+        }
+        guard response.status == 200 else {
+            let message =
+                (JSONValue.parse(response.body)?["error"]?["message"]?.scalarText)
+                ?? String(decoding: response.body, as: UTF8.self)
+            fail(response.status == 401 ? 2 : 1, "apns-mock export: \(message) (HTTP \(response.status))")
+        }
+        let path = output ?? "\(apnsID).apns"
+        if path == "-" {
+            FileHandle.standardOutput.write(Data(response.body + [0x0A]))
+            return
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(response.body + [0x0A])) else {
+            fail(2, "apns-mock export: cannot write '\(path)'")
+        }
+        print("wrote \(path): xcrun simctl push booted \(path)")
+    }
+}
