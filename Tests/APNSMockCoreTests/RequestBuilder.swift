@@ -74,6 +74,8 @@ struct RequestBuilder: Sendable {
     var headerListTooLarge = false
 
     var strictPayload = false
+    /// `--payload-limit`.
+    var payloadLimit: Int?
     var strictRegistry = false
     var authentication = AuthenticationMode.token
     var authState = ConnectionAuthState()
@@ -105,7 +107,10 @@ struct RequestBuilder: Sendable {
     }
 
     var rules: RequestRules {
-        RequestRules(policy: ValidationPolicy(strictPayload: strictPayload, strictRegistry: strictRegistry))
+        RequestRules(
+            policy: ValidationPolicy(
+                strictPayload: strictPayload, strictRegistry: strictRegistry,
+                payloadAnalysis: PayloadAnalysisOptions(payloadLimit: payloadLimit)))
     }
 
     var context: ConnectionContext {

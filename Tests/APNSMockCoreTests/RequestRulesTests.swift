@@ -496,6 +496,39 @@ struct RequestRulesTests {
             $0.strictPayload = true
             $0.payload = RequestBuilder.jsonPayload(size: 4096)
         },
+        // --strict-payload: an error-level lint finding is the mock's own 400 (APNs accepts it).
+        .rejected("badge as a string, strict → BadRequestPayload", 400, .badRequestPayload, at: .payloadFormat) {
+            $0.payload = Array(#"{"aps":{"alert":"hi","badge":"3"}}"#.utf8)
+            $0.strictPayload = true
+        },
+        .rejected("background push without content-available, strict", 400, .badRequestPayload, at: .payloadFormat) {
+            $0.pushType = "background"
+            $0.priority = "5"
+            $0.payload = Array(#"{"aps":{},"id":1}"#.utf8)
+            $0.strictPayload = true
+        },
+        .accepted("badge as a string, lenient (APNs delivers it)") {
+            $0.payload = Array(#"{"aps":{"alert":"hi","badge":"3"}}"#.utf8)
+        },
+        .accepted("an unknown aps key is a warning only, strict") {
+            $0.payload = Array(#"{"aps":{"alert":"hi","colour":"red"}}"#.utf8)
+            $0.strictPayload = true
+        },
+        // --payload-limit emulates the binary interface's limits (APNS-REFERENCE §8).
+        .rejected("2049 bytes under --payload-limit 2048 → 413", 413, .payloadTooLarge, at: .payloadSize) {
+            $0.payloadLimit = 2048
+            $0.payload = RequestBuilder.jsonPayload(size: 2049)
+        },
+        .accepted("2048 bytes under --payload-limit 2048") {
+            $0.payloadLimit = 2048
+            $0.payload = RequestBuilder.jsonPayload(size: 2048)
+        },
+        .rejected("voip 4097 bytes under --payload-limit 4096 → 413", 413, .payloadTooLarge, at: .payloadSize) {
+            $0.pushType = "voip"
+            $0.topic = "com.example.app.voip"
+            $0.payloadLimit = 4096
+            $0.payload = RequestBuilder.jsonPayload(size: 4097)
+        },
     ]
 
     @Test("Payload", arguments: payloadsRows)

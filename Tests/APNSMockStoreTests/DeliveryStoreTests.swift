@@ -336,3 +336,66 @@ import Testing
         #expect(store.notifier.subscriberTotal == 0)
     }
 }
+
+/// Lint and preview: computed on a record's first read, cached, and usable as filters.
+@Suite struct DeliveryAnalysisTests {
+    @Test func readsCarryLintAndPreviewAndRejectedPushesNoPreview() throws {
+        let store = DeliveryStore()
+        store.append(DeliveryStoreTests.draft(payload: #"{"aps":{"alert":"hi","badge":"3"}}"#))
+        store.append(DeliveryStoreTests.draft(status: 400, apnsID: "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5E"))
+        let records = store.query(DeliveryQuery.where()).deliveries
+        let accepted = try #require(records.first?.analysis)
+        #expect(accepted.findings.map(\.code) == [LintCode(rawValue: "badge-not-integer")])
+        #expect(accepted.preview?.body == "hi")
+        #expect(records.last?.analysis?.preview == nil)
+        #expect(records.last?.analysis?.findings.isEmpty == true)
+        #expect(store.record(sequence: 1)?.analysis == accepted)
+        #expect(store.latest(apnsID: "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5E")?.analysis?.preview == nil)
+    }
+
+    @Test func lintAndPreviewFilterQueries() throws {
+        let store = DeliveryStore()
+        store.append(DeliveryStoreTests.draft(payload: #"{"aps":{"alert":"hi","badge":"3"}}"#))
+        store.append(DeliveryStoreTests.draft(payload: #"{"aps":{"alert":{"title":"T","body":"Bob"}}}"#))
+        func total(_ name: String, _ value: String) throws -> Int {
+            var matcher = DeliveryMatcher()
+            try matcher.add(queryParameter: name, value: value)
+            return store.query(DeliveryQuery(matcher: matcher)).total
+        }
+        #expect(try total("lint", "error") == 1)
+        #expect(try total("lint", "clean") == 1)
+        #expect(try total("preview.body", "Bob") == 1)
+        #expect(try total("preview.title", "T") == 1)
+        var scope = DeliveryMatcher()
+        try scope.add(queryParameter: "lint", value: "badge-not-integer")
+        #expect(store.remove(matching: scope) == 1)
+        #expect(store.count == 1)
+    }
+
+    @Test func theLimitAndTheDeviceLocaleComeFromTheStoreOptions() throws {
+        var catalog = LocalizationCatalog()
+        try catalog.addStringsFile(Array(#""GREETING" = "Hello %@";"#.utf8), locale: "en", fileName: "en")
+        try catalog.addStringsFile(Array(#""GREETING" = "Bonjour %@";"#.utf8), locale: "fr", fileName: "fr")
+        let french = String(repeating: "cd", count: 32)
+        let store = DeliveryStore(
+            analysis: PayloadAnalysisOptions(catalog: catalog, payloadLimit: 2048),
+            deviceLocale: { $0 == french ? "fr" : nil })
+        let payload = #"{"aps":{"alert":{"loc-key":"GREETING","loc-args":["Ann"]}}}"#
+        store.append(DeliveryStoreTests.draft(payload: payload))
+        store.append(DeliveryStoreTests.draft(token: french, payload: payload))
+        let records = store.query(DeliveryQuery.where()).deliveries
+        #expect(records.map { $0.analysis?.preview?.body } == ["Hello Ann", "Bonjour Ann"])
+        #expect(records.first?.analysis?.limit == 2048)
+        #expect(records.first?.analysis?.bytesRemaining == 2048 - payload.utf8.count)
+    }
+
+    @Test func theJSONShowsTheAnalysis() throws {
+        let store = DeliveryStore()
+        store.append(DeliveryStoreTests.draft(payload: #"{"aps":{"alert":"hi","badge":"3"}}"#))
+        let record = try #require(store.record(sequence: 1))
+        let json = try #require(JSONValue.parse(DeliveryRecordJSON.encode(record)))
+        #expect(json["payloadLimit"] == .integer(4096))
+        #expect(json["lint"]?.jsonText.contains(#""code":"badge-not-integer""#) == true)
+        #expect(json["preview"]?["body"] == .string("hi"))
+    }
+}
