@@ -26,7 +26,9 @@ import Testing
     }
 
     /// One push with curl: `(exit status, http status, body, seconds)`.
-    static func curlPush(_ mock: RunningMock, token: String, extra: [String] = []) async throws
+    static func curlPush(
+        _ mock: RunningMock, token: String, payload: String = #"{"aps":{"alert":"hi"}}"#, extra: [String] = []
+    ) async throws
         -> (exit: Int32, status: Int, body: String, seconds: Double)
     {
         let output = try await E2E.run(
@@ -34,7 +36,7 @@ import Testing
             [
                 "-sS", "--http2", "--cacert", E2E.caFile, "-w", "\n%{http_code} %{time_total}", "-H",
                 E2E.authorizationHeader, "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",
-                "--data-binary", #"{"aps":{"alert":"hi"}}"#,
+                "--data-binary", payload,
             ] + extra + ["\(mock.endpoints.apnsURL)/3/device/\(token)"], timeout: 30)
         let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let last = lines.last?.split(separator: " ") ?? []
