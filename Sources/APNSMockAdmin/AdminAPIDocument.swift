@@ -1620,7 +1620,7 @@ public enum AdminAPIDocument {
                 lint: {$ref: "#/components/schemas/LintFilter"}
                 preview:
                   type: object
-                  description: A structural subset of the preview (`{body: "Hello"}`).
+                  description: "A structural subset of the preview, such as {body: Hello}."
             VerifyResult:
               type: object
               required: [passed, results]

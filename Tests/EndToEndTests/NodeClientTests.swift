@@ -39,6 +39,6 @@ import Testing
         #expect(result["wait"] as? Int == 200)
         #expect((result["waitedToken"] as? String)?.hasPrefix("7f3a") == true)
         #expect(result["verify"] as? Int == 0)
-        #expect((result["report"] as? String)?.contains("all 2 expectations hold") == true)
+        #expect((result["report"] as? String)?.contains("all 3 expectations hold") == true)
     }
 }
