@@ -44,6 +44,16 @@ import Testing
         #expect(json["unregisteredAt"] == nil && json["expiredAt"] == nil)
     }
 
+    /// The device's locale picks the localizations of its previews.
+    @Test func locale() throws {
+        let device = try Self.device(#"{"locale":"pt-BR"}"#)
+        #expect(device.locale == "pt-BR")
+        #expect(try Self.rendered(device)["locale"] as? String == "pt-BR")
+        #expect(try Self.rendered(try Self.device("{}"))["locale"] is NSNull)
+        let error = #expect(throws: SpecError.self) { _ = try Self.device(#"{"locale":"french!"}"#) }
+        #expect(error?.description.contains("locale must be a locale such as en, fr or pt-BR") == true)
+    }
+
     @Test func statesAndTheirTimes() throws {
         #expect(try Self.device(#"{"state":"unregistered"}"#).state == .unregistered(at: Self.now))
         #expect(try Self.device(#"{"state":"expired","expiredAt":5}"#).state == .expired(at: 5))

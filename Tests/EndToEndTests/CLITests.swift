@@ -68,6 +68,10 @@ import Testing
         (["serve", "--behavior", "stream-limit"], "--behavior must be one of streams-after-rejection"),
         (["serve", "--idle-timeout", "0s"], "--idle-timeout must be a duration such as 30s or 5m; got '0s'"),
         (["serve", "--max-connections", "0"], "--max-connections must be at least 1; got 0"),
+        (["serve", "--locale", "english"], "--locale must be a locale such as en, fr or pt-BR; got 'english'"),
+        (["serve", "--payload-limit", "6000"], "--payload-limit must be 256–5120 bytes; got 6000"),
+        (["serve", "--localizations", "/nonexistent/l10n"], "localizations directory '/nonexistent/l10n' does not exist"),
+        (["export", "not-a-uuid"], "the apns-id must be a UUID"),
     ])
     func badInputIsOneClearLine(_ arguments: [String], _ message: String) async throws {
         let output = try await E2E.run(Self.executable, arguments)

@@ -50,6 +50,27 @@ import Testing
         #expect(configuration.faults.first?["id"] == .string("gone"))
     }
 
+    /// The payload-analysis settings: localizations (relative to the file), locale, limit, and a
+    /// device's locale in `setup.devices`.
+    @Test func payloadAnalysisSettingsAreRead() throws {
+        let text = """
+            localizations: l10n
+            locale: fr-CA
+            payloadLimit: 2048
+            setup:
+              devices:
+                - {token: abababababababab, locale: de}
+            """
+        let directory = try Self.directory(["a.yaml": text])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try ConfigurationFile(contentsOf: directory.appendingPathComponent("a.yaml").path)
+            .configuration
+        #expect(configuration.localizationsPath == directory.appendingPathComponent("l10n").path)
+        #expect(configuration.locale == "fr-CA")
+        #expect(configuration.payloadLimit == 2048)
+        #expect(configuration.devices.first?.locale == "de")
+    }
+
     @Test func adminTokenAndInsecureAreSettings() throws {
         let directory = try Self.directory(["a.yaml": "adminHost: 0.0.0.0\nadminToken: t0ken\nadminInsecure: true\n"])
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -195,6 +216,8 @@ import Testing
         ("throttle: 3", "throttle must be PUSHES/WINDOW such as 3/10s"),
         ("behaviors: [stream-limit]", "behaviors must be one of"),
         ("idleTimeout: soon", "idleTimeout must be a duration such as 30s or 5m; got 'soon'"),
+        ("locale: english", "locale must be a locale such as en, fr or pt-BR; got 'english'"),
+        ("payloadLimit: 100", "payloadLimit must be 256–5120; got 100"),
         (
             "setup:\n  faults:\n    - {action: {respond: {status: 99}}}",
             "setup.faults[0] 'action.respond.status' must be"
