@@ -5,6 +5,10 @@
 # two request counts; the difference divided by the difference in requests removes start-up.
 # Counts repeat on a busy machine (timings do not). Prints one Markdown table row per payload.
 #
+# Then the payload analysis (lint + preview), which runs when a record is first read, never on
+# the answer path: per record, reading every record once through the store (as the admin API
+# does) and the analyzer alone.
+#
 # usage: bench/instructions.sh [N1 N2]   (default 2000 12000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,8 +26,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # valgrind 3.19 cannot read the DWARF of Swift release binaries; symbols stay, debug info goes.
 objcopy --strip-debug .build/release/apns-mock-bench "$work/apns-mock-bench"
-count() { # requests payload-bytes
-  valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/apns-mock-bench" "$1" "$2" 2>&1 >/dev/null |
+count() { # requests payload-bytes [read-mode]
+  valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/apns-mock-bench" "$1" "$2" 64 "${3:-0}" 2>&1 >/dev/null |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 echo "| payload | instructions per request (client + server) | server session only |"
@@ -38,4 +42,18 @@ for bytes in 100 4096; do
   per=$(( (total2 - total1) / (n2 - n1) ))
   server=$(( (server2 - server1) / (n2 - n1) ))
   echo "| ${bytes} B | ${per} | ${server} |"
+done
+echo
+echo "| payload | + reading every record once (query, lint, preview), per record | the analyzer alone, per payload |"
+echo "|---|---:|---:|"
+for bytes in 100 4096; do
+  base1=$(count "$n1" "$bytes")
+  base2=$(count "$n2" "$bytes")
+  read1=$(count "$n1" "$bytes" 1)
+  read2=$(count "$n2" "$bytes" 1)
+  lint1=$(count "$n1" "$bytes" 2)
+  lint2=$(count "$n2" "$bytes" 2)
+  reading=$(( ((read2 - read1) - (base2 - base1)) / (n2 - n1) ))
+  analysis=$(( ((lint2 - lint1) - (base2 - base1)) / (n2 - n1) ))
+  echo "| ${bytes} B | ${reading} | ${analysis} |"
 done

@@ -13,7 +13,10 @@ import Logging
 /// sockets, no TLS) for a fixed number of pushes. Under `valgrind --tool=callgrind` two runs
 /// with different counts give a stable instructions-per-request figure (see bench/).
 ///
-/// usage: apns-mock-bench [REQUESTS] [PAYLOAD_BYTES] [CONCURRENT]
+/// usage: apns-mock-bench [REQUESTS] [PAYLOAD_BYTES] [CONCURRENT] [READ]
+///   READ 1: afterwards read every record once through the store, as the admin API does (each
+///   record's first read computes its lint and preview); READ 2: analyse every payload directly
+///   (`PayloadAnalyzer` alone, nothing else read).
 @main
 struct BenchCommand {
     static func main() throws {
@@ -21,6 +24,7 @@ struct BenchCommand {
         let total = arguments.first ?? 10_000
         let payloadBytes = arguments.dropFirst().first ?? 100
         let concurrent = arguments.dropFirst(2).first ?? 64
+        let read = arguments.dropFirst(3).first ?? 0
 
         let keyPEM = try String(contentsOfFile: "certs/AuthKey_ABC123DEFG.p8", encoding: .utf8)
         let signingKey = try P256.Signing.PrivateKey(pemRepresentation: keyPEM)
@@ -80,6 +84,26 @@ struct BenchCommand {
                 + String(format: "%.2f", Double(serverNanos) / 1000 / Double(total)))
         if accepted != total {
             FileHandle.standardError.write(Data("warning: only \(accepted) of \(total) pushes were accepted\n".utf8))
+        }
+        if read == 1 {
+            var cursor: UInt64 = 0
+            var findings = 0
+            while true {
+                let page = store.query(DeliveryQuery(since: cursor, limit: 1000))
+                findings += page.deliveries.reduce(0) { $0 + ($1.analysis?.findings.count ?? 0) }
+                guard let next = page.next else { break }
+                cursor = next
+            }
+            print("read=\(store.count) findings=\(findings)")
+        } else if read == 2 {
+            let context = PayloadContext(pushType: .alert, priority: "10", topic: "com.example.app")
+            var findings = 0
+            for _ in 0..<total {
+                findings +=
+                    PayloadAnalyzer.analyze(payload: payload, payloadSize: payload.count, context: context)
+                    .findings.count
+            }
+            print("analysed=\(total) findings=\(findings)")
         }
     }
 

@@ -70,7 +70,10 @@ import Testing
         (["serve", "--max-connections", "0"], "--max-connections must be at least 1; got 0"),
         (["serve", "--locale", "english"], "--locale must be a locale such as en, fr or pt-BR; got 'english'"),
         (["serve", "--payload-limit", "6000"], "--payload-limit must be 256–5120 bytes; got 6000"),
-        (["serve", "--localizations", "/nonexistent/l10n"], "localizations directory '/nonexistent/l10n' does not exist"),
+        (
+            ["serve", "--localizations", "/nonexistent/l10n"],
+            "localizations directory '/nonexistent/l10n' does not exist"
+        ),
         (["export", "not-a-uuid"], "the apns-id must be a UUID"),
     ])
     func badInputIsOneClearLine(_ arguments: [String], _ message: String) async throws {
