@@ -171,6 +171,19 @@ struct JSONValueTests {
         #expect(JSONValue.parse(text) == nil)
     }
 
+    /// Strings decode to the same text with and without escapes, multi-byte characters kept
+    /// whole around them; invalid UTF-8 is refused, escaped or not.
+    @Test func stringsWithAndWithoutEscapes() {
+        #expect(JSONValue.parse(#""Café 😀 ok""#) == .string("Café 😀 ok"))
+        #expect(JSONValue.parse(#""Caf\u00e9 \ud83d\ude00\n\"q\" é""#) == .string("Café 😀\n\"q\" é"))
+        #expect(JSONValue.parse(#""\\U0001F600""#) == .string(#"\U0001F600"#))
+        let long = String(repeating: "é", count: 3000)
+        #expect(JSONValue.parse("\"\(long)\\t\"") == .string(long + "\t"))
+        #expect(JSONValue.parse([0x22, 0xC3, 0x22]) == nil)
+        #expect(JSONValue.parse([0x22, 0xC3, 0x5C, 0x6E, 0x22]) == nil)
+        #expect(JSONValue.parse([0x22, 0x5C, 0x6E, 0xFF, 0x22]) == nil)
+    }
+
     @Test func keepsKeyOrderAndValues() throws {
         let value = try #require(JSONValue.parse(#"{"b":1,"a":"é","c":[true]}"#))
         guard case .object(let members) = value else {
