@@ -217,17 +217,29 @@ struct PayloadLinter {
             "\(path) contains the escape \(escape), which devices show literally; send the UTF-8 character instead.")
     }
 
+    /// The first `\U` followed by 4–8 hex digits in `text`. Scans UTF-8 bytes: every byte of
+    /// the pattern is ASCII, which a multi-byte sequence never contains.
     private static func unicodeEscape(in text: String) -> String? {
-        let scalars = Array(text.unicodeScalars)
-        guard scalars.count >= 6 else { return nil }
-        for index in 0...(scalars.count - 6) where scalars[index] == "\\" && scalars[index + 1] == "U" {
-            var end = index + 2
-            while end < scalars.count, end < index + 10, scalars[end].isASCII, scalars[end].properties.isASCIIHexDigit {
-                end += 1
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            guard bytes.count >= 6 else { return nil }
+            func isHex(_ byte: UInt8) -> Bool {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
             }
-            if end - index >= 6 { return String(String.UnicodeScalarView(scalars[index..<end])) }
+            var index = 0
+            while index + 6 <= bytes.count {
+                if bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "U") {
+                    var end = index + 2
+                    while end < bytes.count, end < index + 10, isHex(bytes[end]) { end += 1 }
+                    if end - index >= 6 {
+                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+                    }
+                }
+                index += 1
+            }
+            return nil
         }
-        return nil
     }
 
     // MARK: sound
