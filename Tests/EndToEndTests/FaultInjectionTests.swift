@@ -384,7 +384,12 @@ import Testing
         holder.standardOutput = FileHandle.nullDevice
         try holder.run()
         defer { holder.terminate() }
-        try await Task.sleep(for: .milliseconds(500))
+        // Until the holder's connection is open (a loaded machine takes a while to start Python).
+        for _ in 0..<100 {
+            let (_, open) = try await E2E.adminGET(mock, "/v1/connections?state=open")
+            if (open["connections"] as? [Any])?.isEmpty == false { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
         let refused = try await Self.curlPush(mock, token: E2E.randomToken())
         #expect(refused.exit != 0 && refused.status == 0)
         holder.waitUntilExit()
