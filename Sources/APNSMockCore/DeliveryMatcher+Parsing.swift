@@ -23,6 +23,11 @@ extension DeliveryMatcher {
             append(.header(name: header, value: value))
             return
         }
+        if name == "payload" || name == "preview" || name == "headers" {
+            throw MatcherError(
+                "query parameter '\(name)' needs a path: \(name).<\(name == "headers" ? "name" : "path")>=value (such as \(name == "headers" ? "headers.apns-priority=5" : name + ".aps.badge=3"))"
+            )
+        }
         for prefix in ["payload.", "preview."] where name.hasPrefix(prefix) {
             let path = name.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
             guard !path.contains(where: \.isEmpty) else {

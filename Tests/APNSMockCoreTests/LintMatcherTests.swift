@@ -47,6 +47,9 @@ struct AnalysedFacts: DeliveryFacts {
 
     @Test func anUnknownLintValueIsRefusedByName() {
         var matcher = DeliveryMatcher()
+        // A bare `preview` (or `payload`) parameter says how to write a path.
+        let bare = #expect(throws: MatcherError.self) { try matcher.add(queryParameter: "preview", value: "x") }
+        #expect(bare?.message.contains("preview.<path>=value") == true)
         #expect(throws: MatcherError.self) { try matcher.add(queryParameter: "lint", value: "bad-badge") }
         #expect(throws: MatcherError.self) { _ = try DeliveryMatcher(json: .object([("lint", .integer(3))])) }
     }
