@@ -185,7 +185,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
-            exclude: ["Clients", "Fixtures"]
+            exclude: ["Clients"]
         ),
     ]
 )

@@ -6,7 +6,7 @@ import Testing
 /// Payload lint and previews end to end: real clients push the payloads of Apple's payload
 /// documents (`../shared/seeds`), the admin API shows each record's findings and preview.
 @Suite(.serialized) struct PayloadLintEndToEndTests {
-    static let localizations = E2E.repositoryRoot + "/Tests/EndToEndTests/Fixtures/Localizations"
+    static let localizations = E2E.repositoryRoot + "/Tests/Fixtures/Localizations"
 
     /// One push for `node_payloads.mjs`.
     struct Push {
@@ -44,58 +44,73 @@ import Testing
 
     static func preview(_ record: [String: Any]) -> [String: Any]? { record["preview"] as? [String: Any] }
 
-    // Seed 003 (Remote Notification Programming Guide, "Creating the Remote Notification Payload")
-    // and seed 000 ("Push Notifications by Tutorials", chapter 3): one example of each kind the
-    // issue names.
+    /// One row of `Tests/Fixtures/SeedPayloads.json` (shared with the Core suite's `SeedPayloadTests`).
+    struct SeedFixture {
+        var source: String
+        var payload: String
+        var headers: [String: String]
+        var localized: Bool
+        var lint: [String]
+        var preview: [String: Any]?
+    }
+
+    static func seedFixtures() throws -> [SeedFixture] {
+        let file = E2E.repositoryRoot + "/Tests/Fixtures/SeedPayloads.json"
+        let top = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any]
+        let rows = try #require(top?["fixtures"] as? [[String: Any]], "\(file) has no fixtures array")
+        return try rows.map { row in
+            SeedFixture(
+                source: try #require(row["source"] as? String), payload: try #require(row["payload"] as? String),
+                headers: row["headers"] as? [String: String] ?? [:], localized: row["localized"] as? Bool ?? false,
+                lint: try #require(row["lint"] as? [String]), preview: row["preview"] as? [String: Any])
+        }
+    }
+
+    /// `object` as compact JSON text with sorted keys, to compare regardless of key order.
+    static func canonical(_ object: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    /// Every example payload of the seed documents, pushed through Node's http2 client as a
+    /// provider would send it: the record carries the fixture's lint codes and preview, exactly.
+    /// Localized rows go to a mock started with `--localizations Tests/Fixtures/Localizations`,
+    /// the others to one without strings.
     @Test(.enabled(if: FaultInjectionTests.nodeAvailable, "node is not installed"))
-    func seedExamplesThroughNode() async throws {
-        let mock = try await E2E.startMock { $0.localizationsPath = Self.localizations }
-        defer { Task { await mock.stop() } }
-        let pushes = [
-            Push(payload: #"{"aps":{"alert":"Message received from Bob"}}"#),
-            Push(
-                payload:
-                    #"{"aps":{"alert":{"title":"Game Request","body":"Bob wants to play poker"},"badge":5},"acme1":"bar","acme2":42}"#
-            ),
-            Push(
-                payload:
-                    #"{"aps":{"alert":{"loc-key":"GAME_PLAY_REQUEST_FORMAT","loc-args":["Jenna","Frank"]},"sound":"chime.aiff"},"acme":"foo"}"#
-            ),
-            Push(payload: #"{"aps":{"badge":9,"sound":"bingbong.aiff"}}"#),
-            Push(
-                payload:
-                    #"{"aps":{"alert":{"title":"Fire alarm","body":"Leave the building"},"sound":{"critical":1,"name":"alarm.caf","volume":0.75},"interruption-level":"critical"}}"#
-            ),
-            Push(payload: #"{"aps":{"alert":"New level","category":"GAME_INVITATION","thread-id":"game-42"}}"#),
-            Push(
-                payload: #"{"aps":{"content-available":1},"acme":"refresh"}"#,
-                headers: ["apns-push-type": "background", "apns-priority": "5"]),
-            Push(
-                payload:
-                    #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"home":2,"away":1},"alert":{"title":"Goal!","body":"2-1"}}}"#,
-                headers: [
-                    "apns-push-type": "liveactivity", "apns-topic": "com.example.app.push-type.liveactivity",
-                    "apns-priority": "10",
-                ]),
-        ]
-        let records = try await Self.pushWithNode(mock, pushes)
+    func everySeedExampleThroughNode() async throws {
+        let fixtures = try Self.seedFixtures()
+        #expect(fixtures.count >= 34)
+        let plain = try await E2E.startMock()
+        defer { Task { await plain.stop() } }
+        let localized = try await E2E.startMock { $0.localizationsPath = Self.localizations }
+        defer { Task { await localized.stop() } }
+        for (mock, rows) in [(plain, fixtures.filter { !$0.localized }), (localized, fixtures.filter(\.localized))] {
+            #expect(!rows.isEmpty)
+            let records = try await Self.pushWithNode(
+                mock, rows.map { Push(payload: $0.payload, headers: $0.headers) })
+            try #require(records.count == rows.count)
+            for (fixture, record) in zip(rows, records) {
+                let bytes = fixture.payload.utf8.count
+                #expect(Self.codes(record) == fixture.lint, "\(fixture.source): \(record["lint"] ?? "none")")
+                if let expected = fixture.preview {
+                    #expect(
+                        (record["response"] as? [String: Any])?["status"] as? Int == 200, "\(fixture.source)")
+                    let preview = try Self.canonical(Self.preview(record) ?? [:])
+                    #expect(
+                        preview == (try Self.canonical(expected)), "\(fixture.source): \(preview) is not \(expected)")
+                } else {
+                    #expect(record["preview"] is NSNull, "\(fixture.source): \(record["preview"] ?? "absent")")
+                }
+                #expect(record["payloadLimit"] as? Int == 4096)
+                #expect(record["payloadBytesRemaining"] as? Int == 4096 - bytes, "\(fixture.source)")
+            }
+        }
+        // The filter finds the flagged ones among all the records.
+        let (_, errors) = try await E2E.adminGET(plain, "/v1/deliveries?lint=error")
         #expect(
-            records.map { ($0["response"] as? [String: Any])?["status"] as? Int } == Array(repeating: 200, count: 8))
-        for record in records { #expect(Self.codes(record) == [], "\(record["lint"] ?? "")") }
-        let previews = records.map(Self.preview)
-        #expect(previews[0]?["body"] as? String == "Message received from Bob")
-        #expect(previews[1]?["title"] as? String == "Game Request" && previews[1]?["badge"] as? Int == 5)
-        #expect(previews[2]?["body"] as? String == "Jenna and Frank have invited you to play Monopoly")
-        #expect((previews[2]?["sound"] as? [String: Any])?["name"] as? String == "chime.aiff")
-        #expect(previews[3]?["badge"] as? Int == 9 && previews[3]?["body"] == nil)
-        let critical = previews[4]?["sound"] as? [String: Any]
-        #expect(critical?["critical"] as? Bool == true && critical?["volume"] as? Double == 0.75)
-        #expect(previews[4]?["interruptionLevel"] as? String == "critical")
-        #expect(
-            previews[5]?["category"] as? String == "GAME_INVITATION" && previews[5]?["threadId"] as? String == "game-42"
-        )
-        #expect(previews[6]?["silent"] as? Bool == true && previews[6]?.count == 1)
-        #expect(previews[7]?["title"] as? String == "Goal!" && previews[7]?["silent"] as? Bool == false)
+            errors["total"] as? Int
+                == fixtures.filter { row in
+                    !row.localized && row.lint.contains { LintCode(rawValue: $0).severity == .error }
+                }.count)
     }
 
     /// Payloads iOS would show differently from what their author meant are flagged, each by

@@ -120,7 +120,8 @@ public struct LintCode: RawRepresentable, Sendable, Hashable, CustomStringConver
         "background-priority-not-5", .error, "A background push is sent without apns-priority 5.")
     public static let contentAvailableHighPriority = LintCode(
         "content-available-high-priority", .error,
-        "content-available 1 is sent with priority 10 (explicit or by default); background updates need priority 5.")
+        "content-available 1 with no alert, sound or badge is sent with priority 10 (explicit or by default); "
+            + "background updates need priority 5.")
     public static let backgroundMissingContentAvailable = LintCode(
         "background-missing-content-available", .error, "A background push lacks content-available 1.")
     public static let backgroundNotSilent = LintCode(

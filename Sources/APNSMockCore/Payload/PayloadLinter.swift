@@ -295,12 +295,18 @@ struct PayloadLinter {
                     .backgroundPriorityNotFive, "header:apns-priority",
                     "A background push needs apns-priority 5, \(sent).")
             }
-        } else if contentAvailable && (context.priority ?? "10") == "10" {
+        } else if contentAvailable && (context.priority ?? "10") == "10"
+            && !(aps ?? []).contains(where: { ["alert", "sound", "badge"].contains($0.key) })
+        {
+            // Apple (apns-priority 10): "It is an error to use this priority for a push
+            // notification that contains only the content-available key"; with an alert, a sound
+            // or a badge, priority 10 is right.
             let sent =
                 context.priority == nil ? "the default priority 10 (no apns-priority header)" : "apns-priority 10"
             add(
                 .contentAvailableHighPriority, "header:apns-priority",
-                "aps.content-available 1 is sent with \(sent), but background updates need priority 5.")
+                "aps.content-available 1 with no alert, sound or badge is sent with \(sent), "
+                    + "but background updates need priority 5.")
         }
 
         guard let aps, let preview else { return }

@@ -174,9 +174,9 @@ struct LintRuleTests {
             path: "header:apns-priority",
             context: PayloadContext(pushType: .background, priority: "10", topic: "com.example.app")),
         Row(
-            .contentAvailableHighPriority, "alert push with content-available and default priority",
-            #"{"aps":{"alert":{"title":"Hi","body":"Hello"},"sound":"default","content-available":1}}"#,
-            path: "header:apns-priority"),
+            .contentAvailableHighPriority, "alert push with only content-available, default priority",
+            #"{"aps":{"content-available":1}}"#, path: "header:apns-priority",
+            expected: [.contentAvailableHighPriority, .alertNothingToShow]),
         Row(
             .backgroundMissingContentAvailable, "background push without content-available",
             #"{"aps":{},"job":"sync"}"#, path: "aps.content-available", context: Baseline.backgroundContext),

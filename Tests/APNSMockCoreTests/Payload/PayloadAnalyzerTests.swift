@@ -338,20 +338,29 @@ struct PayloadAnalyzerTests {
         #expect(Self.codes(#"{"job":1}"#, context) == [.apsMissing])
     }
 
-    @Test("content-available 1 needs priority 5 on any push type")
+    /// Apple, apns-priority 10: "It is an error to use this priority for a push notification
+    /// that contains only the content-available key"; with an alert, sound or badge it is fine.
+    @Test("content-available 1 alone needs priority 5 on any push type")
     func contentAvailablePriority() {
-        let json = #"{"aps":{"alert":"Hi","content-available":1}}"#
-        #expect(Self.codes(json) == [.contentAvailableHighPriority])
-        #expect(Self.codes(json, PayloadContext(priority: "10")) == [.contentAvailableHighPriority])
-        #expect(Self.codes(json, PayloadContext(priority: "5")) == [])
-        #expect(Self.codes(json, PayloadContext(priority: "1")) == [])
+        let json = #"{"aps":{"mutable-content":1,"content-available":1},"job":"sync"}"#
+        let widgets = PayloadContext(pushType: .widgets, topic: "com.example.app.push-type.widgets")
+        #expect(Self.codes(json, widgets) == [.contentAvailableHighPriority])
+        var explicit = widgets
+        explicit.priority = "10"
+        #expect(Self.codes(json, explicit) == [.contentAvailableHighPriority])
+        for priority in ["5", "1"] {
+            explicit.priority = priority
+            #expect(Self.codes(json, explicit) == [])
+        }
         #expect(
-            Support.analyze(json).findings.first?.message
-                == "aps.content-available 1 is sent with the default priority 10 (no apns-priority header), but background updates need priority 5."
-        )
-        #expect(
-            Self.codes(#"{"aps":{"content-available":1}}"#, PayloadContext(pushType: .widgets, priority: "10"))
-                == [.contentAvailableHighPriority])
+            Support.analyze(json, widgets).findings.first?.message
+                == "aps.content-available 1 with no alert, sound or badge is sent with the default priority 10 "
+                + "(no apns-priority header), but background updates need priority 5.")
+        for shown in [#""alert":"Hi""#, #""sound":"default""#, #""badge":3"#] {
+            let withSomething = #"{"aps":{"content-available":1,"# + shown + "}}"
+            #expect(Self.codes(withSomething) == [], "\(withSomething)")
+            #expect(Self.codes(withSomething, PayloadContext(priority: "10")) == [])
+        }
     }
 
     @Test("Alert pushes need something to show or play")

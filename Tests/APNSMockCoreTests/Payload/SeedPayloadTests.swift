@@ -1,405 +1,112 @@
 import APNSMockCore
+import Foundation
 import Testing
 
-/// Every example payload of the seed documents (`/work/shared/seeds/*.txt`), with the findings
-/// and the preview the analyzer must give for it as an alert push (header sent, priority absent,
-/// no strings loaded unless the row says so).
+/// Every example payload of the seed documents (`/work/shared/seeds/*.txt`), read from
+/// `Tests/Fixtures/SeedPayloads.json` (which the end-to-end suite pushes through a real client),
+/// with the findings and the preview the analyzer must give for it.
 @Suite("Seed payloads")
 struct SeedPayloadTests {
+    /// One row of the fixture file, or the reason the file could not be read.
     struct Fixture: Sendable, CustomTestStringConvertible {
-        let source: String
-        let json: String
-        var context = PayloadContext()
-        let codes: [LintCode]
-        let preview: NotificationPreview?
+        var source: String
+        var payload = ""
+        var headers: [String: String] = [:]
+        var localized = false
+        var codes: [String] = []
+        var preview: JSONValue = .null
+        var loadError: String?
         var testDescription: String { source }
     }
 
-    typealias Preview = NotificationPreview
+    static let fixtureFile = repositoryTests + "/Fixtures/SeedPayloads.json"
+    static let localizations = repositoryTests + "/Fixtures/Localizations"
+    static let repositoryTests: String = {
+        var path = #filePath.split(separator: "/").map(String.init)
+        path.removeLast(3)
+        return "/" + path.joined(separator: "/")
+    }()
 
-    static let fixtures: [Fixture] = [
-        // Seed 000 (Push Notifications by Tutorials, ch. 3 "Remote Notification Payload"), "Alert".
-        Fixture(
-            source: "000 Alert: title and body",
-            json: """
-                {
-                  "aps": {
-                    "alert": {
-                      "title": "Your food is done.",
-                      "body": "Be careful, it's really hot!"
-                    }
-                  }
-                }
-                """,
-            codes: [],
-            preview: Preview(title: "Your food is done.", body: "Be careful, it's really hot!")),
-        // Seed 000, "Localization": loc keys with no strings loaded show the keys themselves.
-        Fixture(
-            source: "000 Localization: loc keys, no strings loaded",
-            json: """
-                {
-                  "aps": {
-                    "alert": {
-                      "title-loc-key": "FOOD_ORDERED",
-                      "loc-key": "FOOD_PICKUP_TIME",
-                      "loc-args": ["2018-05-02T19:32:41Z"]
-                    }
-                  }
-                }
-                """,
-            codes: [],
-            preview: Preview(title: "FOOD_ORDERED", body: "FOOD_PICKUP_TIME")),
-        // Seed 000, "Localization", with an English table: "You can pick up your order at …".
-        Fixture(
-            source: "000 Localization: loc keys rendered from English strings",
-            json: """
-                {
-                  "aps": {
-                    "alert": {
-                      "title-loc-key": "FOOD_ORDERED",
-                      "loc-key": "FOOD_PICKUP_TIME",
-                      "loc-args": ["2018-05-02T19:32:41Z"]
-                    }
-                  }
-                }
-                """,
-            context: PayloadContext(strings: PayloadTestSupport.english),
-            codes: [],
-            preview: Preview(
-                title: "Your order is ready", body: "You can pick up your order at 2018-05-02T19:32:41Z.")),
-        // Seed 000, "Badge".
-        Fixture(
-            source: "000 Badge: badge 12",
-            json: """
-                {
-                  "aps": { 
-                    "alert": { 
-                        "title": "Your food is done.",
-                        "body": "Be careful, it's really hot!"
-                    },
-                    "badge": 12
-                  }
-                }
-                """,
-            codes: [],
-            preview: Preview(title: "Your food is done.", body: "Be careful, it's really hot!", badge: 12)),
-        // Seed 000, "Sound": a custom sound file.
-        Fixture(
-            source: "000 Sound: filename.caf",
-            json: """
-                {
-                  "aps": { 
-                    "alert": { 
-                        "title": "Your food is done.",
-                        "body": "Be careful, it's really hot!"
-                    },
-                    "badge": 12,
-                    "sound": "filename.caf"
-                  }
-                }
-                """,
-            codes: [],
-            preview: Preview(
-                title: "Your food is done.", body: "Be careful, it's really hot!", badge: 12,
-                sound: .init(name: "filename.caf"))),
-        // Seed 000, "Critical alert sounds": the sound dictionary.
-        Fixture(
-            source: "000 Critical alert sounds: sound dictionary",
-            json: """
-                {
-                  "aps": { 
-                    "alert": { 
-                        "title": "Your food is done.",
-                        "body": "Be careful, it's really hot!"
-                    },
-                    "badge": 12,
-                    "sound": {
-                      "critical": 1,
-                      "name": "filename.caf",
-                      "volume": 0.75
-                    }
-                  }
-                }
-                """,
-            codes: [],
-            preview: Preview(
-                title: "Your food is done.", body: "Be careful, it's really hot!", badge: 12,
-                sound: .init(name: "filename.caf", critical: true, volume: 0.75))),
-        // Seed 000, "Your custom data": custom keys outside aps are the app's.
-        Fixture(
-            source: "000 Your custom data: coords",
-            json: """
-                {
-                  "aps": { 
-                    "alert": { 
-                      "title": "Save The Princess!"
-                    }
-                  },
-                  "coords": {
-                    "latitude": 37.33182, 
-                    "longitude": -122.03118
-                  }
-                }
-                """,
-            codes: [],
-            preview: Preview(title: "Save The Princess!")),
+    static let fixtures: [Fixture] = {
+        do { return try loadFixtures() } catch { return [Fixture(source: "the fixture file", loadError: "\(error)")] }
+    }()
 
-        // Seed 001 (Apple's Payload Key Reference) has no example payload; its Table 9-1 says
-        // "The JSON \U notation is not supported": the rule is a row of LintRuleTests.
+    struct FixtureFileError: Error, CustomStringConvertible {
+        var description: String
+    }
 
-        // Seed 002 (Apple's "Examples of JSON Payloads", Korean translation), Example 1.
-        Fixture(
-            source: "002 Example 1: alert string",
-            json: """
-                {
-                    "aps" : { "alert" : "Message received from Bob" },
-                    "acme2" : [ "bang",  "whiz" ]
-                }
-                """,
-            codes: [],
-            preview: Preview(body: "Message received from Bob")),
-        // Seed 002, Example 2: action-loc-key and badge.
-        Fixture(
-            source: "002 Example 2: action-loc-key PLAY, badge 5",
-            json: """
-                {
-                    "aps" : {
-                        "alert" : {
-                            "title" : "Game Request",
-                            "body" : "Bob wants to play poker",
-                            "action-loc-key" : "PLAY"
-                        },
-                        "badge" : 5
-                    },
-                    "acme1" : "bar",
-                    "acme2" : [ "bang",  "whiz" ]
-                }
-                """,
-            codes: [],
-            preview: Preview(title: "Game Request", body: "Bob wants to play poker", badge: 5)),
-        // Seed 002, Example 3: alert string, badge, bundled sound.
-        Fixture(
-            source: "002 Example 3: badge 9, bingbong.aiff",
-            json: """
-                {
-                    "aps" : {
-                        "alert" : "You got your emails.",
-                        "badge" : 9,
-                        "sound" : "bingbong.aiff"
-                    },
-                    "acme1" : "bar",
-                    "acme2" : 42
-                }
-                """,
-            codes: [],
-            preview: Preview(body: "You got your emails.", badge: 9, sound: .init(name: "bingbong.aiff"))),
-        // Seed 002, Example 4: loc-key and loc-args, no strings loaded.
-        Fixture(
-            source: "002 Example 4: GAME_PLAY_REQUEST_FORMAT, no strings loaded",
-            json: """
-                {
-                    "aps" : {
-                        "alert" : {
-                            "loc-key" : "GAME_PLAY_REQUEST_FORMAT",
-                            "loc-args" : [ "Jenna", "Frank"]
-                        },
-                        "sound" : "chime.aiff"
-                    },
-                    "acme" : "foo"
-                }
-                """,
-            codes: [],
-            preview: Preview(body: "GAME_PLAY_REQUEST_FORMAT", sound: .init(name: "chime.aiff"))),
-        // Seed 002, Example 4, with English strings.
-        Fixture(
-            source: "002 Example 4: GAME_PLAY_REQUEST_FORMAT rendered",
-            json: """
-                {
-                    "aps" : {
-                        "alert" : {
-                            "loc-key" : "GAME_PLAY_REQUEST_FORMAT",
-                            "loc-args" : [ "Jenna", "Frank"]
-                        },
-                        "sound" : "chime.aiff"
-                    },
-                    "acme" : "foo"
-                }
-                """,
-            context: PayloadContext(strings: PayloadTestSupport.english),
-            codes: [],
-            preview: Preview(
-                body: "Jenna and Frank have invited you to play Monopoly", sound: .init(name: "chime.aiff"))),
-        // Seed 002, Example 5 as printed: a comma is missing after "category" and a curly quote
-        // opens "chime.aiff", so it is not JSON.
-        Fixture(
-            source: "002 Example 5 as printed: not JSON",
-            json: """
-                {
-                  "aps" : {
-                      "category" : "NEW_MESSAGE_CATEGORY"
-                      "alert" : {
-                        "body" : "Acme message received from Johnny Appleseed",
-                        "action-loc-key" : "VIEW"
-                      },
-                      "badge" : 3,
-                      "sound" : “chime.aiff"
-                  },
-                  "acme-account" : "jane.appleseed@apple.com",
-                  "acme-message" : "message123456"
-                }
-                """,
-            codes: [.payloadNotJSON],
-            preview: nil),
-        // Seed 002, Example 5 repaired (comma added, straight quote).
-        Fixture(
-            source: "002 Example 5 repaired: category",
-            json: """
-                {
-                  "aps" : {
-                      "category" : "NEW_MESSAGE_CATEGORY",
-                      "alert" : {
-                        "body" : "Acme message received from Johnny Appleseed",
-                        "action-loc-key" : "VIEW"
-                      },
-                      "badge" : 3,
-                      "sound" : "chime.aiff"
-                  },
-                  "acme-account" : "jane.appleseed@apple.com",
-                  "acme-message" : "message123456"
-                }
-                """,
-            codes: [],
-            preview: Preview(
-                body: "Acme message received from Johnny Appleseed", badge: 3, sound: .init(name: "chime.aiff"),
-                category: "NEW_MESSAGE_CATEGORY")),
+    static func loadFixtures() throws -> [Fixture] {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixtureFile)))
+        guard case .object(let top)? = JSONValue.parse(bytes),
+            case .array(let rows)? = top.first(where: { $0.key == "fixtures" })?.value
+        else { throw FixtureFileError(description: "\(fixtureFile) has no fixtures array") }
+        return try rows.map { row in
+            guard case .object(let members) = row else { throw FixtureFileError(description: "a row is not an object") }
+            func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+            guard case .string(let source)? = member("source"), case .string(let payload)? = member("payload"),
+                case .array(let lint)? = member("lint"), let preview = member("preview")
+            else {
+                throw FixtureFileError(description: "a row lacks source, payload, lint or preview: \(row.jsonText)")
+            }
+            var fixture = Fixture(source: source, payload: payload, preview: preview)
+            fixture.codes = lint.compactMap(\.scalarText)
+            if case .object(let headers)? = member("headers") {
+                for header in headers { fixture.headers[header.key] = header.value.scalarText }
+            }
+            fixture.localized = member("localized") == .bool(true)
+            return fixture
+        }
+    }
 
-        // Seed 003 (iOS Push Notifications: Part 3 — Push payload), the simple push, formatted.
-        Fixture(
-            source: "003 simple push, formatted",
-            json: """
-                {
-                "aps": {
-                "alert": "Hello there!"
-                }
-                }
-                """,
-            codes: [],
-            preview: Preview(body: "Hello there!")),
-        // Seed 003, the same compact ("only 32bytes").
-        Fixture(
-            source: "003 simple push, compact",
-            json: #"{"aps":{"alert":"Hello there!"}}"#,
-            codes: [],
-            preview: Preview(body: "Hello there!")),
-        // Seed 003, "Here is more complicated example".
-        Fixture(
-            source: "003 complicated example: subtitle, relevance-score, interruption-level, category",
-            json: """
-                {
-                "aps": {
-                "alert": {
-                "title": "Lorem ipsum title",
-                "subtitle": "Lorem ipsum subtitle",
-                "body": "Lorem ipsum body"
-                },
-                "badge": 7,
-                "sound": "coin.aiff",
-                "relevance-score": 0.3,
-                "interruption-level": "active",
-                "category": "PAY_IN"
-                },
-                "my_id": "001"
-                }
-                """,
-            codes: [],
-            preview: Preview(
-                title: "Lorem ipsum title", subtitle: "Lorem ipsum subtitle", body: "Lorem ipsum body", badge: 7,
-                sound: .init(name: "coin.aiff"), category: "PAY_IN", interruptionLevel: "active")),
-        // Seed 003, "Critical alerts": the sound fragment, put inside aps.
-        Fixture(
-            source: "003 Critical alerts: sound dictionary fragment inside aps",
-            json: """
-                {"aps": {
-                "sound": {
-                "critical": 1,
-                "name": "coin.aiff",
-                "volume": 1
-                }
-                }}
-                """,
-            codes: [],
-            preview: Preview(sound: .init(name: "coin.aiff", critical: true, volume: 1))),
-        // Seed 003, "Time Sensitive Notifications" calls the level timeSensitive; the payload
-        // value is time-sensitive.
-        Fixture(
-            source: "003 Time Sensitive Notifications: timeSensitive is not a level",
-            json: #"{"aps":{"alert":"Payment received","interruption-level":"timeSensitive"}}"#,
-            codes: [.interruptionLevelInvalid],
-            preview: Preview(body: "Payment received", interruptionLevel: "timeSensitive")),
+    /// The English table of `Tests/Fixtures/Localizations/en.lproj`, as a device set to `en` has it.
+    static func englishStrings() throws -> LocalizedStrings? {
+        let file = localizations + "/en.lproj/Localizable.strings"
+        var catalog = LocalizationCatalog()
+        try catalog.addStringsFile(
+            [UInt8](Data(contentsOf: URL(fileURLWithPath: file))), locale: "en", fileName: "Localizable.strings")
+        return catalog.strings(for: "en")
+    }
 
-        // Seed 004 (The iPhone Developer's Cookbook, "Building Notification Payloads"), Table 16-1.
-        Fixture(
-            source: "004 Table 16-1: hello",
-            json: #"{"aps":{"alert":"hello"}}"#,
-            codes: [],
-            preview: Preview(body: "hello")),
-        Fixture(
-            source: "004 Table 16-1: hello in an alert dictionary",
-            json: #"{"aps":{"alert":{"body":"hello"}}}"#,
-            codes: [],
-            preview: Preview(body: "hello")),
-        Fixture(
-            source: "004 Table 16-1: one OK button (action-loc-key null)",
-            json: #"{"aps":{"alert":{"action-loc-key":null,"body":"hello"}}}"#,
-            codes: [],
-            preview: Preview(body: "hello")),
-        Fixture(
-            source: "004 Table 16-1: custom button Open",
-            json: #"{"aps":{"alert":{"action-loc-key":"Open","body":"hello"}}}"#,
-            codes: [],
-            preview: Preview(body: "hello")),
-        Fixture(
-            source: "004 Table 16-1: badge 3",
-            json: #"{"aps":{"badge":3,"alert":{"body":"hello"}}}"#,
-            codes: [],
-            preview: Preview(body: "hello", badge: 3)),
-        Fixture(
-            source: "004 Table 16-1: a sound without an alert",
-            json: #"{"aps":{"sound":"ping2.caf","alert":{}}}"#,
-            codes: [],
-            preview: Preview(sound: .init(name: "ping2.caf"))),
-        Fixture(
-            source: "004 Table 16-1: sound, badge, alert, custom button",
-            json: #"{"aps":{"sound":"ping2.caf","badge":2,"alert":{"action-loc-key":"Open","body":"Hello"}}}"#,
-            codes: [],
-            preview: Preview(body: "Hello", badge: 2, sound: .init(name: "ping2.caf"))),
-        Fixture(
-            source: "004 Table 16-1: custom payload with an array",
-            json: #"{"aps":{"alert":{"body":"Hello"}},"key1":"value1","key2":["a","b","c"]}"#,
-            codes: [],
-            preview: Preview(body: "Hello")),
-        // Seed 004: "the most basic payload looks something like {aps:{}}": unquoted, not JSON.
-        Fixture(
-            source: "004 {aps:{}}: unquoted key",
-            json: "{aps:{}}",
-            codes: [.payloadNotJSON],
-            preview: nil),
-        // Seed 004, the same written as JSON: an alert push with nothing to show.
-        Fixture(
-            source: "004 {\"aps\":{}}: nothing to show",
-            json: #"{"aps":{}}"#,
-            codes: [.alertNothingToShow],
-            preview: Preview()),
-    ]
+    /// What the server derives from the fixture's headers (topic `com.example.app` by default).
+    static func context(_ fixture: Fixture) throws -> PayloadContext {
+        let header = fixture.headers["apns-push-type"]
+        let pushType: APNSPushType? = if let header { APNSPushType(rawValue: header) } else { .alert }
+        return PayloadContext(
+            pushType: pushType, pushTypeHeaderPresent: header != nil,
+            priority: fixture.headers["apns-priority"], topic: fixture.headers["apns-topic"] ?? "com.example.app",
+            strings: fixture.localized ? try englishStrings() : nil)
+    }
+
+    /// A JSON value with the members of every object sorted by key, to compare regardless of order.
+    static func sorted(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members): .object(members.map { ($0.key, sorted($0.value)) }.sorted { $0.key < $1.key })
+        case .array(let elements): .array(elements.map(sorted))
+        default: value
+        }
+    }
+
+    @Test("The fixture file lists every seed example")
+    func fileIsComplete() {
+        #expect(Self.fixtures.allSatisfy { $0.loadError == nil }, "\(Self.fixtures.compactMap(\.loadError))")
+        #expect(Self.fixtures.count >= 34)
+        for prefix in ["000", "002", "003", "004"] {
+            #expect(Self.fixtures.contains { $0.source.hasPrefix(prefix) }, "no fixture from seed \(prefix)")
+        }
+    }
 
     @Test("Findings and preview", arguments: fixtures)
-    func fixture(_ fixture: Fixture) {
-        let analysis = PayloadTestSupport.analyze(fixture.json, fixture.context)
-        #expect(analysis.findings.map(\.code) == fixture.codes, "\(analysis.findings)")
-        #expect(analysis.preview == fixture.preview)
-        #expect(analysis.byteCount == fixture.json.utf8.count)
-        #expect(analysis.limit == 4096)
-        #expect(analysis.bytesRemaining == 4096 - fixture.json.utf8.count)
+    func fixture(_ fixture: Fixture) throws {
+        #expect(fixture.loadError == nil)
+        let bytes = Array(fixture.payload.utf8)
+        let analysis = PayloadAnalyzer.analyze(
+            payload: bytes, payloadSize: bytes.count, context: try Self.context(fixture))
+        #expect(analysis.findings.map(\.code.rawValue) == fixture.codes, "\(analysis.findings)")
+        #expect(Self.sorted(analysis.preview?.jsonValue ?? .null) == Self.sorted(fixture.preview))
+        #expect(analysis.byteCount == bytes.count)
+        let limit = fixture.headers["apns-push-type"] == "voip" ? 5120 : 4096
+        #expect(analysis.limit == limit)
+        #expect(analysis.bytesRemaining == limit - bytes.count)
     }
 
     @Test("Seed 003's compact push is 32 bytes")
