@@ -221,14 +221,6 @@ public final class DeliveryStore: Sendable {
     /// `record` with its payload's lint and preview (`analysis`): cached since an earlier
     /// read, or computed now and cached. The preview is left out when the push was rejected.
     public func analyzed(_ record: DeliveryRecord) -> DeliveryRecord {
-        withAnalysis(record) { self.firstSequence }
-    }
-
-    /// Each of `records` with its analysis.
-    public func analyzed(_ records: [DeliveryRecord]) -> [DeliveryRecord] { records.map(analyzed) }
-
-    /// - Parameter oldest: the oldest stored sequence number (read only when the cache is purged).
-    private func withAnalysis(_ record: DeliveryRecord, oldest: () -> UInt64) -> DeliveryRecord {
         guard record.analysis == nil else { return record }
         var record = record
         var analysis: PayloadAnalysis
@@ -245,7 +237,7 @@ public final class DeliveryStore: Sendable {
                 }
                 // Analyses of evicted records go once the cache outgrows the store.
                 if full {
-                    let oldestSequence = oldest()
+                    let oldestSequence = firstSequence
                     analyses.withLockedValue { cache in cache = cache.filter { $0.key >= oldestSequence } }
                 }
             }
@@ -254,6 +246,9 @@ public final class DeliveryStore: Sendable {
         record.analysis = analysis
         return record
     }
+
+    /// Each of `records` with its analysis.
+    public func analyzed(_ records: [DeliveryRecord]) -> [DeliveryRecord] { records.map(analyzed) }
 
     /// Empties the store. Sequence numbers keep counting; `dropped` is unchanged.
     public func removeAll() {
@@ -349,6 +344,9 @@ public final class DeliveryStore: Sendable {
         var picked: [DeliveryRecord] = []
         var total = 0
         var lastPicked: UInt64?
+        // Records a lint or preview condition must see analysed: decoded under the lock, then
+        // analysed and matched outside it (`matchPending`), so pushes never wait for an analysis.
+        var pending: [DeliveryRecord] = []
         // Only sequence numbers are compared until a record is needed: counting the matches
         // of a million-record token costs integer comparisons, not record reads.
         func consider(_ sequence: UInt64, _ state: State) {
@@ -356,9 +354,10 @@ public final class DeliveryStore: Sendable {
                 plan.columnsMatch(stored)
             else { return }
             if plan.needsDecoding {
-                var record = Self.decode(stored, state)
+                let record = Self.decode(stored, state)
                 if needsAnalysis {
-                    record = withAnalysis(record) { state.records.first?.sequence ?? 0 }
+                    pending.append(record)
+                    return
                 }
                 guard query.matcher.matches(record) else { return }
                 total += 1
@@ -374,6 +373,18 @@ public final class DeliveryStore: Sendable {
                 }
             }
         }
+        func matchPending() {
+            for record in pending {
+                let record = analyzed(record)
+                guard query.matcher.matches(record) else { continue }
+                total += 1
+                if picked.count < limit {
+                    picked.append(record)
+                    lastPicked = record.sequence
+                }
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
         func page(dropped: UInt64) -> DeliveryPage {
             // Analysed outside the lock: the first read of a record pays for its lint and preview.
             DeliveryPage(
@@ -381,9 +392,13 @@ public final class DeliveryStore: Sendable {
                 dropped: dropped)
         }
         // Index look-ups and unfiltered pages take the lock once; `scanRange` says a scan is due.
+        // An index look-up that needs analyses hands its sequence numbers out (`indexedChunks`).
+        var indexedChunks: [UInt64] = []
         let scanRange: ClosedRange<UInt64>? = state.withLockedValue { state in
             if let indexed = plan.indexedSequences(state) {
-                if order == .asc {
+                if needsAnalysis {
+                    indexedChunks = order == .asc ? Array(indexed) : indexed.reversed()
+                } else if order == .asc {
                     for sequence in indexed { consider(sequence, state) }
                 } else {
                     for sequence in indexed.reversed() { consider(sequence, state) }
@@ -411,6 +426,15 @@ public final class DeliveryStore: Sendable {
             }
             return nil
         }
+        // Analysed matching goes chunk by chunk: a lock hold decodes a chunk, the analyses of
+        // its records run after it.
+        var chunkStart = 0
+        while chunkStart < indexedChunks.count {
+            let chunk = indexedChunks[chunkStart..<min(indexedChunks.count, chunkStart + Int(Self.scanChunk))]
+            state.withLockedValue { state in for sequence in chunk { consider(sequence, state) } }
+            matchPending()
+            chunkStart += chunk.count
+        }
         guard let scanRange else { return page(dropped: dropped) }
         // A filtered scan goes in chunks, taking the lock for each: pushes wait for one chunk at
         // most, never for a scan of the whole store. Records appended meanwhile are past the
@@ -434,6 +458,7 @@ public final class DeliveryStore: Sendable {
                     return low > scanRange.lowerBound ? low - 1 : nil
                 }
             }
+            matchPending()
         }
         return page(dropped: dropped)
     }

@@ -1,4 +1,5 @@
 import APNSMockCore
+import Foundation
 import Synchronization
 import Testing
 
@@ -387,6 +388,43 @@ import Testing
         #expect(records.map { $0.analysis?.preview?.body } == ["Hello Ann", "Bonjour Ann"])
         #expect(records.first?.analysis?.limit == 2048)
         #expect(records.first?.analysis?.bytesRemaining == 2048 - payload.utf8.count)
+    }
+
+    /// A filter on lint or preview analyses records outside the store's lock, so a push (which
+    /// appends under that lock) never waits for an analysis. The device-locale look-up runs inside
+    /// each analysis: there it appends a record from another thread and sees whether it had to wait.
+    @Test(arguments: ["lint=error", "preview.body=hi"], [false, true])
+    func analysesRunOutsideTheStoreLock(_ filter: String, byToken: Bool) throws {
+        let token = String(repeating: "ab", count: 32)
+        let blocked = Mutex(0)
+        let storeBox = StoreBox()
+        let store = DeliveryStore(deviceLocale: { _ in
+            guard let store = storeBox.store else { return nil }
+            let done = DispatchSemaphore(value: 0)
+            // A thread of its own (not a pool that busy tests may have used up) appends.
+            let appender = Thread {
+                store.append(DeliveryStoreTests.draft(token: String(repeating: "ef", count: 32)))
+                done.signal()
+            }
+            appender.start()
+            // Not waited for beyond this: under the lock the append could finish only after it.
+            if done.wait(timeout: .now() + .seconds(2)) == .timedOut { blocked.withLock { $0 += 1 } }
+            return nil
+        })
+        storeBox.store = store
+        for _ in 0..<3 { store.append(DeliveryStoreTests.draft(token: token, payload: #"{"aps":{"alert":"hi"}}"#)) }
+        var matcher = DeliveryMatcher()
+        let (name, value) = (String(filter.split(separator: "=")[0]), String(filter.split(separator: "=")[1]))
+        try matcher.add(queryParameter: name, value: value)
+        if byToken { try matcher.add(queryParameter: "token", value: token) }
+        let page = store.query(DeliveryQuery(matcher: matcher))
+        #expect(page.total == (filter == "lint=error" ? 0 : 3))
+        #expect(blocked.withLock { $0 } == 0, "an append waited for an analysis")
+    }
+
+    /// The store a device-locale closure made before the store itself reads (set once, then read).
+    final class StoreBox: @unchecked Sendable {
+        var store: DeliveryStore?
     }
 
     @Test func theJSONShowsTheAnalysis() throws {
