@@ -115,11 +115,16 @@ clean:
 # HTTP/2 load benchmark (docs/BENCHMARKS.md): apns-mock (release build) beside nghttpd and h2o
 # under h2load. Installs nghttp2-client, nghttp2-server and h2o through apt if missing.
 # Writes bench-results/latest.md. BENCH_QUICK=1 (or make bench-quick): one short repetition.
+# BENCH_BASELINE=<git revision>: that revision's release build (bench/baseline.sh) is measured
+# beside this one in every round, and the report gives this build's cost against it.
 .PHONY: bench bench-quick bench-instructions
 
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
-	bench/run.sh
+	if [ -n "$(BENCH_BASELINE)" ]; then \
+		BASELINE_BIN=$$(bench/baseline.sh "$(BENCH_BASELINE)") && \
+		BASELINE_BIN=$$BASELINE_BIN BASELINE_LABEL="$(BENCH_BASELINE)" bench/run.sh; \
+	else bench/run.sh; fi
 	$(MAKE) bench-instructions
 
 # Instructions per request under valgrind's callgrind (in-memory client and server sessions, no

@@ -23,7 +23,10 @@ SCENARIOS = [
     ("throughput-4k", "4 KB (4,000 B) payload, `-c 4 -m 64`"),
     ("latency-100", "100 B payload, `-c 1 -m 1`"),
 ]
-SERVERS = ["apns-mock", "nghttpd", "h2o"]
+SERVERS = ["apns-mock", "baseline", "nghttpd", "h2o"]
+# apns-mock against an earlier build of itself (BASELINE_BIN): its req/s at least this share of the
+# baseline's in the same round (issue 11: lint on every record within 5 % of the push throughput).
+BASELINE_TARGET = 0.95
 # Throughput targets: apns-mock's median req/s at least this share of nghttpd's.
 THROUGHPUT_TARGETS = {"throughput-100": 0.6, "throughput-4k": 0.5}
 P99_TARGET_FACTOR = 2.0  # latency-100: apns-mock's p99 at most 2 x nghttpd's
@@ -36,6 +39,7 @@ PAGING_COST_TARGET = 0.10
 PAGING_VARIANTS = [
     ("unfiltered", "unfiltered"),
     ("topic", "`topic=com.example.app`"),
+    ("lint", "`lint=error` (analyses every record it passes)"),
     ("waiters", "100 parked waiters + wake-up probe"),
 ]
 # A waiter must be woken this soon after the push that satisfies it, even under full load.
@@ -235,8 +239,14 @@ def problems_of(row):
     return out
 
 
-def write_paging(w, meta, paging_rows, pagers, noisy):
+def pager_key(server, variant):
+    """The key of a pager's result in the meta data: the variant, prefixed for the baseline."""
+    return variant if server == "apns-mock" else f"{server}_{variant}"
+
+
+def write_paging(w, meta, all_paging_rows, pagers, noisy):
     """The paging table: push req/s alone and with a client paging through /v1/deliveries."""
+    paging_rows = [r for r in all_paging_rows if r["server"] == "apns-mock"]
     alone = {r["rep"]: r for r in paging_rows if r["scenario"] == "paging-alone"}
     limit = meta.get("pager_limit", "?")
     pause = meta.get("pager_pause_ms", "?")
@@ -248,8 +258,10 @@ def write_paging(w, meta, paging_rows, pagers, noisy):
         f"`bench/pager.py` pages through `GET /v1/deliveries?limit={limit}&order=asc` one page after the other "
         f"(`since` = the previous answer's `next`; {pause} ms between pages), unfiltered or with "
         f"`topic={meta.get('pager_topic', '?')}` (every push has that topic, so the store filters every record "
-        "rather than paging by arithmetic). The pager starts after the warm-up, runs as long as the measured "
-        f"run and shares h2load's core ({meta.get('client_cpu')}); the order of the three runs rotates by round. "
+        "rather than paging by arithmetic), or with `lint=error` (the store analyses — lint and preview — every "
+        "record it passes, and none of these has an error; each page of the unfiltered pager analyses its 100 "
+        "records too). The pager starts after the warm-up, runs as long as the measured "
+        f"run and shares h2load's core ({meta.get('client_cpu')}); the order of the runs rotates by round. "
         "Cost: 1 − (req/s with the pager) / (req/s alone), per round, then the median."
     )
     w("")
@@ -339,6 +351,62 @@ def write_paging(w, meta, paging_rows, pagers, noisy):
         w("")
 
 
+def write_baseline(w, meta, runs, paging_rows):
+    """apns-mock against an earlier build of itself, round by round (BASELINE_BIN)."""
+    label = meta.get("baseline_label", "?")
+    w(f"### apns-mock against the baseline ({label})")
+    w("")
+    w(
+        "Both builds are measured in every round, the baseline right after apns-mock, each on a freshly "
+        "started process, so the two runs of a pair are seconds apart. Ratio: apns-mock's figure over the "
+        "baseline's in the same round; the median (min–max) over the rounds. This machine is noisy: a pair's "
+        "req/s can differ by several per cent with no code change; CPU s per 100k requests and the "
+        "instruction counts of `make bench-instructions` repeat better."
+    )
+    w("")
+    w("| run | req/s apns-mock | req/s baseline | req/s ratio | target | server CPU s / 100k req, apns-mock / baseline | CPU ratio |")
+    w("|---|---:|---:|---:|---|---:|---:|")
+
+    def row(label_text, ours, theirs, target_applies):
+        pairs = [(a, b) for a in ours for b in theirs if a["rep"] == b["rep"] and a.get("rps") and b.get("rps")]
+        ratios = [a["rps"] / b["rps"] for a, b in pairs]
+        cpu = [
+            a["cpu_s_per_100k"] / b["cpu_s_per_100k"]
+            for a, b in pairs
+            if a.get("cpu_s_per_100k") and b.get("cpu_s_per_100k")
+        ]
+        ratio = med(ratios)
+        target = ""
+        if target_applies:
+            target = f"≥ {BASELINE_TARGET} × baseline " + ("?" if ratio is None else mark(ratio >= BASELINE_TARGET))
+        two = lambda v: f"{v:.3f}"  # noqa: E731
+        w(
+            f"| {label_text} | {fmt_spread([a['rps'] for a, _ in pairs])} | {fmt_spread([b['rps'] for _, b in pairs])} | "
+            f"{fmt_spread(ratios, two)} | {target} | "
+            f"{fmt_spread([a.get('cpu_s_per_100k') for a, _ in pairs], lambda v: f'{v:.2f}')} / "
+            f"{fmt_spread([b.get('cpu_s_per_100k') for _, b in pairs], lambda v: f'{v:.2f}')} | "
+            f"{fmt_spread(cpu, two)} |"
+        )
+
+    for scenario, text in SCENARIOS:
+        row(text, runs("apns-mock", scenario), runs("baseline", scenario), scenario in THROUGHPUT_TARGETS)
+
+    def paging(server, variant):
+        return [r for r in paging_rows if r["server"] == server and r["scenario"] == f"paging-{variant}"]
+
+    if paging(server="baseline", variant="alone"):
+        row("100 B `-c 4 -m 64`, paging runs, alone", paging("apns-mock", "alone"), paging("baseline", "alone"), True)
+        row(
+            "… with the unfiltered pager (apns-mock's pages carry lint and preview, the baseline's do not)",
+            paging("apns-mock", "unfiltered"), paging("baseline", "unfiltered"), True,
+        )
+        row(
+            "… apns-mock with the `lint=error` pager, the baseline alone",
+            paging("apns-mock", "lint"), paging("baseline", "alone"), True,
+        )
+    w("")
+
+
 def cmd_table(args):
     meta = load_meta(args.meta)
     rows = []
@@ -378,9 +446,15 @@ def cmd_table(args):
         variant = r["scenario"][len("paging-"):]
         if variant == "alone":
             continue
-        pager = pagers.get((variant, r["rep"]))
+        pager = pagers.get((pager_key(r["server"], variant), r["rep"]))
         if pager is None or "unreadable" in pager:
-            warnings.append(f"pager {variant} rep {r['rep']}: no result from bench/pager.py")
+            warnings.append(f"pager {r['server']} {variant} rep {r['rep']}: no result from bench/pager.py")
+        elif variant == "waiters":
+            if pager.get("errors") or not pager.get("probes"):
+                warnings.append(
+                    f"waiters {r['server']} rep {r['rep']}: {pager.get('probes', 0)} probes, "
+                    f"{pager.get('errors', '?')} errors ({pager.get('first_error')})"
+                )
         elif pager.get("errors") or not pager.get("pages"):
             warnings.append(
                 f"pager {variant} rep {r['rep']}: {pager.get('pages', 0):,} pages, {pager.get('errors', '?')} errors "
@@ -413,7 +487,7 @@ def cmd_table(args):
     paging_noisy = []
     for r in paging_rows:
         span = r.get("elapsed_s") or float(meta.get("duration", "10") or 10)
-        pager = pagers.get((r["scenario"][len("paging-"):], r["rep"]), {})
+        pager = pagers.get((pager_key(r["server"], r["scenario"][len("paging-"):]), r["rep"]), {})
         server_other = other_of(r, "server")
         client_other = max(0.0, other_of(r, "client") - (pager.get("cpu_s") or 0.0))
         r["noisy"] = server_other > 0.1 * span or client_other > 0.1 * span
@@ -483,9 +557,12 @@ def cmd_table(args):
         "| CPU use: server / h2load | peak RSS MiB |"
     )
     w("|---|---|---:|---:|---|---:|---:|---:|---:|---:|")
+    baseline_measured = any(r["server"] == "baseline" for r in load_rows)
     for scenario, label in SCENARIOS:
         ng = runs("nghttpd", scenario)
         for server in SERVERS:
+            if server == "baseline" and not baseline_measured:
+                continue
             if server in unavailable:
                 w(f"| {label} | {server} | unavailable | | | | | | | |")
                 continue
@@ -521,8 +598,9 @@ def cmd_table(args):
                     )
                 else:
                     target = "p99 ≤ 2 × nghttpd's ?"
+            name = f"apns-mock at {meta.get('baseline_label', '?')}" if server == "baseline" else server
             w(
-                f"| {label} | {server} | {fmt_spread([r.get('rps') for r in rs])} | {ratio_s} | {target} | "
+                f"| {label} | {name} | {fmt_spread([r.get('rps') for r in rs])} | {ratio_s} | {target} | "
                 f"{fmt_spread([r.get('p50_us') for r in rs])} | {fmt_spread([r.get('p99_us') for r in rs])} | "
                 f"{fmt_spread([r.get('cpu_s_per_100k') for r in rs], lambda v: f'{v:.2f}')} | "
                 f"{use_of(rs, 'cpu_s')} / {use_of(rs, 'client_cpu_s')} | "
@@ -555,6 +633,8 @@ def cmd_table(args):
         w(f"")
         w(f"**{server} unavailable**: {reason}.")
     w("")
+    if baseline_measured:
+        write_baseline(w, meta, runs, paging_rows)
 
     # --- apns-mock alone
     w("## apns-mock alone")

@@ -18,6 +18,11 @@
 #   CAPACITY_DURATION (seconds of the run with the store full),
 #   PAGER_LIMIT (records per page of the paging client, 100), PAGER_PAUSE_MS (its pause between pages, 0),
 #   SERVER_CPU / CLIENT_CPU (cores for taskset; default 0 and 1)
+#   BASELINE_BIN    another apns-mock binary, such as an earlier commit's release build (make bench
+#                   BENCH_BASELINE=<rev> builds one): measured as server "baseline" in every load round
+#                   right after apns-mock, and in the paging runs alone and with the unfiltered pager,
+#                   so the report can give this build's cost against it round by round
+#   BASELINE_LABEL  what the report calls the baseline (default: the binary's path)
 #
 # Expects the release binary: make release (the Makefile's bench
 # target builds it first). Installs nghttp2-client, nghttp2-server and h2o through apt if missing.
@@ -71,6 +76,8 @@ for tool in h2load nghttpd curl python3 taskset flock; do
     command -v "$tool" >/dev/null || die "$tool not found"
 done
 [[ -x $BIN ]] || die "$BIN is missing: run make release (make bench builds it)"
+BASELINE_BIN=${BASELINE_BIN:-}
+[[ -z $BASELINE_BIN || -x $BASELINE_BIN ]] || die "BASELINE_BIN=$BASELINE_BIN is not an executable"
 (($(nproc) >= 2)) || log "WARNING: fewer than 2 cores; server and h2load share one"
 
 # ---------------------------------------------------------------------------------------------
@@ -212,7 +219,7 @@ measure_run() { # NAME PID PORT SCENARIO PAYLOAD CLIENTS STREAMS REP
     after=$(cpu_ticks "$pid")
     read -r sbusy1 ssteal1 <<<"$(core_ticks "$SERVER_CPU")"
     read -r cbusy1 csteal1 <<<"$(core_ticks "$CLIENT_CPU")"
-    [[ $name != apns-mock ]] || extra=(--store-dropped "$(mock_dropped)")
+    [[ $name != apns-mock && $name != baseline ]] || extra=(--store-dropped "$(mock_dropped)")
     python3 "$REPORT" run --server "$name" --scenario "$scen" --rep "$rep" \
         --h2load "$base.txt" --log "$base.log" --cpu-ticks $((after - before)) --clk-tck "$CLK_TCK" \
         --server-core-ticks $((sbusy1 - sbusy0)) $((ssteal1 - ssteal0)) \
@@ -279,7 +286,7 @@ start_mock() {
     rm -f "$fifo"
     mkfifo "$fifo"
     t0=$EPOCHREALTIME
-    taskset -c "$SERVER_CPU" "$BIN" "${APNS_ARGS[@]}" ${CAPACITY_ARGS[@]+"${CAPACITY_ARGS[@]}"} \
+    taskset -c "$SERVER_CPU" "${MOCK_BIN:-$BIN}" "${APNS_ARGS[@]}" ${CAPACITY_ARGS[@]+"${CAPACITY_ARGS[@]}"} \
         >"$fifo" 2>>"$RAW/apns-mock.stderr.txt" &
     MOCK_PID=$!
     PIDS+=("$MOCK_PID")
@@ -345,6 +352,11 @@ start_server() { # NAME: sets SRV_PID and SRV_PORT; fails if the server does not
             SRV_PID=$MOCK_PID SRV_PORT=$MOCK_PORT
             return 0
             ;;
+        baseline)
+            MOCK_BIN=$BASELINE_BIN start_mock
+            SRV_PID=$MOCK_PID SRV_PORT=$MOCK_PORT
+            return 0
+            ;;
         nghttpd)
             SRV_PORT=$(free_port)
             taskset -c "$SERVER_CPU" nghttpd -d "$DOCROOT" "$SRV_PORT" certs/server-key.pem certs/server.pem \
@@ -361,7 +373,7 @@ start_server() { # NAME: sets SRV_PID and SRV_PORT; fails if the server does not
     wait_for_port "$SRV_PORT" "$SRV_PID"
 }
 stop_server() {
-    if [[ $SRV_NAME == apns-mock ]]; then
+    if [[ $SRV_NAME == apns-mock || $SRV_NAME == baseline ]]; then
         stop_mock
     else
         stop_pid "$SRV_PID"
@@ -374,6 +386,15 @@ log "apns-mock: $BIN ${APNS_ARGS[*]}"
 start_server apns-mock
 meta mock_probe "$(probe apns-mock "$SRV_PORT")"
 stop_server
+MOCKS=(apns-mock)
+if [[ -n $BASELINE_BIN ]]; then
+    MOCKS+=(baseline)
+    meta baseline_label "${BASELINE_LABEL:-$BASELINE_BIN}"
+    log "baseline: $BASELINE_BIN ${APNS_ARGS[*]}"
+    start_server baseline
+    meta baseline_probe "$(probe baseline "$SRV_PORT")"
+    stop_server
+fi
 log "nghttpd: nghttpd -d DOCROOT PORT certs/server-key.pem certs/server.pem (DOCROOT/3/device/<token>: empty file)"
 start_server nghttpd || die "nghttpd did not start (see $RAW/nghttpd.log.txt)"
 meta nghttpd_probe "$(probe nghttpd "$SRV_PORT")"
@@ -398,7 +419,7 @@ fi
 
 # The load runs.
 RUN_DURATION=$DURATION
-if [[ -z $h2o_reason ]]; then measure_all apns-mock nghttpd h2o; else measure_all apns-mock nghttpd; fi
+if [[ -z $h2o_reason ]]; then measure_all "${MOCKS[@]}" nghttpd h2o; else measure_all "${MOCKS[@]}" nghttpd; fi
 
 # ---------------------------------------------------------------------------------------------
 # apns-mock alone. Start-up time and idle memory: READY_STARTS fresh starts; the last one then
@@ -451,7 +472,9 @@ CAPACITY_ARGS=()
 # REPS rounds, on a freshly started apns-mock each time, the 100 B `-c 4 -m 64` throughput run
 # (same warm-up and DURATION as above) alone, and while bench/pager.py pages through
 # GET /v1/deliveries (limit PAGER_LIMIT, ascending, following `next`, one page after the other,
-# PAGER_PAUSE_MS between pages), unfiltered and with topic=PAGER_TOPIC (so the store filters).
+# PAGER_PAUSE_MS between pages), unfiltered and with topic=PAGER_TOPIC (so the store filters), and
+# with lint=error (so the store analyses every record it passes: lint and preview of each, none
+# of which has an error) — each page of the unfiltered pager analyses its records too.
 # The pager starts right after the warm-up, runs DURATION seconds and is pinned to h2load's core,
 # so the server keeps its core to itself. The order of the three rotates from round to round.
 PAGER=bench/pager.py
@@ -461,7 +484,9 @@ PAGER_TOPIC=com.example.app
 meta pager_limit "$PAGER_LIMIT"
 meta pager_pause_ms "$PAGER_PAUSE_MS"
 meta pager_topic "$PAGER_TOPIC"
-PAGING_VARIANTS=(alone unfiltered topic waiters)
+# SERVER VARIANT pairs; the baseline (BASELINE_BIN) runs alone and with the unfiltered pager.
+PAGING_RUNS=("apns-mock alone" "apns-mock unfiltered" "apns-mock topic" "apns-mock lint" "apns-mock waiters")
+[[ -z $BASELINE_BIN ]] || PAGING_RUNS+=("baseline alone" "baseline unfiltered")
 pager_summary() { # FILE: the pager's JSON line in a few words
     python3 - "$1" <<'EOF' 2>/dev/null || echo 'no result'
 import json, sys
@@ -470,16 +495,18 @@ print(f"{d['pages']} pages, {d['records']} records, {d['errors']} errors, "
       f"page p50 {d['p50_ms']} ms, p99 {d['p99_ms']} ms, max {d['max_ms']} ms")
 EOF
 }
-paging_run() { # VARIANT REP: one measured run, appends its row; the pager's JSON goes to meta
-    local variant=$1 rep=$2 scen=paging-$1 base pager_pid="" rc=0 args=()
-    base=$RAW/apns-mock-$scen-$rep
-    start_mock
+paging_run() { # SERVER VARIANT REP: one measured run, appends its row; the pager's JSON goes to meta
+    local server=$1 variant=$2 rep=$3 scen=paging-$2 base pager_pid="" rc=0 args=() key=$2
+    [[ $server == apns-mock ]] || key=${server}_$variant
+    base=$RAW/$server-$scen-$rep
+    start_server "$server"
     if ((WARMUP_N > 0)); then
         h2load_run "$MOCK_PORT" "$PAYLOAD_100" 4 64 "$base.warmup.txt" -n "$WARMUP_N"
     fi
     case $variant in
         unfiltered) args=() ;;
         topic) args=(--param "topic=$PAGER_TOPIC") ;;
+        lint) args=(--param "lint=error") ;;
     esac
     if [[ $variant == waiters ]]; then
         # 100 waits that never match stay parked through the run; a probe measures wake-up latency.
@@ -495,23 +522,24 @@ paging_run() { # VARIANT REP: one measured run, appends its row; the pager's JSO
         pager_pid=$!
         PIDS+=("$pager_pid")
     fi
-    RUN_DURATION=$DURATION WARMUP_N=0 measure_run apns-mock "$MOCK_PID" "$MOCK_PORT" "$scen" "$PAYLOAD_100" 4 64 "$rep"
+    RUN_DURATION=$DURATION WARMUP_N=0 measure_run "$server" "$MOCK_PID" "$MOCK_PORT" "$scen" "$PAYLOAD_100" 4 64 "$rep"
     if [[ -n $pager_pid ]]; then
         wait "$pager_pid" || rc=$?
         forget_pid "$pager_pid"
         ((rc == 0)) || log "pager exited $rc (see $base.pager.stderr.txt)"
-        meta "pager_${variant}_$rep" "$(head -1 "$base.pager.json")"
+        meta "pager_${key}_$rep" "$(head -1 "$base.pager.json")"
         if [[ $variant == waiters ]]; then
             log "waiters rep $rep: $(head -1 "$base.pager.json")"
         else
-            log "pager $variant rep $rep: $(pager_summary "$base.pager.json")"
+            log "pager $server $variant rep $rep: $(pager_summary "$base.pager.json")"
         fi
     fi
-    stop_mock
+    stop_server
 }
 for ((rep = 1; rep <= REPS; rep++)); do
-    for ((k = 0; k < ${#PAGING_VARIANTS[@]}; k++)); do
-        paging_run "${PAGING_VARIANTS[(k + rep - 1) % ${#PAGING_VARIANTS[@]}]}" "$rep"
+    for ((k = 0; k < ${#PAGING_RUNS[@]}; k++)); do
+        # shellcheck disable=SC2086 # "SERVER VARIANT" splits into the two arguments
+        paging_run ${PAGING_RUNS[(k + rep - 1) % ${#PAGING_RUNS[@]}]} "$rep"
     done
 done
 
