@@ -357,8 +357,8 @@ def write_baseline(w, meta, runs, paging_rows):
     w(f"### apns-mock against the baseline ({label})")
     w("")
     w(
-        "Both builds are measured in every round, the baseline right after apns-mock, each on a freshly "
-        "started process, so the two runs of a pair are seconds apart. Ratio: apns-mock's figure over the "
+        "Both builds are measured in every round (the servers' order rotates by round), each on a freshly "
+        "started process, so the two runs of a pair are at most a minute apart. Ratio: apns-mock's figure over the "
         "baseline's in the same round; the median (min–max) over the rounds. This machine is noisy: a pair's "
         "req/s can differ by several per cent with no code change; CPU s per 100k requests and the "
         "instruction counts of `make bench-instructions` repeat better."
@@ -512,7 +512,8 @@ def cmd_table(args):
     )
     w(
         f"Server pinned to core {meta.get('server_cpu')}, h2load to core {meta.get('client_cpu')} (`taskset`). "
-        f"{reps} round(s); in each, every scenario on every server in turn: a {meta.get('warmup_n')}-request warm-up "
+        f"{reps} round(s); in each, every scenario on every server in turn (the servers' order rotates by round): "
+        f"a {meta.get('warmup_n')}-request warm-up "
         f"(a quarter of it at `-c 1 -m 1`) then a {duration}-second measured run (`h2load -D {duration}`); "
         "figures are the median, with (min–max) over the rounds."
     )

@@ -20,7 +20,7 @@
 #   SERVER_CPU / CLIENT_CPU (cores for taskset; default 0 and 1)
 #   BASELINE_BIN    another apns-mock binary, such as an earlier commit's release build (make bench
 #                   BENCH_BASELINE=<rev> builds one): measured as server "baseline" in every load round
-#                   right after apns-mock, and in the paging runs alone and with the unfiltered pager,
+#                   (the servers' order rotates by round), and in the paging runs alone and with the unfiltered pager,
 #                   so the report can give this build's cost against it round by round
 #   BASELINE_LABEL  what the report calls the baseline (default: the binary's path)
 #
@@ -232,13 +232,17 @@ measure_run() { # NAME PID PORT SCENARIO PAYLOAD CLIENTS STREAMS REP
 # REPS rounds; in each, every scenario on every server, one server after another, each on a
 # freshly started process. apns-mock's store so starts empty every time and stays below its
 # capacity (the "at capacity" run below measures it full). The servers take turns scenario by
-# scenario, so the runs compared in a ratio are at most a minute apart.
+# scenario, so the runs compared in a ratio are at most a minute apart. Their order rotates from
+# round to round, so no server always runs first or right after another (with a fixed order, one
+# run had the baseline build 10 % ahead of apns-mock in the load rounds, where it always ran right
+# after it, and 6 % behind in the paging runs of the same bench, whose order rotated).
 measure_all() { # SERVER...
-    local rep sc scen payload c m name
+    local rep sc scen payload c m name k servers=("$@")
     for ((rep = 1; rep <= REPS; rep++)); do
         for sc in "${SCENARIOS[@]}"; do
             read -r scen payload c m <<<"$sc"
-            for name in "$@"; do
+            for ((k = 0; k < ${#servers[@]}; k++)); do
+                name=${servers[(k + rep - 1) % ${#servers[@]}]}
                 start_server "$name" || die "$name did not start"
                 measure_run "$name" "$SRV_PID" "$SRV_PORT" "$scen" "$payload" "$c" "$m" "$rep"
                 stop_server

@@ -131,7 +131,7 @@ struct PayloadLinter {
                 } else {
                     add(.alertKeyWrongType, path, "\(path) must be a string, not \(value.lintDescription).")
                 }
-            case "launch-image", "summary-arg":
+            case "launch-image", "summary-arg", "action":  // action: Safari's button label (web push)
                 if value.lintString == nil {
                     add(.alertKeyWrongType, path, "\(path) must be a string, not \(value.lintDescription).")
                 }

@@ -259,6 +259,9 @@ struct PayloadAnalyzerTests {
         ValueCase("summary-arg", #""Bob""#, nil),
         ValueCase("summary-arg-count", "2", nil),
         ValueCase("summary-arg-count", #""2""#, .alertKeyWrongType),
+        // Safari web push (Apple, "Configuring Safari Push Notifications"): the button's label.
+        ValueCase("action", #""View""#, nil),
+        ValueCase("action", "1", .alertKeyWrongType),
         ValueCase("Title", #""T""#, .alertUnknownKey),
     ]
 
