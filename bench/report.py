@@ -351,7 +351,7 @@ def write_paging(w, meta, all_paging_rows, pagers, noisy):
         w("")
 
 
-def write_baseline(w, meta, runs, paging_rows):
+def write_baseline(w, meta, runs, paging_rows, pagers):
     """apns-mock against an earlier build of itself, round by round (BASELINE_BIN)."""
     label = meta.get("baseline_label", "?")
     w(f"### apns-mock against the baseline ({label})")
@@ -404,6 +404,15 @@ def write_baseline(w, meta, runs, paging_rows):
             "… apns-mock with the `lint=error` pager, the baseline alone",
             paging("apns-mock", "lint"), paging("baseline", "alone"), True,
         )
+        w("")
+        reads = []
+        for server in ("apns-mock", "baseline"):
+            ps = [pagers.get((pager_key(server, "unfiltered"), r["rep"]), {}) for r in paging(server, "unfiltered")]
+            reads.append(
+                f"{server} {fmt_spread([p.get('records_per_s') for p in ps])} records/s "
+                f"(page p50 {fmt_spread([p.get('p50_ms') for p in ps], lambda v: f'{v:.1f}')} ms)"
+            )
+        w("The unfiltered pager read " + ", ".join(reads) + ".")
     w("")
 
 
@@ -635,7 +644,7 @@ def cmd_table(args):
         w(f"**{server} unavailable**: {reason}.")
     w("")
     if baseline_measured:
-        write_baseline(w, meta, runs, paging_rows)
+        write_baseline(w, meta, runs, paging_rows, pagers)
 
     # --- apns-mock alone
     w("## apns-mock alone")
