@@ -14,6 +14,9 @@ struct PayloadLinter {
 
     static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
     static let liveActivityEvents: Set<String> = ["start", "update", "end"]
+    /// The keys of aps the user notices: a background push must not carry them, and
+    /// content-available alone (none of them) must not go at priority 10.
+    static let noticeableKeys: Set<String> = ["alert", "sound", "badge"]
 
     // MARK: Size
 
@@ -296,7 +299,7 @@ struct PayloadLinter {
                     "A background push needs apns-priority 5, \(sent).")
             }
         } else if contentAvailable && (context.priority ?? "10") == "10"
-            && !(aps ?? []).contains(where: { ["alert", "sound", "badge"].contains($0.key) })
+            && !(aps ?? []).contains(where: { Self.noticeableKeys.contains($0.key) })
         {
             // Apple (apns-priority 10): "It is an error to use this priority for a push
             // notification that contains only the content-available key"; with an alert, a sound
@@ -318,7 +321,7 @@ struct PayloadLinter {
                     "A background push needs aps.content-available 1.")
             }
             var reported: Set<String> = []
-            for (key, _) in aps where ["alert", "sound", "badge"].contains(key) && reported.insert(key).inserted {
+            for (key, _) in aps where Self.noticeableKeys.contains(key) && reported.insert(key).inserted {
                 add(
                     .backgroundNotSilent, "aps." + key,
                     "A background push must not carry aps.\(key); send it as an alert push.")
