@@ -274,7 +274,9 @@ public enum AdminRouter {
     // MARK: events
 
     /// `GET /v1/events?<matcher>`: Server-Sent Events, one `delivery` event per new matching
-    /// record (id: its sequence number). `Last-Event-ID` (or `since`) resumes after that record.
+    /// record (id: its sequence number), and one more (without id) when a record sent while its
+    /// answer was pending gets its answer, or a record the filter did not match while pending
+    /// matches once answered. `Last-Event-ID` (or `since`) resumes after that record.
     /// A reader that falls so far behind that records age out of the store before it reads them
     /// gets a final `dropped` event saying how many it missed, and the stream ends.
     static func eventStream(_ request: Request, store: DeliveryStore, executor: AdminExecutor) -> Response {
@@ -304,7 +306,9 @@ public enum AdminRouter {
             try await writer.write(ByteBuffer(string: ": apns-mock delivery events\n\n"))
             var signals = subscription.signals.makeAsyncIterator()
             while true {
-                let (records, missed) = try await executor.run(.prompt) { follower.advance(limit: 1000) }
+                let step = try await executor.run(.prompt) { follower.advance(limit: 1000) }
+                let records = step.new
+                let missed = step.missed
                 if missed > 0 {
                     try await writer.write(
                         ByteBuffer(
@@ -313,10 +317,12 @@ public enum AdminRouter {
                         ))
                     break
                 }
-                if records.isEmpty {
+                if records.isEmpty && step.completed.isEmpty {
                     try await writer.write(ByteBuffer(string: ":\n\n"))
                 } else {
-                    let text = try await executor.run(.prompt) { events(records) }
+                    let text = try await executor.run(.prompt) {
+                        events(step.completed, identified: false) + events(records, identified: true)
+                    }
                     try await writer.write(ByteBuffer(bytes: text))
                 }
                 if records.count == 1000 { continue }  // more are waiting
@@ -330,11 +336,16 @@ public enum AdminRouter {
             body: body)
     }
 
-    static func events(_ records: [DeliveryRecord]) -> [UInt8] {
+    /// `delivery` events for `records`. A new record's event carries its sequence number as
+    /// `id` (what `Last-Event-ID` resumes after); a record sent again because its answer was
+    /// decided since (`identified: false`) carries none, so a reconnecting reader does not
+    /// resume before newer records it already has.
+    static func events(_ records: [DeliveryRecord], identified: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         var tokens = DeliveryRecordJSON.TokenCache()
         for record in records {
-            bytes += Array("id: \(record.sequence)\nevent: delivery\ndata: ".utf8)
+            if identified { bytes += Array("id: \(record.sequence)\n".utf8) }
+            bytes += Array("event: delivery\ndata: ".utf8)
             var writer = JSONWriter(capacity: 1024)
             DeliveryRecordJSON.write(record, to: &writer, tokens: &tokens)
             bytes += writer.bytes

@@ -73,12 +73,14 @@ public final class ConnectionLog: Sendable {
         }
     }
 
-    /// The connection closed: it moves to the closed list.
-    public func closed(id: UInt64, at: Int64) {
+    /// The connection closed: it moves to the closed list. `by` is `client` or `server`, and
+    /// `reason` says why in words.
+    public func closed(id: UInt64, at: Int64, by: String, reason: String) {
         state.withLock { state in
             guard var connection = state.live.removeValue(forKey: id) else { return }
             connection.closedAt = at
-            connection.events.append(Event(at: at, kind: "closed"))
+            connection.events.append(
+                Event(at: at, kind: "closed", details: [("by", .string(by)), ("reason", .string(reason))]))
             state.closed.append(connection)
             if state.closed.count > closedLimit { state.closed.removeFirst(state.closed.count - closedLimit) }
         }

@@ -21,14 +21,6 @@ public final class FaultControl: Sendable {
         public static let behaviors = Active(rawValue: 16)
     }
 
-    /// A rule that acted on a request.
-    public struct Hit: Sendable {
-        public var ruleID: String
-        public var action: FaultAction
-        /// The delay drawn for this request, if the action has one.
-        public var delayMilliseconds: Int64?
-    }
-
     /// A rule as listed, with its counts.
     public struct ListedRule: Sendable {
         public var rule: FaultRule
@@ -155,13 +147,23 @@ public final class FaultControl: Sendable {
 
     /// The first rule, in creation order, whose match and selection hold for a request;
     /// counts the match (and the hit) on every rule it asks.
-    public func evaluate(_ facts: some DeliveryFacts, connectionID: UInt64, now: Int64) -> Hit? {
-        state.withLock { state -> Hit? in
-            for index in state.rules.indices where state.rules[index].rule.matches(facts, connectionID: connectionID) {
-                guard state.rules[index].selector.select(now: now) else { continue }
+    ///
+    /// The rules are matched outside the lock (a `lint` or `preview` condition analyses the
+    /// payload, which no other connection should wait for); only their selections, which
+    /// count, are made under it.
+    public func evaluate(_ facts: some DeliveryFacts, connectionID: UInt64, now: Int64) -> FaultHit? {
+        let rules = state.withLock { state in state.rules.map(\.rule) }
+        let matching = rules.filter { $0.matches(facts, connectionID: connectionID) }.map(\.id)
+        guard !matching.isEmpty else { return nil }
+        return state.withLock { state -> FaultHit? in
+            for id in matching {
+                // A rule removed since it was matched is skipped.
+                guard let index = state.rules.firstIndex(where: { $0.rule.id == id }),
+                    state.rules[index].selector.select(now: now)
+                else { continue }
                 let action = state.rules[index].rule.action
                 let delay = action.delay.map { state.rules[index].selector.drawDelay($0) }
-                return Hit(ruleID: state.rules[index].rule.id, action: action, delayMilliseconds: delay)
+                return FaultHit(ruleID: id, action: action, delayMilliseconds: delay)
             }
             return nil
         }

@@ -1,18 +1,42 @@
 import APNSMockCore
 
 /// Follows the store from a sequence number on, collecting what a query matches: each call
-/// examines only the records stored since the last one. Waits and event streams use it.
+/// examines only the records stored since the last one, and the answers that changed since.
+/// Waits, event streams and the expectation verifier use it.
+///
+/// A record whose stream was still open when the follower first saw it (a delayed answer, a hung
+/// stream) is watched: when its answer is decided, the follower judges it again and hands out
+/// its completed form if the query matches it then. So a filter on the answer (`status=200`)
+/// finds a delayed push once it is answered, and an unfiltered reader sees it twice: pending,
+/// then answered.
 ///
 /// One follower serves one waiter, which awaits each `advance` before the next; it may hand the
 /// follower to another thread for the call (the admin API scans on its own threads), never to
 /// two at once.
 public final class DeliveryFollower: @unchecked Sendable {
-    // Unchecked: see above; the cursor is only touched by the one call in progress.
+    // Unchecked: see above; the cursor and the watch list are only touched by the one call in
+    // progress.
     public let store: DeliveryStore
     public let query: DeliveryQuery
     /// The last sequence number examined.
     public private(set) var cursor: UInt64
     private var dropped: UInt64
+    /// Records at or below `cursor` seen while their stream was open, with the outcome last
+    /// handed out (`nil`: not handed out, the query did not match it then).
+    private var watched: [UInt64: DeliveryOutcome?] = [:]
+    /// `store.completionCount` when the watched records were last looked at.
+    private var completions: UInt64
+
+    /// What one `advance` found.
+    public struct Step: Sendable {
+        /// Matching records stored since the last call, oldest first.
+        public var new: [DeliveryRecord]
+        /// Records examined before whose answer has been decided (or changed) since, and which
+        /// the query matches now: their current form, oldest first.
+        public var completed: [DeliveryRecord]
+        /// Records that aged out of the store before they could be examined.
+        public var missed: UInt64
+    }
 
     /// Follows `query` over the records stored after sequence number `cursor`.
     public init(store: DeliveryStore, query: DeliveryQuery, after cursor: UInt64) {
@@ -20,11 +44,15 @@ public final class DeliveryFollower: @unchecked Sendable {
         self.query = query
         self.cursor = cursor
         self.dropped = store.dropped
+        self.completions = store.completionCount
     }
 
-    /// The matching records stored since the last call (at most `limit`), and how many records
-    /// aged out of the store before they could be examined.
-    public func advance(limit: Int = 10_000) -> (records: [DeliveryRecord], missed: UInt64) {
+    /// The number of records watched for their answer.
+    public var watchedCount: Int { watched.count }
+
+    /// The matching records stored since the last call (at most `limit`), the watched records
+    /// completed since, and how many records aged out before they could be examined.
+    public func advance(limit: Int = 10_000) -> Step {
         var missed: UInt64 = 0
         let droppedNow = store.dropped
         if droppedNow != dropped {
@@ -32,14 +60,26 @@ public final class DeliveryFollower: @unchecked Sendable {
             let first = store.firstSequence
             if cursor < first, first - cursor > 1 { missed = first - cursor - 1 }
         }
+        let completionsNow = store.completionCount
+        var completed: [DeliveryRecord] = []
+        if completionsNow != completions {
+            completions = completionsNow
+            if !watched.isEmpty { completed = recheckWatched() }
+        }
         let end = min(store.nextSequence, query.before ?? UInt64.max)
         var records: [DeliveryRecord] = []
         // The next record examined is cursor + 1; written without `+` so that a cursor of
         // UInt64.max (`since=18446744073709551615`) does not overflow.
         while cursor < end, end - cursor > 1, records.count < limit {
+            // Open streams are noted before the query reads them: one that completes in between
+            // is then either read completed or looked at again, never lost.
+            for sequence in store.unsettledSequences(in: (cursor + 1)..<end) where watched[sequence] == nil {
+                watched[sequence] = .some(nil)
+            }
             let page = store.query(
                 DeliveryQuery(
                     matcher: query.matcher, since: cursor, before: end, limit: min(1000, limit - records.count)))
+            for record in page.deliveries { note(handedOut: record) }
             records += page.deliveries
             guard let next = page.next else {
                 cursor = end - 1
@@ -47,6 +87,35 @@ public final class DeliveryFollower: @unchecked Sendable {
             }
             cursor = next
         }
-        return (records, missed)
+        return Step(new: records, completed: completed, missed: missed)
+    }
+
+    private func note(handedOut record: DeliveryRecord) {
+        if record.outcome.isOpen {
+            watched[record.sequence] = .some(record.outcome)
+        } else if !watched.isEmpty {
+            watched[record.sequence] = nil
+        }
+    }
+
+    /// The watched records (at or below the cursor) whose outcome changed and that the query
+    /// matches now. Settled or vanished records stop being watched.
+    private func recheckWatched() -> [DeliveryRecord] {
+        let sequences = watched.keys.filter { $0 <= cursor }.sorted()
+        guard !sequences.isEmpty else { return [] }
+        let current = store.records(sequences: sequences)
+        var found: Set<UInt64> = []
+        var completed: [DeliveryRecord] = []
+        for record in current {
+            found.insert(record.sequence)
+            guard let handedOut = watched[record.sequence], handedOut != record.outcome else { continue }
+            if !record.outcome.isOpen { watched[record.sequence] = nil }
+            let judged = query.matcher.needsAnalysis ? store.analyzed(record) : record
+            guard query.matcher.matches(judged) else { continue }
+            if record.outcome.isOpen { watched[record.sequence] = .some(record.outcome) }
+            completed.append(judged)
+        }
+        for sequence in sequences where !found.contains(sequence) { watched[sequence] = nil }
+        return store.analyzed(completed)
     }
 }

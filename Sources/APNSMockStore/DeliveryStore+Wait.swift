@@ -2,8 +2,11 @@ import APNSMockCore
 
 extension DeliveryStore {
     /// Waits until `query` matches at least `count` records stored after `query.since` (and
-    /// before `query.before`), woken by new records for the token it names (never by polling),
-    /// or until `timeout` passes or the task is cancelled.
+    /// before `query.before`), woken by new records for the token it names and by answers
+    /// decided later (never by polling), or until `timeout` passes or the task is cancelled.
+    /// A record that was waiting for its answer is judged again once it has one: a filter on
+    /// `status` finds a delayed push when it is answered, and the records returned are in their
+    /// latest form.
     /// - Parameter examine: runs each scan of the new records; the admin API hands it to its own
     ///   threads, in-process callers run it where they are.
     /// - Returns: the matching records found (all of them once satisfied, else those found when
@@ -23,9 +26,21 @@ extension DeliveryStore {
         defer { timer.cancel() }
         let follower = DeliveryFollower(store: self, query: query, after: query.since ?? 0)
         var matched: [DeliveryRecord] = []
+        var position: [UInt64: Int] = [:]
         var signals = subscription.signals.makeAsyncIterator()
         while true {
-            matched += try await examine { follower.advance().records }
+            let step = try await examine {
+                let step = follower.advance()
+                return step.completed + step.new
+            }
+            for record in step {
+                if let index = position[record.sequence] {
+                    matched[index] = record
+                } else {
+                    position[record.sequence] = matched.count
+                    matched.append(record)
+                }
+            }
             if matched.count >= count { return (matched, true) }
             if clock.now >= deadline || Task.isCancelled { return (matched, false) }
             guard await signals.next() != nil else { return (matched, false) }

@@ -36,6 +36,11 @@ public final class DeliveryStore: Sendable {
         /// sent more than once (rare: most ids are generated), so a push adds no list.
         var byAPNSID: APNSIDTable
         var olderByAPNSID: [UUIDKey: Deque<UInt64>] = [:]
+        /// Records whose stream is still open (pending or hung): their answer may still change,
+        /// so followers watch them. Only delayed and hung streams enter it.
+        var unsettled: Set<UInt64> = []
+        /// Counts every change of a stored record's answer (`complete`).
+        var completions: UInt64 = 0
 
         /// Generated ids carry their record's sequence number, permuted with this secret (see
         /// `GeneratedMessageID`), so they need no index entry.
@@ -162,6 +167,7 @@ public final class DeliveryStore: Sendable {
             stored.blob = bytes.withUnsafeBytes { state.blobs.append($0) }
             if state.records.count >= capacity { Self.evictOldest(&state) }
             state.records.append(stored)
+            if outcome.isOpen { state.unsettled.insert(sequence) }
             if let indexedToken { state.byToken[indexedToken, default: []].append(sequence) }
             if let echoedKey, let previous = state.byAPNSID.update(sequence, for: echoedKey) {
                 state.olderByAPNSID[echoedKey, default: []].append(previous)
@@ -182,6 +188,8 @@ public final class DeliveryStore: Sendable {
             guard let index = state.index(sequence: sequence) else { return false }
             let reasonID = response?.reason.map { state.interner.id(for: $0.rawValue) } ?? 0
             state.records[index].setResponse(response, outcome: outcome, reasonID: reasonID)
+            if outcome.isOpen { state.unsettled.insert(sequence) } else { state.unsettled.remove(sequence) }
+            state.completions &+= 1
             return true
         }
         if done { notifier.signalCompletion() }
@@ -191,6 +199,7 @@ public final class DeliveryStore: Sendable {
     private static func evictOldest(_ state: inout State) {
         guard let oldest = state.records.popFirst() else { return }
         state.dropped += 1
+        if !state.unsettled.isEmpty { state.unsettled.remove(oldest.sequence) }
         if oldest.isDeleted { state.deleted -= 1 }
         defer { state.blobs.release(oldest.blob) }
         let blob = state.blobs[oldest.blob]
@@ -259,6 +268,7 @@ public final class DeliveryStore: Sendable {
             state.byToken.removeAll()
             state.byAPNSID = APNSIDTable(capacity: capacity)
             state.olderByAPNSID.removeAll()
+            state.unsettled.removeAll()
             state.deleted = 0
         }
     }
@@ -305,6 +315,29 @@ public final class DeliveryStore: Sendable {
 
     /// Number of records dropped to stay within `capacity`.
     public var dropped: UInt64 { state.withLockedValue { $0.dropped } }
+
+    /// How many times a stored record's answer has changed (`complete`): a follower that saw a
+    /// record still waiting looks at it again when this moves.
+    public var completionCount: UInt64 { state.withLockedValue { $0.completions } }
+
+    /// The records in `range` whose stream is still open (pending or hung), ascending.
+    public func unsettledSequences(in range: Range<UInt64>) -> [UInt64] {
+        state.withLockedValue { state in
+            guard !state.unsettled.isEmpty else { return [] }
+            return state.unsettled.filter { range.contains($0) }.sorted()
+        }
+    }
+
+    /// The records with these sequence numbers that are still stored and not deleted, as
+    /// readers see them (not analysed).
+    func records(sequences: [UInt64]) -> [DeliveryRecord] {
+        state.withLockedValue { state in
+            sequences.compactMap { sequence in
+                guard let stored = state.record(sequence: sequence), !stored.isDeleted else { return nil }
+                return Self.decode(stored, state)
+            }
+        }
+    }
 
     /// The record with `sequence`, if still stored.
     public func record(sequence: UInt64) -> DeliveryRecord? {
@@ -479,7 +512,7 @@ public final class DeliveryStore: Sendable {
             response: stored.flags & StoredDelivery.flagPending != 0
                 ? nil
                 : DeliveryResponse(
-                    status: Int(stored.status),
+                    status: stored.status == 0 ? nil : Int(stored.status),
                     reason: interner.string(for: stored.reason).map(APNSReason.init(rawValue:)),
                     timestamp: stored.timestamp == StoredDelivery.noTimestamp ? nil : stored.timestamp,
                     respondedAt: stored.respondedAt, goAway: stored.flags & StoredDelivery.flagGoAway != 0),

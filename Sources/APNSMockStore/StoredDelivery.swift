@@ -53,7 +53,7 @@ struct StoredDelivery: Sendable {
         }
         flags &= ~Self.flagPending
         if response.goAway { flags |= Self.flagGoAway } else { flags &= ~Self.flagGoAway }
-        status = UInt16(clamping: response.status)
+        status = response.status.map { UInt16(clamping: $0) } ?? 0
         reason = reasonID
         respondedAt = response.respondedAt
         timestamp = response.timestamp ?? Self.noTimestamp

@@ -63,6 +63,11 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// When bytes last arrived (`--idle-timeout`), as the event loop's uptime.
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
+    /// Why the server closes the connection, once it does (the connection log's `closed` event
+    /// says who closed it and why); `nil` while the client may be the one.
+    private var closeReason: String?
+    /// The I/O error that ended the connection, if one did.
+    private var closeError: String?
 
     init(context: APNSListenerContext) {
         shared = context
@@ -77,6 +82,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             tls = try TLSConnection(context: shared.tls)
         } catch {
             logger.error("cannot set up a connection: \(error)")
+            closeReason = "cannot set up TLS: \(error)"
             context.close(promise: nil)
         }
     }
@@ -95,7 +101,9 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     func channelInactive(context: ChannelHandlerContext) {
         logger.debug("connection closed")
         state = .closing
-        shared.connectionLog.closed(id: connectionID, at: shared.now())
+        shared.connectionLog.closed(
+            id: connectionID, at: shared.now(), by: closeReason == nil ? "client" : "server",
+            reason: closeReason ?? closeError.map { "connection error: \($0)" } ?? "the client closed the connection")
         session?.connectionClosed()
         for timer in timers.values { timer.cancel() }
         timers.removeAll()
@@ -118,6 +126,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         logger.debug("connection error: \(error)")
+        closeError = "\(error)"
         context.close(promise: nil)
     }
 
@@ -137,7 +146,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 if shared.faults.tlsRefusals > 0, shared.faults.takeTLSRefusal() {
                     log("handshakeFailed", [("error", "refused by the refuse-tls mode")])
                     logger.info("TLS handshake refused (refuse-tls mode)")
-                    closeNow(context: context)
+                    closeNow(context: context, reason: "refuse-tls mode")
                     return
                 }
             } else {
@@ -169,7 +178,8 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 "cleartext request on the TLS port (an http:// URL?); answered 400: use https://",
                 metadata: ["apnsmock.peer": "\(Self.peer(context))"])
             greetingBytes = []
-            sendCleartextAndClose(PlainTextResponse.tlsRequired.bytes, context: context)
+            sendCleartextAndClose(
+                PlainTextResponse.tlsRequired.bytes, reason: "cleartext request on the TLS port", context: context)
         case .cleartextHTTP2:
             logger.notice(
                 "cleartext HTTP/2 (h2c) on the TLS port; answered 400: use https://",
@@ -178,7 +188,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 cleartextRefusal = try CleartextHTTP2Refusal(settings: shared.settings)
             } catch {
                 logger.error("cannot set up HTTP/2: \(error)")
-                closeNow(context: context)
+                closeNow(context: context, reason: "cannot set up HTTP/2: \(error)")
                 return
             }
             state = .cleartextHTTP2
@@ -195,7 +205,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         output.removeAll(keepingCapacity: true)
         cleartextRefusal.receive(bytes, output: &output)
         if cleartextRefusal.finished {
-            sendCleartextAndClose(output, context: context)
+            sendCleartextAndClose(output, reason: "cleartext HTTP/2 (h2c) on the TLS port", context: context)
         } else if !output.isEmpty {
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: output)), promise: nil)
         }
@@ -205,8 +215,9 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// written, so that the client reads them even if it is still sending (closing a socket
     /// with unread input would reset the connection); the rest when the client closes, or
     /// after `cleartextLinger`. What the client sends meanwhile is dropped.
-    private func sendCleartextAndClose(_ bytes: [UInt8], context: ChannelHandlerContext) {
+    private func sendCleartextAndClose(_ bytes: [UInt8], reason: String, context: ChannelHandlerContext) {
         state = .closing
+        closeReason = closeReason ?? reason
         let promise = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: promise)
         let channel = context.channel
@@ -233,19 +244,20 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                     "handshakeFailed",
                     [("error", .string(message)), ("alpnRefused", .bool(tls.refusedForALPN))])
                 flushCiphertext(context: context)
-                closeNow(context: context)
+                closeNow(context: context, reason: "TLS handshake failed: \(message)")
                 return
             case .handshakeCompleted:
                 serverName = tls.serverName
                 let alpn = tls.alpnProtocol
+                let authentication = authenticationMode(tls)
                 do {
                     session = try APNSSession(
-                        context: shared, connectionID: connectionID, authentication: authenticationMode(tls),
+                        context: shared, connectionID: connectionID, authentication: authentication,
                         serverName: serverName, logger: logger)
                     session?.driver = self
                 } catch {
                     logger.error("cannot set up HTTP/2: \(error)")
-                    closeNow(context: context)
+                    closeNow(context: context, reason: "cannot set up HTTP/2: \(error)")
                     return
                 }
                 logger.debug(
@@ -258,7 +270,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                     ("tlsVersion", .string(tls.protocolVersion)), ("alpn", alpn.map { .string($0) } ?? .null),
                     ("serverName", serverName.map { .string($0) } ?? .null),
                 ]
-                if let peer = tls.peerCertificate, case .certificate(let identity) = session?.processor.authentication {
+                if let peer = tls.peerCertificate, case .certificate(let identity) = authentication {
                     details.append(("clientCertificate", .string(identity.subject)))
                     details.append(("clientCertificateTrusted", .bool(peer.verificationError == nil)))
                 }
@@ -297,16 +309,17 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             sendHTTP2Output(context: context)
             if !ok {
                 logger.info("HTTP/2 connection error; closing")
-                closeAfterFlush(context: context)
+                closeAfterFlush(context: context, reason: "HTTP/2 connection error")
                 return
             }
         } else if state == .http2 || state == .awaitingPreface {
             sendHTTP2Output(context: context)
         }
         if !open {
-            closeNow(context: context)
+            // The client closed TLS (close_notify) or TCP.
+            closeNow(context: context, reason: nil)
         } else if state == .http2 && !session.isActive {
-            closeAfterFlush(context: context)
+            closeAfterFlush(context: context, reason: "HTTP/2 session ended")
         }
     }
 
@@ -346,14 +359,9 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             "client did not send the HTTP/2 preface\(looksLikeHTTP1 ? " (it spoke HTTP/1.x)" : ""); closing")
         if alpnChoseH2, let session {
             // The client chose h2 by ALPN: its bad preface is a connection error (RFC 9113 §3.4).
-            session.http2.goAway(
-                errorCode: HTTP2ErrorCode.protocolError.rawValue, debugData: Array("invalid connection preface".utf8),
-                lastStreamID: 0)
-            log(
-                "goawaySent",
-                [("errorCode", "PROTOCOL_ERROR"), ("lastStreamId", 0), ("debug", "invalid connection preface")])
+            session.refuseBadPreface()
             sendHTTP2Output(context: context)
-            closeAfterFlush(context: context)
+            closeAfterFlush(context: context, reason: "invalid connection preface")
             return
         }
         if looksLikeHTTP1, let tls {
@@ -361,7 +369,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             tls.shutdown()
         }
         flushCiphertext(context: context)
-        closeNow(context: context)
+        closeNow(context: context, reason: "no HTTP/2 client preface")
     }
 
     private func sendHTTP2Output(context: ChannelHandlerContext) {
@@ -383,10 +391,11 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         lastWrite = context.writeAndFlush(wrapOutboundOut(buffer))
     }
 
-    /// Closes once the last write has gone out (or failed).
-    private func closeAfterFlush(context: ChannelHandlerContext) {
+    /// Closes once the last write has gone out (or failed); `reason` says why the server closes.
+    private func closeAfterFlush(context: ChannelHandlerContext, reason: String) {
         guard state != .closing else { return }
         state = .closing
+        closeReason = closeReason ?? reason
         let channel = context.channel
         if let lastWrite {
             lastWrite.whenComplete { _ in channel.close(promise: nil) }
@@ -402,7 +411,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     func shutdown(debugData: [UInt8]) {
         guard let context, state != .closing else { return }
         guard let session, state == .http2 || state == .awaitingPreface else {
-            closeNow(context: context)
+            closeNow(context: context, reason: "shutdown before HTTP/2")
             return
         }
         session.shutdown(debugData: debugData)
@@ -420,13 +429,27 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         guard let context, let idleTimeout = shared.idleTimeout, state != .closing else { return }
         let limit = TimeAmount(idleTimeout)
         let idle = NIODeadline.now() - lastActivity
-        let busy = session.map { !$0.machine.waiting.isEmpty || !$0.http2.streamsBeingReceived.isEmpty } ?? false
-        if idle >= limit, !busy {
+        if idle >= limit, endIdleConnection() {
             logger.info("idle timeout: GOAWAY IdleTimeout")
-            shutdown(debugData: APNSErrorBody.encode(reason: APNSReason("IdleTimeout")))
+            closeReason = "idle timeout"
         } else {
             scheduleIdleCheck(after: idle >= limit ? limit : limit - idle, context: context)
         }
+    }
+
+    /// The idle timeout ran out: a connection not yet speaking HTTP/2 closes; a session ends
+    /// with GOAWAY IdleTimeout unless a stream waits or is being received. Whether it ended.
+    private func endIdleConnection() -> Bool {
+        guard let context else { return false }
+        guard let session, state == .http2 || state == .awaitingPreface else {
+            closeNow(context: context, reason: "idle timeout")
+            return true
+        }
+        guard session.idleTimeoutElapsed(debugData: APNSErrorBody.encode(reason: APNSReason("IdleTimeout"))) else {
+            return false
+        }
+        afterSessionStep(context: context)
+        return true
     }
 
     private func timerFired(streamID: Int32) {
@@ -440,13 +463,21 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private func afterSessionStep(context: ChannelHandlerContext) {
         guard let session, state != .closing else { return }
         sendHTTP2Output(context: context)
-        if !session.isActive { closeAfterFlush(context: context) }
+        if !session.isActive { closeAfterFlush(context: context, reason: "HTTP/2 session ended") }
     }
 
-    private func closeNow(context: ChannelHandlerContext) {
+    /// Closes at once; `reason` says why the server closes (`nil`: the client closed).
+    private func closeNow(context: ChannelHandlerContext, reason: String?) {
         guard state != .closing else { return }
         state = .closing
+        if let reason { closeReason = closeReason ?? reason }
         context.close(promise: nil)
+    }
+
+    /// The connection is about to be closed from outside the handler (the admin API, the end
+    /// of a shutdown's grace), for the connection log.
+    func noteClosing(reason: String) {
+        closeReason = closeReason ?? reason
     }
 }
 
@@ -468,9 +499,9 @@ extension APNSConnectionHandler: ConnectionDriver {
         if afterFlush {
             // Called from a session step: queue what it produced first.
             sendHTTP2Output(context: context)
-            closeAfterFlush(context: context)
+            closeAfterFlush(context: context, reason: "the mock ended the connection (see the GOAWAY or fault rule)")
         } else {
-            closeNow(context: context)
+            closeNow(context: context, reason: "a fault rule closed the connection")
         }
     }
 }

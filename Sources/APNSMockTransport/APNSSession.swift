@@ -13,28 +13,48 @@ protocol ConnectionDriver: AnyObject {
     func closeConnection(afterFlush: Bool)
 }
 
-/// One APNs connection's HTTP/2 session, request processor and state machine, without
-/// sockets or TLS: plaintext in, answers decided, plaintext out. `APNSConnectionHandler`
-/// drives it over TLS; the HTTP/2 tests drive it directly.
+/// One APNs connection's HTTP/2 session and state machine, without sockets or TLS: plaintext
+/// in, answers decided, plaintext out. `APNSConnectionHandler` drives it over TLS; the HTTP/2
+/// tests drive it directly.
 ///
-/// The common request (answered at once, nothing else to change) is recorded and answered in
-/// one pass; every other decision goes through `StateMachine`, whose actions are performed
-/// here (nghttp2, the store) or handed to the `driver` (timers, closing).
+/// Every request goes through `ConnectionStateMachine` (Core), which owns the connection's
+/// state and decides; this performs its actions: on nghttp2 (answers, resets, GOAWAY,
+/// SETTINGS), on the store (each record written when its answer is decided, completed once if
+/// it waited) and through the `driver` (timers, closing). The connection log gets every GOAWAY
+/// and RST_STREAM that went over the wire, libnghttp2's own included.
 ///
 /// Not thread-safe: one connection, one event loop.
 final class APNSSession {
-    let http2: HTTP2ServerSession
-    private(set) var processor: APNSRequestProcessor
-    private(set) var machine: StateMachine
+    private let http2: HTTP2ServerSession
+    private var machine: ConnectionStateMachine
     private let shared: APNSListenerContext
     private let logger: Logger
     /// Timers and closing; `nil` in tests that need neither.
     weak var driver: (any ConnectionDriver)?
     /// The TLS server name, for `--environment auto`.
     let serverName: String?
-    /// Reused for every decision that needs the state machine.
-    private var actions: [StateMachine.Action] = []
+    /// Reused for every request.
+    private var actions: [ConnectionStateMachine.Action] = []
     private let connectionID: UInt64
+    private var random = FastRandom()
+    /// The registry as last read, and its change count then: re-read only after a change.
+    private var registry = RegistrySnapshot()
+    private var registryChangeCount = UInt64.max
+    /// The records of streams left waiting (a delay, a hang), by stream: what `complete` updates.
+    private var openRecords: [Int32: DeliveryStore.Receipt] = [:]
+    /// The record written or completed last, so that the answer that follows carries its id.
+    private var lastReceipt: (streamID: Int32, receipt: DeliveryStore.Receipt)?
+    /// The request whose actions are being performed, for its record.
+    private var current: CurrentRequest?
+
+    /// A request being decided, with what its record is made of.
+    private struct CurrentRequest {
+        var request: APNSRequest
+        var verdict: APNSVerdict
+        var environment: APNSEnvironment
+        var streamID: Int32
+        var receivedAt: Int64
+    }
 
     init(
         context: APNSListenerContext, connectionID: UInt64, authentication: AuthenticationMode, serverName: String?,
@@ -45,8 +65,9 @@ final class APNSSession {
         self.logger = logger
         let limited = context.authStreamLimit && authentication == .token
         http2 = try HTTP2ServerSession(settings: context.settings, initialMaxConcurrentStreams: limited ? 1 : nil)
-        processor = APNSRequestProcessor(context: context, connectionID: connectionID, authentication: authentication)
-        machine = StateMachine(configuredStreams: context.settings.maxConcurrentStreams, authLimited: limited)
+        machine = ConnectionStateMachine(
+            configuredStreams: context.settings.maxConcurrentStreams, authentication: authentication,
+            authLimited: limited)
         self.connectionID = connectionID
         let faults = context.faults
         http2.replacesStreamLimitGoAway = {
@@ -76,18 +97,18 @@ final class APNSSession {
         if !ok, http2.streamLimitViolated {
             run { machine, actions in machine.streamLimitViolated(into: &actions) }
         }
-        noteClosedStreams()
+        noteControlFramesAndClosedStreams()
         return ok
     }
 
     /// Appends what the session wants to send.
     func collectOutput(into output: inout [UInt8]) {
         http2.collectOutput(into: &output)
-        noteClosedStreams()
+        noteControlFramesAndClosedStreams()
     }
 
     /// Whether the session still wants to read or write.
-    var isActive: Bool { machine.phase != .closed && http2.isActive }
+    var isActive: Bool { !machine.isClosed && http2.isActive }
 
     /// A delay set by `startTimer` has run out.
     func timerFired(streamID: Int32) {
@@ -104,8 +125,28 @@ final class APNSSession {
         run { machine, actions in machine.shutdown(debugData: debugData, into: &actions) }
     }
 
+    /// The idle timeout ran out with nothing received: a graceful end with `debugData`, unless
+    /// a stream waits for its answer or is being received. Returns whether it ended.
+    func idleTimeoutElapsed(debugData: [UInt8]) -> Bool {
+        let streamsBeingReceived = http2.streamsBeingReceived.count
+        var ended = false
+        run { machine, actions in
+            ended = machine.idleTimeoutElapsed(
+                streamsBeingReceived: streamsBeingReceived, debugData: debugData, into: &actions)
+        }
+        return ended
+    }
+
+    /// The client chose h2 by ALPN but sent no HTTP/2 preface: a connection error (RFC 9113
+    /// §3.4), GOAWAY PROTOCOL_ERROR with last stream 0.
+    func refuseBadPreface() {
+        http2.goAway(
+            errorCode: HTTP2ErrorCode.protocolError.rawValue, debugData: Array("invalid connection preface".utf8),
+            lastStreamID: 0)
+    }
+
     /// Runs one state-machine step and performs its actions.
-    private func run(_ step: (inout StateMachine, inout [StateMachine.Action]) -> Void) {
+    private func run(_ step: (inout ConnectionStateMachine, inout [ConnectionStateMachine.Action]) -> Void) {
         actions.removeAll(keepingCapacity: true)
         step(&machine, &actions)
         perform()
@@ -113,51 +154,91 @@ final class APNSSession {
 
     private func answerReadyRequests() {
         for ready in http2.takeReadyRequests() {
-            guard machine.phase != .closed else {
-                http2.finishAnswer(ready.request)
-                continue
-            }
             let now = shared.now()
-            let decision = processor.decide(
-                ready, serverName: serverName, receivedAt: now, draining: machine.phase == .draining)
-            http2.finishAnswer(ready.request)
-            logger.debug(
-                "request answered",
-                metadata: [
-                    "apnsmock.stream.id": "\(ready.streamID)", "apnsmock.path": "\(ready.request.path)",
-                    "apnsmock.status": "\(decision.answer.status)",
-                ])
-            if StateMachine.isImmediate(decision), machine.goAwayLastStreamID == nil {
-                respond(streamID: decision.streamID, decision.answer)
-                continue
+            let parts = ready.request
+            let authority = parts.authority ?? parts.host
+            let environment = shared.environmentMode.resolve(serverName: serverName, authority: authority)
+            let request = APNSRequest(
+                method: parts.method, path: parts.path, authority: authority, headerBlock: parts.headers,
+                payload: parts.payload, payloadSize: parts.payloadSize, headerListTooLarge: parts.headerListTooLarge)
+            let changeCount = shared.registry.changeCount
+            if changeCount != registryChangeCount {
+                registry = shared.registry.snapshot()
+                registryChangeCount = changeCount
             }
+            let active = shared.faults.active
+            let faults =
+                active.rawValue == 0 ? nil : faultInputs(active, request: request, environment: environment, now: now)
             actions.removeAll(keepingCapacity: true)
-            machine.requestDecided(
-                decision, recordComplete: APNSRequestProcessor.recordsAnswer(decision), now: now, into: &actions)
-            if machine.waiting[decision.streamID] != nil { http2.watchClose(decision.streamID) }
+            let verdict = machine.requestReady(
+                request, streamID: ready.streamID, environment: environment, registry: registry, rules: shared.rules,
+                faults: faults, now: now, random: &random, into: &actions)
+            if let token = verdict.newToken { shared.registry.remember(token) }
+            http2.finishAnswer(ready.request)
+            if machine.isWaiting(streamID: ready.streamID) { http2.watchClose(ready.streamID) }
+            current = CurrentRequest(
+                request: request, verdict: verdict, environment: environment, streamID: ready.streamID,
+                receivedAt: now)
             perform()
+            current = nil
+            logger.debug(
+                "request decided",
+                metadata: [
+                    "apnsmock.stream.id": "\(ready.streamID)", "apnsmock.path": "\(request.path)",
+                    "apnsmock.status": "\(verdict.status)",
+                ])
         }
     }
 
-    /// Streams that closed while waiting for their answer, and the client's GOAWAY and
-    /// RST_STREAM frames (for the connection log).
-    private func noteClosedStreams() {
-        if !http2.peerFrames.isEmpty {
-            for frame in http2.takePeerFrames() {
+    /// The fault controls as the machine's fault policy reads them.
+    private func faultInputs(
+        _ active: FaultControl.Active, request: APNSRequest, environment: APNSEnvironment, now: Int64
+    ) -> FaultInputs {
+        let faults = shared.faults
+        var inputs = FaultInputs()
+        inputs.shutdownMode = active.contains(.shutdown) && faults.isShuttingDown
+        inputs.unavailable = active.contains(.unavailable) && faults.unavailableUntil(now: now) != nil
+        if active.contains(.behaviors) { inputs.behaviors = faults.behaviors }
+        if active.contains(.throttle) { inputs.throttle = { faults.throttled(token: $0, now: now) } }
+        if active.contains(.rules) {
+            let connectionID = connectionID
+            let options = shared.rules.policy.payloadAnalysis
+            let registry = shared.registry
+            inputs.rule = { verdict, answer in
+                faults.evaluate(
+                    LiveRequestFacts(
+                        verdict: verdict, request: request, environment: environment, answer: answer,
+                        connectionID: connectionID, analysisOptions: options, registry: registry),
+                    connectionID: connectionID, now: now)
+            }
+        }
+        return inputs
+    }
+
+    /// The client's GOAWAY and RST_STREAM frames and the server's (libnghttp2's own too) go to
+    /// the connection log; streams that closed while their answer waited go to the machine.
+    private func noteControlFramesAndClosedStreams() {
+        if !http2.controlFrames.isEmpty {
+            for frame in http2.takeControlFrames() {
                 switch frame {
-                case .goAway(let errorCode, let lastStreamID, let debugData):
+                case .goAway(let errorCode, let lastStreamID, let debugData, let sent):
+                    if sent {
+                        logger.info(
+                            "GOAWAY: \(String(decoding: debugData, as: UTF8.self))",
+                            metadata: ["apnsmock.error": "\(HTTP2ErrorCode(errorCode))"])
+                    }
                     log(
-                        "goawayReceived",
+                        sent ? "goawaySent" : "goawayReceived",
                         [
                             ("errorCode", .string(HTTP2ErrorCode(errorCode).description)),
                             ("lastStreamId", .integer(Int64(lastStreamID))),
                             ("debug", .string(String(decoding: debugData, as: UTF8.self))),
                         ])
-                case .resetStream(let streamID, let errorCode):
+                case .resetStream(let streamID, let errorCode, let sent):
                     log(
                         "streamReset",
                         [
-                            ("by", "client"), ("streamId", .integer(Int64(streamID))),
+                            ("by", sent ? "server" : "client"), ("streamId", .integer(Int64(streamID))),
                             ("errorCode", .string(HTTP2ErrorCode(errorCode).description)),
                         ])
                 }
@@ -169,13 +250,28 @@ final class APNSSession {
         }
     }
 
-    private func respond(streamID: Int32, _ answer: PreparedAnswer) {
+    private func respond(streamID: Int32, _ answer: APNSAnswer) {
         http2.respond(streamID: streamID, status: answer.status, body: answer.body, dataFrames: answer.dataFrames) {
             headers in
             if answer.body != nil { headers.add("content-type", "application/json") }
             headers.add("apns-id", answer.apnsID, neverIndexed: true)
             if let uniqueID = answer.uniqueID { headers.add("apns-unique-id", uniqueID, neverIndexed: true) }
         }
+    }
+
+    /// The record of the request being decided, as `recorded` says.
+    private func record(_ recorded: ConnectionStateMachine.RecordedAnswer, of current: CurrentRequest) -> DeliveryRecord
+    {
+        let request = current.request
+        let verdict = current.verdict
+        return DeliveryRecord(
+            receivedAt: current.receivedAt, connectionID: connectionID, streamID: current.streamID,
+            environment: current.environment, method: request.method, path: request.path, authority: request.authority,
+            headerBlock: request.headerBlock, token: verdict.deviceToken ?? verdict.rawDeviceToken,
+            topic: verdict.topic, pushType: verdict.pushType, apnsID: recorded.answer.apnsID,
+            uniqueID: recorded.answer.uniqueID, payload: request.payload, payloadSize: request.payloadSize,
+            authentication: verdict.authentication, response: DeliveryResponse(recorded), outcome: recorded.outcome,
+            faultID: recorded.faultID)
     }
 
     private func perform() {
@@ -185,32 +281,31 @@ final class APNSSession {
             let action = actions[index]
             index += 1
             switch action {
-            case .respond(let streamID, let answer):
+            case .record(let streamID, let recorded):
+                guard let current, current.streamID == streamID else { continue }
+                let receipt = shared.store.record(record(recorded, of: current))
+                lastReceipt = (streamID, receipt)
+                if recorded.outcome.isOpen { openRecords[streamID] = receipt }
+            case .complete(let streamID, let recorded):
+                guard let receipt = openRecords[streamID] else { continue }
+                shared.store.complete(
+                    sequence: receipt.sequence, with: DeliveryResponse(recorded), outcome: recorded.outcome)
+                if !recorded.outcome.isOpen { openRecords[streamID] = nil }
+                lastReceipt = (streamID, receipt)
+            case .respond(let streamID, var answer):
+                // A generated apns-id is completed by the store from the record's sequence number.
+                if let last = lastReceipt, last.streamID == streamID {
+                    answer.apnsID = last.receipt.apnsID
+                } else if let receipt = openRecords[streamID] {
+                    answer.apnsID = receipt.apnsID
+                }
                 respond(streamID: streamID, answer)
-            case .completeRecord(let sequence, let response, let outcome):
-                shared.store.complete(sequence: sequence, with: response, outcome: outcome)
             case .resetStream(let streamID, let errorCode):
                 logger.debug(
                     "RST_STREAM", metadata: ["apnsmock.stream.id": "\(streamID)", "apnsmock.error": "\(errorCode)"])
                 http2.resetStream(streamID, errorCode: errorCode)
-                log(
-                    "streamReset",
-                    [
-                        ("by", "server"), ("streamId", .integer(Int64(streamID))),
-                        ("errorCode", .string(HTTP2ErrorCode(errorCode).description)),
-                    ])
             case .goAway(let errorCode, let lastStreamID, let debugData):
-                logger.info(
-                    "GOAWAY: \(String(decoding: debugData, as: UTF8.self))",
-                    metadata: ["apnsmock.error": "\(errorCode)"])
                 http2.goAway(errorCode: errorCode, debugData: debugData, lastStreamID: lastStreamID)
-                log(
-                    "goawaySent",
-                    [
-                        ("errorCode", .string(HTTP2ErrorCode(errorCode).description)),
-                        ("lastStreamId", .integer(Int64(lastStreamID ?? http2.lastProcessedStreamID))),
-                        ("debug", .string(String(decoding: debugData, as: UTF8.self))),
-                    ])
             case .announceMaxConcurrentStreams(let limit):
                 http2.announceMaxConcurrentStreams(limit)
                 log("settingsSent", [("maxConcurrentStreams", .integer(Int64(limit)))])
@@ -223,12 +318,25 @@ final class APNSSession {
             case .refuseStreamsBeingReceived(let except):
                 for streamID in http2.streamsBeingReceived where streamID != except {
                     http2.resetStream(streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue)
-                    log(
-                        "streamReset",
-                        [("by", "server"), ("streamId", .integer(Int64(streamID))), ("errorCode", "REFUSED_STREAM")])
                 }
             }
         }
         actions.removeAll(keepingCapacity: true)
+        lastReceipt = nil
+    }
+}
+
+extension DeliveryResponse {
+    /// What a record says went out: the answer on the stream, or only its reason in a GOAWAY
+    /// (no status); `nil` when nothing did.
+    init?(_ recorded: ConnectionStateMachine.RecordedAnswer) {
+        guard let answeredAt = recorded.answeredAt else { return nil }
+        if recorded.outcome == .goAway {
+            self.init(status: nil, reason: recorded.answer.reason, respondedAt: answeredAt, goAway: true)
+        } else {
+            self.init(
+                status: recorded.answer.status, reason: recorded.answer.reason, timestamp: recorded.answer.timestamp,
+                respondedAt: answeredAt)
+        }
     }
 }

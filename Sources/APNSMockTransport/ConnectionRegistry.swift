@@ -35,8 +35,17 @@ public final class ConnectionRegistry: ConnectionControl {
     public var count: Int { entries.withLockedValue { $0.count } }
 
     public func closeAllConnections() async -> Int {
+        await close(reason: "closed through the admin API")
+    }
+
+    /// Closes every connection, telling each why (for the connection log).
+    private func close(reason: String) async -> Int {
         let open = entries.withLockedValue { Array($0.values) }
-        for entry in open { try? await entry.channel.close() }
+        for entry in open {
+            // Submitted to the connection's event loop before the close, so it runs first.
+            entry.execute { $0.noteClosing(reason: reason) }
+            try? await entry.channel.close()
+        }
         return open.count
     }
 
@@ -47,14 +56,20 @@ public final class ConnectionRegistry: ConnectionControl {
     }
 
     /// Graceful end: GOAWAY to every connection, then waits until all have closed (their
-    /// streams answered) or `grace` has passed, and closes what is left.
+    /// streams answered) or `grace` has passed, whichever is first (awaiting their close
+    /// futures, not polling), and closes what is left.
     public func drain(debugData: [UInt8], grace: Duration) async {
-        _ = await goAwayAllConnections(debugData: debugData)
-        let clock = ContinuousClock()
-        let deadline = clock.now + grace
-        while count > 0, clock.now < deadline, !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(20))
+        let open = entries.withLockedValue { Array($0.values) }
+        for entry in open { entry.execute { $0.shutdown(debugData: debugData) } }
+        guard let loop = open.first?.channel.eventLoop else { return }
+        let allClosed = EventLoopFuture.andAllComplete(open.map(\.channel.closeFuture), on: loop)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: grace) }
+            group.addTask { try? await allClosed.get() }
+            _ = await group.next()
+            group.cancelAll()
+            // Completes `allClosed` when the grace ran out first.
+            _ = await close(reason: "still open when the shutdown grace ran out")
         }
-        _ = await closeAllConnections()
     }
 }

@@ -53,8 +53,10 @@ final class HTTP2ServerSession {
     /// them that closed.
     private var watchedStreams: Set<Int32> = []
     private var closedWatchedStreams: [Int32] = []
-    /// GOAWAY and RST_STREAM frames the client sent, for the connection log.
-    private(set) var peerFrames: [PeerFrame] = []
+    /// GOAWAY and RST_STREAM frames the client sent, and those the server sent (whether the
+    /// session asked for them or libnghttp2 sent them on its own, as it refuses streams over
+    /// the limit), for the connection log.
+    private(set) var controlFrames: [ControlFrame] = []
     /// Asked when the client opens a stream beyond the MAX_CONCURRENT_STREAMS it acknowledged:
     /// `true` stops the session from answering in its own way (GOAWAY PROTOCOL_ERROR), the read
     /// fails and `streamLimitViolated` is set, so that the caller sends its own GOAWAY.
@@ -62,10 +64,10 @@ final class HTTP2ServerSession {
     /// The client opened more streams than it was allowed and `replacesStreamLimitGoAway` said so.
     private(set) var streamLimitViolated = false
 
-    /// A connection-level frame from the client worth logging.
-    enum PeerFrame {
-        case goAway(errorCode: UInt32, lastStreamID: Int32, debugData: [UInt8])
-        case resetStream(streamID: Int32, errorCode: UInt32)
+    /// A GOAWAY or RST_STREAM frame that went over the connection, worth logging.
+    enum ControlFrame: Equatable {
+        case goAway(errorCode: UInt32, lastStreamID: Int32, debugData: [UInt8], sent: Bool)
+        case resetStream(streamID: Int32, errorCode: UInt32, sent: Bool)
     }
     /// Reused for every response's header block.
     private var responseHeaderWriter = ResponseHeaderWriter()
@@ -103,6 +105,9 @@ final class HTTP2ServerSession {
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, user in
             HTTP2ServerSession.with(user) { $0.onStreamClose(streamID) }
+        }
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, user in
+            HTTP2ServerSession.with(user) { $0.onFrameSent(frame!) }
         }
         nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(callbacks) { _, frame, error, user in
             HTTP2ServerSession.with(user) { $0.onInvalidFrame(frame!, error: error) }
@@ -210,9 +215,9 @@ final class HTTP2ServerSession {
     }
 
     /// Takes the client's GOAWAY and RST_STREAM frames seen so far.
-    func takePeerFrames() -> [PeerFrame] {
-        defer { peerFrames.removeAll() }
-        return peerFrames
+    func takeControlFrames() -> [ControlFrame] {
+        defer { controlFrames.removeAll() }
+        return controlFrames
     }
 
     /// Whether a watched stream closed since the last `takeClosedWatchedStreams`.
@@ -350,15 +355,12 @@ final class HTTP2ServerSession {
     private func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         let header = frame.pointee.hd
         if header.type == UInt8(NGHTTP2_GOAWAY.rawValue) {
-            let goaway = frame.pointee.goaway
-            peerFrames.append(
-                .goAway(
-                    errorCode: goaway.error_code, lastStreamID: goaway.last_stream_id,
-                    debugData: Array(UnsafeBufferPointer(start: goaway.opaque_data, count: goaway.opaque_data_len))))
+            controlFrames.append(Self.goAway(frame, sent: false))
             return 0
         }
         if header.type == UInt8(NGHTTP2_RST_STREAM.rawValue) {
-            peerFrames.append(.resetStream(streamID: header.stream_id, errorCode: frame.pointee.rst_stream.error_code))
+            controlFrames.append(
+                .resetStream(streamID: header.stream_id, errorCode: frame.pointee.rst_stream.error_code, sent: false))
             return 0
         }
         guard header.type == UInt8(NGHTTP2_HEADERS.rawValue) || header.type == UInt8(NGHTTP2_DATA.rawValue),
@@ -367,6 +369,26 @@ final class HTTP2ServerSession {
         else { return 0 }
         markReady(header.stream_id, request, early: false)
         return 0
+    }
+
+    /// A frame went out: GOAWAY and RST_STREAM are noted, whoever queued them.
+    private func onFrameSent(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        let header = frame.pointee.hd
+        if header.type == UInt8(NGHTTP2_RST_STREAM.rawValue) {
+            controlFrames.append(
+                .resetStream(streamID: header.stream_id, errorCode: frame.pointee.rst_stream.error_code, sent: true))
+        } else if header.type == UInt8(NGHTTP2_GOAWAY.rawValue) {
+            controlFrames.append(Self.goAway(frame, sent: true))
+        }
+        return 0
+    }
+
+    private static func goAway(_ frame: UnsafePointer<nghttp2_frame>, sent: Bool) -> ControlFrame {
+        let goaway = frame.pointee.goaway
+        return .goAway(
+            errorCode: goaway.error_code, lastStreamID: goaway.last_stream_id,
+            debugData: Array(UnsafeBufferPointer(start: goaway.opaque_data, count: goaway.opaque_data_len)),
+            sent: sent)
     }
 
     private func markReady(_ streamID: Int32, _ request: StreamRequest, early: Bool) {

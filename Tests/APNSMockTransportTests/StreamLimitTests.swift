@@ -77,15 +77,4 @@ import Testing
         #expect(goAways.first?.code == HTTP2ErrorCode.protocolError.rawValue)
         #expect(goAways.first?.debug != "Maximum active streams violated for this endpoint.")
     }
-
-    @Test func theMachineSendsGoAwayThenCloses() {
-        var machine = APNSSession.StateMachine(configuredStreams: 2, authLimited: false)
-        let actions = ConnectionStateMachineTests.step(&machine) { $0.streamLimitViolated(into: &$1) }
-        #expect(
-            actions == [
-                "goaway 7 last Maximum active streams violated for this endpoint.", "close after flush",
-            ])
-        #expect(machine.phase == .closed)
-        #expect(ConnectionStateMachineTests.step(&machine) { $0.streamLimitViolated(into: &$1) }.isEmpty)
-    }
 }

@@ -1,0 +1,453 @@
+/// One APNs connection's decisions over time, and every piece of state they depend on:
+/// authentication so far, what the behaviors did to it, the MAX_CONCURRENT_STREAMS it
+/// announces, the streams whose answer waits (a delay) or never comes (a hang), the highest
+/// stream answered, GOAWAY and closing.
+///
+/// Pure: it is told what happened (a request is ready, a timer fired, a stream or the
+/// connection closed, a shutdown or an idle check) and appends the actions to perform; the
+/// transport performs them on nghttp2, the store and the channel. Every request goes through
+/// it, the common one included, and each record is written once when its answer is decided
+/// (`record`), then once more only if it was left waiting (`complete`). Nothing outside reads
+/// its state.
+public struct ConnectionStateMachine: Sendable {
+    /// What the transport does for the machine, in order.
+    public enum Action: Sendable, Equatable {
+        /// Store the request's record. One per request, before any `respond` for it.
+        case record(streamID: Int32, RecordedAnswer)
+        /// A request recorded earlier (left waiting) got its final answer, or none.
+        case complete(streamID: Int32, RecordedAnswer)
+        /// Submit `answer` on the stream.
+        case respond(streamID: Int32, APNSAnswer)
+        case resetStream(streamID: Int32, errorCode: UInt32)
+        /// `lastStreamID` `nil`: the last stream processed.
+        case goAway(errorCode: UInt32, lastStreamID: Int32?, debugData: [UInt8])
+        case announceMaxConcurrentStreams(UInt32)
+        /// Call `timerFired(streamID:)` after this many milliseconds.
+        case startTimer(streamID: Int32, milliseconds: Int64)
+        case cancelTimer(streamID: Int32)
+        /// Close the connection: once what is queued has been sent, or at once.
+        case close(afterFlush: Bool)
+        /// Reset (REFUSED_STREAM) every open stream still being received, but `except`.
+        case refuseStreamsBeingReceived(except: Int32)
+    }
+
+    /// What a record says of its request's answer: what went out (`answer` with `answeredAt`,
+    /// or only its reason in a GOAWAY), or that none did and why (`outcome`).
+    public struct RecordedAnswer: Sendable, Equatable {
+        public var outcome: DeliveryOutcome
+        /// The answer decided for the request (its ids are the record's even when nothing
+        /// went out).
+        public var answer: APNSAnswer
+        /// When the answer went out (epoch ms); `nil` when none did.
+        public var answeredAt: Int64?
+        /// The fault rule that acted on the request (set when the record is first written).
+        public var faultID: String?
+
+        public init(outcome: DeliveryOutcome, answer: APNSAnswer, answeredAt: Int64? = nil, faultID: String? = nil) {
+            self.outcome = outcome
+            self.answer = answer
+            self.answeredAt = answeredAt
+            self.faultID = faultID
+        }
+    }
+
+    /// A stream whose answer waits (a delay) or never comes (a hang).
+    struct Waiting: Sendable {
+        var answer: APNSAnswer
+        var fate: RequestDecision.Fate
+        /// A hang: no timer runs.
+        var hung: Bool
+    }
+
+    /// The state of a connection that may still answer.
+    struct Live: Sendable {
+        var auth = ConnectionAuthState()
+        var faults = ConnectionFaultState()
+        var waiting: [Int32: Waiting] = [:]
+        /// The limit the server is configured with.
+        let configuredStreams: UInt32
+        /// The limit last announced.
+        var announcedStreams: UInt32
+        /// A limit set by a fault rule: kept until another rule changes it.
+        var ruleStreams: UInt32?
+        /// A token connection that has not yet had a push pass authentication (one stream).
+        var authLimited: Bool
+        /// The last stream id a GOAWAY named: streams above it are not answered (the client
+        /// retries them elsewhere).
+        var goAwayLastStreamID: Int32?
+        /// The highest stream answered: no GOAWAY names a lower last stream id (RFC 9113 §6.8).
+        var highestAnswered: Int32 = 0
+    }
+
+    private enum State: Sendable {
+        /// Streams are served.
+        case serving(Live)
+        /// GOAWAY went out: streams it covers are finished, then the connection closes.
+        case draining(Live)
+        /// The connection is going: nothing more is answered; waiting streams end when it has
+        /// closed.
+        case closing(Live)
+        /// The connection has closed.
+        case closed
+        /// Only while a method mutates the state in place.
+        case modifying
+    }
+
+    private var state: State
+    private let authentication: AuthenticationMode
+
+    /// - Parameters:
+    ///   - configuredStreams: the MAX_CONCURRENT_STREAMS the server is configured with.
+    ///   - authentication: token or certificate, fixed at the handshake.
+    ///   - authLimited: the connection starts with one stream until a push passes token
+    ///     authentication (the first SETTINGS announced 1).
+    public init(configuredStreams: UInt32, authentication: AuthenticationMode = .token, authLimited: Bool) {
+        self.authentication = authentication
+        state = .serving(
+            Live(
+                configuredStreams: configuredStreams, announcedStreams: authLimited ? 1 : configuredStreams,
+                authLimited: authLimited))
+    }
+
+    /// Whether the connection is closing or closed: the session stops reading and writing.
+    public var isClosed: Bool {
+        switch state {
+        case .serving, .draining: false
+        case .closing, .closed, .modifying: true
+        }
+    }
+
+    // MARK: events
+
+    /// A request has arrived whole (or enough of it): the rules judge it with the connection's
+    /// authentication state, the fault policy may change the answer, and the actions say how
+    /// it goes out. Returns the rules' verdict, for the record.
+    /// - Parameter faults: the fault controls, when any is on.
+    public mutating func requestReady(
+        _ request: APNSRequest, streamID: Int32, environment: APNSEnvironment, registry: RegistrySnapshot,
+        rules: RequestRules, faults: FaultInputs?, now: Int64, random: inout FastRandom, into actions: inout [Action]
+    ) -> APNSVerdict {
+        guard !isClosed else {
+            // Read in the same pass as the frame that ended the connection: recorded, never answered.
+            let verdict = rules.evaluate(
+                request,
+                context: ConnectionContext(
+                    environment: environment, authentication: authentication, registry: registry, now: now))
+            let answer = APNSAnswer.from(
+                verdict, apnsID: Self.apnsID(verdict, random: &random), environment: environment, random: &random)
+            actions.append(.record(streamID: streamID, RecordedAnswer(outcome: .connectionClosed, answer: answer)))
+            return verdict
+        }
+        var verdict: APNSVerdict?
+        let authentication = authentication
+        modify { live, phase in
+            let judged = rules.evaluate(
+                request,
+                context: ConnectionContext(
+                    environment: environment, authentication: authentication, authState: live.auth,
+                    registry: registry, now: now))
+            verdict = judged
+            var firstAuthenticated = false
+            if let next = judged.nextAuthState {
+                firstAuthenticated = !live.auth.isEstablished && next.isEstablished
+                live.auth = next
+            }
+            var decision = RequestDecision(
+                streamID: streamID,
+                answer: APNSAnswer.from(
+                    judged, apnsID: Self.apnsID(judged, random: &random), environment: environment, random: &random),
+                fate: judged.goAway ? .goAwayInsteadOfAnswer : .answer)
+            if let faults {
+                FaultPolicy.apply(
+                    faults, verdict: judged, environment: environment, draining: phase == .draining, now: now,
+                    to: &decision, state: &live.faults, random: &random)
+            }
+            Self.decided(
+                decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase, into: &actions)
+        }
+        return verdict!
+    }
+
+    /// The client's `apns-id` when it is valid, else a new one.
+    private static func apnsID(_ verdict: APNSVerdict, random: inout FastRandom) -> ResponseMessageID {
+        if let sent = verdict.sentMessageID, APNSMessageID.isValid(sent) { return .echoed(sent) }
+        return .generate(using: &random)
+    }
+
+    /// The delay of `streamID` has run out.
+    public mutating func timerFired(streamID: Int32, now: Int64, into actions: inout [Action]) {
+        modify { live, phase in
+            guard let entry = live.waiting[streamID], !entry.hung else { return }
+            live.waiting[streamID] = nil
+            if let last = live.goAwayLastStreamID, streamID > last {
+                // A GOAWAY since said this stream was not processed.
+                actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
+                actions.append(.complete(streamID: streamID, RecordedAnswer(outcome: .goAway, answer: entry.answer)))
+                return
+            }
+            Self.settle(
+                streamID: streamID, answer: entry.answer, fate: entry.fate, recorded: true, faultID: nil, now: now,
+                live: &live, phase: &phase, into: &actions)
+        }
+    }
+
+    /// The stream closed before its answer went out (the client reset it).
+    public mutating func streamClosed(streamID: Int32, into actions: inout [Action]) {
+        modify { live, _ in
+            guard let entry = live.waiting.removeValue(forKey: streamID) else { return }
+            if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
+            actions.append(.complete(streamID: streamID, RecordedAnswer(outcome: .cancelled, answer: entry.answer)))
+        }
+    }
+
+    /// Whether `streamID` waits for its answer (the session then watches for its close).
+    public func isWaiting(streamID: Int32) -> Bool {
+        switch state {
+        case .serving(let live), .draining(let live), .closing(let live): live.waiting[streamID] != nil
+        case .closed, .modifying: false
+        }
+    }
+
+    /// The connection has closed: every waiting stream ends unanswered.
+    public mutating func connectionClosed(into actions: inout [Action]) {
+        switch state {
+        case .serving(let live), .draining(let live), .closing(let live):
+            for (streamID, entry) in live.waiting.sorted(by: { $0.key < $1.key }) {
+                if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
+                actions.append(
+                    .complete(streamID: streamID, RecordedAnswer(outcome: .connectionClosed, answer: entry.answer)))
+            }
+        case .closed, .modifying:
+            break
+        }
+        state = .closed
+    }
+
+    /// A graceful end (SIGTERM, the shutdown mode, an idle timeout): GOAWAY NO_ERROR with
+    /// `debugData` and the last processed stream; streams it covers are still answered,
+    /// delayed ones when their time comes, then the connection closes.
+    public mutating func shutdown(debugData: [UInt8], into actions: inout [Action]) {
+        guard case .serving(let live) = state else { return }
+        state = .draining(live)
+        actions.append(.goAway(errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: nil, debugData: debugData))
+    }
+
+    /// The idle timeout ran out with nothing received: unless a stream waits for its answer
+    /// or is still being received, a graceful end with `debugData`. Returns whether it ended.
+    public mutating func idleTimeoutElapsed(
+        streamsBeingReceived: Int, debugData: [UInt8], into actions: inout [Action]
+    ) -> Bool {
+        guard case .serving(let live) = state, live.waiting.isEmpty, streamsBeingReceived == 0 else { return false }
+        shutdown(debugData: debugData, into: &actions)
+        return true
+    }
+
+    /// The client opened more streams than the limit it acknowledged and `stream-limit-goaway`
+    /// is on: GOAWAY REFUSED_STREAM with APNs's plain-text debug data, naming the last stream
+    /// processed, then the connection closes (streams still waiting end unanswered).
+    public mutating func streamLimitViolated(into actions: inout [Action]) {
+        modify { _, phase in
+            guard phase != .closing else { return }
+            phase = .closing
+            actions.append(
+                .goAway(
+                    errorCode: HTTP2ErrorCode.refusedStream.rawValue, lastStreamID: nil,
+                    debugData: Array(ConnectionBehavior.streamLimitDebugText.utf8)))
+            actions.append(.close(afterFlush: true))
+        }
+    }
+
+    // MARK: for tests
+
+    /// Carries out `decision` as if the rules and the fault policy had made it (tests drive
+    /// the machine's own logic with it).
+    mutating func requestDecided(
+        _ decision: RequestDecision, firstAuthenticated: Bool = false, now: Int64, into actions: inout [Action]
+    ) {
+        modify { live, phase in
+            Self.decided(
+                decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase, into: &actions)
+        }
+    }
+
+    /// The MAX_CONCURRENT_STREAMS last announced (tests).
+    var announcedStreams: UInt32? {
+        switch state {
+        case .serving(let live), .draining(let live), .closing(let live): live.announcedStreams
+        case .closed, .modifying: nil
+        }
+    }
+
+    /// `serving`, `draining`, `closing` or `closed` (tests).
+    var phaseName: String {
+        switch state {
+        case .serving: "serving"
+        case .draining: "draining"
+        case .closing: "closing"
+        case .closed, .modifying: "closed"
+        }
+    }
+
+    // MARK: internals
+
+    private enum Phase { case serving, draining, closing }
+
+    /// Runs `body` on the live state in place (no copy of its dictionaries), then stores the
+    /// phase it leaves.
+    private mutating func modify(_ body: (inout Live, inout Phase) -> Void) {
+        var phase: Phase
+        var live: Live
+        switch state {
+        case .serving(let value):
+            live = value
+            phase = .serving
+        case .draining(let value):
+            live = value
+            phase = .draining
+        case .closing(let value):
+            live = value
+            phase = .closing
+        case .closed, .modifying:
+            return
+        }
+        state = .modifying
+        body(&live, &phase)
+        switch phase {
+        case .serving: state = .serving(live)
+        case .draining: state = .draining(live)
+        case .closing: state = .closing(live)
+        }
+    }
+
+    private static func decided(
+        _ decision: RequestDecision, firstAuthenticated: Bool, now: Int64, live: inout Live, phase: inout Phase,
+        into actions: inout [Action]
+    ) {
+        do {
+            let streamID = decision.streamID
+            if let last = live.goAwayLastStreamID, streamID > last {
+                // Above the GOAWAY's last stream: not processed. REFUSED_STREAM tells the client
+                // so at once (safe to retry, RFC 9113 §8.7) instead of leaving it to wait.
+                actions.append(
+                    .record(
+                        streamID: streamID,
+                        RecordedAnswer(outcome: .goAway, answer: decision.answer, faultID: decision.faultID)))
+                actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
+                return
+            }
+            if let limit = decision.maxConcurrentStreams {
+                live.ruleStreams = limit
+                Self.announce(limit, live: &live, into: &actions)
+            }
+            if firstAuthenticated, live.authLimited {
+                live.authLimited = false
+                // A limit set by a rule stays; otherwise the configured one applies now.
+                if live.ruleStreams == nil { Self.announce(live.configuredStreams, live: &live, into: &actions) }
+            }
+            switch decision.streamLimit {
+            case .limit(let limit)?:
+                // A rule's limit wins over a behavior's.
+                if live.ruleStreams == nil { Self.announce(limit, live: &live, into: &actions) }
+            case .restore?:
+                Self.announce(
+                    live.ruleStreams ?? (live.authLimited ? 1 : live.configuredStreams), live: &live, into: &actions)
+            case nil:
+                break
+            }
+            if decision.refuseOpenStreams {
+                for (other, entry) in live.waiting.sorted(by: { $0.key < $1.key }) where other != streamID {
+                    if !entry.hung { actions.append(.cancelTimer(streamID: other)) }
+                    actions.append(.resetStream(streamID: other, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
+                    actions.append(.complete(streamID: other, RecordedAnswer(outcome: .reset, answer: entry.answer)))
+                    live.waiting[other] = nil
+                }
+                actions.append(.refuseStreamsBeingReceived(except: streamID))
+            }
+            if let delay = decision.delayMilliseconds {
+                live.waiting[streamID] = Waiting(answer: decision.answer, fate: decision.fate, hung: false)
+                actions.append(
+                    .record(
+                        streamID: streamID,
+                        RecordedAnswer(outcome: .pending, answer: decision.answer, faultID: decision.faultID)))
+                actions.append(.startTimer(streamID: streamID, milliseconds: max(0, delay)))
+                return
+            }
+            Self.settle(
+                streamID: streamID, answer: decision.answer, fate: decision.fate, recorded: false,
+                faultID: decision.faultID, now: now, live: &live, phase: &phase, into: &actions)
+        }
+    }
+
+    private static func announce(_ limit: UInt32, live: inout Live, into actions: inout [Action]) {
+        guard limit != live.announcedStreams else { return }
+        live.announcedStreams = limit
+        actions.append(.announceMaxConcurrentStreams(limit))
+    }
+
+    /// Carries out `fate` for a stream now: `recorded` says whether its record exists already
+    /// (it waited), so that the record is written (`record`) or completed (`complete`) once.
+    private static func settle(
+        streamID: Int32, answer: APNSAnswer, fate: RequestDecision.Fate, recorded: Bool, faultID: String?,
+        now: Int64, live: inout Live, phase: inout Phase, into actions: inout [Action]
+    ) {
+        func note(_ recordedAnswer: RecordedAnswer) {
+            var recordedAnswer = recordedAnswer
+            recordedAnswer.faultID = faultID
+            actions.append(
+                recorded
+                    ? .complete(streamID: streamID, recordedAnswer) : .record(streamID: streamID, recordedAnswer))
+        }
+        func answerNow() {
+            note(RecordedAnswer(outcome: .answered, answer: answer, answeredAt: now))
+            actions.append(.respond(streamID: streamID, answer))
+            live.highestAnswered = max(live.highestAnswered, streamID)
+        }
+        if phase == .closing {
+            note(RecordedAnswer(outcome: .connectionClosed, answer: answer))
+            return
+        }
+        switch fate {
+        case .answer:
+            answerNow()
+        case .hang:
+            live.waiting[streamID] = Waiting(answer: answer, fate: fate, hung: true)
+            note(RecordedAnswer(outcome: .hung, answer: answer))
+        case .reset(let code):
+            note(RecordedAnswer(outcome: .reset, answer: answer))
+            actions.append(.resetStream(streamID: streamID, errorCode: code))
+        case .goAway(let code, let requested, let debugData):
+            // Never below a stream already answered: that would take back its answer.
+            let lastStreamID = requested.map { max($0, live.highestAnswered) }
+            actions.append(.goAway(errorCode: code, lastStreamID: lastStreamID, debugData: debugData))
+            if phase == .serving { phase = .draining }
+            if let lastStreamID { live.goAwayLastStreamID = min(lastStreamID, live.goAwayLastStreamID ?? .max) }
+            if lastStreamID.map({ streamID <= $0 }) ?? true {
+                answerNow()
+            } else {
+                note(RecordedAnswer(outcome: .goAway, answer: answer))
+                actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
+            }
+            if code != HTTP2ErrorCode.noError.rawValue {
+                phase = .closing
+                actions.append(.close(afterFlush: true))
+            }
+        case .goAwayInsteadOfAnswer:
+            // The reason goes out as the GOAWAY's debug data; the stream gets no status.
+            note(RecordedAnswer(outcome: .goAway, answer: answer, answeredAt: now))
+            actions.append(
+                .goAway(
+                    errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: live.highestAnswered,
+                    debugData: answer.body ?? []))
+            phase = .closing
+            actions.append(.close(afterFlush: true))
+        case .close(let respondFirst):
+            if respondFirst {
+                answerNow()
+            } else {
+                note(RecordedAnswer(outcome: .connectionClosed, answer: answer))
+            }
+            phase = .closing
+            actions.append(.close(afterFlush: respondFirst))
+        }
+    }
+}

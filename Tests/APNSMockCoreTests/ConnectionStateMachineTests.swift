@@ -1,0 +1,291 @@
+import Testing
+
+@testable import APNSMockCore
+
+/// The connection's state machine alone: requests and events in, actions out, no sockets or
+/// nghttp2. Each record is written once (`record`) and completed once only if it waited.
+@Suite struct ConnectionStateMachineTests {
+    typealias Machine = ConnectionStateMachine
+
+    static let answer = APNSAnswer(status: 200, apnsID: .echoed("00000000-0000-0000-0000-000000000001"))
+
+    static func decision(
+        stream: Int32, delay: Int64? = nil, fate: RequestDecision.Fate = .answer, streams: UInt32? = nil
+    ) -> RequestDecision {
+        RequestDecision(
+            streamID: stream, answer: answer, delayMilliseconds: delay, fate: fate, maxConcurrentStreams: streams)
+    }
+
+    /// A readable form of the actions, for comparisons.
+    static func describe(_ actions: [Machine.Action]) -> [String] {
+        func recorded(_ recorded: Machine.RecordedAnswer) -> String {
+            let status =
+                recorded.answeredAt == nil ? "-" : recorded.outcome == .goAway ? "goaway" : "\(recorded.answer.status)"
+            return "\(status) \(recorded.outcome.rawValue)"
+        }
+        return actions.map { action in
+            switch action {
+            case .record(let stream, let r): "record \(stream) \(recorded(r))"
+            case .complete(let stream, let r): "complete \(stream) \(recorded(r))"
+            case .respond(let stream, let answer): "respond \(stream) \(answer.status)"
+            case .resetStream(let stream, let code): "reset \(stream) \(code)"
+            case .goAway(let code, let last, let debug):
+                "goaway \(code) \(last.map(String.init) ?? "last") \(String(decoding: debug, as: UTF8.self))"
+            case .announceMaxConcurrentStreams(let limit): "settings \(limit)"
+            case .startTimer(let stream, let ms): "timer \(stream) \(ms)"
+            case .cancelTimer(let stream): "cancel \(stream)"
+            case .close(let afterFlush): afterFlush ? "close after flush" : "close now"
+            case .refuseStreamsBeingReceived(let except): "refuse all but \(except)"
+            }
+        }
+    }
+
+    static func step(_ machine: inout Machine, _ body: (inout Machine, inout [Machine.Action]) -> Void) -> [String] {
+        var actions: [Machine.Action] = []
+        body(&machine, &actions)
+        return describe(actions)
+    }
+
+    static func decide(_ machine: inout Machine, _ decision: RequestDecision, first: Bool = false) -> [String] {
+        step(&machine) { $0.requestDecided(decision, firstAuthenticated: first, now: 0, into: &$1) }
+    }
+
+    @Test func theCommonRequestIsRecordedAnsweredOnce() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        #expect(Self.decide(&machine, Self.decision(stream: 1)) == ["record 1 200 answered", "respond 1 200"])
+        #expect(!machine.isWaiting(streamID: 1))
+    }
+
+    @Test func aDelayedAnswerIsRecordedPendingThenCompletedWhenItsTimerFires() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        #expect(Self.decide(&machine, Self.decision(stream: 3, delay: 500)) == ["record 3 - pending", "timer 3 500"])
+        #expect(machine.isWaiting(streamID: 3))
+        let fired = Self.step(&machine) { $0.timerFired(streamID: 3, now: 500, into: &$1) }
+        #expect(fired == ["complete 3 200 answered", "respond 3 200"])
+        #expect(!machine.isWaiting(streamID: 3))
+        // A second firing (a stale timer) does nothing.
+        #expect(Self.step(&machine) { $0.timerFired(streamID: 3, now: 600, into: &$1) }.isEmpty)
+    }
+
+    @Test func aStreamResetByTheClientWhileDelayedIsCancelledNotAnswered() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        _ = Self.decide(&machine, Self.decision(stream: 5, delay: 1000))
+        let closed = Self.step(&machine) { $0.streamClosed(streamID: 5, into: &$1) }
+        #expect(closed == ["cancel 5", "complete 5 - cancelled"])
+        #expect(Self.step(&machine) { $0.timerFired(streamID: 5, now: 1000, into: &$1) }.isEmpty)
+    }
+
+    @Test func aConnectionClosedWithAnswersPendingRecordsEachAsNeverAnswered() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        _ = Self.decide(&machine, Self.decision(stream: 1, delay: 100))
+        #expect(Self.decide(&machine, Self.decision(stream: 3, fate: .hang)) == ["record 3 - hung"])
+        let closed = Self.step(&machine) { $0.connectionClosed(into: &$1) }
+        #expect(closed == ["cancel 1", "complete 1 - connectionClosed", "complete 3 - connectionClosed"])
+        #expect(machine.phaseName == "closed")
+        #expect(machine.isClosed)
+    }
+
+    @Test func aHungStreamIsNeverAnsweredAndEndsWhenTheClientResetsIt() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        _ = Self.decide(&machine, Self.decision(stream: 1, fate: .hang))
+        #expect(Self.step(&machine) { $0.timerFired(streamID: 1, now: 99, into: &$1) }.isEmpty)
+        #expect(Self.step(&machine) { $0.streamClosed(streamID: 1, into: &$1) } == ["complete 1 - cancelled"])
+    }
+
+    @Test func delayThenAnotherAction() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        _ = Self.decide(&machine, Self.decision(stream: 1, delay: 10, fate: .reset(errorCode: 7)))
+        #expect(
+            Self.step(&machine) { $0.timerFired(streamID: 1, now: 10, into: &$1) } == [
+                "complete 1 - reset", "reset 1 7",
+            ])
+    }
+
+    @Test func goAwayAnswersTheStreamsItCoversAndNotTheOthers() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        let covered = Self.decide(
+            &machine,
+            Self.decision(stream: 5, fate: .goAway(errorCode: 0, lastStreamID: nil, debugData: Array("x".utf8))))
+        #expect(covered == ["goaway 0 last x", "record 5 200 answered", "respond 5 200"])
+        #expect(machine.phaseName == "draining")
+        var other = Machine(configuredStreams: 1000, authLimited: false)
+        let beyond = Self.decide(
+            &other, Self.decision(stream: 7, fate: .goAway(errorCode: 2, lastStreamID: 5, debugData: [])))
+        #expect(beyond == ["goaway 2 5 ", "record 7 - goAway", "reset 7 7", "close after flush"])
+        #expect(other.isClosed)
+    }
+
+    /// Issue 18: a GOAWAY's last stream id is never below a stream already answered (RFC 9113
+    /// §6.8: it is the highest stream the sender may have acted on).
+    @Test func aRuleGoAwayNeverNamesALastStreamBelowOneAnswered() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        for stream: Int32 in [1, 3, 5] { _ = Self.decide(&machine, Self.decision(stream: stream)) }
+        let actions = Self.decide(
+            &machine, Self.decision(stream: 7, fate: .goAway(errorCode: 0, lastStreamID: 1, debugData: [])))
+        #expect(actions == ["goaway 0 5 ", "record 7 - goAway", "reset 7 7"])
+        // A later stream is above the (raised) last stream id: refused, recorded.
+        #expect(Self.decide(&machine, Self.decision(stream: 9)) == ["record 9 - goAway", "reset 9 7"])
+    }
+
+    /// A stream delayed past a GOAWAY that does not cover it is refused when its timer fires.
+    @Test func aDelayedStreamAboveALaterGoAwayIsRefused() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        _ = Self.decide(&machine, Self.decision(stream: 1))
+        _ = Self.decide(&machine, Self.decision(stream: 5, delay: 100))
+        _ = Self.decide(&machine, Self.decision(stream: 7, fate: .goAway(errorCode: 0, lastStreamID: 3, debugData: [])))
+        #expect(
+            Self.step(&machine) { $0.timerFired(streamID: 5, now: 100, into: &$1) } == [
+                "reset 5 7", "complete 5 - goAway",
+            ])
+    }
+
+    @Test func closeWithAndWithoutAnAnswer() {
+        var first = Machine(configuredStreams: 1000, authLimited: false)
+        #expect(
+            Self.decide(&first, Self.decision(stream: 1, fate: .close(respondFirst: true))) == [
+                "record 1 200 answered", "respond 1 200", "close after flush",
+            ])
+        var second = Machine(configuredStreams: 1000, authLimited: false)
+        #expect(
+            Self.decide(&second, Self.decision(stream: 1, fate: .close(respondFirst: false))) == [
+                "record 1 - connectionClosed", "close now",
+            ])
+    }
+
+    @Test func shutdownSendsOneGoAwayAndLetsDelayedAnswersFinish() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        _ = Self.decide(&machine, Self.decision(stream: 1, delay: 50))
+        let debug = Array(#"{"reason":"Shutdown"}"#.utf8)
+        #expect(
+            Self.step(&machine) { $0.shutdown(debugData: debug, into: &$1) } == [
+                #"goaway 0 last {"reason":"Shutdown"}"#
+            ])
+        #expect(Self.step(&machine) { $0.shutdown(debugData: debug, into: &$1) }.isEmpty)
+        #expect(
+            Self.step(&machine) { $0.timerFired(streamID: 1, now: 50, into: &$1) } == [
+                "complete 1 200 answered", "respond 1 200",
+            ])
+    }
+
+    @Test func theIdleTimeoutEndsOnlyAnIdleConnection() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        _ = Self.decide(&machine, Self.decision(stream: 1, delay: 50))
+        var actions: [Machine.Action] = []
+        #expect(!machine.idleTimeoutElapsed(streamsBeingReceived: 0, debugData: [], into: &actions))
+        _ = Self.step(&machine) { $0.timerFired(streamID: 1, now: 50, into: &$1) }
+        #expect(!machine.idleTimeoutElapsed(streamsBeingReceived: 1, debugData: [], into: &actions))
+        #expect(actions.isEmpty)
+        #expect(machine.idleTimeoutElapsed(streamsBeingReceived: 0, debugData: Array("i".utf8), into: &actions))
+        #expect(Self.describe(actions) == ["goaway 0 last i"])
+        #expect(machine.phaseName == "draining")
+    }
+
+    /// The first authenticated push raises a token connection's limit, but not over a limit a
+    /// fault rule set: the rule's SETTINGS survive the next push.
+    @Test func aRuleLimitSurvivesTheFirstAuthenticatedPush() {
+        var machine = Machine(configuredStreams: 1000, authLimited: true)
+        #expect(machine.announcedStreams == 1)
+        #expect(
+            Self.decide(&machine, Self.decision(stream: 1, streams: 3)) == [
+                "settings 3", "record 1 200 answered", "respond 1 200",
+            ])
+        #expect(
+            Self.decide(&machine, Self.decision(stream: 3), first: true) == ["record 3 200 answered", "respond 3 200"])
+        #expect(machine.announcedStreams == 3)
+        // A behavior's limit does not override the rule's either.
+        var limited = Self.decision(stream: 5)
+        limited.streamLimit = .limit(1)
+        #expect(Self.decide(&machine, limited) == ["record 5 200 answered", "respond 5 200"])
+    }
+
+    @Test func withoutARuleTheFirstAuthenticatedPushRaisesTheLimitOnce() {
+        var machine = Machine(configuredStreams: 1000, authLimited: true)
+        #expect(
+            Self.decide(&machine, Self.decision(stream: 1), first: true) == [
+                "settings 1000", "record 1 200 answered", "respond 1 200",
+            ])
+        var limited = Self.decision(stream: 3)
+        limited.streamLimit = .limit(1)
+        #expect(Self.decide(&machine, limited).first == "settings 1")
+        var restored = Self.decision(stream: 5)
+        restored.streamLimit = .restore
+        #expect(Self.decide(&machine, restored).first == "settings 1000")
+        #expect(Self.decide(&machine, restored).first == "record 5 200 answered")
+    }
+
+    /// Issue 18: the answer to a certificate of the other environment is only a GOAWAY: the
+    /// record says so (outcome goAway, no status), and the GOAWAY names the last stream answered.
+    @Test func aCertificateOfTheOtherEnvironmentEndsTheConnection() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        var decision = Self.decision(stream: 1, fate: .goAwayInsteadOfAnswer)
+        decision.answer.body = Array("{}".utf8)
+        #expect(Self.decide(&machine, decision) == ["record 1 goaway goAway", "goaway 0 0 {}", "close after flush"])
+        // Requests decided after the close are recorded as never answered.
+        #expect(Self.decide(&machine, Self.decision(stream: 3)) == ["record 3 - connectionClosed"])
+    }
+
+    /// expired-token-poison: one stream, and every other open stream refused (a delayed one
+    /// included, recorded as reset).
+    @Test func poisonLimitsStreamsAndRefusesTheOthers() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        _ = Self.decide(&machine, Self.decision(stream: 1, delay: 100))
+        var poison = Self.decision(stream: 3)
+        poison.streamLimit = .limit(1)
+        poison.refuseOpenStreams = true
+        #expect(
+            Self.decide(&machine, poison) == [
+                "settings 1", "cancel 1", "reset 1 7", "complete 1 - reset", "refuse all but 3",
+                "record 3 200 answered", "respond 3 200",
+            ])
+        var restore = Self.decision(stream: 5)
+        restore.streamLimit = .restore
+        #expect(Self.decide(&machine, restore) == ["settings 1000", "record 5 200 answered", "respond 5 200"])
+    }
+
+    @Test func theStreamLimitGoAwayClosesOnce() {
+        var machine = Machine(configuredStreams: 2, authLimited: false)
+        let actions = Self.step(&machine) { $0.streamLimitViolated(into: &$1) }
+        #expect(actions == ["goaway 7 last Maximum active streams violated for this endpoint.", "close after flush"])
+        #expect(machine.isClosed)
+        #expect(Self.step(&machine) { $0.streamLimitViolated(into: &$1) }.isEmpty)
+    }
+
+    // MARK: whole requests: rules, authentication state, fault policy
+
+    static func request() -> APNSRequest { RequestBuilder().request }
+
+    static func ready(
+        _ machine: inout Machine, stream: Int32, faults: FaultInputs? = nil, request: APNSRequest = request()
+    ) -> (APNSVerdict, [String]) {
+        var random = FastRandom(seed: (1, 2, 3, 4))
+        var actions: [Machine.Action] = []
+        let verdict = machine.requestReady(
+            request, streamID: stream, environment: .sandbox, registry: RegistrySnapshot(),
+            rules: RequestRules(), faults: faults, now: RequestBuilder.now, random: &random, into: &actions)
+        return (verdict, describe(actions))
+    }
+
+    /// The machine keeps the connection's authentication state: the first accepted push lifts
+    /// the one-stream start, once.
+    @Test func theFirstAcceptedPushLiftsTheOneStreamStart() {
+        var machine = Machine(configuredStreams: 1000, authentication: .token, authLimited: true)
+        let (verdict, first) = Self.ready(&machine, stream: 1)
+        #expect(verdict.status == 200)
+        #expect(first == ["settings 1000", "record 1 200 answered", "respond 1 200"])
+        #expect(Self.ready(&machine, stream: 3).1 == ["record 3 200 answered", "respond 3 200"])
+    }
+
+    /// A delay rule from the fault inputs holds the answer; the verdict still comes back for
+    /// the record.
+    @Test func aFaultRuleDelaysTheAnswer() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        let faults = FaultInputs(rule: { _, _ in
+            FaultHit(
+                ruleID: "f1", action: FaultAction(delay: FaultDelay(milliseconds: 250), effect: nil),
+                delayMilliseconds: 250)
+        })
+        let (verdict, actions) = Self.ready(&machine, stream: 1, faults: faults)
+        #expect(verdict.status == 200)
+        #expect(actions == ["record 1 - pending", "timer 1 250"])
+    }
+}
