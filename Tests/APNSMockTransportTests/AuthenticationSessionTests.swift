@@ -71,6 +71,10 @@ import Testing
         let record = try #require(connection.store.query(DeliveryQuery.where()).deliveries.first)
         #expect(record.response?.goAway == true)
         #expect(record.reason == .badCertificateEnvironment)
+        // Only a GOAWAY went out: no status (issue 18).
+        #expect(record.status == nil)
+        #expect(record.outcome == .goAway)
+        #expect(connection.store.query(DeliveryQuery.where(status: 403)).total == 0)
     }
 
     @Test func unregisteredDeviceGets410WithTimestamp() throws {

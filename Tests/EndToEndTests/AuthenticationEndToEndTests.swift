@@ -82,14 +82,25 @@ import Testing
         #expect(record.authentication?.method == .certificate)
         #expect(record.topic == "com.example.app")
 
-        // A production certificate on the sandbox environment: GOAWAY, no answer.
+        // A production certificate on the sandbox environment: GOAWAY, no answer on the stream.
         let production = try await curlPush(
             mock, extra: ["--cert", certs + "provider-production.pem", "--key", certs + "provider-production-key.pem"])
         #expect(production.status != 0)
         #expect(!production.stdout.hasSuffix("200"))
-        let goAway = try #require(mock.deliveries.last(matching: [.status(403)]))
+        // Issue 18: the record says what went on the wire: a GOAWAY carrying the reason, no
+        // HTTP status, so a `status=403` matcher does not count an answer no client received.
+        let goAway = try #require(mock.deliveries.last(matching: [.outcome(.goAway)]))
         #expect(goAway.reason == .badCertificateEnvironment)
         #expect(goAway.response?.goAway == true)
+        #expect(goAway.status == nil)
+        #expect(mock.deliveries.all(matching: [.status(403)]).isEmpty)
+        #expect(mock.deliveries.all(matching: [.reason("BadCertificateEnvironment")]).count == 1)
+        let (_, page) = try await E2E.adminGET(mock, "/v1/deliveries?reason=BadCertificateEnvironment")
+        let response = (page["deliveries"] as? [[String: Any]])?.first?["response"] as? [String: Any]
+        #expect(response?["status"] is NSNull, "\(String(describing: response))")
+        #expect(response?["goAway"] as? Bool == true)
+        let (_, byStatus) = try await E2E.adminGET(mock, "/v1/deliveries?status=403")
+        #expect(byStatus["total"] as? Int == 0)
     }
 
     @Test func untrustedClientCertificateFinishesTheHandshakeThenGets403() async throws {
