@@ -104,6 +104,7 @@ public enum AdminAPIDocument {
                 - $ref: "#/components/parameters/connectionIdFilter"
                 - $ref: "#/components/parameters/faultId"
                 - $ref: "#/components/parameters/outcome"
+                - $ref: "#/components/parameters/kind"
                 - $ref: "#/components/parameters/lint"
                 - $ref: "#/components/parameters/since"
                 - $ref: "#/components/parameters/before"
@@ -142,6 +143,7 @@ public enum AdminAPIDocument {
                 - $ref: "#/components/parameters/connectionIdFilter"
                 - $ref: "#/components/parameters/faultId"
                 - $ref: "#/components/parameters/outcome"
+                - $ref: "#/components/parameters/kind"
                 - $ref: "#/components/parameters/lint"
               responses:
                 "200":
@@ -180,6 +182,7 @@ public enum AdminAPIDocument {
                 - $ref: "#/components/parameters/connectionIdFilter"
                 - $ref: "#/components/parameters/faultId"
                 - $ref: "#/components/parameters/outcome"
+                - $ref: "#/components/parameters/kind"
                 - $ref: "#/components/parameters/lint"
                 - $ref: "#/components/parameters/since"
                 - $ref: "#/components/parameters/before"
@@ -293,6 +296,7 @@ public enum AdminAPIDocument {
                 - $ref: "#/components/parameters/connectionIdFilter"
                 - $ref: "#/components/parameters/faultId"
                 - $ref: "#/components/parameters/outcome"
+                - $ref: "#/components/parameters/kind"
                 - $ref: "#/components/parameters/lint"
                 - $ref: "#/components/parameters/since"
                 - name: Last-Event-ID
@@ -919,6 +923,11 @@ public enum AdminAPIDocument {
               name: outcome
               in: query
               schema: {$ref: "#/components/schemas/DeliveryOutcome"}
+            kind:
+              name: kind
+              in: query
+              description: What the record is of.
+              schema: {$ref: "#/components/schemas/RecordKind"}
             lint:
               name: lint
               in: query
@@ -1002,6 +1011,10 @@ public enum AdminAPIDocument {
               type: string
               enum: [alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk,
                 widgets, controls]
+            RecordKind:
+              type: string
+              description: What a record is of (`push`, a request on the APNs port).
+              enum: [push]
             DeliveryOutcome:
               type: string
               description: |
@@ -1095,6 +1108,7 @@ public enum AdminAPIDocument {
                 connectionId: {type: integer, minimum: 0, maximum: 18446744073709551615}
                 faultId: {$ref: "#/components/schemas/Matcher/properties/faultId"}
                 outcome: {$ref: "#/components/schemas/DeliveryOutcome"}
+                kind: {$ref: "#/components/schemas/RecordKind"}
                 lint: {$ref: "#/components/schemas/LintFilter"}
                 preview: {$ref: "#/components/schemas/Matcher/properties/preview"}
             FaultSelection:
@@ -1386,12 +1400,13 @@ public enum AdminAPIDocument {
             Delivery:
               type: object
               description: One answered request, accepted or rejected, and its answer.
-              required: [sequence, receivedAt, respondedAt, connectionId, streamId, environment, method, path,
+              required: [sequence, kind, receivedAt, respondedAt, connectionId, streamId, environment, method, path,
                 authority, token, headers, authorization, priority, expiration, collapseId, topic, pushType, apnsId,
                 apnsIdGenerated, uniqueId, payloadKind, payload, payloadSize, auth, response, outcome, faultId,
                 payloadLimit, payloadBytesRemaining, lint, preview]
               properties:
                 sequence: {type: integer, minimum: 1}
+                kind: {$ref: "#/components/schemas/RecordKind"}
                 receivedAt: {type: integer, description: Epoch ms.}
                 respondedAt: {type: [integer, "null"], description: Epoch ms.}
                 connectionId: {type: integer, minimum: 0}
@@ -1452,10 +1467,10 @@ public enum AdminAPIDocument {
                   type: [object, "null"]
                   required: [status, reason, timestamp, goAway]
                   properties:
-                    status: {type: integer}
+                    status: {type: [integer, "null"], description: "null when the answer was only a GOAWAY (its reason went out as the GOAWAY's debug data)."}
                     reason: {type: [string, "null"]}
                     timestamp: {type: [integer, "null"], description: The 410 answer's timestamp (epoch ms).}
-                    goAway: {type: boolean, description: The answer was a GOAWAY.}
+                    goAway: {type: boolean, description: The answer was a GOAWAY, not a response on the stream.}
                 outcome:
                   description: What became of the request; `response` is null unless it was answered (or sent GOAWAY).
                   $ref: "#/components/schemas/DeliveryOutcome"
@@ -1617,6 +1632,7 @@ public enum AdminAPIDocument {
                   type: [string, number, boolean]
                   minLength: 1
                 outcome: {$ref: "#/components/schemas/DeliveryOutcome"}
+                kind: {$ref: "#/components/schemas/RecordKind"}
                 lint: {$ref: "#/components/schemas/LintFilter"}
                 preview:
                   type: object

@@ -27,6 +27,8 @@ public protocol DeliveryFacts {
     var matchFaultID: String? { get }
     /// What became of the request; `nil` while it is being decided.
     var matchOutcome: DeliveryOutcome? { get }
+    /// What the record is of.
+    var matchKind: RecordKind { get }
     /// The payload's lint and preview, computed when first asked for (only `lint` and
     /// `preview.*` conditions ask).
     var matchAnalysis: PayloadAnalysis? { get }
@@ -36,5 +38,6 @@ extension DeliveryFacts {
     public var matchConnectionID: UInt64? { nil }
     public var matchFaultID: String? { nil }
     public var matchOutcome: DeliveryOutcome? { nil }
+    public var matchKind: RecordKind { .push }
     public var matchAnalysis: PayloadAnalysis? { nil }
 }

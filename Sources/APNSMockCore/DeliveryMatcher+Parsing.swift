@@ -155,6 +155,13 @@ extension DeliveryMatcher {
         case "faultId":
             guard !text.isEmpty else { throw MatcherError("matcher field '\(label)' is empty") }
             return .faultID(text)
+        case "kind":
+            guard let kind = RecordKind(rawValue: text) else {
+                throw MatcherError(
+                    "matcher field '\(label)' must be one of \(RecordKind.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'"
+                )
+            }
+            return .kind(kind)
         case "outcome":
             guard let outcome = DeliveryOutcome(rawValue: text) else {
                 throw MatcherError(

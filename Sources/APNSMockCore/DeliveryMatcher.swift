@@ -6,7 +6,7 @@
 /// named header has that value) and `payload` (a structural subset: the delivered JSON holds
 /// these keys with these values; arrays match element by element, by position), `lint`
 /// (`error`, `warning`, `clean` or a finding's code) and `preview` (a subset of the preview,
-/// `preview.body` written flat), `connectionId`, `faultId` and `outcome`. Device tokens
+/// `preview.body` written flat), `connectionId`, `faultId`, `outcome` and `kind`. Device tokens
 /// and apns-ids compare case-insensitively; a scalar written as text (a query string) matches
 /// a JSON number or boolean with that text.
 public struct DeliveryMatcher: Sendable, Hashable {
@@ -35,6 +35,8 @@ public struct DeliveryMatcher: Sendable, Hashable {
         case faultID(String)
         /// What became of the request (`outcome`).
         case outcome(DeliveryOutcome)
+        /// What the record is of (`kind`: `push`).
+        case kind(RecordKind)
         /// The payload's lint (`lint`): `error` or `warning` (a finding of that severity),
         /// `clean` (no finding at all), or a finding's code.
         case lint(String)
@@ -60,6 +62,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .connectionID: "connectionId"
             case .faultID: "faultId"
             case .outcome: "outcome"
+            case .kind: "kind"
             case .lint: "lint"
             case .preview(let path, _): (["preview"] + path.map(\.description)).joined(separator: ".")
             }
@@ -80,6 +83,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .connectionID(let id): String(id)
             case .faultID(let id): id
             case .outcome(let outcome): outcome.rawValue
+            case .kind(let kind): kind.rawValue
             case .lint(let value): value
             case .preview(_, let expected): expected.scalarText ?? expected.jsonText
             }
@@ -110,7 +114,8 @@ public struct DeliveryMatcher: Sendable, Hashable {
     /// The field names a matcher knows (query-string and JSON spelling).
     public static let fieldNames = [
         "token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority",
-        "environment", "authMethod", "headers", "payload", "connectionId", "faultId", "outcome", "lint", "preview",
+        "environment", "authMethod", "headers", "payload", "connectionId", "faultId", "outcome", "kind", "lint",
+        "preview",
     ]
 
     /// The `lint` values that are not finding codes.
@@ -223,6 +228,8 @@ public struct DeliveryMatcher: Sendable, Hashable {
             return result(facts.matchFaultID, facts.matchFaultID == id)
         case .outcome(let outcome):
             return result(facts.matchOutcome?.rawValue, facts.matchOutcome == outcome)
+        case .kind(let kind):
+            return result(facts.matchKind.rawValue, facts.matchKind == kind)
         case .payload(let path, let expected):
             if parsed.payload == nil { parsed.payload = .some(JSONValue.parse(facts.matchPayload)) }
             guard case .some(.some(let document)) = parsed.payload, let actual = Self.value(at: path, in: document)

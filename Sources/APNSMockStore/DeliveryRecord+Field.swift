@@ -1,13 +1,15 @@
 import APNSMockCore
 
 extension DeliveryRecord {
-    /// Every field of a record, once. `column` fields live in the fixed part of the stored
-    /// record (`StoredDelivery`: filtered without decoding, and the response can be completed
-    /// in place); the others are tagged entries of its blob, found by tag, not by position.
-    /// `RecordCodec` and `DeliveryRecordJSON` switch over this list: a new case does not compile
-    /// until both say how to store and show it.
+    /// Every field of a record, once, with its definition (`definition`): the keys it writes in
+    /// the admin JSON, the matcher fields that read it, and where the store keeps it. The
+    /// stored form (`RecordCodec`, `StoredDelivery`) and the JSON (`DeliveryRecordJSON`) switch
+    /// over this list, so a new case does not compile until both say how to store and show it;
+    /// `RecordFieldTableTests` fails when the JSON, the matcher or the OpenAPI document's
+    /// `Delivery` schema disagree with the definitions.
     public enum Field: UInt8, CaseIterable, Sendable {
         case sequence
+        case kind
         case receivedAt
         case connectionID
         case streamID
@@ -30,18 +32,71 @@ extension DeliveryRecord {
 
         /// Every field in declaration order, made once (`allCases` builds a new array per call).
         static let all = allCases
+        /// The fields kept in a record's blob (`RecordCodec`), in declaration order.
+        static let variable = all.filter { $0.definition.storage == .variable }
 
-        /// Whether the field lives in `StoredDelivery` rather than the blob.
-        var isColumn: Bool {
-            switch self {
-            case .sequence, .receivedAt, .connectionID, .streamID, .environment, .topic, .pushType, .payloadSize,
-                .response, .outcome, .faultID:
-                true
-            case .method, .path, .authority, .token, .headers, .apnsID, .uniqueID, .payload, .authentication:
-                false
+        /// The field's definition.
+        public var definition: Definition { Self.definitions[Int(rawValue)] }
+
+        /// The table: one row per field, in declaration order.
+        private static let definitions: [Definition] = all.map { field in
+            switch field {
+            case .sequence: Definition(json: ["sequence"], storage: .fixed)
+            case .kind: Definition(json: ["kind"], matcher: ["kind"], storage: .fixed)
+            case .receivedAt: Definition(json: ["receivedAt", "respondedAt"], storage: .fixed)
+            case .connectionID: Definition(json: ["connectionId"], matcher: ["connectionId"], storage: .fixed)
+            case .streamID: Definition(json: ["streamId"], storage: .fixed)
+            case .environment: Definition(json: ["environment"], matcher: ["environment"], storage: .fixed)
+            case .method: Definition(json: ["method"], storage: .variable)
+            case .path: Definition(json: ["path"], storage: .variable)
+            case .authority: Definition(json: ["authority"], storage: .variable)
+            case .token: Definition(json: ["token"], matcher: ["token", "tokenPrefix"], storage: .variable)
+            case .headers:
+                Definition(
+                    json: ["headers", "authorization", "priority", "expiration", "collapseId"],
+                    matcher: ["headers", "priority", "collapseId"], storage: .variable)
+            case .topic: Definition(json: ["topic"], matcher: ["topic"], storage: .fixed)
+            case .pushType: Definition(json: ["pushType"], matcher: ["pushType"], storage: .fixed)
+            case .apnsID: Definition(json: ["apnsId", "apnsIdGenerated"], matcher: ["apnsId"], storage: .variable)
+            case .uniqueID: Definition(json: ["uniqueId"], storage: .variable)
+            case .payload:
+                Definition(
+                    json: ["payloadKind", "payload"], matcher: ["payload", "lint", "preview"], storage: .variable)
+            case .payloadSize: Definition(json: ["payloadSize"], storage: .fixed)
+            case .authentication: Definition(json: ["auth"], matcher: ["authMethod"], storage: .variable)
+            case .response: Definition(json: ["response"], matcher: ["status", "reason"], storage: .fixed)
+            case .outcome: Definition(json: ["outcome"], matcher: ["outcome"], storage: .fixed)
+            case .faultID: Definition(json: ["faultId"], matcher: ["faultId"], storage: .fixed)
             }
         }
     }
+
+    /// Where the store keeps a field.
+    public enum Storage: Sendable {
+        /// In `StoredDelivery`: filtered without decoding, and (the answer) completed in place.
+        case fixed
+        /// A tagged entry of the record's blob, found by tag, decoded only when read.
+        case variable
+    }
+
+    /// One field's definition.
+    public struct Definition: Sendable {
+        /// The keys the field writes into a record's JSON, in order.
+        public let json: [String]
+        /// The matcher fields that read it (`DeliveryMatcher.fieldNames`).
+        public let matcher: [String]
+        public let storage: Storage
+
+        init(json: [String], matcher: [String] = [], storage: Storage) {
+            self.json = json
+            self.matcher = matcher
+            self.storage = storage
+        }
+    }
+
+    /// The keys of a record's JSON, in order, from the field definitions; then the analysis
+    /// (`DeliveryRecordJSON.analysisKeys`) once a record has been analysed.
+    public static var jsonKeys: [String] { Field.all.flatMap(\.definition.json) }
 }
 
 /// Writes and reads the blob part of a stored record: one entry per non-column field, as
@@ -53,7 +108,7 @@ enum RecordCodec {
         var writer = BlobWriter(
             capacity: 256 + record.path.utf8.count + record.payload.count + record.headerBlock.bytes.count)
         var apnsIDOffset = 0
-        for field in DeliveryRecord.Field.all {
+        for field in DeliveryRecord.Field.variable {
             switch field {
             case .method:
                 writer.entry(field, text: record.method)
@@ -92,9 +147,9 @@ enum RecordCodec {
                 let start = writer.beginEntry(field)
                 writeAuthentication(result, to: &writer)
                 writer.endEntry(start)
-            case .sequence, .receivedAt, .connectionID, .streamID, .environment, .topic, .pushType, .payloadSize,
-                .response, .outcome, .faultID:
-                continue  // columns: `StoredDelivery`
+            default:
+                // A field defined as `variable` must be written here (RecordFieldTableTests).
+                assertionFailure("no blob entry for the variable field \(field)")
             }
         }
         return (writer.bytes, apnsIDOffset)
@@ -128,9 +183,8 @@ enum RecordCodec {
             case .authentication:
                 var inner = BlobReader(bytes)
                 record.authentication = readAuthentication(&inner)
-            case .sequence, .receivedAt, .connectionID, .streamID, .environment, .topic, .pushType, .payloadSize,
-                .response, .outcome, .faultID:
-                continue
+            default:
+                continue  // fixed fields are never in a blob
             }
         }
         record.path = path ?? RequestRules.devicePathPrefix + (record.token ?? "")

@@ -3,12 +3,14 @@ import APNSMockCore
 /// One recorded request and its answer: what the transport hands to the `DeliveryStore`, and
 /// what the store hands back to readers.
 ///
-/// Its fields are listed once, in `DeliveryRecord.Field`; the stored form (`RecordCodec`) and
-/// the admin JSON (`DeliveryRecordJSON`) switch over that list, so the compiler points at every
-/// place a new field must be handled.
+/// Its fields are defined once, in `DeliveryRecord.Field` (JSON keys, matcher fields, storage);
+/// the stored form (`RecordCodec`, `StoredDelivery`) and the admin JSON (`DeliveryRecordJSON`)
+/// switch over that list, so the compiler points at every place a new field must be handled.
 public struct DeliveryRecord: Sendable {
     /// Sequence number: starts at 1, never goes back, not even after a reset (0 until stored).
     public var sequence: UInt64 = 0
+    /// What the record is of (`push`).
+    public var kind: RecordKind
     /// When the request's headers arrived, epoch milliseconds.
     public var receivedAt: Int64
     public var connectionID: UInt64
@@ -51,8 +53,9 @@ public struct DeliveryRecord: Sendable {
         path: String, authority: String?, headerBlock: HeaderBlock, token: String?, topic: String?,
         pushType: APNSPushType?, apnsID: ResponseMessageID, uniqueID: ResponseMessageID?, payload: [UInt8],
         payloadSize: Int, authentication: AuthenticationResult? = nil, response: DeliveryResponse?,
-        outcome: DeliveryOutcome? = nil, faultID: String? = nil
+        outcome: DeliveryOutcome? = nil, faultID: String? = nil, kind: RecordKind = .push
     ) {
+        self.kind = kind
         self.receivedAt = receivedAt
         self.connectionID = connectionID
         self.streamID = streamID
@@ -117,5 +120,6 @@ extension DeliveryRecord: DeliveryFacts {
     public var matchConnectionID: UInt64? { connectionID }
     public var matchFaultID: String? { faultID }
     public var matchOutcome: DeliveryOutcome? { outcome }
+    public var matchKind: RecordKind { kind }
     public var matchAnalysis: PayloadAnalysis? { analysis }
 }

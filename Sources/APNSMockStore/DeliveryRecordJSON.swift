@@ -28,72 +28,79 @@ public enum DeliveryRecordJSON {
         return writer.bytes
     }
 
+    /// Writes `record` as one JSON object: each field's keys (`Field.definition.json`) in the
+    /// table's order, then the analysis when the record has one.
     public static func write(_ record: DeliveryRecord, to json: inout JSONWriter, tokens: inout TokenCache) {
         json.beginObject()
         for field in DeliveryRecord.Field.all {
+            let keys = field.definition.json
             switch field {
             case .sequence:
-                json.key("sequence")
+                json.key(keys[0])
                 json.number(record.sequence)
+            case .kind:
+                json.key(keys[0])
+                json.string(record.kind.rawValue)
             case .receivedAt:
-                json.key("receivedAt")
+                json.key(keys[0])
                 json.number(record.receivedAt)
-                json.key("respondedAt")
+                json.key(keys[1])
                 json.number(record.response?.respondedAt)
             case .connectionID:
-                json.key("connectionId")
+                json.key(keys[0])
                 json.number(record.connectionID)
             case .streamID:
-                json.key("streamId")
+                json.key(keys[0])
                 json.number(record.streamID)
             case .environment:
-                json.key("environment")
+                json.key(keys[0])
                 json.string(record.environment.rawValue)
             case .method:
-                json.key("method")
+                json.key(keys[0])
                 json.string(record.method)
             case .path:
-                json.key("path")
+                json.key(keys[0])
                 json.string(record.path)
             case .authority:
-                json.key("authority")
+                json.key(keys[0])
                 json.string(record.authority)
             case .token:
-                json.key("token")
+                json.key(keys[0])
                 json.string(record.token)
             case .headers:
-                writeHeaders(record, to: &json, tokens: &tokens)
+                writeHeaders(record, keys: keys, to: &json, tokens: &tokens)
             case .topic:
-                json.key("topic")
+                json.key(keys[0])
                 json.string(record.topic)
             case .pushType:
-                json.key("pushType")
+                json.key(keys[0])
                 json.string(record.pushType?.rawValue)
             case .apnsID:
-                json.key("apnsId")
+                json.key(keys[0])
                 json.string(record.apnsID.text)
-                json.key("apnsIdGenerated")
+                json.key(keys[1])
                 json.bool(record.apnsIDGenerated)
             case .uniqueID:
-                json.key("uniqueId")
+                json.key(keys[0])
                 json.string(record.uniqueID?.text)
             case .payload:
                 let kind = record.payloadKind
-                json.key("payloadKind")
+                json.key(keys[0])
                 json.string(kind.rawValue)
-                json.key("payload")
+                json.key(keys[1])
                 switch kind {
                 case .object, .otherJSON: json.raw(record.payload)
                 case .empty: json.null()
                 case .notJSON, .truncated: json.string(String(decoding: record.payload, as: UTF8.self))
                 }
             case .payloadSize:
-                json.key("payloadSize")
+                json.key(keys[0])
                 json.number(record.payloadSize)
             case .authentication:
+                json.key(keys[0])
                 writeAuthentication(record.authentication, to: &json)
             case .response:
-                json.key("response")
+                json.key(keys[0])
                 guard let response = record.response else {
                     json.null()
                     continue
@@ -109,10 +116,10 @@ public enum DeliveryRecordJSON {
                 json.bool(response.goAway)
                 json.endObject()
             case .outcome:
-                json.key("outcome")
+                json.key(keys[0])
                 json.string(record.outcome.rawValue)
             case .faultID:
-                json.key("faultId")
+                json.key(keys[0])
                 json.string(record.faultID)
             }
         }
@@ -120,26 +127,31 @@ public enum DeliveryRecordJSON {
         json.endObject()
     }
 
+    /// The keys `writeAnalysis` writes, in order.
+    public static let analysisKeys = ["payloadLimit", "payloadBytesRemaining", "lint", "preview"]
+
     /// `payloadLimit`, `payloadBytesRemaining`, `lint` (the findings) and `preview` (`null`
     /// for a rejected push or a payload that is no JSON object).
     public static func writeAnalysis(_ analysis: PayloadAnalysis, to json: inout JSONWriter) {
-        json.key("payloadLimit")
+        json.key(analysisKeys[0])
         json.number(analysis.limit)
-        json.key("payloadBytesRemaining")
+        json.key(analysisKeys[1])
         json.number(analysis.bytesRemaining)
-        json.key("lint")
+        json.key(analysisKeys[2])
         json.beginArray()
         for finding in analysis.findings { finding.write(to: &json) }
         json.endArray()
-        json.key("preview")
+        json.key(analysisKeys[3])
         if let preview = analysis.preview { preview.write(to: &json) } else { json.null() }
     }
 
     /// `headers` (each name once, repeated values joined), the decoded `authorization`, and the
     /// `apns-*` values the admin API shows as their own fields.
-    private static func writeHeaders(_ record: DeliveryRecord, to json: inout JSONWriter, tokens: inout TokenCache) {
+    private static func writeHeaders(
+        _ record: DeliveryRecord, keys: [String], to json: inout JSONWriter, tokens: inout TokenCache
+    ) {
         let headers = record.headers
-        json.key("headers")
+        json.key(keys[0])
         json.beginObject()
         var seen: [String] = []
         for field in headers where !seen.contains(field.name) {
@@ -149,7 +161,7 @@ public enum DeliveryRecordJSON {
             json.string(values.joined(separator: ", "))
         }
         json.endObject()
-        json.key("authorization")
+        json.key(keys[1])
         if let value = record.header("authorization") {
             let summary = tokens.summary(of: value)
             json.beginObject()
@@ -163,16 +175,15 @@ public enum DeliveryRecordJSON {
         } else {
             json.null()
         }
-        json.key("priority")
+        json.key(keys[2])
         json.number(record.header("apns-priority").flatMap { Int($0) })
-        json.key("expiration")
+        json.key(keys[3])
         json.number(record.header("apns-expiration").flatMap { Int64($0) })
-        json.key("collapseId")
+        json.key(keys[4])
         json.string(record.header("apns-collapse-id"))
     }
 
     private static func writeAuthentication(_ auth: AuthenticationResult?, to json: inout JSONWriter) {
-        json.key("auth")
         guard let auth else {
             json.null()
             return

@@ -140,8 +140,8 @@ public final class DeliveryStore: Sendable {
             connectionID: record.connectionID, streamID: record.streamID,
             payloadSize: Int32(clamping: record.payloadSize), status: 0,
             environment: record.environment == .production ? 1 : 0,
-            pushType: record.pushType?.code ?? StoredDelivery.noPushType, flags: flags, outcome: 0, reason: 0,
-            fault: 0, topic: 0, blob: BlobRef(chunk: 0, offset: 0, count: 0))
+            pushType: record.pushType?.code ?? StoredDelivery.noPushType, flags: flags, outcome: 0,
+            kind: record.kind.code, reason: 0, fault: 0, topic: 0, blob: BlobRef(chunk: 0, offset: 0, count: 0))
         let response = record.response
         let outcome = record.outcome
         let faultID = record.faultID
@@ -516,7 +516,8 @@ public final class DeliveryStore: Sendable {
                     reason: interner.string(for: stored.reason).map(APNSReason.init(rawValue:)),
                     timestamp: stored.timestamp == StoredDelivery.noTimestamp ? nil : stored.timestamp,
                     respondedAt: stored.respondedAt, goAway: stored.flags & StoredDelivery.flagGoAway != 0),
-            outcome: DeliveryOutcome(code: stored.outcome), faultID: interner.string(for: stored.fault))
+            outcome: DeliveryOutcome(code: stored.outcome), faultID: interner.string(for: stored.fault),
+            kind: RecordKind(code: stored.kind))
         record.sequence = stored.sequence
         RecordCodec.decode(state.blobs[stored.blob], into: &record, generatedID: generated)
         return record

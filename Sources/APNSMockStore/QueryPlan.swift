@@ -16,6 +16,7 @@ struct QueryPlan {
     private var connectionIDs: [UInt64] = []
     private var faultIDs: [UInt32] = []
     private var outcomes: [UInt8] = []
+    private var kinds: [UInt8] = []
     /// Some condition names a topic or reason no record has, or an id that is no UUID.
     private(set) var matchesNothing = false
     /// Some condition needs the decoded record.
@@ -56,6 +57,7 @@ struct QueryPlan {
             case .environment(let environment): environments.append(environment == .production ? 1 : 0)
             case .connectionID(let id): connectionIDs.append(id)
             case .outcome(let outcome): outcomes.append(outcome.code)
+            case .kind(let kind): kinds.append(kind.code)
             case .faultID(let fault):
                 guard let id = interner.existingID(for: fault) else {
                     matchesNothing = true
@@ -81,6 +83,7 @@ struct QueryPlan {
         for id in connectionIDs where stored.connectionID != id { return false }
         for id in faultIDs where stored.fault != id { return false }
         for code in outcomes where stored.outcome != code { return false }
+        for code in kinds where stored.kind != code { return false }
         return true
     }
 

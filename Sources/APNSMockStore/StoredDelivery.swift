@@ -21,6 +21,8 @@ struct StoredDelivery: Sendable {
     var flags: UInt8
     /// `DeliveryOutcome.code`.
     var outcome: UInt8
+    /// `RecordKind.code`.
+    var kind: UInt8
     var reason: UInt32
     /// The interned id of the fault rule that acted, or 0.
     var fault: UInt32

@@ -142,4 +142,17 @@ import Yams
             #expect(throws: AdminError.badRequest("")) { try AdminRouter.verifyBody(Array(bad.utf8)) }
         }
     }
+
+    /// The `Delivery` schema lists the record's JSON keys as the field table defines them
+    /// (`DeliveryRecord.Field.definition`), and every one of them is required.
+    @Test func theDeliverySchemaIsTheRecordFieldTable() throws {
+        let document = try #require(try Yams.load(yaml: AdminAPIDocument.yaml) as? [String: Any])
+        let components = try #require(document["components"] as? [String: Any])
+        let schemas = try #require(components["schemas"] as? [String: Any])
+        let delivery = try #require(schemas["Delivery"] as? [String: Any])
+        let properties = try #require(delivery["properties"] as? [String: Any])
+        let expected = DeliveryRecord.jsonKeys + DeliveryRecordJSON.analysisKeys
+        #expect(Set(properties.keys) == Set(expected))
+        #expect(Set(delivery["required"] as? [String] ?? []) == Set(expected))
+    }
 }

@@ -1,0 +1,85 @@
+import APNSMockCore
+import APNSMockStore
+import Testing
+
+/// The record's field table (`DeliveryRecord.Field.definition`) is the one definition of its
+/// fields: the JSON, the stored form and the matcher agree with it, or these tests fail.
+@Suite struct RecordFieldTableTests {
+    /// A record with every field set to something other than its default.
+    static func everyFieldSet() -> DeliveryRecord {
+        var headers = HeaderBlock()
+        // Without a signature: the store keeps provider tokens without theirs.
+        headers.append(name: "authorization", value: "bearer eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJUIn0")
+        headers.append(name: "apns-priority", value: "5")
+        headers.append(name: "apns-expiration", value: "1700000000")
+        headers.append(name: "apns-collapse-id", value: "c1")
+        return DeliveryRecord(
+            receivedAt: 1_700_000_000_000, connectionID: 7, streamID: 9, environment: .production, method: "POST",
+            path: "/3/device/" + String(repeating: "ab", count: 32), authority: "api.push.apple.com",
+            headerBlock: headers, token: String(repeating: "ab", count: 32), topic: "com.example.app",
+            pushType: .background, apnsID: .echoed("7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D"),
+            uniqueID: .echoed("a6e3a9c2-0f5e-4b7a-9d2c-1e8f7a6b5c4d"), payload: Array(#"{"aps":{"badge":1}}"#.utf8),
+            payloadSize: 19,
+            authentication: AuthenticationResult(
+                method: .token, teamID: "TEAM123456", keyID: "KEY1234567", signatureVerified: true, keyUnknown: false,
+                certificateSubject: nil, certificateTopics: []),
+            response: DeliveryResponse(
+                status: 410, reason: .unregistered, timestamp: 1_650_000_000_000, respondedAt: 1_700_000_000_005),
+            outcome: .answered, faultID: "f3", kind: .push)
+    }
+
+    static func keys(_ json: [UInt8]) -> [String] {
+        guard case .object(let members)? = JSONValue.parse(json) else { return [] }
+        return members.map(\.key)
+    }
+
+    @Test func theJSONWritesTheTablesKeysInOrder() {
+        let store = DeliveryStore()
+        store.append(Self.everyFieldSet())
+        let read = store.record(sequence: 1)!
+        #expect(Self.keys(DeliveryRecordJSON.encode(read)) == DeliveryRecord.jsonKeys + DeliveryRecordJSON.analysisKeys)
+        var unanalysed = Self.everyFieldSet()
+        unanalysed.sequence = 1
+        #expect(Self.keys(DeliveryRecordJSON.encode(unanalysed)) == DeliveryRecord.jsonKeys)
+    }
+
+    /// Every field survives the store: written to the fixed part or the blob as the table says,
+    /// and read back the same.
+    @Test func everyFieldRoundTripsThroughTheStore() {
+        let store = DeliveryStore()
+        var original = Self.everyFieldSet()
+        let sequence = store.append(original)
+        original.sequence = sequence
+        var read = store.record(sequence: sequence)!
+        read.analysis = nil
+        #expect(
+            String(decoding: DeliveryRecordJSON.encode(read), as: UTF8.self)
+                == String(decoding: DeliveryRecordJSON.encode(original), as: UTF8.self))
+    }
+
+    /// Each matcher field reads a record field the table names, and each field the table says a
+    /// matcher reads is a matcher field.
+    @Test func theMatcherFieldsAreTheTablesMatcherFields() {
+        let fromTable = Set(DeliveryRecord.Field.allCases.flatMap(\.definition.matcher))
+        #expect(fromTable == Set(DeliveryMatcher.fieldNames))
+    }
+
+    /// The fixed fields are those `StoredDelivery` has columns for; the others are blob entries.
+    @Test func theStorageSplitIsTheTables() {
+        let fixed = DeliveryRecord.Field.allCases.filter { $0.definition.storage == .fixed }
+        #expect(
+            fixed == [
+                .sequence, .kind, .receivedAt, .connectionID, .streamID, .environment, .topic, .pushType, .payloadSize,
+                .response, .outcome, .faultID,
+            ])
+    }
+
+    @Test func kindIsAMatcherFieldAndAColumn() throws {
+        let store = DeliveryStore()
+        store.append(Self.everyFieldSet())
+        var matcher = DeliveryMatcher()
+        try matcher.add(queryParameter: "kind", value: "push")
+        #expect(store.query(DeliveryQuery(matcher: matcher)).total == 1)
+        #expect(throws: MatcherError.self) { try matcher.add(queryParameter: "kind", value: "fax") }
+    }
+}
