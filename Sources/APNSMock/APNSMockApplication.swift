@@ -44,6 +44,10 @@ public struct APNSMockApplication: Sendable {
     public let configuration: APNSMockConfiguration
     /// Every recorded request.
     public let store: DeliveryStore
+    /// The records' payload analyses (lint, preview), computed where records are read.
+    public let analyses: PayloadAnalyses
+    /// The store as readers see it: records with their analyses.
+    public var reader: DeliveryReader { DeliveryReader(store: store, analyses: analyses) }
     /// Keys and devices; the admin API changes them while the server runs.
     public let registry: Registry
     let listeners: [APNSListener]
@@ -88,9 +92,9 @@ public struct APNSMockApplication: Sendable {
             defaultLocale: configuration.locale, payloadLimit: configuration.payloadLimit)
         let registry = Registry(keys: configuration.keys, devices: configuration.devices)
         self.registry = registry
-        store = DeliveryStore(
-            capacity: configuration.recordCapacity, analysis: analysis,
-            deviceLocale: { registry.device($0)?.locale })
+        store = DeliveryStore(capacity: configuration.recordCapacity)
+        analyses = PayloadAnalyses(
+            options: analysis, capacity: configuration.recordCapacity, deviceLocale: { registry.device($0)?.locale })
         self.now = now
         faults = FaultControl(
             defaultSeed: configuration.seed, throttle: configuration.throttle, behaviors: configuration.behaviors)
@@ -131,6 +135,7 @@ public struct APNSMockApplication: Sendable {
         faults.reset(behaviors: configuration.behaviors)
         try? Self.installSetupFaults(configuration.faults, into: faults, now: now())
         connectionLog.removeClosed()
+        analyses.removeAll()
     }
 
     /// The bound APNs ports, the main one first.
@@ -175,7 +180,7 @@ public struct APNSMockApplication: Sendable {
         let apnsPort = listeners[0].port
         let app = Application(
             router: AdminRouter.build(
-                store: store, registry: registry, executor: adminExecutor,
+                store: store, analyses: analyses, registry: registry, executor: adminExecutor,
                 reset: { [self] in resetState() }, connections: connections,
                 access: AdminAccess(token: configuration.adminToken), faults: faults, connectionLog: connectionLog,
                 now: now),

@@ -7,7 +7,8 @@ import APNSMockStore
 /// Every request is recorded, accepted or rejected, oldest first; a matcher's conditions must
 /// all hold (see `DeliveryMatcher.Condition`).
 public struct MockDeliveries: Sendable {
-    let store: DeliveryStore
+    let reader: DeliveryReader
+    var store: DeliveryStore { reader.store }
 
     /// How many records are held.
     public var count: Int { store.count }
@@ -17,7 +18,7 @@ public struct MockDeliveries: Sendable {
         var records: [DeliveryRecord] = []
         var query = DeliveryQuery(matcher: matcher, limit: 1000)
         while true {
-            let page = store.query(query)
+            let page = reader.query(query)
             records += page.deliveries
             guard let next = page.next else { return records }
             query.since = next
@@ -26,7 +27,7 @@ public struct MockDeliveries: Sendable {
 
     /// The newest record `matcher` matches, if any.
     public func last(matching matcher: DeliveryMatcher = []) -> DeliveryRecord? {
-        store.query(DeliveryQuery(matcher: matcher, limit: 1, order: .desc)).deliveries.first
+        reader.query(DeliveryQuery(matcher: matcher, limit: 1, order: .desc)).deliveries.first
     }
 
     /// Waits until at least `count` records match (those already held count too), woken as
@@ -39,7 +40,7 @@ public struct MockDeliveries: Sendable {
         count: Int = 1, matching matcher: DeliveryMatcher = [], timeout: Duration = .seconds(10)
     ) async throws -> [DeliveryRecord] {
         let (records, satisfied) = try await store.waitForMatches(
-            DeliveryQuery(matcher: matcher), count: max(1, count), timeout: timeout)
+            DeliveryQuery(matcher: matcher), count: max(1, count), timeout: timeout, analyses: reader.analyses)
         try Task.checkCancellation()
         guard satisfied else {
             throw DeliveryWaitTimeout(
@@ -52,6 +53,6 @@ public struct MockDeliveries: Sendable {
     /// - Returns: how many were removed.
     @discardableResult
     public func removeAll(matching matcher: DeliveryMatcher = []) -> Int {
-        store.remove(matching: matcher)
+        reader.remove(matching: matcher)
     }
 }

@@ -112,7 +112,7 @@ public final class RunningMock: Sendable {
     ) {
         self.endpoints = endpoints
         self.apnsPorts = application.apnsPorts
-        self.deliveries = MockDeliveries(store: application.store)
+        self.deliveries = MockDeliveries(reader: application.reader)
         self.caCertificatePEM = certificates?.pem
         self.caCertificatePath = certificates?.path
         self.caPrivateKeyPEM = certificates?.key
@@ -168,7 +168,7 @@ public final class RunningMock: Sendable {
     public func verify(expectationFile path: String) async throws -> VerificationReport {
         let file = try ExpectationFile.load(file: path, now: WallClock.milliseconds())
         let started = ContinuousClock.now
-        let answer = try await ExpectationVerifier(store: application.store, executor: application.adminExecutor)
+        let answer = try await ExpectationVerifier(reader: application.reader, executor: application.adminExecutor)
             .answer(file.expectations)
         let elapsed = ContinuousClock.now - started
         return try VerificationReport(
@@ -179,7 +179,7 @@ public final class RunningMock: Sendable {
     /// Forgets every record and puts keys and devices back to the configuration's, as
     /// `POST /v1/reset` does.
     public func reset() {
-        application.store.removeAll()
+        application.reader.removeAll()
         application.resetState()
     }
 

@@ -19,12 +19,14 @@ public enum AdminRouter {
     ///   - connectionLog: live and recent connections (`/v1/connections`).
     ///   - now: the clock (epoch ms) that dates rules and modes.
     public static func build(
-        store: DeliveryStore, registry: Registry, executor: AdminExecutor,
+        store: DeliveryStore, analyses: PayloadAnalyses = PayloadAnalyses(), registry: Registry,
+        executor: AdminExecutor,
         reset: @escaping @Sendable () async -> Void = {}, connections: (any ConnectionControl)? = nil,
         access: AdminAccess = AdminAccess(token: nil), faults: FaultControl = FaultControl(),
         connectionLog: ConnectionLog = ConnectionLog(), now: @escaping @Sendable () -> Int64 = WallClock.milliseconds
     ) -> Router<BasicRequestContext> {
         let router = Router()
+        let reader = DeliveryReader(store: store, analyses: analyses)
         if access.token != nil {
             router.add(middleware: AdminTokenMiddleware(access: access))
         }
@@ -49,18 +51,18 @@ public enum AdminRouter {
             } catch {
                 return errorResponse(error)
             }
-            return try await executor.run { deliveriesPage(store.query(query)) }
+            return try await executor.run { deliveriesPage(reader.query(query)) }
         }
         router.get("/v1/deliveries/wait") { request, _ in
-            try await waitRoute(request, store: store, executor: executor)
+            try await waitRoute(request, reader: reader, executor: executor)
         }
         router.get("/v1/deliveries/{apnsId}") { _, context in
-            try await recordRoute(context, store: store, executor: executor) { record in
+            try await recordRoute(context, reader: reader, executor: executor) { record in
                 json(status: .ok, DeliveryRecordJSON.encode(record))
             }
         }
         router.get("/v1/deliveries/{apnsId}/preview") { _, context in
-            try await recordRoute(context, store: store, executor: executor) { record in
+            try await recordRoute(context, reader: reader, executor: executor) { record in
                 guard let preview = record.analysis?.preview else {
                     return errorResponse(.notFound(noPreviewReason(record)))
                 }
@@ -70,7 +72,7 @@ public enum AdminRouter {
             }
         }
         router.get("/v1/deliveries/{apnsId}/simulator.apns") { _, context in
-            try await recordRoute(context, store: store, executor: executor) { record in
+            try await recordRoute(context, reader: reader, executor: executor) { record in
                 let file: [UInt8]
                 do {
                     file = try SimulatorPushFile.encode(
@@ -97,11 +99,11 @@ public enum AdminRouter {
             } catch {
                 return errorResponse(error)
             }
-            let deleted = try await executor.run { store.remove(matching: query.matcher) }
+            let deleted = try await executor.run { reader.remove(matching: query.matcher) }
             return json(status: .ok, Array(#"{"deleted":\#(deleted)}"#.utf8))
         }
         router.get("/v1/events") { request, _ in
-            eventStream(request, store: store, executor: executor)
+            eventStream(request, reader: reader, executor: executor)
         }
         router.post("/v1/verify") { request, _ in
             let expectations: [DeliveryExpectation]
@@ -110,7 +112,7 @@ public enum AdminRouter {
             } catch {
                 return errorResponse(error)
             }
-            let outcomes = try await ExpectationVerifier(store: store, executor: executor).verify(expectations)
+            let outcomes = try await ExpectationVerifier(reader: reader, executor: executor).verify(expectations)
             return json(status: .ok, ExpectationVerifier.json(outcomes))
         }
         router.post("/v1/reset") { request, _ in
@@ -124,7 +126,7 @@ public enum AdminRouter {
                 }
                 close = value == "true"
             }
-            store.removeAll()
+            reader.removeAll()
             await reset()
             let closed = close ? await connections?.closeAllConnections() ?? 0 : 0
             return json(status: .ok, Array(#"{"reset":true,"closedConnections":\#(closed)}"#.utf8))
@@ -167,7 +169,7 @@ public enum AdminRouter {
     /// `GET /v1/deliveries/{apnsId}/…`: the most recent record with that id, handed to `answer`
     /// (400 for an id that is no UUID, 404 when none is stored).
     static func recordRoute(
-        _ context: BasicRequestContext, store: DeliveryStore, executor: AdminExecutor,
+        _ context: BasicRequestContext, reader: DeliveryReader, executor: AdminExecutor,
         _ answer: @escaping @Sendable (DeliveryRecord) -> Response
     ) async throws -> Response {
         let id = context.parameters.get("apnsId") ?? ""
@@ -176,7 +178,7 @@ public enum AdminRouter {
                 .badParameter("path parameter 'apnsId' must be a UUID (8-4-4-4-12 hex digits); got '\(id)'"))
         }
         return try await executor.run(.prompt) {
-            guard let record = store.latest(apnsID: id) else {
+            guard let record = reader.latest(apnsID: id) else {
                 return errorResponse(.notFound("no delivery with apnsId '\(id)' is stored"))
             }
             return answer(record)
@@ -228,7 +230,8 @@ public enum AdminRouter {
 
     /// `GET /v1/deliveries/wait?count=N&timeout=S&<matcher>`: 200 with the matching records as
     /// soon as at least `count` exist, else 408 with those seen when `timeout` runs out.
-    static func waitRoute(_ request: Request, store: DeliveryStore, executor: AdminExecutor) async throws -> Response {
+    static func waitRoute(_ request: Request, reader: DeliveryReader, executor: AdminExecutor) async throws -> Response
+    {
         let parsed: DeliveryQueryParser.Parsed
         do throws(AdminError) {
             parsed = try DeliveryQueryParser.parse(
@@ -251,7 +254,7 @@ public enum AdminRouter {
                 ))
         }
         let outcome = try await waitForMatches(
-            store: store, executor: executor, query: parsed.query, count: count, timeout: timeout)
+            reader: reader, executor: executor, query: parsed.query, count: count, timeout: timeout)
         return json(
             status: outcome.satisfied ? .ok : .requestTimeout,
             deliveriesJSON(outcome.records) { writer in
@@ -264,9 +267,11 @@ public enum AdminRouter {
 
     /// Waits until `query` matches at least `count` records, scanning on the admin threads.
     static func waitForMatches(
-        store: DeliveryStore, executor: AdminExecutor, query: DeliveryQuery, count: Int, timeout: Double
+        reader: DeliveryReader, executor: AdminExecutor, query: DeliveryQuery, count: Int, timeout: Double
     ) async throws -> (records: [DeliveryRecord], satisfied: Bool) {
-        try await store.waitForMatches(query, count: count, timeout: .milliseconds(Int64(timeout * 1000))) {
+        try await reader.store.waitForMatches(
+            query, count: count, timeout: .milliseconds(Int64(timeout * 1000)), analyses: reader.analyses
+        ) {
             try await executor.run(.prompt, $0)
         }
     }
@@ -279,7 +284,8 @@ public enum AdminRouter {
     /// matches once answered. `Last-Event-ID` (or `since`) resumes after that record.
     /// A reader that falls so far behind that records age out of the store before it reads them
     /// gets a final `dropped` event saying how many it missed, and the stream ends.
-    static func eventStream(_ request: Request, store: DeliveryStore, executor: AdminExecutor) -> Response {
+    static func eventStream(_ request: Request, reader: DeliveryReader, executor: AdminExecutor) -> Response {
+        let store = reader.store
         let parsed: DeliveryQueryParser.Parsed
         do throws(AdminError) {
             parsed = try DeliveryQueryParser.parse(parameters(request), allowing: ["since"])
@@ -302,7 +308,7 @@ public enum AdminRouter {
                 }
             }
             defer { keepAlive.cancel() }
-            let follower = DeliveryFollower(store: store, query: query, after: startSequence)
+            let follower = reader.follower(query, after: startSequence)
             try await writer.write(ByteBuffer(string: ": apns-mock delivery events\n\n"))
             var signals = subscription.signals.makeAsyncIterator()
             while true {

@@ -34,7 +34,7 @@ public struct DeliveryQueryParser {
                 do {
                     try query.matcher.add(queryParameter: name, value: value)
                 } catch {
-                    throw .badParameter(error.message.replacingPrefix("matcher field", with: "query parameter"))
+                    throw .badParameter(error.message(naming: "query parameter"))
                 }
                 continue
             }
@@ -67,11 +67,5 @@ public struct DeliveryQueryParser {
             }
         }
         return Parsed(query: query, extra: extra)
-    }
-}
-
-extension String {
-    fileprivate func replacingPrefix(_ prefix: String, with replacement: String) -> String {
-        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }

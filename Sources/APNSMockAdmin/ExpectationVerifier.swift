@@ -5,12 +5,13 @@ import APNSMockStore
 /// `within` for it to hold (woken by new records), and explains each failure with the closest
 /// records: "near misses", ranked by how many matcher conditions they satisfy.
 public struct ExpectationVerifier: Sendable {
-    let store: DeliveryStore
+    let reader: DeliveryReader
+    var store: DeliveryStore { reader.store }
     let executor: AdminExecutor
 
-    /// A verifier over `store` that evaluates on `executor`'s threads.
-    public init(store: DeliveryStore, executor: AdminExecutor) {
-        self.store = store
+    /// A verifier over `reader`'s records that evaluates on `executor`'s threads.
+    public init(reader: DeliveryReader, executor: AdminExecutor) {
+        self.reader = reader
         self.executor = executor
     }
 
@@ -56,25 +57,29 @@ public struct ExpectationVerifier: Sendable {
         defer { subscription.cancel() }
         let clock = ContinuousClock()
         let start = clock.now
-        let longest = expectations.map { $0.within ?? 0 }.max() ?? 0
+        // Each window as a Duration, used both to sleep and to judge: a window the timer has
+        // waited out is over when it is judged (a window rounded down for the sleep and
+        // compared unrounded would be judged still open, with nothing left to wake it).
+        let windows = expectations.map { Self.window($0.within) }
+        let longest = windows.max() ?? .zero
         let timer = Task {
             // Wake at every deadline so each expectation is judged when its window closes.
-            for seconds in Set(expectations.compactMap(\.within)).sorted() {
-                try? await Task.sleep(until: start + .milliseconds(Int64(seconds * 1000)), clock: clock)
+            for window in Set(windows).sorted() {
+                try? await Task.sleep(until: start + window, clock: clock)
                 subscription.poke()
             }
         }
         defer { timer.cancel() }
-        let matches = MatchFollowers(store: store, expectations: expectations)
+        let matches = MatchFollowers(reader: reader, expectations: expectations)
         var signals = subscription.signals.makeAsyncIterator()
         while true {
-            let elapsed = Self.seconds(clock.now - start)
+            let elapsed = clock.now - start
             let outcomes = try await executor.run(.prompt) {
                 matches.advance()
                 return expectations.map { evaluate($0, matches) }
             }
-            let settled = zip(expectations, outcomes).allSatisfy { expectation, outcome in
-                let window = expectation.within ?? 0
+            let settled = zip(zip(expectations, windows), outcomes).allSatisfy { pair, outcome in
+                let (expectation, window) = pair
                 if elapsed >= window { return true }
                 if let steps = expectation.steps {
                     // A sequence with a forbidding step watches its whole window.
@@ -91,13 +96,19 @@ public struct ExpectationVerifier: Sendable {
         }
     }
 
+    /// A `within` (seconds) as a Duration, to the nanosecond; none: zero.
+    static func window(_ seconds: Double?) -> Duration {
+        guard let seconds, seconds > 0 else { return .zero }
+        return .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
+    }
+
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The expectation's outcome on the records stored now (no near misses yet).
     func evaluate(_ expectation: DeliveryExpectation) -> Outcome {
-        let matches = MatchFollowers(store: store, expectations: [expectation])
+        let matches = MatchFollowers(reader: reader, expectations: [expectation])
         matches.advance()
         return evaluate(expectation, matches)
     }
@@ -139,7 +150,7 @@ public struct ExpectationVerifier: Sendable {
             outcome.matched.count < outcome.expectation.count.minimum
         else { return outcome }
         let matcher = outcome.expectation.match
-        let recent = store.query(DeliveryQuery(limit: Self.nearMissWindow, order: .desc)).deliveries
+        let recent = reader.query(DeliveryQuery(limit: Self.nearMissWindow, order: .desc)).deliveries
         var ranked: [NearMiss] = []
         for record in recent where !outcome.matched.contains(record.sequence) {
             let results = matcher.evaluate(record)

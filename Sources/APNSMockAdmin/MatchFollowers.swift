@@ -17,13 +17,12 @@ final class MatchFollowers: @unchecked Sendable {
     private var followed: [DeliveryMatcher: Followed] = [:]
 
     /// Follows every matcher of `expectations` (and of their steps) from the store's start.
-    init(store: DeliveryStore, expectations: [DeliveryExpectation]) {
+    init(reader: DeliveryReader, expectations: [DeliveryExpectation]) {
         for expectation in expectations {
             for matcher in [expectation.match] + (expectation.steps ?? []).map(\.match)
             where followed[matcher] == nil {
                 followed[matcher] = Followed(
-                    follower: DeliveryFollower(
-                        store: store, query: DeliveryQuery(matcher: matcher, limit: 10_000), after: 0))
+                    follower: reader.follower(DeliveryQuery(matcher: matcher, limit: 10_000), after: 0))
             }
         }
     }

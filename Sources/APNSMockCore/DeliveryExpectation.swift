@@ -87,22 +87,25 @@ public struct DeliveryExpectation: Sendable, Hashable {
     /// - Throws: `MatcherError` whose message starts with the offending key path.
     public init(json: JSONValue, at location: String, defaultName: String? = nil) throws(MatcherError) {
         guard case .object(let members) = json else {
-            throw MatcherError("\(location) must be an object with name, match and count")
+            throw MatcherError(
+                .invalidValue, field: "\(location)", naming: .path, "must be an object with name, match and count")
         }
         for member in members where !Self.fieldNames.contains(member.key) {
             throw MatcherError(
-                "\(location).\(member.key) is not an expectation field; known: \(Self.fieldNames.joined(separator: ", "))"
-            )
+                .unknownField, field: "\(location).\(member.key)", naming: .path,
+                "is not an expectation field; known: \(Self.fieldNames.joined(separator: ", "))")
         }
         if let name = json["name"] {
             guard case .string(let text) = name, !text.isEmpty else {
-                throw MatcherError("\(location).name must be a non-empty string")
+                throw MatcherError(
+                    .invalidValue, field: "\(location).name", naming: .path, "must be a non-empty string")
             }
             self.name = text
         } else if let defaultName {
             self.name = defaultName
         } else {
-            throw MatcherError("\(location).name is missing: every expectation needs a name")
+            throw MatcherError(
+                .missingField, field: "\(location).name", naming: .path, "is missing: every expectation needs a name")
         }
         if let within = json["within"] {
             let seconds: Double?
@@ -115,7 +118,9 @@ public struct DeliveryExpectation: Sendable, Hashable {
                 seconds = nil
             }
             guard let seconds else {
-                throw MatcherError("\(location).within must be a duration such as 500ms, 5s or 2m")
+                throw MatcherError(
+                    .invalidValue, field: "\(location).within", naming: .path,
+                    "must be a duration such as 500ms, 5s or 2m")
             }
             self.within = seconds
         }
@@ -125,22 +130,26 @@ public struct DeliveryExpectation: Sendable, Hashable {
         match = DeliveryMatcher()
         let inOrder = json["inOrder"]
         if let inOrder, inOrder != .bool(true), inOrder != .bool(false) {
-            throw MatcherError("\(location).inOrder must be true or false")
+            throw MatcherError(.invalidValue, field: "\(location).inOrder", naming: .path, "must be true or false")
         }
         if inOrder == .bool(true) {
             guard case .array(let elements) = json["steps"] ?? .null, !elements.isEmpty else {
-                throw MatcherError("\(location).steps must be a list of expectations when inOrder is true")
+                throw MatcherError(
+                    .invalidValue, field: "\(location).steps", naming: .path,
+                    "must be a list of expectations when inOrder is true")
             }
             guard json["match"] == nil, json["count"] == nil else {
                 throw MatcherError(
-                    "\(location) has inOrder: true, so its match and count go in each of its steps, not beside them")
+                    .invalidValue, field: "\(location)", naming: .path,
+                    "has inOrder: true, so its match and count go in each of its steps, not beside them")
             }
             var steps: [DeliveryExpectation] = []
             for (index, element) in elements.enumerated() {
                 var step = try DeliveryExpectation(
                     json: element, at: "\(location).steps[\(index)]", defaultName: "step \(index + 1)")
                 guard step.steps == nil else {
-                    throw MatcherError("\(location).steps[\(index)] cannot itself be inOrder")
+                    throw MatcherError(
+                        .invalidValue, field: "\(location).steps[\(index)]", naming: .path, "cannot itself be inOrder")
                 }
                 if step.within == nil { step.within = within }
                 steps.append(step)
@@ -148,10 +157,13 @@ public struct DeliveryExpectation: Sendable, Hashable {
             self.steps = steps
         } else {
             guard json["steps"] == nil else {
-                throw MatcherError("\(location).steps needs inOrder: true beside it")
+                throw MatcherError(
+                    .invalidValue, field: "\(location).steps", naming: .path, "needs inOrder: true beside it")
             }
             guard let match = json["match"] else {
-                throw MatcherError("\(location).match is missing: say which pushes count (token, topic, payload, …)")
+                throw MatcherError(
+                    .missingField, field: "\(location).match", naming: .path,
+                    "is missing: say which pushes count (token, topic, payload, …)")
             }
             self.match = try DeliveryMatcher(json: match, at: "\(location).match")
         }
@@ -159,11 +171,13 @@ public struct DeliveryExpectation: Sendable, Hashable {
 
     private static func count(_ value: JSONValue, at location: String) throws(MatcherError) -> Count {
         guard case .object(let members) = value, members.count == 1, let member = members.first else {
-            throw MatcherError("\(location) must be one of {exactly: N}, {atLeast: N}, {atMost: N} or {none: true}")
+            throw MatcherError(
+                .invalidValue, field: "\(location)", naming: .path,
+                "must be one of {exactly: N}, {atLeast: N}, {atMost: N} or {none: true}")
         }
         if member.key == "none" {
             guard member.value == .bool(true) || member.value.scalarText == "true" else {
-                throw MatcherError("\(location).none must be true")
+                throw MatcherError(.invalidValue, field: "\(location).none", naming: .path, "must be true")
             }
             return .none
         }
@@ -173,14 +187,17 @@ public struct DeliveryExpectation: Sendable, Hashable {
             parsed = Int(exactly: value)
         }
         guard let n = parsed, n >= 0 else {
-            throw MatcherError("\(location).\(member.key) must be a whole number, 0 or more")
+            throw MatcherError(
+                .invalidValue, field: "\(location).\(member.key)", naming: .path, "must be a whole number, 0 or more")
         }
         switch member.key {
         case "exactly": return .exactly(n)
         case "atLeast": return .atLeast(n)
         case "atMost": return .atMost(n)
         default:
-            throw MatcherError("\(location).\(member.key) is not a count; use exactly, atLeast, atMost or none")
+            throw MatcherError(
+                .unknownField, field: "\(location).\(member.key)", naming: .path,
+                "is not a count; use exactly, atLeast, atMost or none")
         }
     }
 
@@ -204,7 +221,7 @@ public struct DeliveryExpectation: Sendable, Hashable {
         -> [DeliveryExpectation]
     {
         guard case .array(let elements) = json else {
-            throw MatcherError("\(location) must be a list of expectations")
+            throw MatcherError(.invalidValue, field: "\(location)", naming: .path, "must be a list of expectations")
         }
         var result: [DeliveryExpectation] = []
         for (index, element) in elements.enumerated() {

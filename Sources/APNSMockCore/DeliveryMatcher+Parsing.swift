@@ -1,11 +1,3 @@
-/// A matcher field that could not be read: the message names the field.
-public struct MatcherError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A sentence naming the offending field and what it must be.
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 extension DeliveryMatcher {
     /// Whether `name` is a matcher field in a query string (`headers.X` and `payload.…` included).
     public static func isQueryField(_ name: String) -> Bool {
@@ -19,19 +11,20 @@ extension DeliveryMatcher {
     public mutating func add(queryParameter name: String, value: String) throws(MatcherError) {
         if name.hasPrefix("headers.") {
             let header = String(name.dropFirst("headers.".count)).lowercased()
-            guard !header.isEmpty else { throw MatcherError("matcher field 'headers.' needs a header name") }
+            guard !header.isEmpty else { throw MatcherError(.missingPath, field: "headers.", "needs a header name") }
             append(.header(name: header, value: value))
             return
         }
         if name == "payload" || name == "preview" || name == "headers" {
             throw MatcherError(
-                "query parameter '\(name)' needs a path: \(name).<\(name == "headers" ? "name" : "path")>=value (such as \(name == "headers" ? "headers.apns-priority=5" : name + ".aps.badge=3"))"
+                .missingPath, field: name,
+                "needs a path: \(name).<\(name == "headers" ? "name" : "path")>=value (such as \(name == "headers" ? "headers.apns-priority=5" : name + ".aps.badge=3"))"
             )
         }
         for prefix in ["payload.", "preview."] where name.hasPrefix(prefix) {
             let path = name.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
             guard !path.contains(where: \.isEmpty) else {
-                throw MatcherError("matcher field '\(name)' has an empty step in its path")
+                throw MatcherError(.emptyValue, field: name, "has an empty step in its path")
             }
             let steps = path.map { PayloadPathComponent.key(String($0)) }
             append(
@@ -49,17 +42,22 @@ extension DeliveryMatcher {
     public init(json: JSONValue, at location: String = "match") throws(MatcherError) {
         self.init()
         guard case .object(let members) = json else {
-            throw MatcherError("'\(location)' must be an object of matcher fields")
+            throw MatcherError(
+                .notAnObject, field: location, naming: .quotedPath, "must be an object of matcher fields")
         }
         for (name, value) in members {
             switch name {
             case "headers":
                 guard case .object(let headers) = value else {
-                    throw MatcherError("'\(location).headers' must be an object of header names and values")
+                    throw MatcherError(
+                        .notAnObject, field: "\(location).headers", naming: .quotedPath,
+                        "must be an object of header names and values")
                 }
                 for (header, headerValue) in headers {
                     guard let text = headerValue.scalarText, headerValue != .null else {
-                        throw MatcherError("'\(location).headers.\(header)' must be a string")
+                        throw MatcherError(
+                            .invalidValue, field: "\(location).headers.\(header)", naming: .quotedPath,
+                            "must be a string")
                     }
                     append(.header(name: header.lowercased(), value: text))
                 }
@@ -68,17 +66,20 @@ extension DeliveryMatcher {
             case "preview":
                 guard case .object = value else {
                     throw MatcherError(
-                        "'\(location).preview' must be an object of preview fields such as {body: \"Hello\"}")
+                        .notAnObject, field: "\(location).preview", naming: .quotedPath,
+                        "must be an object of preview fields such as {body: \"Hello\"}")
                 }
                 Self.flatten(value, path: [], into: &self) { .preview(path: $0, expected: $1) }
             default:
                 guard Self.fieldNames.contains(name) else {
                     throw MatcherError(
-                        "unknown matcher field '\(location).\(name)'; known: \(Self.fieldNames.joined(separator: ", "))"
-                    )
+                        .unknownField, field: "\(location).\(name)",
+                        "; known: \(Self.fieldNames.joined(separator: ", "))")
                 }
                 guard let text = value.scalarText, value != .null else {
-                    throw MatcherError("'\(location).\(name)' must be a string or a number")
+                    throw MatcherError(
+                        .invalidValue, field: "\(location).\(name)", naming: .quotedPath, "must be a string or a number"
+                    )
                 }
                 var number: Double?
                 if case .number(let parsed, _) = value { number = parsed }
@@ -113,13 +114,13 @@ extension DeliveryMatcher {
             // JSON Schema's `integer` says.
             let parsed = Int(text) ?? number.flatMap { Int(exactly: $0) }
             guard let value = parsed, range.contains(value) else {
-                throw MatcherError("matcher field '\(label)' must be \(what); got '\(text)'")
+                throw MatcherError(.invalidValue, field: label, "must be \(what); got '\(text)'")
             }
             return value
         }
         switch name {
         case "token", "tokenPrefix":
-            guard !text.isEmpty else { throw MatcherError("matcher field '\(label)' is empty") }
+            guard !text.isEmpty else { throw MatcherError(.emptyValue, field: label, "is empty") }
             return name == "token" ? .token(text.lowercased()) : .tokenPrefix(text.lowercased())
         case "topic": return .topic(text)
         case "reason": return .reason(text)
@@ -127,7 +128,8 @@ extension DeliveryMatcher {
         case "pushType":
             guard let type = APNSPushType(rawValue: text) else {
                 throw MatcherError(
-                    "matcher field '\(label)' must be one of \(APNSPushType.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'"
+                    .invalidValue, field: label,
+                    "must be one of \(APNSPushType.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'"
                 )
             }
             return .pushType(type)
@@ -137,52 +139,57 @@ extension DeliveryMatcher {
             return .priority(try integer(0...100, "an apns-priority such as 10, 5 or 1"))
         case "apnsId":
             guard APNSMessageID.isValid(text) else {
-                throw MatcherError("matcher field '\(label)' must be a UUID (8-4-4-4-12 hex digits); got '\(text)'")
+                throw MatcherError(.invalidValue, field: label, "must be a UUID (8-4-4-4-12 hex digits); got '\(text)'")
             }
             return .apnsID(text)
         case "environment":
             guard let environment = APNSEnvironment(rawValue: text) else {
-                throw MatcherError("matcher field '\(label)' must be 'sandbox' or 'production'; got '\(text)'")
+                throw MatcherError(.invalidValue, field: label, "must be 'sandbox' or 'production'; got '\(text)'")
             }
             return .environment(environment)
         case "connectionId":
             let parsed = UInt64(text) ?? number.flatMap { UInt64(exactly: $0) }
             guard let id = parsed, id > 0 else {
                 throw MatcherError(
-                    "matcher field '\(label)' must be a connection id (a positive integer); got '\(text)'")
+                    .invalidValue, field: label,
+                    "must be a connection id (a positive integer); got '\(text)'")
             }
             return .connectionID(id)
         case "faultId":
-            guard !text.isEmpty else { throw MatcherError("matcher field '\(label)' is empty") }
+            guard !text.isEmpty else { throw MatcherError(.emptyValue, field: label, "is empty") }
             return .faultID(text)
         case "kind":
             guard let kind = RecordKind(rawValue: text) else {
                 throw MatcherError(
-                    "matcher field '\(label)' must be one of \(RecordKind.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'"
+                    .invalidValue, field: label,
+                    "must be one of \(RecordKind.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'"
                 )
             }
             return .kind(kind)
         case "outcome":
             guard let outcome = DeliveryOutcome(rawValue: text) else {
                 throw MatcherError(
-                    "matcher field '\(label)' must be one of \(DeliveryOutcome.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'"
+                    .invalidValue, field: label,
+                    "must be one of \(DeliveryOutcome.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'"
                 )
             }
             return .outcome(outcome)
         case "lint":
             guard lintSummaries.contains(text) || LintCode.all.contains(where: { $0.rawValue == text }) else {
                 throw MatcherError(
-                    "matcher field '\(label)' must be error, warning, clean or a lint code such as badge-not-integer; got '\(text)'"
+                    .invalidValue, field: label,
+                    "must be error, warning, clean or a lint code such as badge-not-integer; got '\(text)'"
                 )
             }
             return .lint(text)
         case "authMethod":
             guard ["token", "certificate", "none"].contains(text) else {
-                throw MatcherError("matcher field '\(label)' must be 'token', 'certificate' or 'none'; got '\(text)'")
+                throw MatcherError(
+                    .invalidValue, field: label, "must be 'token', 'certificate' or 'none'; got '\(text)'")
             }
             return .authMethod(text)
         default:
-            throw MatcherError("unknown matcher field '\(label)'; known: \(fieldNames.joined(separator: ", "))")
+            throw MatcherError(.unknownField, field: label, "; known: \(fieldNames.joined(separator: ", "))")
         }
     }
 

@@ -108,7 +108,9 @@ public final class FaultControl: Sendable {
             refreshActive(state)
             return true
         }
-        guard added else { throw FaultRuleError("a fault rule with id '\(rule.id)' exists already") }
+        guard added else {
+            throw FaultRuleError("a fault rule with id '\(rule.id)' exists already", code: .duplicateID)
+        }
     }
 
     /// The rules in the order they are tried.

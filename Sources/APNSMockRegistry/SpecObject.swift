@@ -41,7 +41,9 @@ public struct SpecObject: Sendable {
     /// Fails on the first field not in `known`, listing the known ones.
     public func rejectUnknownFields(known: [String]) throws(SpecError) {
         for key in keys where !known.contains(key) {
-            throw error(key, "is not a known field; known fields: \(known.joined(separator: ", "))")
+            throw SpecError(
+                path: path(of: key), problem: "is not a known field; known fields: \(known.joined(separator: ", "))",
+                code: .unknownField)
         }
     }
 

@@ -42,7 +42,7 @@ public indirect enum SpecValue: Sendable {
         do {
             return try JSONDecoder().decode(JSONNode.self, from: Data(bytes)).value
         } catch {
-            throw SpecError(path: "", problem: "is not valid JSON")
+            throw SpecError(path: "", problem: "is not valid JSON", code: .unreadable)
         }
     }
 
@@ -125,7 +125,7 @@ public indirect enum SpecValue: Sendable {
         } catch let error as YamlError {
             throw SpecError(path: "", problem: Self.describe(error))
         } catch {
-            throw SpecError(path: "", problem: "is not YAML: \(error)")
+            throw SpecError(path: "", problem: "is not YAML: \(error)", code: .unreadable)
         }
         guard let root else { return .object([]) }
         return try convert(root, path: "", lines: &lines)
@@ -157,7 +157,9 @@ public indirect enum SpecValue: Sendable {
                 }
                 let key = keyScalar.string
                 let childPath = SpecError.join(path, key: key)
-                guard seen.insert(key).inserted else { throw SpecError(path: childPath, problem: "is given twice") }
+                guard seen.insert(key).inserted else {
+                    throw SpecError(path: childPath, problem: "is given twice", code: .duplicateField)
+                }
                 if let mark = keyNode.mark { lines[childPath] = mark.line }
                 fields.append((key, try convert(valueNode, path: childPath, lines: &lines)))
             }

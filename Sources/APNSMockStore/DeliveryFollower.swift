@@ -26,6 +26,9 @@ public final class DeliveryFollower: @unchecked Sendable {
     private var watched: [UInt64: DeliveryOutcome?] = [:]
     /// `store.completionCount` when the watched records were last looked at.
     private var completions: UInt64
+    /// Analyses the records for `lint` and `preview` conditions and hands them out analysed;
+    /// `nil`: records as stored (those conditions match nothing).
+    public let analyses: PayloadAnalyses?
 
     /// What one `advance` found.
     public struct Step: Sendable {
@@ -39,7 +42,8 @@ public final class DeliveryFollower: @unchecked Sendable {
     }
 
     /// Follows `query` over the records stored after sequence number `cursor`.
-    public init(store: DeliveryStore, query: DeliveryQuery, after cursor: UInt64) {
+    public init(store: DeliveryStore, query: DeliveryQuery, after cursor: UInt64, analyses: PayloadAnalyses? = nil) {
+        self.analyses = analyses
         self.store = store
         self.query = query
         self.cursor = cursor
@@ -78,9 +82,10 @@ public final class DeliveryFollower: @unchecked Sendable {
             }
             let page = store.query(
                 DeliveryQuery(
-                    matcher: query.matcher, since: cursor, before: end, limit: min(1000, limit - records.count)))
+                    matcher: query.matcher, since: cursor, before: end, limit: min(1000, limit - records.count)),
+                analyses: analyses)
             for record in page.deliveries { note(handedOut: record) }
-            records += page.deliveries
+            records += analyses?.analyzed(page.deliveries) ?? page.deliveries
             guard let next = page.next else {
                 cursor = end - 1
                 break
@@ -110,12 +115,12 @@ public final class DeliveryFollower: @unchecked Sendable {
             found.insert(record.sequence)
             guard let handedOut = watched[record.sequence], handedOut != record.outcome else { continue }
             if !record.outcome.isOpen { watched[record.sequence] = nil }
-            let judged = query.matcher.needsAnalysis ? store.analyzed(record) : record
+            let judged = analyses?.analyzed(record) ?? record
             guard query.matcher.matches(judged) else { continue }
             if record.outcome.isOpen { watched[record.sequence] = .some(record.outcome) }
             completed.append(judged)
         }
         for sequence in sequences where !found.contains(sequence) { watched[sequence] = nil }
-        return store.analyzed(completed)
+        return completed
     }
 }

@@ -12,7 +12,7 @@ extension DeliveryStore {
     /// - Returns: the matching records found (all of them once satisfied, else those found when
     ///   the time ran out) and whether there were `count`.
     public func waitForMatches(
-        _ query: DeliveryQuery, count: Int, timeout: Duration,
+        _ query: DeliveryQuery, count: Int, timeout: Duration, analyses: PayloadAnalyses? = nil,
         examine: (@escaping @Sendable () -> [DeliveryRecord]) async throws -> [DeliveryRecord] = { $0() }
     ) async throws -> (records: [DeliveryRecord], satisfied: Bool) {
         let subscription = notifier.subscribe(token: query.matcher.indexableToken)
@@ -24,7 +24,7 @@ extension DeliveryStore {
             subscription.poke()
         }
         defer { timer.cancel() }
-        let follower = DeliveryFollower(store: self, query: query, after: query.since ?? 0)
+        let follower = DeliveryFollower(store: self, query: query, after: query.since ?? 0, analyses: analyses)
         var matched: [DeliveryRecord] = []
         var position: [UInt64: Int] = [:]
         var signals = subscription.signals.makeAsyncIterator()

@@ -14,13 +14,6 @@ public final class DeliveryStore: Sendable {
     public let capacity: Int
     /// Wakes whoever waits for new records (nobody, usually: then it costs one atomic load).
     public let notifier: DeliveryNotifier
-    /// Localizations, default locale and payload limit of the records' analyses.
-    public let analysisOptions: PayloadAnalysisOptions
-    /// The locale the device registry gives a token, if any.
-    private let deviceLocale: @Sendable (String) -> String?
-    /// Analyses computed so far, by sequence number: a record is analysed on its first read,
-    /// outside the store's lock (this one is taken alone, or inside the store's, never around it).
-    private let analyses = NIOLockedValueBox<[UInt64: PayloadAnalysis]>([:])
 
     struct State: Sendable {
         var records = Deque<StoredDelivery>()
@@ -80,17 +73,9 @@ public final class DeliveryStore: Sendable {
         }
     }
 
-    /// - Parameters:
-    ///   - capacity: the most records held; at least 1.
-    ///   - analysis: what the payload analyses of the records use.
-    ///   - deviceLocale: the locale registered for a device token, if any.
-    public init(
-        capacity: Int = 100_000, analysis: PayloadAnalysisOptions = PayloadAnalysisOptions(),
-        deviceLocale: @escaping @Sendable (String) -> String? = { _ in nil }
-    ) {
+    /// - Parameter capacity: the most records held; at least 1.
+    public init(capacity: Int = 100_000) {
         self.capacity = max(1, capacity)
-        analysisOptions = analysis
-        self.deviceLocale = deviceLocale
         var state = State(byAPNSID: APNSIDTable(capacity: max(1, capacity)))
         // Room for a full store up front: growing rehashes every id while pushes wait. Untouched
         // pages of the table cost no memory.
@@ -225,43 +210,8 @@ public final class DeliveryStore: Sendable {
         }
     }
 
-    // MARK: payload analysis
-
-    /// `record` with its payload's lint and preview (`analysis`): cached since an earlier
-    /// read, or computed now and cached. The preview is left out when the push was rejected.
-    public func analyzed(_ record: DeliveryRecord) -> DeliveryRecord {
-        guard record.analysis == nil else { return record }
-        var record = record
-        var analysis: PayloadAnalysis
-        if let cached = analyses.withLockedValue({ $0[record.sequence] }) {
-            analysis = cached
-        } else {
-            analysis = PayloadAnalyzer.analyze(
-                payload: record.payload, payloadSize: record.payloadSize,
-                context: record.payloadContext(options: analysisOptions, locale: record.token.flatMap(deviceLocale)))
-            if record.sequence != 0 {
-                let full = analyses.withLockedValue { cache in
-                    cache[record.sequence] = analysis
-                    return cache.count > capacity + 1024
-                }
-                // Analyses of evicted records go once the cache outgrows the store.
-                if full {
-                    let oldestSequence = firstSequence
-                    analyses.withLockedValue { cache in cache = cache.filter { $0.key >= oldestSequence } }
-                }
-            }
-        }
-        if let status = record.status, status != 200 { analysis.preview = nil }
-        record.analysis = analysis
-        return record
-    }
-
-    /// Each of `records` with its analysis.
-    public func analyzed(_ records: [DeliveryRecord]) -> [DeliveryRecord] { records.map(analyzed) }
-
     /// Empties the store. Sequence numbers keep counting; `dropped` is unchanged.
     public func removeAll() {
-        analyses.withLockedValue { $0.removeAll() }
         state.withLockedValue { state in
             state.records.removeAll()
             state.blobs.removeAll()
@@ -275,8 +225,9 @@ public final class DeliveryStore: Sendable {
 
     /// Deletes the records `matcher` matches (every record when it is empty); returns how many.
     /// Deleted records are skipped by every reader; their memory returns when they age out.
+    /// - Parameter analyses: for `lint` and `preview` conditions.
     @discardableResult
-    public func remove(matching matcher: DeliveryMatcher) -> Int {
+    public func remove(matching matcher: DeliveryMatcher, analyses: PayloadAnalyses? = nil) -> Int {
         guard !matcher.isEmpty else {
             let count = self.count
             removeAll()
@@ -285,7 +236,7 @@ public final class DeliveryStore: Sendable {
         var sequences: [UInt64] = []
         var cursor: UInt64 = 0
         while true {
-            let page = query(DeliveryQuery(matcher: matcher, since: cursor, limit: 10_000))
+            let page = query(DeliveryQuery(matcher: matcher, since: cursor, limit: 10_000), analyses: analyses)
             sequences += page.deliveries.map(\.sequence)
             guard let next = page.next else { break }
             cursor = next
@@ -339,19 +290,18 @@ public final class DeliveryStore: Sendable {
         }
     }
 
-    /// The record with `sequence`, if still stored.
+    /// The record with `sequence`, if still stored (not analysed: see `DeliveryReader`).
     public func record(sequence: UInt64) -> DeliveryRecord? {
-        let record = state.withLockedValue { state -> DeliveryRecord? in
+        state.withLockedValue { state -> DeliveryRecord? in
             guard let stored = state.record(sequence: sequence), !stored.isDeleted else { return nil }
             return Self.decode(stored, state)
         }
-        return record.map(analyzed)
     }
 
     /// The most recent record with `apnsID` (any letter case), if any.
     public func latest(apnsID: String) -> DeliveryRecord? {
         guard let key = UUIDKey(apnsID) else { return nil }
-        let record = state.withLockedValue { state -> DeliveryRecord? in
+        return state.withLockedValue { state -> DeliveryRecord? in
             for sequence in state.sequences(apnsID: key).reversed() {
                 if let stored = state.record(sequence: sequence), !stored.isDeleted {
                     return Self.decode(stored, state)
@@ -359,141 +309,34 @@ public final class DeliveryStore: Sendable {
             }
             return nil
         }
-        return record.map(analyzed)
     }
 
-    /// One page of the records `query` asks for.
-    public func query(_ query: DeliveryQuery) -> DeliveryPage {
+    /// One page of the records `query` asks for (not analysed: see `DeliveryReader`).
+    ///
+    /// `QueryPlan` says which index to read and what the fixed columns decide; `QueryExecution`
+    /// collects the page. An index look-up or an unfiltered page takes the lock once; a filtered
+    /// scan takes it once per chunk of `scanChunk` records, so pushes wait for one chunk at
+    /// most. Records a `lint` or `preview` condition must see analysed are decoded under the
+    /// lock and analysed and matched outside it (by `analyses`; without it those conditions
+    /// match nothing).
+    public func query(_ query: DeliveryQuery, analyses: PayloadAnalyses? = nil) -> DeliveryPage {
         let plan = state.withLockedValue { QueryPlan(query.matcher, interner: $0.interner) }
-        let limit = query.limit
-        let order = query.order
         guard !plan.matchesNothing else { return DeliveryPage(deliveries: [], next: nil, total: 0, dropped: dropped) }
-        func inBounds(_ sequence: UInt64) -> Bool {
-            if let since = query.since, sequence <= since { return false }
-            if let before = query.before, sequence >= before { return false }
-            return true
-        }
-        let needsAnalysis = query.matcher.needsAnalysis
-        var picked: [DeliveryRecord] = []
-        var total = 0
-        var lastPicked: UInt64?
-        // Records a lint or preview condition must see analysed: decoded under the lock, then
-        // analysed and matched outside it (`matchPending`), so pushes never wait for an analysis.
-        var pending: [DeliveryRecord] = []
-        // Only sequence numbers are compared until a record is needed: counting the matches
-        // of a million-record token costs integer comparisons, not record reads.
-        func consider(_ sequence: UInt64, _ state: State) {
-            guard inBounds(sequence), let stored = state.record(sequence: sequence), !stored.isDeleted,
-                plan.columnsMatch(stored)
-            else { return }
-            if plan.needsDecoding {
-                let record = Self.decode(stored, state)
-                if needsAnalysis {
-                    pending.append(record)
-                    return
-                }
-                guard query.matcher.matches(record) else { return }
-                total += 1
-                if picked.count < limit {
-                    picked.append(record)
-                    lastPicked = sequence
-                }
-            } else {
-                total += 1
-                if picked.count < limit {
-                    picked.append(Self.decode(stored, state))
-                    lastPicked = sequence
-                }
+        var execution = QueryExecution(query: query, plan: plan, analyses: analyses)
+        var start = state.withLockedValue { execution.begin(in: $0) }
+        while true {
+            switch start {
+            case .done:
+                return execution.page(dropped: dropped)
+            case .indexed(let chunk):
+                state.withLockedValue { execution.consider(chunk, in: $0) }
+                execution.matchAnalysed()
+                start = execution.nextIndexedChunk()
+            case .scan(let from):
+                start = state.withLockedValue { execution.scan(from: from, in: $0) }
+                execution.matchAnalysed()
             }
         }
-        func matchPending() {
-            for record in pending {
-                let record = analyzed(record)
-                guard query.matcher.matches(record) else { continue }
-                total += 1
-                if picked.count < limit {
-                    picked.append(record)
-                    lastPicked = record.sequence
-                }
-            }
-            pending.removeAll(keepingCapacity: true)
-        }
-        func page(dropped: UInt64) -> DeliveryPage {
-            // Analysed outside the lock: the first read of a record pays for its lint and preview.
-            DeliveryPage(
-                deliveries: analyzed(picked), next: total > picked.count ? lastPicked : nil, total: total,
-                dropped: dropped)
-        }
-        // Index look-ups and unfiltered pages take the lock once; `scanRange` says a scan is due.
-        // An index look-up that needs analyses hands its sequence numbers out (`indexedChunks`).
-        var indexedChunks: [UInt64] = []
-        let scanRange: ClosedRange<UInt64>? = state.withLockedValue { state in
-            if let indexed = plan.indexedSequences(state) {
-                if needsAnalysis {
-                    indexedChunks = order == .asc ? Array(indexed) : indexed.reversed()
-                } else if order == .asc {
-                    for sequence in indexed { consider(sequence, state) }
-                } else {
-                    for sequence in indexed.reversed() { consider(sequence, state) }
-                }
-                return nil
-            }
-            guard let first = state.records.first?.sequence, query.before != 0, query.since != UInt64.max else {
-                return nil
-            }
-            let last = first + UInt64(state.records.count) - 1
-            let low = max(first, (query.since ?? 0) &+ 1)
-            let high = min(last, (query.before ?? UInt64.max) &- 1)
-            guard low <= high else { return nil }
-            guard !plan.filters, state.deleted == 0 else { return low...high }
-            // No predicate but the bounds, nothing deleted: records are contiguous in sequence,
-            // so the page and the total are arithmetic.
-            total = Int(high - low + 1)
-            let count = UInt64(min(limit, total))
-            let sequences = order == .asc ? Array(low..<(low + count)) : Array(((high - count + 1)...high).reversed())
-            for sequence in sequences {
-                if let record = state.record(sequence: sequence) {
-                    picked.append(Self.decode(record, state))
-                    lastPicked = sequence
-                }
-            }
-            return nil
-        }
-        // Analysed matching goes chunk by chunk: a lock hold decodes a chunk, the analyses of
-        // its records run after it.
-        var chunkStart = 0
-        while chunkStart < indexedChunks.count {
-            let chunk = indexedChunks[chunkStart..<min(indexedChunks.count, chunkStart + Int(Self.scanChunk))]
-            state.withLockedValue { state in for sequence in chunk { consider(sequence, state) } }
-            matchPending()
-            chunkStart += chunk.count
-        }
-        guard let scanRange else { return page(dropped: dropped) }
-        // A filtered scan goes in chunks, taking the lock for each: pushes wait for one chunk at
-        // most, never for a scan of the whole store. Records appended meanwhile are past the
-        // range (not counted); records evicted meanwhile are skipped.
-        var next: UInt64? = order == .asc ? scanRange.lowerBound : scanRange.upperBound
-        while let start = next {
-            next = state.withLockedValue { state -> UInt64? in
-                guard let first = state.records.first?.sequence else { return nil }
-                let last = first + UInt64(state.records.count) - 1
-                if order == .asc {
-                    let low = max(start, first)
-                    let high = min(scanRange.upperBound, last, low &+ Self.scanChunk - 1)
-                    guard low <= high else { return nil }
-                    for sequence in low...high { consider(sequence, state) }
-                    return high < scanRange.upperBound ? high + 1 : nil
-                } else {
-                    let high = min(start, last)
-                    let low = max(scanRange.lowerBound, first, high >= Self.scanChunk ? high - Self.scanChunk + 1 : 0)
-                    guard low <= high else { return nil }
-                    for sequence in (low...high).reversed() { consider(sequence, state) }
-                    return low > scanRange.lowerBound ? low - 1 : nil
-                }
-            }
-            matchPending()
-        }
-        return page(dropped: dropped)
     }
 
     /// Records a filtered scan reads per lock hold.

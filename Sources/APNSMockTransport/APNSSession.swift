@@ -44,8 +44,6 @@ final class APNSSession {
     private var openRecords: [Int32: DeliveryStore.Receipt] = [:]
     /// The record written or completed last, so that the answer that follows carries its id.
     private var lastReceipt: (streamID: Int32, receipt: DeliveryStore.Receipt)?
-    /// The request whose actions are being performed, for its record.
-    private var current: CurrentRequest?
 
     /// A request being decided, with what its record is made of.
     private struct CurrentRequest {
@@ -170,22 +168,32 @@ final class APNSSession {
             let faults =
                 active.rawValue == 0 ? nil : faultInputs(active, request: request, environment: environment, now: now)
             actions.removeAll(keepingCapacity: true)
-            let verdict = machine.requestReady(
+            let decided = machine.requestReady(
                 request, streamID: ready.streamID, environment: environment, registry: registry, rules: shared.rules,
                 faults: faults, now: now, random: &random, into: &actions)
-            if let token = verdict.newToken { shared.registry.remember(token) }
+            if let token = decided.verdict.newToken { shared.registry.remember(token) }
             http2.finishAnswer(ready.request)
-            if machine.isWaiting(streamID: ready.streamID) { http2.watchClose(ready.streamID) }
-            current = CurrentRequest(
-                request: request, verdict: verdict, environment: environment, streamID: ready.streamID,
+            let current = CurrentRequest(
+                request: request, verdict: decided.verdict, environment: environment, streamID: ready.streamID,
                 receivedAt: now)
-            perform()
-            current = nil
+            if var answer = decided.answerNow {
+                // The common case: recorded once, answered, nothing else.
+                let receipt = shared.store.record(
+                    record(
+                        ConnectionStateMachine.RecordedAnswer(
+                            outcome: .answered, answer: answer, answeredAt: now, faultID: decided.faultID),
+                        of: current))
+                answer.apnsID = receipt.apnsID
+                respond(streamID: ready.streamID, answer)
+            } else {
+                if machine.isWaiting(streamID: ready.streamID) { http2.watchClose(ready.streamID) }
+                perform(current)
+            }
             logger.debug(
                 "request decided",
                 metadata: [
                     "apnsmock.stream.id": "\(ready.streamID)", "apnsmock.path": "\(request.path)",
-                    "apnsmock.status": "\(verdict.status)",
+                    "apnsmock.status": "\(decided.verdict.status)",
                 ])
         }
     }
@@ -274,7 +282,8 @@ final class APNSSession {
             faultID: recorded.faultID)
     }
 
-    private func perform() {
+    /// Performs the actions; `current` is the request they were decided for, if any (its record).
+    private func perform(_ current: CurrentRequest? = nil) {
         var index = 0
         // Performing may not add actions, but read by index: `actions` is reused.
         while index < actions.count {

@@ -86,10 +86,12 @@ struct BenchCommand {
             FileHandle.standardError.write(Data("warning: only \(accepted) of \(total) pushes were accepted\n".utf8))
         }
         if read == 1 {
+            // As the admin API reads: through a reader, which analyses each record once.
+            let reader = DeliveryReader(store: store, analyses: PayloadAnalyses(capacity: store.capacity))
             var cursor: UInt64 = 0
             var findings = 0
             while true {
-                let page = store.query(DeliveryQuery(since: cursor, limit: 1000))
+                let page = reader.query(DeliveryQuery(since: cursor, limit: 1000))
                 findings += page.deliveries.reduce(0) { $0 + ($1.analysis?.findings.count ?? 0) }
                 guard let next = page.next else { break }
                 cursor = next

@@ -46,8 +46,19 @@ import Testing
         return describe(actions)
     }
 
+    /// The actions for `decision`; the common case (answered now, no actions) reads as the
+    /// record and the answer the session then writes and sends.
     static func decide(_ machine: inout Machine, _ decision: RequestDecision, first: Bool = false) -> [String] {
-        step(&machine) { $0.requestDecided(decision, firstAuthenticated: first, now: 0, into: &$1) }
+        var answeredNow = false
+        let actions = step(&machine) {
+            answeredNow = $0.requestDecided(decision, firstAuthenticated: first, now: 0, into: &$1)
+        }
+        guard answeredNow else { return actions }
+        #expect(actions.isEmpty)
+        return [
+            "record \(decision.streamID) \(decision.answer.status) answered",
+            "respond \(decision.streamID) \(decision.answer.status)",
+        ]
     }
 
     @Test func theCommonRequestIsRecordedAnsweredOnce() {
@@ -259,10 +270,16 @@ import Testing
     ) -> (APNSVerdict, [String]) {
         var random = FastRandom(seed: (1, 2, 3, 4))
         var actions: [Machine.Action] = []
-        let verdict = machine.requestReady(
+        let decided = machine.requestReady(
             request, streamID: stream, environment: .sandbox, registry: RegistrySnapshot(),
             rules: RequestRules(), faults: faults, now: RequestBuilder.now, random: &random, into: &actions)
-        return (verdict, describe(actions))
+        if let answer = decided.answerNow {
+            #expect(actions.isEmpty)
+            return (
+                decided.verdict, ["record \(stream) \(answer.status) answered", "respond \(stream) \(answer.status)"]
+            )
+        }
+        return (decided.verdict, describe(actions))
     }
 
     /// The machine keeps the connection's authentication state: the first accepted push lifts

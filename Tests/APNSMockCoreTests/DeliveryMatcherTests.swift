@@ -126,13 +126,26 @@ struct DeliveryMatcherTests {
         let matcher = try DeliveryMatcher(json: json, at: "expect[0].match")
         #expect(matcher.matches(FakeFacts()))
         #expect(matcher.token == "abcd0123abcd0123")
-        #expect(
-            throws: MatcherError(
-                "unknown matcher field 'expect[0].match.tokn'; known: \(DeliveryMatcher.fieldNames.joined(separator: ", "))"
-            )
-        ) {
+        let unknown = #expect(throws: MatcherError.self) {
             try DeliveryMatcher(json: .object([("tokn", .string("x"))]), at: "expect[0].match")
         }
+        #expect(unknown?.code == .unknownField)
+        #expect(unknown?.field == "expect[0].match.tokn")
+        #expect(
+            unknown?.message
+                == "unknown matcher field 'expect[0].match.tokn'; known: \(DeliveryMatcher.fieldNames.joined(separator: ", "))"
+        )
+        // The sentence is built from the fields: a URL's reader calls the field a query parameter.
+        #expect(
+            unknown?.message(naming: "query parameter").hasPrefix("unknown query parameter 'expect[0].match.tokn';")
+                == true)
+        let invalid = #expect(throws: MatcherError.self) {
+            try DeliveryMatcher(json: .object([("status", .string("ok"))]))
+        }
+        #expect(invalid?.code == .invalidValue)
+        #expect(
+            invalid?.message(naming: "query parameter")
+                == "query parameter 'match.status' must be an HTTP status code such as 200 or 410; got 'ok'")
         #expect(throws: MatcherError.self) { try DeliveryMatcher(json: .object([("status", .string("ok"))])) }
         #expect(throws: MatcherError.self) { try DeliveryMatcher(json: .object([("headers", .string("x"))])) }
         #expect(throws: MatcherError.self) { try DeliveryMatcher(json: .string("token")) }

@@ -338,30 +338,33 @@ import Testing
     }
 }
 
-/// Lint and preview: computed on a record's first read, cached, and usable as filters.
+/// Lint and preview: computed on a record's first read by `PayloadAnalyses` (through a
+/// `DeliveryReader`), outside the store's lock, cached, and usable as filters.
 @Suite struct DeliveryAnalysisTests {
     @Test func readsCarryLintAndPreviewAndRejectedPushesNoPreview() throws {
         let store = DeliveryStore()
+        let reader = DeliveryReader(store: store, analyses: PayloadAnalyses())
         store.append(DeliveryStoreTests.draft(payload: #"{"aps":{"alert":"hi","badge":"3"}}"#))
         store.append(DeliveryStoreTests.draft(status: 400, apnsID: "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5E"))
-        let records = store.query(DeliveryQuery.where()).deliveries
+        let records = reader.query(DeliveryQuery.where()).deliveries
         let accepted = try #require(records.first?.analysis)
         #expect(accepted.findings.map(\.code) == [LintCode(rawValue: "badge-not-integer")])
         #expect(accepted.preview?.body == "hi")
         #expect(records.last?.analysis?.preview == nil)
         #expect(records.last?.analysis?.findings.isEmpty == true)
-        #expect(store.record(sequence: 1)?.analysis == accepted)
-        #expect(store.latest(apnsID: "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5E")?.analysis?.preview == nil)
+        #expect(reader.record(sequence: 1)?.analysis == accepted)
+        #expect(reader.latest(apnsID: "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5E")?.analysis?.preview == nil)
     }
 
     @Test func lintAndPreviewFilterQueries() throws {
         let store = DeliveryStore()
+        let reader = DeliveryReader(store: store, analyses: PayloadAnalyses())
         store.append(DeliveryStoreTests.draft(payload: #"{"aps":{"alert":"hi","badge":"3"}}"#))
         store.append(DeliveryStoreTests.draft(payload: #"{"aps":{"alert":{"title":"T","body":"Bob"}}}"#))
         func total(_ name: String, _ value: String) throws -> Int {
             var matcher = DeliveryMatcher()
             try matcher.add(queryParameter: name, value: value)
-            return store.query(DeliveryQuery(matcher: matcher)).total
+            return reader.query(DeliveryQuery(matcher: matcher)).total
         }
         #expect(try total("lint", "error") == 1)
         #expect(try total("lint", "clean") == 1)
@@ -369,22 +372,25 @@ import Testing
         #expect(try total("preview.title", "T") == 1)
         var scope = DeliveryMatcher()
         try scope.add(queryParameter: "lint", value: "badge-not-integer")
-        #expect(store.remove(matching: scope) == 1)
+        #expect(reader.remove(matching: scope) == 1)
         #expect(store.count == 1)
     }
 
-    @Test func theLimitAndTheDeviceLocaleComeFromTheStoreOptions() throws {
+    @Test func theLimitAndTheDeviceLocaleComeFromTheAnalysesOptions() throws {
         var catalog = LocalizationCatalog()
         try catalog.addStringsFile(Array(#""GREETING" = "Hello %@";"#.utf8), locale: "en", fileName: "en")
         try catalog.addStringsFile(Array(#""GREETING" = "Bonjour %@";"#.utf8), locale: "fr", fileName: "fr")
         let french = String(repeating: "cd", count: 32)
-        let store = DeliveryStore(
-            analysis: PayloadAnalysisOptions(catalog: catalog, payloadLimit: 2048),
-            deviceLocale: { $0 == french ? "fr" : nil })
+        let store = DeliveryStore()
+        let reader = DeliveryReader(
+            store: store,
+            analyses: PayloadAnalyses(
+                options: PayloadAnalysisOptions(catalog: catalog, payloadLimit: 2048),
+                deviceLocale: { $0 == french ? "fr" : nil }))
         let payload = #"{"aps":{"alert":{"loc-key":"GREETING","loc-args":["Ann"]}}}"#
         store.append(DeliveryStoreTests.draft(payload: payload))
         store.append(DeliveryStoreTests.draft(token: french, payload: payload))
-        let records = store.query(DeliveryQuery.where()).deliveries
+        let records = reader.query(DeliveryQuery.where()).deliveries
         #expect(records.map { $0.analysis?.preview?.body } == ["Hello Ann", "Bonjour Ann"])
         #expect(records.first?.analysis?.limit == 2048)
         #expect(records.first?.analysis?.bytesRemaining == 2048 - payload.utf8.count)
@@ -398,7 +404,8 @@ import Testing
         let token = String(repeating: "ab", count: 32)
         let blocked = Mutex(0)
         let storeBox = StoreBox()
-        let store = DeliveryStore(deviceLocale: { _ in
+        let store = DeliveryStore()
+        let analyses = PayloadAnalyses(deviceLocale: { _ in
             guard let store = storeBox.store else { return nil }
             let done = DispatchSemaphore(value: 0)
             // A thread of its own (not a pool that busy tests may have used up) appends.
@@ -412,12 +419,13 @@ import Testing
             return nil
         })
         storeBox.store = store
+        let reader = DeliveryReader(store: store, analyses: analyses)
         for _ in 0..<3 { store.append(DeliveryStoreTests.draft(token: token, payload: #"{"aps":{"alert":"hi"}}"#)) }
         var matcher = DeliveryMatcher()
         let (name, value) = (String(filter.split(separator: "=")[0]), String(filter.split(separator: "=")[1]))
         try matcher.add(queryParameter: name, value: value)
         if byToken { try matcher.add(queryParameter: "token", value: token) }
-        let page = store.query(DeliveryQuery(matcher: matcher))
+        let page = reader.query(DeliveryQuery(matcher: matcher))
         #expect(page.total == (filter == "lint=error" ? 0 : 3))
         #expect(blocked.withLock { $0 } == 0, "an append waited for an analysis")
     }
@@ -429,8 +437,9 @@ import Testing
 
     @Test func theJSONShowsTheAnalysis() throws {
         let store = DeliveryStore()
+        let reader = DeliveryReader(store: store, analyses: PayloadAnalyses())
         store.append(DeliveryStoreTests.draft(payload: #"{"aps":{"alert":"hi","badge":"3"}}"#))
-        let record = try #require(store.record(sequence: 1))
+        let record = try #require(reader.record(sequence: 1))
         let json = try #require(JSONValue.parse(DeliveryRecordJSON.encode(record)))
         #expect(json["payloadLimit"] == .integer(4096))
         #expect(json["lint"]?.jsonText.contains(#""code":"badge-not-integer""#) == true)

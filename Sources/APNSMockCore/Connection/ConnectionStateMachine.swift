@@ -119,14 +119,25 @@ public struct ConnectionStateMachine: Sendable {
 
     // MARK: events
 
+    /// What the machine decided for a request that arrived.
+    public struct OnRequestReady: Sendable {
+        /// The rules' verdict, for the record.
+        public var verdict: APNSVerdict
+        /// The common case, decided without actions: record this answer as answered now and
+        /// send it, nothing else. `nil`: perform the actions appended instead.
+        public var answerNow: APNSAnswer?
+        /// The fault rule that acted (for the record of `answerNow`).
+        public var faultID: String?
+    }
+
     /// A request has arrived whole (or enough of it): the rules judge it with the connection's
-    /// authentication state, the fault policy may change the answer, and the actions say how
-    /// it goes out. Returns the rules' verdict, for the record.
+    /// authentication state, the fault policy may change the answer, and the result (the common
+    /// case) or the actions say how it goes out.
     /// - Parameter faults: the fault controls, when any is on.
     public mutating func requestReady(
         _ request: APNSRequest, streamID: Int32, environment: APNSEnvironment, registry: RegistrySnapshot,
         rules: RequestRules, faults: FaultInputs?, now: Int64, random: inout FastRandom, into actions: inout [Action]
-    ) -> APNSVerdict {
+    ) -> OnRequestReady {
         guard !isClosed else {
             // Read in the same pass as the frame that ended the connection: recorded, never answered.
             let verdict = rules.evaluate(
@@ -136,9 +147,9 @@ public struct ConnectionStateMachine: Sendable {
             let answer = APNSAnswer.from(
                 verdict, apnsID: Self.apnsID(verdict, random: &random), environment: environment, random: &random)
             actions.append(.record(streamID: streamID, RecordedAnswer(outcome: .connectionClosed, answer: answer)))
-            return verdict
+            return OnRequestReady(verdict: verdict)
         }
-        var verdict: APNSVerdict?
+        var result: OnRequestReady?
         let authentication = authentication
         modify { live, phase in
             let judged = rules.evaluate(
@@ -146,7 +157,6 @@ public struct ConnectionStateMachine: Sendable {
                 context: ConnectionContext(
                     environment: environment, authentication: authentication, authState: live.auth,
                     registry: registry, now: now))
-            verdict = judged
             var firstAuthenticated = false
             if let next = judged.nextAuthState {
                 firstAuthenticated = !live.auth.isEstablished && next.isEstablished
@@ -162,10 +172,12 @@ public struct ConnectionStateMachine: Sendable {
                     faults, verdict: judged, environment: environment, draining: phase == .draining, now: now,
                     to: &decision, state: &live.faults, random: &random)
             }
-            Self.decided(
+            let answeredNow = Self.decided(
                 decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase, into: &actions)
+            result = OnRequestReady(
+                verdict: judged, answerNow: answeredNow ? decision.answer : nil, faultID: decision.faultID)
         }
-        return verdict!
+        return result!
     }
 
     /// The client's `apns-id` when it is valid, else a new one.
@@ -261,13 +273,17 @@ public struct ConnectionStateMachine: Sendable {
 
     /// Carries out `decision` as if the rules and the fault policy had made it (tests drive
     /// the machine's own logic with it).
+    /// - Returns: whether it was the common case (answered now, nothing else): no actions then.
+    @discardableResult
     mutating func requestDecided(
         _ decision: RequestDecision, firstAuthenticated: Bool = false, now: Int64, into actions: inout [Action]
-    ) {
+    ) -> Bool {
+        var answeredNow = false
         modify { live, phase in
-            Self.decided(
+            answeredNow = Self.decided(
                 decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase, into: &actions)
         }
+        return answeredNow
     }
 
     /// The MAX_CONCURRENT_STREAMS last announced (tests).
@@ -319,12 +335,22 @@ public struct ConnectionStateMachine: Sendable {
         }
     }
 
+    /// Carries out `decision`. Returns `true` for the common case, an answer that goes out now
+    /// with nothing else to do (no actions appended: the caller records and sends it), after
+    /// noting the stream as answered.
     private static func decided(
         _ decision: RequestDecision, firstAuthenticated: Bool, now: Int64, live: inout Live, phase: inout Phase,
         into actions: inout [Action]
-    ) {
+    ) -> Bool {
+        let streamID = decision.streamID
+        if decision.fate == .answer, decision.delayMilliseconds == nil, decision.maxConcurrentStreams == nil,
+            decision.streamLimit == nil, !decision.refuseOpenStreams, !(firstAuthenticated && live.authLimited),
+            phase != .closing, live.goAwayLastStreamID.map({ streamID <= $0 }) ?? true
+        {
+            live.highestAnswered = max(live.highestAnswered, streamID)
+            return true
+        }
         do {
-            let streamID = decision.streamID
             if let last = live.goAwayLastStreamID, streamID > last {
                 // Above the GOAWAY's last stream: not processed. REFUSED_STREAM tells the client
                 // so at once (safe to retry, RFC 9113 §8.7) instead of leaving it to wait.
@@ -333,7 +359,7 @@ public struct ConnectionStateMachine: Sendable {
                         streamID: streamID,
                         RecordedAnswer(outcome: .goAway, answer: decision.answer, faultID: decision.faultID)))
                 actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
-                return
+                return false
             }
             if let limit = decision.maxConcurrentStreams {
                 live.ruleStreams = limit
@@ -370,12 +396,13 @@ public struct ConnectionStateMachine: Sendable {
                         streamID: streamID,
                         RecordedAnswer(outcome: .pending, answer: decision.answer, faultID: decision.faultID)))
                 actions.append(.startTimer(streamID: streamID, milliseconds: max(0, delay)))
-                return
+                return false
             }
             Self.settle(
                 streamID: streamID, answer: decision.answer, fate: decision.fate, recorded: false,
                 faultID: decision.faultID, now: now, live: &live, phase: &phase, into: &actions)
         }
+        return false
     }
 
     private static func announce(_ limit: UInt32, live: inout Live, into actions: inout [Action]) {

@@ -19,12 +19,14 @@ struct FaultFieldReader {
         for member in members {
             guard known.contains(member.key) else {
                 if known.isEmpty {
-                    throw FaultRuleError("unknown field '\(path(member.key))'; '\(location)' takes no fields")
+                    throw FaultRuleError(
+                        "unknown field '\(path(member.key))'; '\(location)' takes no fields", code: .unknownField)
                 }
-                throw FaultRuleError("unknown field '\(path(member.key))'; known: \(known.joined(separator: ", "))")
+                throw FaultRuleError(
+                    "unknown field '\(path(member.key))'; known: \(known.joined(separator: ", "))", code: .unknownField)
             }
             guard seen.insert(member.key).inserted else {
-                throw FaultRuleError("'\(path(member.key))' is given more than once")
+                throw FaultRuleError("'\(path(member.key))' is given more than once", code: .duplicateField)
             }
         }
     }
@@ -40,7 +42,7 @@ struct FaultFieldReader {
 
     /// The value of `key`, which must be present.
     func required(_ key: String) throws(FaultRuleError) -> JSONValue {
-        guard let value = self[key] else { throw FaultRuleError("'\(path(key))' is missing") }
+        guard let value = self[key] else { throw FaultRuleError("'\(path(key))' is missing", code: .missingField) }
         return value
     }
 
