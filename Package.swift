@@ -102,7 +102,10 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The OpenAPI document, compiled in as bytes (PackageResources.openapi_yaml): the binary
+            // needs no resource bundle beside it.
+            resources: [.embedInCode("openapi.yaml")]
         ),
         .target(
             name: "APNSMock",
