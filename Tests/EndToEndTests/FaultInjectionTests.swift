@@ -297,27 +297,40 @@ import Testing
         }
     }
 
+    /// `for=1s` ends by the server's clock, which the test moves: 503 up to the last
+    /// millisecond of the second, 200 from its end.
     @Test func unavailableForAWhile() async throws {
-        try await E2E.withMock { mock in
+        let clock = ManualClock()
+        try await E2E.withMock(now: clock.now) { mock in
             let (status, modes) = try await Self.adminPOST(mock, "/v1/modes/unavailable?for=1s")
             #expect(status == 200)
             #expect(modes["unavailable"] as? Bool == true)
             let during = try await Self.curlPush(mock, token: E2E.randomToken())
             #expect(during.status == 503)
             #expect(during.body == #"{"reason":"ServiceUnavailable"}"#)
-            try await Task.sleep(for: .milliseconds(1100))
+            clock.advance(by: .milliseconds(999))
+            #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 503)
+            clock.advance(by: .milliseconds(1))
             #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+            let (_, after) = try await E2E.adminGET(mock, "/v1/modes")
+            #expect(after["unavailable"] as? Bool == false)
         }
     }
 
+    /// `--throttle 2/10s`: the third push to a token within the window is 429, another token is
+    /// served, and once the server's clock has moved past the window the token is served again.
     @Test func throttlePerToken() async throws {
-        try await E2E.withMock(configure: { $0.throttle = ThrottleLimit(pushes: 2, windowMilliseconds: 10_000) }) {
-            mock in
+        let clock = ManualClock()
+        try await E2E.withMock(
+            configure: { $0.throttle = ThrottleLimit(pushes: 2, windowMilliseconds: 10_000) }, now: clock.now
+        ) { mock in
             let token = E2E.randomToken()
             var statuses: [Int] = []
             for _ in 0..<3 { statuses.append(try await Self.curlPush(mock, token: token).status) }
             #expect(statuses == [200, 200, 429])
             #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+            clock.advance(by: .seconds(10))
+            #expect(try await Self.curlPush(mock, token: token).status == 200)
         }
     }
 
