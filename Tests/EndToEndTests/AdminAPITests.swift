@@ -76,11 +76,13 @@ import Testing
     /// response what was answered (a 410's `timestamp` included).
     @Test func earlyRejectionsKeepWhatWasSent() async throws {
         let unregistered = E2E.randomToken()
-        try await E2E.withMock(configure: { configuration in
-            configuration.devices = [
-                DeviceRegistration(token: unregistered, state: .unregistered(at: 1_650_000_000_000))
-            ]
-        }) { mock in
+        try await E2E.withMock(
+            E2E.mockConfiguration { configuration in
+                configuration.devices = [
+                    DeviceRegistration(token: unregistered, state: .unregistered(at: 1_650_000_000_000))
+                ]
+            }
+        ) { mock in
             try await push(mock, token: "nothex")
             try await push(mock, token: unregistered)
             let (_, page) = try await E2E.adminGET(mock, "/v1/deliveries")

@@ -9,7 +9,7 @@ import Testing
     static let token = "ci-admin-token-1234"
 
     @Test func everyAdminCallButHealthNeedsTheToken() async throws {
-        try await E2E.withMock(configure: { $0.adminToken = Self.token }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.adminToken = Self.token }) { mock in
             let admin = mock.endpoints.adminURL
             func status(_ path: String, _ headers: [String] = []) async throws -> String {
                 let output = try await E2E.run(
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func verifyPresentsTheTokenFromItsFlagOrTheEnvironment() async throws {
-        try await E2E.withMock(configure: { $0.adminToken = Self.token }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.adminToken = Self.token }) { mock in
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString).yaml")
                 .path
             try "expect:\n  - {name: nothing yet, match: {topic: com.example.app}, count: {atLeast: 1}}\n".write(

@@ -131,9 +131,11 @@ import Testing
 
     @Test func resetRestoresTheStartUpState() async throws {
         let setupDevice = E2E.randomToken()
-        try await E2E.withMock(configure: { configuration in
-            configuration.devices = [DeviceRegistration(token: setupDevice, topic: "com.example.app")]
-        }) { mock in
+        try await E2E.withMock(
+            E2E.mockConfiguration { configuration in
+                configuration.devices = [DeviceRegistration(token: setupDevice, topic: "com.example.app")]
+            }
+        ) { mock in
             let runtimeDevice = E2E.randomToken()
             let put = try await E2E.run(
                 "curl",

@@ -59,17 +59,19 @@ import Testing
     }
 
     @Test func unknownKeysAreRefusedUnderStrictRegistry() async throws {
-        try await E2E.withMock(configure: {
-            $0.strictRegistry = true
-            $0.keys = []
-        }) { mock in
+        try await E2E.withMock(
+            E2E.mockConfiguration {
+                $0.strictRegistry = true
+                $0.keys = []
+            }
+        ) { mock in
             let output = try await curlPush(mock, extra: ["-H", E2E.authorizationHeader])
             #expect(output.stdout == "{\"reason\":\"InvalidProviderToken\"}\n403")
         }
     }
 
     @Test func clientCertificateAuthentication() async throws {
-        try await E2E.withMock(configure: { $0.clientCAPath = E2E.caFile }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.clientCAPath = E2E.caFile }) { mock in
             let certs = E2E.repositoryRoot + "/certs/"
             let sandboxCert = ["--cert", certs + "provider-sandbox.pem", "--key", certs + "provider-sandbox-key.pem"]
             // A single-topic certificate: apns-topic may be omitted; authorization is ignored.
@@ -95,7 +97,7 @@ import Testing
     }
 
     @Test func untrustedClientCertificateFinishesTheHandshakeThenGets403() async throws {
-        try await E2E.withMock(configure: { $0.clientCAPath = E2E.caFile }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.clientCAPath = E2E.caFile }) { mock in
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "apns-mock-selfsigned-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -117,11 +119,14 @@ import Testing
 
     @Test func unregisteredDeviceAnswers410WithTimestamp() async throws {
         let token = E2E.randomToken()
-        try await E2E.withMock(configure: {
-            $0.devices = [
-                DeviceRegistration(token: token, topic: "com.example.app", state: .unregistered(at: 1_700_000_000_000))
-            ]
-        }) { mock in
+        try await E2E.withMock(
+            E2E.mockConfiguration {
+                $0.devices = [
+                    DeviceRegistration(
+                        token: token, topic: "com.example.app", state: .unregistered(at: 1_700_000_000_000))
+                ]
+            }
+        ) { mock in
             let output = try await curlPush(mock, token: token, extra: ["-H", E2E.authorizationHeader])
             #expect(output.stdout == "{\"reason\":\"Unregistered\",\"timestamp\":1700000000000}\n410")
         }
@@ -130,7 +135,7 @@ import Testing
     @Test(.enabled(if: PythonClientTests.python != nil || E2E.clientsRequired, "set APNS_MOCK_PYTHON (make test does)"))
     func aioapnsWithAClientCertificate() async throws {
         let python = try #require(PythonClientTests.python, "APNS_MOCK_PYTHON is not set")
-        try await E2E.withMock(configure: { $0.clientCAPath = E2E.caFile }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.clientCAPath = E2E.caFile }) { mock in
             let device = E2E.randomToken()
             let apnsID = E2E.newAPNSID()
             let output = try await E2E.run(
@@ -204,7 +209,7 @@ import Testing
 
     @Test func unrelatedKeyOnAnEstablishedConnection() async throws {
         let topicKey = try TestKey(keyID: "TOPICKEY01", topics: ["com.example.app"])
-        try await E2E.withMock(configure: { $0.keys.append(topicKey.key) }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.keys.append(topicKey.key) }) { mock in
             let lines = try await twoPushes(mock, first: E2E.authorizationHeader, second: try topicKey.header())
             #expect(lines == ["200 1", "403 0"])
             #expect(mock.deliveries.all(matching: [.status(403)]).first?.reason == .unrelatedKeyIdInToken)
@@ -213,7 +218,7 @@ import Testing
 
     @Test func keyOfTheOtherEnvironment() async throws {
         let productionKey = try TestKey(keyID: "PRODKEY001", environment: .production)
-        try await E2E.withMock(configure: { $0.keys.append(productionKey.key) }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.keys.append(productionKey.key) }) { mock in
             let output = try await curlPush(mock, extra: ["-H", try productionKey.header()])
             #expect(output.stdout == "{\"reason\":\"BadEnvironmentKeyIdInToken\"}\n403")
         }
@@ -221,7 +226,7 @@ import Testing
 
     @Test func topicOutsideATopicSpecificKey() async throws {
         let topicKey = try TestKey(keyID: "TOPICKEY01", topics: ["com.example.other"])
-        try await E2E.withMock(configure: { $0.keys.append(topicKey.key) }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.keys.append(topicKey.key) }) { mock in
             let output = try await curlPush(mock, extra: ["-H", try topicKey.header()])
             #expect(output.stdout == "{\"reason\":\"TopicDisallowed\"}\n400")
         }
@@ -230,12 +235,14 @@ import Testing
     @Test func deviceOfAnotherTopicOrEnvironment() async throws {
         let otherTopic = E2E.randomToken()
         let production = E2E.randomToken()
-        try await E2E.withMock(configure: {
-            $0.devices = [
-                DeviceRegistration(token: otherTopic, topic: "com.example.other"),
-                DeviceRegistration(token: production, environment: .production),
-            ]
-        }) { mock in
+        try await E2E.withMock(
+            E2E.mockConfiguration {
+                $0.devices = [
+                    DeviceRegistration(token: otherTopic, topic: "com.example.other"),
+                    DeviceRegistration(token: production, environment: .production),
+                ]
+            }
+        ) { mock in
             let wrongTopic = try await curlPush(mock, token: otherTopic, extra: ["-H", E2E.authorizationHeader])
             #expect(wrongTopic.stdout == "{\"reason\":\"DeviceTokenNotForTopic\"}\n400")
             let wrongEnvironment = try await curlPush(mock, token: production, extra: ["-H", E2E.authorizationHeader])

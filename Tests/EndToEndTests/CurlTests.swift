@@ -171,7 +171,7 @@ import Testing
     }
 
     @Test func everyConfiguredPortServesAPNs() async throws {
-        try await E2E.withMock(configure: { $0.additionalPorts = [0] }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.additionalPorts = [0] }) { mock in
             #expect(mock.apnsPorts.count == 2)
             for port in mock.apnsPorts {
                 let output = try await E2E.run(

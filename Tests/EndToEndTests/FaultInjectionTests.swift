@@ -211,7 +211,7 @@ import Testing
     /// one stream and the rest follow the first accepted push.
     @Test(.enabled(if: nodeAvailable, "node is not installed"), arguments: [false, true])
     func goAwayMidBurstStreamsAboveLastStreamIdAreRetried(_ authStreamLimit: Bool) async throws {
-        try await E2E.withMock(configure: { $0.authStreamLimit = authStreamLimit }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.authStreamLimit = authStreamLimit }) { mock in
             _ = try await Self.adminPOST(
                 mock, "/v1/faults", #"{"select":{"nth":3},"action":{"goaway":{"lastStreamId":3,"reason":"Shutdown"}}}"#)
             let tokens = (0..<6).map { _ in E2E.randomToken() }
@@ -250,9 +250,11 @@ import Testing
     /// and switches the modes off.
     @Test func resetPutsBackTheStartUpRules() async throws {
         let setupRule = #"{"id":"from-setup","action":{"delay":{"duration":"1ms"}}}"#
-        try await E2E.withMock(configure: { configuration in
-            configuration.faults = [JSONValue.parse(Array(setupRule.utf8))!]
-        }) { mock in
+        try await E2E.withMock(
+            E2E.mockConfiguration { configuration in
+                configuration.faults = [JSONValue.parse(Array(setupRule.utf8))!]
+            }
+        ) { mock in
             _ = try await Self.adminPOST(mock, "/v1/faults", #"{"id":"runtime","action":{"hang":{}}}"#)
             _ = try await Self.adminPOST(mock, "/v1/modes/unavailable")
             let (_, before) = try await E2E.adminGET(mock, "/v1/faults")
@@ -322,7 +324,7 @@ import Testing
     @Test func throttlePerToken() async throws {
         let clock = ManualClock()
         try await E2E.withMock(
-            configure: { $0.throttle = ThrottleLimit(pushes: 2, windowMilliseconds: 10_000) }, now: clock.now
+            E2E.mockConfiguration { $0.throttle = ThrottleLimit(pushes: 2, windowMilliseconds: 10_000) }, now: clock.now
         ) { mock in
             let token = E2E.randomToken()
             var statuses: [Int] = []
@@ -380,7 +382,7 @@ import Testing
     /// `--idle-timeout`: a connection that sends nothing gets GOAWAY {"reason":"IdleTimeout"}
     /// and is closed.
     @Test func idleConnectionsGetGoAwayIdleTimeout() async throws {
-        try await E2E.withMock(configure: { $0.idleTimeout = .milliseconds(500) }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.idleTimeout = .milliseconds(500) }) { mock in
             let output = try await E2E.run(
                 try #require(E2E.which("python3")),
                 ["-c", Self.frameReader, E2E.caFile, String(mock.apnsPorts[0]), "10"],
@@ -393,7 +395,7 @@ import Testing
 
     /// `--max-connections 1`: a second connection is closed at once; the first is served.
     @Test func connectionsBeyondTheLimitAreClosed() async throws {
-        try await E2E.withMock(configure: { $0.maxConnections = 1 }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.maxConnections = 1 }) { mock in
             let holder = Process()
             holder.executableURL = URL(fileURLWithPath: try #require(E2E.which("python3")))
             holder.arguments = ["-c", Self.frameReader, E2E.caFile, String(mock.apnsPorts[0]), "3"]
@@ -462,11 +464,13 @@ import Testing
     /// behavior libnghttp2's own GOAWAY PROTOCOL_ERROR.
     @Test(arguments: [true, false])
     func streamLimitGoAway(_ behavior: Bool) async throws {
-        try await E2E.withMock(configure: {
-            $0.authStreamLimit = false
-            $0.http2.maxConcurrentStreams = 2
-            if behavior { $0.behaviors = [.streamLimitGoAway: 0] }
-        }) { mock in
+        try await E2E.withMock(
+            E2E.mockConfiguration {
+                $0.authStreamLimit = false
+                $0.http2.maxConcurrentStreams = 2
+                if behavior { $0.behaviors = [.streamLimitGoAway: 0] }
+            }
+        ) { mock in
             let output = try await E2E.run(
                 try #require(E2E.which("python3")),
                 ["-c", Self.streamOpener, E2E.caFile, String(mock.apnsPorts[0]), "3"],
@@ -487,7 +491,7 @@ import Testing
     /// after the next accepted one (openradar 27870881, Pushy #732).
     @Test(.enabled(if: nodeAvailable, "node is not installed"))
     func streamsAfterRejection() async throws {
-        try await E2E.withMock(configure: { $0.authStreamLimit = false }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.authStreamLimit = false }) { mock in
             let (status, _) = try await Self.adminPOST(mock, "/v1/behaviors", #"{"name":"streams-after-rejection"}"#)
             #expect(status == 201)
             let result = try await Self.nodeSequence(
@@ -505,7 +509,7 @@ import Testing
     /// ExpiredProviderToken, even with a fresh token; a new connection works (Pushy #476, #783).
     @Test(.enabled(if: nodeAvailable, "node is not installed"))
     func expiredTokenPoisonsTheConnection() async throws {
-        try await E2E.withMock(configure: { $0.behaviors = [.expiredTokenPoison: 0] }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.behaviors = [.expiredTokenPoison: 0] }) { mock in
             _ = try await Self.adminPOST(
                 mock, "/v1/faults",
                 #"{"select":{"first":1},"action":{"respond":{"status":403,"reason":"ExpiredProviderToken"}}}"#)
@@ -522,7 +526,7 @@ import Testing
     /// 429 for the lockout, whatever the push; a new connection is not locked out.
     @Test(.enabled(if: nodeAvailable, "node is not installed"))
     func tokenUpdateLockoutKeepsAnswering429() async throws {
-        try await E2E.withMock(configure: { $0.behaviors = [.tokenUpdateLockout: 60_000] }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.behaviors = [.tokenUpdateLockout: 60_000] }) { mock in
             _ = try await Self.adminPOST(
                 mock, "/v1/faults",
                 #"{"select":{"first":1},"action":{"respond":{"status":429,"reason":"TooManyProviderTokenUpdates"}}}"#)

@@ -10,7 +10,7 @@ import Testing
     static func withMock<Result>(_ name: String, _ body: (RunningMock) async throws -> Result) async throws -> Result {
         let loaded = try ExpectationFile.load([VerifyCommandTests.file(name)], now: WallClock.milliseconds())
         return try await E2E.withMock(
-            configure: { configuration in
+            E2E.mockConfiguration { configuration in
                 configuration.keys = []
                 for file in loaded {
                     configuration.addSetup(

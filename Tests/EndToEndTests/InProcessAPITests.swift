@@ -146,7 +146,8 @@ import Testing
     }
 
     @Test func resetForgetsRecordsAndRegistrations() async throws {
-        try await withRunningMock(configure: { $0.strictRegistry = true }) { mock in
+        func strict(_ configuration: inout APNSMockConfiguration) { configuration.strictRegistry = true }
+        try await withRunningMock(configure: strict) { mock in
             let device = E2E.randomToken()
             mock.register(DeviceRegistration(token: device, topic: "com.example.app"))
             #expect(mock.registry.device(device) != nil)

@@ -35,7 +35,7 @@ import Testing
     @Test(.enabled(if: required, "install schemathesis (make test-deps does)"))
     func withAnAdminTokenTooWhenItIsPresented() async throws {
         let token = "schemathesis-\(UUID().uuidString)"
-        try await E2E.withMock(configure: { $0.adminToken = token }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.adminToken = token }) { mock in
             try await Self.seedDeliveries(mock)
             try await Self.runSchemathesis(against: mock, examples: 15, headers: ["authorization: Bearer \(token)"])
         }

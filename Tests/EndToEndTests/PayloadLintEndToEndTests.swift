@@ -80,7 +80,7 @@ import Testing
         let fixtures = try Self.seedFixtures()
         #expect(fixtures.count >= 34)
         try await E2E.withMock { plain in
-            try await E2E.withMock(configure: { $0.localizationsPath = Self.localizations }) { localized in
+            try await E2E.withMock(E2E.mockConfiguration { $0.localizationsPath = Self.localizations }) { localized in
                 for (mock, rows) in [
                     (plain, fixtures.filter { !$0.localized }), (localized, fixtures.filter(\.localized)),
                 ] {
@@ -159,10 +159,12 @@ import Testing
     func localizedPreviews() async throws {
         let french = E2E.randomToken()
         let german = E2E.randomToken()
-        try await E2E.withMock(configure: {
-            $0.localizationsPath = Self.localizations
-            $0.devices = [DeviceRegistration(token: german, locale: "de-AT")]
-        }) { mock in
+        try await E2E.withMock(
+            E2E.mockConfiguration {
+                $0.localizationsPath = Self.localizations
+                $0.devices = [DeviceRegistration(token: german, locale: "de-AT")]
+            }
+        ) { mock in
             _ = try await E2E.run(
                 "curl",
                 [
@@ -205,7 +207,7 @@ import Testing
     /// `--strict-payload` answers an error-level finding with 400 BadRequestPayload (the mock's
     /// own choice); without it the same push is delivered.
     @Test func strictPayloadRejectsLintErrors() async throws {
-        try await E2E.withMock(configure: { $0.strictPayload = true }) { strict in
+        try await E2E.withMock(E2E.mockConfiguration { $0.strictPayload = true }) { strict in
             try await E2E.withMock { lenient in
                 let body = #"{"aps":{"alert":"hi","badge":"3"}}"#
                 let rejected = try await FaultInjectionTests.curlPush(strict, token: E2E.randomToken(), payload: body)
@@ -222,7 +224,7 @@ import Testing
     /// `--payload-limit 2048`: 413 above it, a warning within 5 % of it, bytes remaining on
     /// every record.
     @Test func payloadLimitEmulatesTheOlderLimits() async throws {
-        try await E2E.withMock(configure: { $0.payloadLimit = 2048 }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.payloadLimit = 2048 }) { mock in
             func payload(_ size: Int) -> String {
                 let frame = #"{"aps":{"alert":""}}"#
                 return #"{"aps":{"alert":""# + String(repeating: "x", count: size - frame.utf8.count) + #""}}"#
@@ -306,12 +308,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(#""A" = "B""#.utf8).write(to: directory.appendingPathComponent("fr.lproj/Localizable.strings"))
         await #expect {
-            try await E2E.withMock(configure: { $0.localizationsPath = directory.path }) { _ in }
+            try await E2E.withMock(E2E.mockConfiguration { $0.localizationsPath = directory.path }) { _ in }
         } throws: { error in
             "\(error)".contains("fr.lproj/Localizable.strings") && "\(error)".contains("line 1")
         }
         await #expect {
-            try await E2E.withMock(configure: { $0.localizationsPath = directory.path + "/none" }) { _ in }
+            try await E2E.withMock(E2E.mockConfiguration { $0.localizationsPath = directory.path + "/none" }) { _ in }
         } throws: { error in
             "\(error)".contains("does not exist")
         }

@@ -35,7 +35,7 @@ import Testing
     static let privatePEM = try! String(contentsOfFile: E2E.keyFile, encoding: .utf8)
 
     @Test func keysPutGetListDelete() async throws {
-        try await E2E.withMock(configure: { $0.keys = [] }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.keys = [] }) { mock in
             let body = Self.json(["teamId": E2E.teamID, "publicKey": Self.publicPEM, "environment": "sandbox"])
             let created = try await Self.admin(mock, "PUT", "/v1/keys/ABC123DEFG", body)
             #expect(created.status == 201, "\(created.text)")
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func aPrivateKeyIsNeverEchoed() async throws {
-        try await E2E.withMock(configure: { $0.keys = [] }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.keys = [] }) { mock in
             let answer = try await Self.admin(
                 mock, "PUT", "/v1/keys/ABC123DEFG", Self.json(["teamId": E2E.teamID, "privateKey": Self.privatePEM]))
             #expect(answer.status == 201, "\(answer.text)")
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func badKeyBodiesAndPathsNameTheField() async throws {
-        try await E2E.withMock(configure: { $0.keys = [] }) { mock in
+        try await E2E.withMock(E2E.mockConfiguration { $0.keys = [] }) { mock in
             let cases: [(String, String, String)] = [
                 ("/v1/keys/ABC123DEFG", Self.json(["publicKey": Self.publicPEM]), "teamId is required"),
                 (
@@ -221,10 +221,12 @@ import Testing
 
     @Test func keysAndDevicesFromTheConfigurationAreListed() async throws {
         let file = try ConfigurationFile(contentsOf: E2E.repositoryRoot + "/apns-mock.example.yaml")
-        try await E2E.withMock(configure: { configuration in
-            configuration.keys = file.configuration.keys
-            configuration.devices = file.configuration.devices
-        }) { mock in
+        try await E2E.withMock(
+            E2E.mockConfiguration { configuration in
+                configuration.keys = file.configuration.keys
+                configuration.devices = file.configuration.devices
+            }
+        ) { mock in
             let keys = try #require(try await Self.admin(mock, "GET", "/v1/keys").json["keys"] as? [[String: Any]])
             #expect(keys.count == 1)
             #expect(keys.first?["keyId"] as? String == "ABC123DEFG")

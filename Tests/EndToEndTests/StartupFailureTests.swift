@@ -29,7 +29,7 @@ import Testing
         let port = try await E2E.withMock { earlier in earlier.endpoints.adminPort }
         let application = try await APNSMockApplication(
             configuration: E2E.mockConfiguration { $0.adminPort = port })
-        try await E2E.withMock(configure: { $0.adminPort = port }) { _ in
+        try await E2E.withMock(E2E.mockConfiguration { $0.adminPort = port }) { _ in
             let apnsURL = "https://127.0.0.1:\(application.apnsPorts[0])/3/device/\(E2E.randomToken())"
             let curl = ["-sS", "--http2", "--cacert", E2E.caFile, "-H", "apns-topic: com.example.app", "-d", "{}"]
             // Bound but not serving until the admin server listens too: the TLS handshake waits.

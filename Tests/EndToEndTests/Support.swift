@@ -20,15 +20,16 @@ enum E2E {
     /// `make test` sets this; then a missing client is a failure, not a skip.
     static let clientsRequired = ProcessInfo.processInfo.environment["APNS_MOCK_E2E_REQUIRED"] == "1"
 
-    /// Runs `body` with apns-mock started in this process on free ports (the committed
-    /// certificates, the sample key), and stops it before returning, also when `body` throws.
+    /// Runs `body` with apns-mock started in this process, and stops it before returning, also
+    /// when `body` throws.
+    /// - Parameter configuration: the mock's; ``mockConfiguration(configure:)`` (free ports,
+    ///   the committed certificates, the sample key) by default.
     @discardableResult
     static func withMock<Result>(
-        configure: (inout APNSMockConfiguration) -> Void = { _ in },
-        now: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
+        _ configuration: APNSMockConfiguration? = nil, now: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
         _ body: (RunningMock) async throws -> Result
     ) async throws -> Result {
-        let configuration = try mockConfiguration(configure: configure)
+        let configuration = try configuration ?? mockConfiguration()
         return try await withRunningMock(APNSMockApplication(configuration: configuration, now: now), body)
     }
 

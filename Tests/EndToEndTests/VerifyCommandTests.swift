@@ -15,7 +15,7 @@ import Testing
     {
         let loaded = try ExpectationFile.load(files, now: WallClock.milliseconds())
         return try await E2E.withMock(
-            configure: { configuration in
+            E2E.mockConfiguration { configuration in
                 configuration.keys = []
                 for file in loaded { configuration.addSetup(keys: file.setup.keys, devices: file.setup.devices) }
             }, body)
