@@ -102,7 +102,11 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // The OpenAPI document, compiled in as bytes (PackageResources.openapi_yaml): the binary
+            // needs no resource bundle beside it.
+            resources: [.embedInCode("openapi.yaml")]
         ),
         .target(
             name: "APNSMock",

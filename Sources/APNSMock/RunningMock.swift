@@ -11,12 +11,15 @@ import ServiceLifecycle
 /// trusting ``caCertificatePEM``, then assert on ``deliveries`` without HTTP.
 ///
 /// ```swift
-/// let mock = try await RunningMock.start()
-/// defer { Task { await mock.stop() } }
-/// let signingKey = try mock.registerNewKey(keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
-/// // … configure the provider with mock.apnsURL, mock.caCertificatePEM and signingKey, push …
-/// let records = try await mock.deliveries.wait(count: 1, matching: [.token(deviceToken), .status(200)])
+/// try await withRunningMock { mock in
+///     let signingKey = try mock.registerNewKey(keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+///     // … configure the provider with mock.apnsURL, mock.caCertificatePEM and signingKey, push …
+///     let records = try await mock.deliveries.wait(count: 1, matching: [.token(deviceToken), .status(200)])
+/// }
 /// ```
+///
+/// ``withRunningMock(configure:now:isolation:_:)`` stops the mock when the test is done, also
+/// when it throws; with ``start(configure:now:)`` call ``stop()`` yourself, and await it.
 public final class RunningMock: Sendable {
     /// The bound addresses (`endpoints.apnsURL`, `endpoints.adminURL`).
     public let endpoints: APNSMockApplication.Endpoints
@@ -25,7 +28,7 @@ public final class RunningMock: Sendable {
     /// The recorded pushes.
     public let deliveries: MockDeliveries
     /// The PEM CA certificate a client must trust (the one that signed the server certificate),
-    /// when ``start(configure:)`` made the certificates; `nil` for files the configuration named.
+    /// when ``start(configure:now:)`` made the certificates; `nil` for files the configuration named.
     public let caCertificatePEM: String?
     /// ``caCertificatePEM`` as a file, for clients that read one (`curl --cacert`); removed by
     /// ``stop()``.
@@ -47,12 +50,33 @@ public final class RunningMock: Sendable {
     /// `localhost`, `127.0.0.1`, `::1` and Apple's APNs host names), which also signs provider
     /// certificates the mock accepts (``issueProviderCertificate(topic:environment:)``). Nothing
     /// is read from the working directory.
-    /// - Parameter configure: changes to that configuration (strict modes, keys and devices at
-    ///   start, your own certificate files, …).
+    /// - Parameters:
+    ///   - configure: changes to that configuration (strict modes, keys and devices at start,
+    ///     your own certificate files, …).
+    ///   - now: the clock the mock judges time by, epoch milliseconds: record times, token
+    ///     ages, fault windows and modes with a duration. A ``ManualClock``'s `now` lets a test
+    ///     move time instead of sleeping.
     /// - Throws: what stopped the mock from starting (`BindError`, `TLSError`, …).
-    public static func start(configure: (inout APNSMockConfiguration) -> Void = { _ in }) async throws
-        -> RunningMock
-    {
+    public static func start(
+        configure: (inout APNSMockConfiguration) -> Void = { _ in },
+        now: @escaping @Sendable () -> Int64 = APNSListenerContext.systemNow
+    ) async throws -> RunningMock {
+        try await start(prepare(configure: configure), now: now)
+    }
+
+    /// A configuration on free loopback ports and the certificates made for it, written to a
+    /// temporary directory.
+    struct Prepared: Sendable {
+        var configuration: APNSMockConfiguration
+        var certificates: DevCertificates.Files
+        var directory: String
+        /// Whether the configuration still serves the certificates made here.
+        var servesGeneratedCertificates: Bool { configuration.tlsCertificatePath == directory + "/server.pem" }
+    }
+
+    /// Makes the certificates and the configuration, then applies `configure`; synchronous, so
+    /// that `configure` runs where the caller runs.
+    static func prepare(configure: (inout APNSMockConfiguration) -> Void) throws -> Prepared {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "apns-mock-\(UUID().uuidString)"
         ).path
@@ -66,18 +90,30 @@ public final class RunningMock: Sendable {
             configuration.tlsKeyPath = directory + "/server-key.pem"
             configuration.clientCAPath = directory + "/ca.pem"
             configure(&configuration)
-            let generated = configuration.tlsCertificatePath == directory + "/server.pem"
-            return try await start(
-                APNSMockApplication(configuration: configuration),
-                certificates: generated ? (files.caCertificate, directory + "/ca.pem", files.caPrivateKey) : nil,
-                temporaryDirectory: directory)
+            return Prepared(configuration: configuration, certificates: files, directory: directory)
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
             throw error
         }
     }
 
-    /// Starts `application` and returns once both ports are listening.
+    /// Starts the mock `prepared` describes; removes its directory when it cannot.
+    static func start(_ prepared: Prepared, now: @escaping @Sendable () -> Int64) async throws -> RunningMock {
+        do {
+            let files = prepared.certificates
+            return try await start(
+                APNSMockApplication(configuration: prepared.configuration, now: now),
+                certificates: prepared.servesGeneratedCertificates
+                    ? (files.caCertificate, prepared.directory + "/ca.pem", files.caPrivateKey) : nil,
+                temporaryDirectory: prepared.directory)
+        } catch {
+            try? FileManager.default.removeItem(atPath: prepared.directory)
+            throw error
+        }
+    }
+
+    /// Starts `application` and returns once both ports are listening. Its clock is the one
+    /// given to `APNSMockApplication.init(configuration:logger:now:)`.
     /// - Throws: what stopped the servers before they were ready, such as a `BindError` for an
     ///   admin port taken since `APNSMockApplication.init` checked it.
     public static func start(_ application: APNSMockApplication) async throws -> RunningMock {
@@ -142,7 +178,7 @@ public final class RunningMock: Sendable {
         registry.putDevice(device)
     }
 
-    /// A provider (client) certificate for `topic`, signed by the CA ``start(configure:)``
+    /// A provider (client) certificate for `topic`, signed by the CA ``start(configure:now:)``
     /// made: the mock accepts it for `topic` and its push-type suffixes.
     /// - Returns: the certificate and its private key, PEM.
     /// - Throws: `ProviderCertificates.IssueError` when this mock did not make its certificates.
@@ -162,7 +198,7 @@ public final class RunningMock: Sendable {
 
     /// Checks the expectations of the file at `path` (see `expectations/README.md`) against the
     /// recorded pushes as `apns-mock verify` does: each waits up to its `within` to hold. The
-    /// file's `setup:` is not applied (pass it to ``start(configure:)`` with `addSetup`).
+    /// file's `setup:` is not applied (pass it to ``start(configure:now:)`` with `addSetup`).
     /// - Returns: the report: `passed`, and `text` explaining each failure with near misses.
     /// - Throws: `ExpectationFileError` naming the file, line and key for a file that cannot be used.
     public func verify(expectationFile path: String) async throws -> VerificationReport {
@@ -184,7 +220,7 @@ public final class RunningMock: Sendable {
     }
 
     /// Shuts the servers down gracefully, waits until they are down, and removes the
-    /// certificates ``start(configure:)`` wrote.
+    /// certificates ``start(configure:now:)`` wrote.
     public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value

@@ -3,6 +3,7 @@ import APNSMockRegistry
 import APNSMockStore
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// The admin HTTP API (Hummingbird): health, deliveries (read, wait, stream, delete), the
 /// registry, reset and verification. Queries and rendering run on the `AdminExecutor`'s threads.
@@ -308,31 +309,37 @@ public enum AdminRouter {
                 }
             }
             defer { keepAlive.cancel() }
-            let follower = reader.follower(query, after: startSequence)
-            try await writer.write(ByteBuffer(string: ": apns-mock delivery events\n\n"))
-            var signals = subscription.signals.makeAsyncIterator()
-            while true {
-                let step = try await executor.run(.prompt) { follower.advance(limit: 1000) }
-                let records = step.new
-                let missed = step.missed
-                if missed > 0 {
-                    try await writer.write(
-                        ByteBuffer(
-                            string:
-                                "event: dropped\ndata: {\"missed\":\(missed),\"reason\":\"records aged out of the store before this reader read them\"}\n\n"
-                        ))
-                    break
-                }
-                if records.isEmpty && step.completed.isEmpty {
-                    try await writer.write(ByteBuffer(string: ":\n\n"))
-                } else {
-                    let text = try await executor.run(.prompt) {
-                        events(step.completed, identified: false) + events(records, identified: true)
+            // A graceful shutdown (SIGTERM, `stop()`) ends the stream at once: the server does not
+            // wait for readers that never hang up.
+            try await withGracefulShutdownHandler {
+                let follower = reader.follower(query, after: startSequence)
+                try await writer.write(ByteBuffer(string: ": apns-mock delivery events\n\n"))
+                var signals = subscription.signals.makeAsyncIterator()
+                while true {
+                    let step = try await executor.run(.prompt) { follower.advance(limit: 1000) }
+                    let records = step.new
+                    let missed = step.missed
+                    if missed > 0 {
+                        try await writer.write(
+                            ByteBuffer(
+                                string:
+                                    "event: dropped\ndata: {\"missed\":\(missed),\"reason\":\"records aged out of the store before this reader read them\"}\n\n"
+                            ))
+                        break
                     }
-                    try await writer.write(ByteBuffer(bytes: text))
+                    if records.isEmpty && step.completed.isEmpty {
+                        try await writer.write(ByteBuffer(string: ":\n\n"))
+                    } else {
+                        let text = try await executor.run(.prompt) {
+                            events(step.completed, identified: false) + events(records, identified: true)
+                        }
+                        try await writer.write(ByteBuffer(bytes: text))
+                    }
+                    if records.count == 1000 { continue }  // more are waiting
+                    guard await signals.next() != nil else { break }
                 }
-                if records.count == 1000 { continue }  // more are waiting
-                guard await signals.next() != nil else { break }
+            } onGracefulShutdown: {
+                subscription.cancel()
             }
             try await writer.finish(nil)
         }

@@ -91,6 +91,11 @@ final class APNSSession {
     /// HTTP/2 connection error.
     func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let ok = http2.receive(bytes)
+        // libnghttp2 may have ended the session in this read (a connection error: it queued its
+        // GOAWAY and lets the read succeed): then what completed in it can no longer be answered.
+        // Sending what it queued tells (its GOAWAY goes out before any answer anyway).
+        let terminated = http2.hasReadyRequests && http2.sendQueuedFrames()
+        if terminated || (!ok && !http2.streamLimitViolated) { machine.sessionFailed() }
         answerReadyRequests()
         if !ok, http2.streamLimitViolated {
             run { machine, actions in machine.streamLimitViolated(into: &actions) }

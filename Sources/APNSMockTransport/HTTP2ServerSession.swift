@@ -53,6 +53,10 @@ final class HTTP2ServerSession {
     /// them that closed.
     private var watchedStreams: Set<Int32> = []
     private var closedWatchedStreams: [Int32] = []
+    /// Bytes serialized by `sendQueuedFrames`, sent before anything else.
+    private var queuedOutput: [UInt8] = []
+    /// GOAWAY frames with an error code the session has sent.
+    private var errorGoAwaysSent = 0
     /// GOAWAY and RST_STREAM frames the client sent, and those the server sent (whether the
     /// session asked for them or libnghttp2 sent them on its own, as it refuses streams over
     /// the limit), for the connection log.
@@ -157,14 +161,39 @@ final class HTTP2ServerSession {
         return consumed >= 0
     }
 
+    /// Whether requests wait to be taken by `takeReadyRequests`.
+    var hasReadyRequests: Bool { !ready.isEmpty }
+
     /// Takes the requests that are ready to be answered.
     func takeReadyRequests() -> [ReadyRequest] {
         defer { ready.removeAll(keepingCapacity: true) }
         return ready
     }
 
+    /// Serializes what the library queued on its own in the last read (SETTINGS ACK,
+    /// WINDOW_UPDATE, its GOAWAY on a connection error), ahead of any answer, and keeps the bytes
+    /// for the next `collectOutput`. Returns whether a GOAWAY with an error code went out: the
+    /// library ended the session, so nothing submitted after it is sent.
+    func sendQueuedFrames() -> Bool {
+        let before = errorGoAwaysSent
+        var bytes = queuedOutput
+        queuedOutput = []
+        serialize(into: &bytes)
+        queuedOutput = bytes
+        return errorGoAwaysSent != before
+    }
+
     /// Appends everything nghttp2 wants to send to `output`.
     func collectOutput(into output: inout [UInt8]) {
+        if !queuedOutput.isEmpty {
+            output.append(contentsOf: queuedOutput)
+            queuedOutput.removeAll(keepingCapacity: true)
+        }
+        serialize(into: &output)
+    }
+
+    /// Appends what `nghttp2_session_mem_send` serializes to `output`.
+    private func serialize(into output: inout [UInt8]) {
         while true {
             var data: UnsafePointer<UInt8>?
             let count = nghttp2_session_mem_send(session, &data)
@@ -379,6 +408,7 @@ final class HTTP2ServerSession {
                 .resetStream(streamID: header.stream_id, errorCode: frame.pointee.rst_stream.error_code, sent: true))
         } else if header.type == UInt8(NGHTTP2_GOAWAY.rawValue) {
             controlFrames.append(Self.goAway(frame, sent: true))
+            if frame.pointee.goaway.error_code != 0 { errorGoAwaysSent += 1 }
         }
         return 0
     }

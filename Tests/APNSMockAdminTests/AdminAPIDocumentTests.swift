@@ -129,6 +129,84 @@ import Yams
         }
     }
 
+    /// `Sources/APNSMockAdmin/openapi.yaml`, read from the checkout.
+    static func documentFile() throws -> [UInt8] {
+        var path = #filePath.split(separator: "/").map(String.init)
+        path.removeLast(3)
+        let file = "/" + path.joined(separator: "/") + "/Sources/APNSMockAdmin/openapi.yaml"
+        return Array(try #require(FileManager.default.contents(atPath: file), "cannot read \(file)"))
+    }
+
+    /// The embedded document is the file in the repository, and the server sends it unchanged.
+    @Test func servedBytesAreTheFileInTheRepository() async throws {
+        let file = try Self.documentFile()
+        #expect(file.count > 10_000)
+        #expect(Array(AdminAPIDocument.yaml.utf8) == file)
+        let (router, executor) = Self.makeRouter()
+        defer { Task { await executor.shutdown() } }
+        try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: AdminAPIDocument.path, method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(Array(buffer: response.body) == file)
+            }
+        }
+    }
+
+    /// The limits and lint codes the document names are the code's: the YAML file cannot
+    /// interpolate them, so a change on either side fails here.
+    @Test func limitsAndLintCodesAreTheCodes() throws {
+        let document = try #require(try Yams.load(yaml: AdminAPIDocument.yaml) as? [String: Any])
+        func node(_ steps: [Any]) -> Any? {
+            var node: Any? = document
+            for step in steps {
+                if let key = step as? String {
+                    node = (node as? [String: Any])?[key]
+                } else if let name = step as? Named {
+                    node = (node as? [[String: Any]])?.first { ($0["name"] ?? $0["title"]) as? String == name.name }
+                } else if let index = step as? Int {
+                    node = (node as? [Any]).flatMap { index < $0.count ? $0[index] : nil }
+                }
+            }
+            return node
+        }
+        func integer(_ steps: Any...) -> Int? { node(steps) as? Int }
+        func text(_ steps: Any...) -> String { node(steps) as? String ?? "" }
+        let maximumWait = Int(AdminRouter.maximumWaitSeconds)
+
+        let list = ["paths", "/v1/deliveries", "get", "parameters", Named("limit"), "schema"] as [Any]
+        #expect(integer(list + ["maximum"]) == DeliveryQueryParser.maximumLimit)
+        #expect(integer(list + ["default"]) == DeliveryQueryParser.defaultLimit)
+        let wait = ["paths", "/v1/deliveries/wait", "get", "parameters"] as [Any]
+        #expect(integer(wait + [Named("count"), "schema", "maximum"]) == DeliveryQueryParser.maximumLimit)
+        #expect(text(wait + [Named("timeout"), "description"]).contains("at most \(maximumWait) seconds"))
+
+        let schemas = ["components", "schemas"] as [Any]
+        let goaway = schemas + ["FaultAction", "properties", "goaway"]
+        let debugLimit = FaultEffect.goAwayDebugDataLimit
+        #expect(text(goaway + ["description"]).contains("at most \(debugLimit) bytes"))
+        #expect(integer(goaway + ["properties", "debug", "maxLength"]) == debugLimit)
+        // The reason goes out inside `{"reason":"…"}`: 13 bytes of the debug data are not its own.
+        #expect(integer(goaway + ["properties", "reason", "maxLength"]) == debugLimit - #"{"reason":""}"#.utf8.count)
+        let dataFrames = schemas + ["FaultResponse", "oneOf", Named("error"), "properties", "dataFrames", "maximum"]
+        #expect(node(dataFrames) as? Int == FaultResponse.dataFramesLimit)
+
+        let queryDuration = text(schemas + ["QueryDuration", "description"]).replacingOccurrences(of: "\n", with: " ")
+        #expect(queryDuration.contains("at most \(maximumWait) seconds"), "\(queryDuration)")
+        let duration = text(schemas + ["Duration", "description"]).replacingOccurrences(of: "\n", with: " ")
+        #expect(duration.contains("at most \(maximumWait) seconds"), "\(duration)")
+        #expect(integer(schemas + ["Duration", "oneOf", 0, "maximum"]) == maximumWait)
+
+        let lintFilter = try #require(node(schemas + ["LintFilter", "enum"]) as? [String])
+        #expect(lintFilter == ["error", "warning", "clean"] + LintCode.all.map(\.rawValue))
+    }
+
+    /// A step that picks the element of a list whose `name` (a parameter) or `title` (a
+    /// schema) is `name`.
+    struct Named {
+        var name: String
+        init(_ name: String) { self.name = name }
+    }
+
     @Test func verifyBodies() throws {
         #expect(try AdminRouter.verifyBody(Array(#"{"expect":[]}"#.utf8)).isEmpty)
         #expect(try AdminRouter.verifyBody(Array("[]".utf8)).isEmpty)

@@ -14,6 +14,8 @@ final class InProcessConnection {
     let session: APNSSession
     let store: DeliveryStore
     let registry: Registry
+    /// The listener context the session was made with (shared by ``sibling(connectionID:)``).
+    let context: APNSListenerContext
     private var prefaceStripped = false
     /// The clock every request sees; tests move it.
     let clock: TestClock
@@ -24,7 +26,7 @@ final class InProcessConnection {
         return "/" + path.joined(separator: "/")
     }()
 
-    init(
+    convenience init(
         settings: HTTP2Settings = HTTP2Settings(), policy: ValidationPolicy = ValidationPolicy(),
         environment: EnvironmentMode = .sandbox, capacity: Int = 1000, authentication: AuthenticationMode = .token,
         registry: Registry = Registry(), authStreamLimit: Bool = false, clock: TestClock = TestClock(),
@@ -33,16 +35,29 @@ final class InProcessConnection {
         let tls = try TLSServerContext(
             certificatePath: Self.repositoryRoot + "/certs/server.pem",
             privateKeyPath: Self.repositoryRoot + "/certs/server-key.pem")
-        store = DeliveryStore(capacity: capacity)
-        self.registry = registry
-        self.clock = clock
         let context = APNSListenerContext(
             tls: tls, settings: settings, rules: RequestRules(policy: policy), environmentMode: environment,
-            store: store, registry: registry, authStreamLimit: authStreamLimit, logger: Logger(label: "test"),
-            faults: faults, now: { clock.now })
+            store: DeliveryStore(capacity: capacity), registry: registry, authStreamLimit: authStreamLimit,
+            logger: Logger(label: "test"), faults: faults, now: { clock.now })
+        try self.init(context: context, clock: clock, connectionID: 1, authentication: authentication)
+    }
+
+    private init(
+        context: APNSListenerContext, clock: TestClock, connectionID: UInt64, authentication: AuthenticationMode
+    ) throws {
+        self.context = context
+        store = context.store
+        registry = context.registry
+        self.clock = clock
         session = try APNSSession(
-            context: context, connectionID: 1, authentication: authentication, serverName: nil,
+            context: context, connectionID: connectionID, authentication: authentication, serverName: nil,
             logger: Logger(label: "test"))
+    }
+
+    /// Another connection to the same server: the same store, registry, faults and clock, a
+    /// token-authenticated session of its own.
+    func sibling(connectionID: UInt64 = 2) throws -> InProcessConnection {
+        try InProcessConnection(context: context, clock: clock, connectionID: connectionID, authentication: .token)
     }
 
     /// Moves bytes both ways until neither side has anything to send.

@@ -185,49 +185,113 @@ import X509
         #expect(error?.description.contains("1.2.840.113635.100.6.3.6") == true, "\(String(describing: error))")
     }
 
-    @Test func randomTopicsExtensionValuesNeverCrash() {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<5000 {
-            let count = Int.random(in: 0..<64, using: &generator)
-            var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            if !bytes.isEmpty && Bool.random(using: &generator) { bytes[0] = 0x30 }
-            _ = try? ProviderCertificate.parseTopics(ArraySlice(bytes))
+    /// Checks what a parse that succeeded returned: unique, non-empty topics, each with its kinds
+    /// listed once (no kinds at all for a certificate without the topics extension, whose one
+    /// topic is its bundle ID).
+    static func expectConsistent(_ topics: [String], _ kinds: [String: [String]], _ label: String) {
+        #expect(!topics.contains(""), "\(label)")
+        #expect(Set(topics).count == topics.count, "\(label): \(topics)")
+        #expect(Set(kinds.keys) == Set(topics) || (kinds.isEmpty && topics.count <= 1), "\(label): \(topics) \(kinds)")
+        #expect(kinds.values.allSatisfy { Set($0).count == $0.count }, "\(label): \(kinds)")
+    }
+
+    /// Seeded: random bytes, valid values, and valid values with a byte changed. A valid value
+    /// reads back as written; anything else is a `ParseError` naming the extension, or a
+    /// consistent list.
+    @Test func randomTopicsExtensionValuesParseBackOrThrowNamingTheExtension() throws {
+        var random = FastRandom(seed: (41, 43, 47, 53))
+        let allKinds = ["app", "voip", "complication", "fileprovider"]
+        var outcomes = (parsed: 0, refused: 0)
+        for iteration in 0..<5000 {
+            let bytes: [UInt8]
+            switch iteration % 3 {
+            case 0:
+                var noise = (0..<Int(random.next() % 64)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+                if !noise.isEmpty && random.next() % 2 == 0 { noise[0] = 0x30 }
+                bytes = noise
+            default:
+                var entries: [(String, [String])] = []
+                for index in 0..<Int(random.next() % 4) {
+                    let kinds = allKinds.filter { _ in random.next() % 2 == 0 }
+                    entries.append(("com.example.app\(index)." + String(random.next() % 1000), kinds))
+                }
+                var value = Array(try Self.topicsValue(entries))
+                if iteration % 3 == 1 {
+                    let parsed = try ProviderCertificate.parseTopics(ArraySlice(value))
+                    #expect(parsed.topics == entries.map(\.0), "iteration \(iteration)")
+                    #expect(parsed.kinds == Dictionary(uniqueKeysWithValues: entries), "iteration \(iteration)")
+                    continue
+                }
+                value[Int(random.next() % UInt64(value.count))] = UInt8(truncatingIfNeeded: random.next())
+                bytes = value
+            }
+            do {
+                let parsed = try ProviderCertificate.parseTopics(ArraySlice(bytes))
+                outcomes.parsed += 1
+                Self.expectConsistent(parsed.topics, parsed.kinds, "iteration \(iteration): \(bytes)")
+                #expect(Set(parsed.kinds.keys) == Set(parsed.topics), "iteration \(iteration): \(bytes)")
+            } catch {
+                outcomes.refused += 1
+                #expect(
+                    (error as? ProviderCertificate.ParseError)?.description
+                        .hasPrefix("malformed topics extension 1.2.840.113635.100.6.3.6: ") == true,
+                    "iteration \(iteration): \(error)")
+            }
         }
+        // Both ends are reached: these seeds give some mutated values that still parse.
+        #expect(outcomes.parsed > 0 && outcomes.refused > 0, "\(outcomes)")
     }
 
     // MARK: - Garbage certificates
 
-    @Test func randomBytesThrowAndNeverCrash() {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<2000 {
-            let count = Int.random(in: 0..<512, using: &generator)
-            var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            if !bytes.isEmpty && Bool.random(using: &generator) { bytes[0] = 0x30 }
-            #expect(throws: ProviderCertificate.ParseError.self) { try ProviderCertificate(derEncoded: bytes) }
+    @Test func randomBytesThrowSayingTheyAreNotACertificate() {
+        var random = FastRandom(seed: (59, 61, 67, 71))
+        for iteration in 0..<2000 {
+            var bytes = (0..<Int(random.next() % 512)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            if !bytes.isEmpty && random.next() % 2 == 0 { bytes[0] = 0x30 }
+            let error = #expect(throws: ProviderCertificate.ParseError.self, "iteration \(iteration)") {
+                try ProviderCertificate(derEncoded: bytes)
+            }
+            #expect(error?.description.hasPrefix("not a DER-encoded X.509 certificate") == true)
         }
     }
 
-    @Test func truncatedAndCorruptedDERThrowsAndNeverCrashes() throws {
-        let value = try Self.topicsValue([("com.example.app", ["app"]), ("com.example.app.voip", ["voip"])])
-        let der = try Self.der(
-            Self.certificate(extensions: [
-                Self.ext(ProviderCertificate.sandboxExtension), Self.ext(ProviderCertificate.topicsExtension, value),
-            ]))
-        #expect(try ProviderCertificate(derEncoded: der).topics.count == 2)
+    /// Seeded, on the committed multi-topic sample (the same bytes every run). Every proper
+    /// prefix is refused; bytes changed anywhere give a `ParseError` or a consistent reading;
+    /// bytes changed inside the signature's last 16 bytes (which parsing does not check) give
+    /// the original reading.
+    @Test func truncatedAndCorruptedDERThrowsOrReadsConsistently() throws {
+        let pem = try String(contentsOfFile: Self.repositoryRoot + "/certs/provider-production.pem", encoding: .utf8)
+        let der = try Self.der(Certificate(pemEncoded: pem))
+        let original = try ProviderCertificate(derEncoded: der)
+        #expect(original.topics.count == 3)
         for length in 0..<der.count {
             #expect(throws: ProviderCertificate.ParseError.self) {
                 try ProviderCertificate(derEncoded: Array(der.prefix(length)))
             }
         }
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<3000 {
+        var random = FastRandom(seed: (73, 79, 83, 89))
+        var outcomes = (parsed: 0, refused: 0)
+        for iteration in 0..<3000 {
             var corrupted = der
-            for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                corrupted[Int.random(in: 0..<der.count, using: &generator)] = UInt8.random(
-                    in: 0...255, using: &generator)
+            for _ in 0...(random.next() % 4) {
+                corrupted[Int(random.next() % UInt64(der.count))] = UInt8(truncatingIfNeeded: random.next())
             }
-            // Either outcome is fine (a flipped signature byte still parses); a crash is not.
-            _ = try? ProviderCertificate(derEncoded: corrupted)
+            do {
+                let parsed = try ProviderCertificate(derEncoded: corrupted)
+                outcomes.parsed += 1
+                Self.expectConsistent(parsed.topics, parsed.topicKinds, "iteration \(iteration)")
+                if corrupted == der { #expect(parsed == original) }
+            } catch {
+                outcomes.refused += 1
+                #expect(error is ProviderCertificate.ParseError, "iteration \(iteration): \(error)")
+            }
+        }
+        #expect(outcomes.parsed > 0 && outcomes.refused > 0, "\(outcomes)")
+        for _ in 0..<500 {
+            var corrupted = der
+            corrupted[der.count - 1 - Int(random.next() % 16)] = UInt8(truncatingIfNeeded: random.next())
+            #expect(try ProviderCertificate(derEncoded: corrupted) == original)
         }
     }
 

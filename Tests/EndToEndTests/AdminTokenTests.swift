@@ -9,40 +9,41 @@ import Testing
     static let token = "ci-admin-token-1234"
 
     @Test func everyAdminCallButHealthNeedsTheToken() async throws {
-        let mock = try await E2E.startMock { $0.adminToken = Self.token }
-        defer { Task { await mock.stop() } }
-        let admin = mock.endpoints.adminURL
-        func status(_ path: String, _ headers: [String] = []) async throws -> String {
-            let output = try await E2E.run(
-                "curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}"] + headers + [admin + path])
-            return output.stdout
+        try await E2E.withMock(E2E.mockConfiguration { $0.adminToken = Self.token }) { mock in
+            let admin = mock.endpoints.adminURL
+            func status(_ path: String, _ headers: [String] = []) async throws -> String {
+                let output = try await E2E.run(
+                    "curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}"] + headers + [admin + path])
+                return output.stdout
+            }
+            #expect(try await status("/health") == "200")
+            #expect(try await status("/v1/deliveries") == "401")
+            #expect(try await status("/v1/deliveries", ["-H", "authorization: Bearer nope"]) == "401")
+            #expect(try await status("/v1/deliveries", ["-H", "authorization: Bearer \(Self.token)"]) == "200")
+            let body = try await E2E.run("curl", ["-sS", admin + "/v1/keys"])
+            #expect(body.stdout.contains(#"{"error":{"code":"unauthorized","message":"#), "\(body.stdout)")
         }
-        #expect(try await status("/health") == "200")
-        #expect(try await status("/v1/deliveries") == "401")
-        #expect(try await status("/v1/deliveries", ["-H", "authorization: Bearer nope"]) == "401")
-        #expect(try await status("/v1/deliveries", ["-H", "authorization: Bearer \(Self.token)"]) == "200")
-        let body = try await E2E.run("curl", ["-sS", admin + "/v1/keys"])
-        #expect(body.stdout.contains(#"{"error":{"code":"unauthorized","message":"#), "\(body.stdout)")
     }
 
     @Test func verifyPresentsTheTokenFromItsFlagOrTheEnvironment() async throws {
-        let mock = try await E2E.startMock { $0.adminToken = Self.token }
-        defer { Task { await mock.stop() } }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString).yaml").path
-        try "expect:\n  - {name: nothing yet, match: {topic: com.example.app}, count: {atLeast: 1}}\n".write(
-            toFile: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let admin = ["verify", "--admin", mock.endpoints.adminURL, file]
-        let without = try await E2E.run(CLITests.executable, admin, environment: ["APNS_MOCK_ADMIN_TOKEN": ""])
-        #expect(without.status == 2, "\(without.stdout)\(without.stderr)")
-        #expect(without.stderr.contains("requires a token"), "\(without.stderr)")
-        // Authorized: the expectations are evaluated (and fail, as nothing was pushed): exit 1.
-        let flag = try await E2E.run(CLITests.executable, admin + ["--admin-token", Self.token])
-        #expect(flag.status == 1, "\(flag.stdout)\(flag.stderr)")
-        let environment = try await E2E.run(
-            CLITests.executable, admin, environment: ["APNS_MOCK_ADMIN_TOKEN": Self.token])
-        #expect(environment.status == 1, "\(environment.stdout)\(environment.stderr)")
-        #expect(environment.stdout.contains("expectations failed"))
+        try await E2E.withMock(E2E.mockConfiguration { $0.adminToken = Self.token }) { mock in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString).yaml")
+                .path
+            try "expect:\n  - {name: nothing yet, match: {topic: com.example.app}, count: {atLeast: 1}}\n".write(
+                toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let admin = ["verify", "--admin", mock.endpoints.adminURL, file]
+            let without = try await E2E.run(CLITests.executable, admin, environment: ["APNS_MOCK_ADMIN_TOKEN": ""])
+            #expect(without.status == 2, "\(without.stdout)\(without.stderr)")
+            #expect(without.stderr.contains("requires a token"), "\(without.stderr)")
+            // Authorized: the expectations are evaluated (and fail, as nothing was pushed): exit 1.
+            let flag = try await E2E.run(CLITests.executable, admin + ["--admin-token", Self.token])
+            #expect(flag.status == 1, "\(flag.stdout)\(flag.stderr)")
+            let environment = try await E2E.run(
+                CLITests.executable, admin, environment: ["APNS_MOCK_ADMIN_TOKEN": Self.token])
+            #expect(environment.status == 1, "\(environment.stdout)\(environment.stderr)")
+            #expect(environment.stdout.contains("expectations failed"))
+        }
     }
 
     /// Other computers may reach 0.0.0.0 (every interface): refused without a token, before

@@ -22,17 +22,17 @@ import Testing
     /// `localhost` is a DNS SAN of certs/server.pem, `127.0.0.1` an IP SAN.
     @Test(arguments: ["localhost", "127.0.0.1"])
     func pushTrustingOnlyTheCommittedCA(_ host: String) async throws {
-        let mock = try await E2E.startMock()
-        let client = try Self.makeClient()
-        var failure: (any Error)?
-        do {
-            try await push(through: client, to: mock, host: host)
-        } catch {
-            failure = error
+        try await E2E.withMock { mock in
+            let client = try Self.makeClient()
+            var failure: (any Error)?
+            do {
+                try await push(through: client, to: mock, host: host)
+            } catch {
+                failure = error
+            }
+            try await client.shutdown()
+            if let failure { throw failure }
         }
-        try await client.shutdown()
-        await mock.stop()
-        if let failure { throw failure }
     }
 
     private func push(through client: HTTPClient, to mock: RunningMock, host: String) async throws {

@@ -117,25 +117,25 @@ import Testing
     /// silent process that answered pushes and ignored SIGINT and SIGTERM).
     @Test(arguments: ["apns", "admin"])
     func portInUseIsOneClearLineAndExit(_ taken: String) async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let (port, flag, what) =
-            taken == "apns"
-            ? (mock.endpoints.apnsPort, "--port", "APNs") : (mock.endpoints.adminPort, "--admin-port", "admin")
-        var arguments = [
-            "serve", "--tls-cert", E2E.repositoryRoot + "/certs/server.pem", "--tls-key",
-            E2E.repositoryRoot + "/certs/server-key.pem",
-        ]
-        arguments +=
-            taken == "apns"
-            ? ["--port", String(port), "--admin-port", "0"] : ["--port", "0", "--admin-port", String(port)]
-        let started = Date()
-        let output = try await E2E.run(Self.executable, arguments, timeout: 15)
-        #expect(Date().timeIntervalSince(started) < 5)
-        #expect(output.status == 1)
-        #expect(output.stdout.isEmpty, "no ready line: \(output.stdout)")
-        let lines = output.stderr.split(separator: "\n").map(String.init)
-        #expect(lines == ["Error: \(what) port 127.0.0.1:\(port) is already in use (\(flag))"], "\(output.stderr)")
+        try await E2E.withMock { mock in
+            let (port, flag, what) =
+                taken == "apns"
+                ? (mock.endpoints.apnsPort, "--port", "APNs") : (mock.endpoints.adminPort, "--admin-port", "admin")
+            var arguments = [
+                "serve", "--tls-cert", E2E.repositoryRoot + "/certs/server.pem", "--tls-key",
+                E2E.repositoryRoot + "/certs/server-key.pem",
+            ]
+            arguments +=
+                taken == "apns"
+                ? ["--port", String(port), "--admin-port", "0"] : ["--port", "0", "--admin-port", String(port)]
+            let started = Date()
+            let output = try await E2E.run(Self.executable, arguments, timeout: 15)
+            #expect(Date().timeIntervalSince(started) < 5)
+            #expect(output.status == 1)
+            #expect(output.stdout.isEmpty, "no ready line: \(output.stdout)")
+            let lines = output.stderr.split(separator: "\n").map(String.init)
+            #expect(lines == ["Error: \(what) port 127.0.0.1:\(port) is already in use (\(flag))"], "\(output.stderr)")
+        }
     }
 
     /// A server without privileges (a container's non-root user) accepts APNs connections: an

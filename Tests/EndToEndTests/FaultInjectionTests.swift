@@ -67,140 +67,142 @@ import Testing
 
     /// 410 with the rule's timestamp, and the record names the rule.
     @Test func respond410WithTimestampAndTheRecordNamesTheRule() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let token = E2E.randomToken()
-        let (created, rule) = try await Self.adminPOST(
-            mock, "/v1/faults",
-            #"{"id":"gone","match":{"token":"\#(token)"},"action":{"respond":{"status":410,"reason":"Unregistered","timestamp":1700000000000}}}"#
-        )
-        #expect(created == 201)
-        #expect(rule["id"] as? String == "gone")
-        let push = try await Self.curlPush(mock, token: token)
-        #expect(push.status == 410)
-        #expect(push.body == #"{"reason":"Unregistered","timestamp":1700000000000}"#)
-        let other = try await Self.curlPush(mock, token: E2E.randomToken())
-        #expect(other.status == 200)
-        let records = try await E2E.deliveries(mock, token: token)
-        #expect(records.first?["faultId"] as? String == "gone")
-        #expect(records.first?["outcome"] as? String == "answered")
-        let (_, listed) = try await E2E.adminGET(mock, "/v1/faults/gone")
-        #expect(listed["hits"] as? Int == 1)
-        let (_, byFault) = try await E2E.adminGET(mock, "/v1/deliveries?faultId=gone")
-        #expect(byFault["total"] as? Int == 1)
+        try await E2E.withMock { mock in
+            let token = E2E.randomToken()
+            let (created, rule) = try await Self.adminPOST(
+                mock, "/v1/faults",
+                #"{"id":"gone","match":{"token":"\#(token)"},"action":{"respond":{"status":410,"reason":"Unregistered","timestamp":1700000000000}}}"#
+            )
+            #expect(created == 201)
+            #expect(rule["id"] as? String == "gone")
+            let push = try await Self.curlPush(mock, token: token)
+            #expect(push.status == 410)
+            #expect(push.body == #"{"reason":"Unregistered","timestamp":1700000000000}"#)
+            let other = try await Self.curlPush(mock, token: E2E.randomToken())
+            #expect(other.status == 200)
+            let records = try await E2E.deliveries(mock, token: token)
+            #expect(records.first?["faultId"] as? String == "gone")
+            #expect(records.first?["outcome"] as? String == "answered")
+            let (_, listed) = try await E2E.adminGET(mock, "/v1/faults/gone")
+            #expect(listed["hits"] as? Int == 1)
+            let (_, byFault) = try await E2E.adminGET(mock, "/v1/deliveries?faultId=gone")
+            #expect(byFault["total"] as? Int == 1)
+        }
     }
 
     /// "503 twice, then 200" for one token: `first: 2`.
     @Test func firstTwoThenTheRealAnswer() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let token = E2E.randomToken()
-        let (created, _) = try await Self.adminPOST(
-            mock, "/v1/faults",
-            #"{"match":{"token":"\#(token)"},"select":{"first":2},"action":{"respond":{"status":503,"reason":"ServiceUnavailable"}}}"#
-        )
-        #expect(created == 201)
-        var statuses: [Int] = []
-        for _ in 0..<3 { statuses.append(try await Self.curlPush(mock, token: token).status) }
-        #expect(statuses == [503, 503, 200])
+        try await E2E.withMock { mock in
+            let token = E2E.randomToken()
+            let (created, _) = try await Self.adminPOST(
+                mock, "/v1/faults",
+                #"{"match":{"token":"\#(token)"},"select":{"first":2},"action":{"respond":{"status":503,"reason":"ServiceUnavailable"}}}"#
+            )
+            #expect(created == 201)
+            var statuses: [Int] = []
+            for _ in 0..<3 { statuses.append(try await Self.curlPush(mock, token: token).status) }
+            #expect(statuses == [503, 503, 200])
+        }
     }
 
     /// A delay holds that stream only; the record's times say so (lower bounds only).
     @Test func delayedAnswerIsAtLeastTheDelay() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let token = E2E.randomToken()
-        _ = try await Self.adminPOST(
-            mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"delay":{"duration":"600ms"}}}"#)
-        let push = try await Self.curlPush(mock, token: token)
-        #expect(push.status == 200)
-        #expect(push.seconds >= 0.6)
-        let record = try #require(try await E2E.deliveries(mock, token: token).first)
-        let received = try #require(record["receivedAt"] as? Int)
-        let responded = try #require(record["respondedAt"] as? Int)
-        #expect(responded - received >= 600)
-        #expect(record["outcome"] as? String == "answered")
+        try await E2E.withMock { mock in
+            let token = E2E.randomToken()
+            _ = try await Self.adminPOST(
+                mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"delay":{"duration":"600ms"}}}"#)
+            let push = try await Self.curlPush(mock, token: token)
+            #expect(push.status == 200)
+            #expect(push.seconds >= 0.6)
+            let record = try #require(try await E2E.deliveries(mock, token: token).first)
+            let received = try #require(record["receivedAt"] as? Int)
+            let responded = try #require(record["respondedAt"] as? Int)
+            #expect(responded - received >= 600)
+            #expect(record["outcome"] as? String == "answered")
+        }
     }
 
     /// A hung stream is never answered; when the client gives up the record says so.
     @Test func hangUntilTheClientGivesUp() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let token = E2E.randomToken()
-        _ = try await Self.adminPOST(mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"hang":{}}}"#)
-        let push = try await Self.curlPush(mock, token: token, extra: ["--max-time", "1"])
-        // Exit 28 is curl's own timeout: the stream got no answer within --max-time. (Its
-        // time_total may read a hair under the limit, 0.9998 s was seen, so that is not compared.)
-        #expect(push.exit == 28, "curl timed out")
-        #expect(push.status == 0, "no answer")
-        try await Task.sleep(for: .milliseconds(300))
-        let record = try #require(try await E2E.deliveries(mock, token: token).first)
-        #expect(["cancelled", "connectionClosed"].contains(record["outcome"] as? String ?? ""), "\(record)")
-        #expect(record["response"] is NSNull)
-        #expect(record["faultId"] as? String == "f1")
+        try await E2E.withMock { mock in
+            let token = E2E.randomToken()
+            _ = try await Self.adminPOST(mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"hang":{}}}"#)
+            let push = try await Self.curlPush(mock, token: token, extra: ["--max-time", "1"])
+            // Exit 28 is curl's own timeout: the stream got no answer within --max-time. (Its
+            // time_total may read a hair under the limit, 0.9998 s was seen, so that is not compared.)
+            #expect(push.exit == 28, "curl timed out")
+            #expect(push.status == 0, "no answer")
+            try await Task.sleep(for: .milliseconds(300))
+            let record = try #require(try await E2E.deliveries(mock, token: token).first)
+            #expect(["cancelled", "connectionClosed"].contains(record["outcome"] as? String ?? ""), "\(record)")
+            #expect(record["response"] is NSNull)
+            #expect(record["faultId"] as? String == "f1")
+        }
     }
 
     /// RST_STREAM with the rule's code, seen by curl. (REFUSED_STREAM would make curl retry,
     /// as RFC 9113 §8.7 allows: it tries five times.)
     @Test func resetStreamIsSeenByCurl() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let token = E2E.randomToken()
-        _ = try await Self.adminPOST(
-            mock, "/v1/faults",
-            #"{"match":{"token":"\#(token)"},"action":{"resetStream":{"errorCode":"INTERNAL_ERROR"}}}"#)
-        let output = try await E2E.run(
-            "curl",
-            [
-                "-sS", "--http2", "--cacert", E2E.caFile, "-H", E2E.authorizationHeader, "-H",
-                "apns-topic: com.example.app", "--data-binary", "{}", "\(mock.endpoints.apnsURL)/3/device/\(token)",
-            ])
-        #expect(output.status != 0)
-        #expect(output.stderr.contains("INTERNAL_ERROR") || output.stderr.contains("err 2"), "\(output.stderr)")
-        let record = try #require(try await E2E.deliveries(mock, token: token).first)
-        #expect(record["outcome"] as? String == "reset")
-        let (_, log) = try await E2E.adminGET(mock, "/v1/connections")
-        let events = (log["connections"] as? [[String: Any]] ?? []).flatMap { $0["events"] as? [[String: Any]] ?? [] }
-        #expect(
-            events.contains {
-                $0["kind"] as? String == "streamReset" && $0["by"] as? String == "server"
-                    && $0["errorCode"] as? String == "INTERNAL_ERROR"
-            }, "\(events)")
+        try await E2E.withMock { mock in
+            let token = E2E.randomToken()
+            _ = try await Self.adminPOST(
+                mock, "/v1/faults",
+                #"{"match":{"token":"\#(token)"},"action":{"resetStream":{"errorCode":"INTERNAL_ERROR"}}}"#)
+            let output = try await E2E.run(
+                "curl",
+                [
+                    "-sS", "--http2", "--cacert", E2E.caFile, "-H", E2E.authorizationHeader, "-H",
+                    "apns-topic: com.example.app", "--data-binary", "{}", "\(mock.endpoints.apnsURL)/3/device/\(token)",
+                ])
+            #expect(output.status != 0)
+            #expect(output.stderr.contains("INTERNAL_ERROR") || output.stderr.contains("err 2"), "\(output.stderr)")
+            let record = try #require(try await E2E.deliveries(mock, token: token).first)
+            #expect(record["outcome"] as? String == "reset")
+            let (_, log) = try await E2E.adminGET(mock, "/v1/connections")
+            let events = (log["connections"] as? [[String: Any]] ?? []).flatMap {
+                $0["events"] as? [[String: Any]] ?? []
+            }
+            #expect(
+                events.contains {
+                    $0["kind"] as? String == "streamReset" && $0["by"] as? String == "server"
+                        && $0["errorCode"] as? String == "INTERNAL_ERROR"
+                }, "\(events)")
+        }
     }
 
     /// close without answering: curl sees the connection drop; the record says connectionClosed.
     @Test func closeWithoutAnswering() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let token = E2E.randomToken()
-        _ = try await Self.adminPOST(
-            mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"close":{"respondFirst":false}}}"#)
-        let push = try await Self.curlPush(mock, token: token)
-        #expect(push.exit != 0)
-        #expect(push.status == 0)
-        let record = try #require(try await E2E.deliveries(mock, token: token).first)
-        #expect(record["outcome"] as? String == "connectionClosed")
+        try await E2E.withMock { mock in
+            let token = E2E.randomToken()
+            _ = try await Self.adminPOST(
+                mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"close":{"respondFirst":false}}}"#)
+            let push = try await Self.curlPush(mock, token: token)
+            #expect(push.exit != 0)
+            #expect(push.status == 0)
+            let record = try #require(try await E2E.deliveries(mock, token: token).first)
+            #expect(record["outcome"] as? String == "connectionClosed")
+        }
     }
 
     /// The JSON body split over three DATA frames, which curl joins.
     @Test func respondOverSeveralDataFrames() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let token = E2E.randomToken()
-        _ = try await Self.adminPOST(
-            mock, "/v1/faults",
-            #"{"match":{"token":"\#(token)"},"action":{"respond":{"status":500,"reason":"InternalServerError","dataFrames":3}}}"#
-        )
-        let output = try await E2E.run(
-            "nghttp",
-            [
-                "-v", "-H", ":method: POST", "-H", E2E.authorizationHeader, "-H", "apns-topic: com.example.app",
-                "-d", "/dev/null", "https://localhost:\(mock.endpoints.apnsPort)/3/device/\(token)",
-            ], timeout: 30)
-        let dataFrames = output.stdout.components(separatedBy: "recv DATA frame").count - 1
-        #expect(dataFrames == 3, "\(output.stdout)")
-        // nghttp prints the body between its frame lines: its pieces are there, in order.
-        #expect(output.stdout.contains(#"{"reason":""#) && output.stdout.contains(#"verError"}"#))
+        try await E2E.withMock { mock in
+            let token = E2E.randomToken()
+            _ = try await Self.adminPOST(
+                mock, "/v1/faults",
+                #"{"match":{"token":"\#(token)"},"action":{"respond":{"status":500,"reason":"InternalServerError","dataFrames":3}}}"#
+            )
+            let output = try await E2E.run(
+                "nghttp",
+                [
+                    "-v", "-H", ":method: POST", "-H", E2E.authorizationHeader, "-H", "apns-topic: com.example.app",
+                    "-d", "/dev/null", "https://localhost:\(mock.endpoints.apnsPort)/3/device/\(token)",
+                ], timeout: 30)
+            let dataFrames = output.stdout.components(separatedBy: "recv DATA frame").count - 1
+            #expect(dataFrames == 3, "\(output.stdout)")
+            // nghttp prints the body between its frame lines: its pieces are there, in order.
+            #expect(output.stdout.contains(#"{"reason":""#) && output.stdout.contains(#"verError"}"#))
+        }
     }
 
     /// GOAWAY mid-burst: the third push gets GOAWAY naming stream 3; the client retries the
@@ -209,37 +211,35 @@ import Testing
     /// one stream and the rest follow the first accepted push.
     @Test(.enabled(if: nodeAvailable, "node is not installed"), arguments: [false, true])
     func goAwayMidBurstStreamsAboveLastStreamIdAreRetried(_ authStreamLimit: Bool) async throws {
-        let mock = try await E2E.startMock { $0.authStreamLimit = authStreamLimit }
-        defer { Task { await mock.stop() } }
-        _ = try await Self.adminPOST(
-            mock, "/v1/faults", #"{"select":{"nth":3},"action":{"goaway":{"lastStreamId":3,"reason":"Shutdown"}}}"#)
-        let tokens = (0..<6).map { _ in E2E.randomToken() }
-        let result = try await Self.nodeSequence(
-            mock, ["pushes": tokens.map { ["token": $0] }, "burst": true, "retryRefused": true])
-        let goaways = result["goaways"] as? [[String: Any]] ?? []
-        let lastStreamID = try #require(goaways.first?["lastStreamID"] as? Int, "\(result)")
-        if authStreamLimit {
-            // The burst's early streams were refused and retried, so streams above 3 were answered
-            // before the rule's GOAWAY: it names the highest of them instead (RFC 9113 §6.8).
-            #expect(lastStreamID >= 3)
-        } else {
-            #expect(lastStreamID == 3)
-        }
-        #expect(goaways.first?["debug"] as? String == #"{"reason":"Shutdown"}"#)
-        // No stream answered on the first connection lies above the GOAWAY's last stream id.
-        let (_, firstConnection) = try await E2E.adminGET(mock, "/v1/deliveries?connectionId=1&outcome=answered")
-        let answeredStreams = (firstConnection["deliveries"] as? [[String: Any]] ?? []).map {
-            $0["streamId"] as? Int ?? 0
-        }
-        #expect(!answeredStreams.isEmpty)
-        #expect(answeredStreams.allSatisfy { $0 <= lastStreamID }, "\(answeredStreams) vs \(lastStreamID)")
-        let statuses = (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
-        #expect(statuses == Array(repeating: 200, count: 6), "\(result)")
-        #expect((result["retried"] as? Int ?? 0) >= 1)
-        #expect((result["sessions"] as? Int ?? 0) >= 2)
-        for token in tokens {
-            let records = try await E2E.deliveries(mock, token: token)
-            #expect(records.filter { $0["outcome"] as? String == "answered" }.count == 1, "\(token): \(records)")
+        try await E2E.withMock(E2E.mockConfiguration { $0.authStreamLimit = authStreamLimit }) { mock in
+            _ = try await Self.adminPOST(
+                mock, "/v1/faults", #"{"select":{"nth":3},"action":{"goaway":{"lastStreamId":3,"reason":"Shutdown"}}}"#)
+            let tokens = (0..<6).map { _ in E2E.randomToken() }
+            let result = try await Self.nodeSequence(
+                mock, ["pushes": tokens.map { ["token": $0] }, "burst": true, "retryRefused": true])
+            let goaways = result["goaways"] as? [[String: Any]] ?? []
+            let lastStreamID = try #require(goaways.first?["lastStreamID"] as? Int, "\(result)")
+            if authStreamLimit {
+                // The burst's early streams were refused and retried, so streams above 3 were
+                // answered before the rule's GOAWAY: it names the highest of them (RFC 9113 §6.8).
+                #expect(lastStreamID >= 3)
+            } else {
+                #expect(lastStreamID == 3)
+            }
+            #expect(goaways.first?["debug"] as? String == #"{"reason":"Shutdown"}"#)
+            // No stream answered on the first connection lies above the GOAWAY's last stream id.
+            let (_, first) = try await E2E.adminGET(mock, "/v1/deliveries?connectionId=1&outcome=answered")
+            let answeredStreams = (first["deliveries"] as? [[String: Any]] ?? []).map { $0["streamId"] as? Int ?? 0 }
+            #expect(!answeredStreams.isEmpty)
+            #expect(answeredStreams.allSatisfy { $0 <= lastStreamID }, "\(answeredStreams) vs \(lastStreamID)")
+            let statuses = (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
+            #expect(statuses == Array(repeating: 200, count: 6), "\(result)")
+            #expect((result["retried"] as? Int ?? 0) >= 1)
+            #expect((result["sessions"] as? Int ?? 0) >= 2)
+            for token in tokens {
+                let records = try await E2E.deliveries(mock, token: token)
+                #expect(records.filter { $0["outcome"] as? String == "answered" }.count == 1, "\(token): \(records)")
+            }
         }
     }
 
@@ -247,37 +247,39 @@ import Testing
     /// token connection's limit from 1 to the configured one.
     @Test(.enabled(if: nodeAvailable, "node is not installed"))
     func settingsSetByARuleSurviveTheNextPush() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        _ = try await Self.adminPOST(
-            mock, "/v1/faults", #"{"select":{"first":1},"action":{"setMaxConcurrentStreams":{"value":3}}}"#)
-        let result = try await Self.nodeSequence(
-            mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 100])
-        let statuses = (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
-        #expect(statuses == [200, 200])
-        #expect(result["maxConcurrentStreams"] as? [Int] == [1, 3], "\(result)")
+        try await E2E.withMock { mock in
+            _ = try await Self.adminPOST(
+                mock, "/v1/faults", #"{"select":{"first":1},"action":{"setMaxConcurrentStreams":{"value":3}}}"#)
+            let result = try await Self.nodeSequence(
+                mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 100])
+            let statuses = (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
+            #expect(statuses == [200, 200])
+            #expect(result["maxConcurrentStreams"] as? [Int] == [1, 3], "\(result)")
+        }
     }
 
     /// `POST /v1/reset` drops the rules added at run time, puts back those of `setup.faults`
     /// and switches the modes off.
     @Test func resetPutsBackTheStartUpRules() async throws {
         let setupRule = #"{"id":"from-setup","action":{"delay":{"duration":"1ms"}}}"#
-        let mock = try await E2E.startMock { configuration in
-            configuration.faults = [JSONValue.parse(Array(setupRule.utf8))!]
+        try await E2E.withMock(
+            E2E.mockConfiguration { configuration in
+                configuration.faults = [JSONValue.parse(Array(setupRule.utf8))!]
+            }
+        ) { mock in
+            _ = try await Self.adminPOST(mock, "/v1/faults", #"{"id":"runtime","action":{"hang":{}}}"#)
+            _ = try await Self.adminPOST(mock, "/v1/modes/unavailable")
+            let (_, before) = try await E2E.adminGET(mock, "/v1/faults")
+            #expect(
+                (before["faults"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["from-setup", "runtime"])
+            let (status, _) = try await Self.adminPOST(mock, "/v1/reset")
+            #expect(status == 200)
+            let (_, after) = try await E2E.adminGET(mock, "/v1/faults")
+            #expect((after["faults"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["from-setup"])
+            let (_, modes) = try await E2E.adminGET(mock, "/v1/modes")
+            #expect(modes["unavailable"] as? Bool == false)
+            #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
         }
-        defer { Task { await mock.stop() } }
-        _ = try await Self.adminPOST(mock, "/v1/faults", #"{"id":"runtime","action":{"hang":{}}}"#)
-        _ = try await Self.adminPOST(mock, "/v1/modes/unavailable")
-        let (_, before) = try await E2E.adminGET(mock, "/v1/faults")
-        #expect(
-            (before["faults"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["from-setup", "runtime"])
-        let (status, _) = try await Self.adminPOST(mock, "/v1/reset")
-        #expect(status == 200)
-        let (_, after) = try await E2E.adminGET(mock, "/v1/faults")
-        #expect((after["faults"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["from-setup"])
-        let (_, modes) = try await E2E.adminGET(mock, "/v1/modes")
-        #expect(modes["unavailable"] as? Bool == false)
-        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
     }
 
     // MARK: modes
@@ -286,66 +288,80 @@ import Testing
     /// every stream, until the mode is cleared.
     @Test(.enabled(if: nodeAvailable, "node is not installed"))
     func shutdownModeThenRecovery() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let holder = Task {
-            let held = try await Self.nodeSequence(
-                mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 1500])
-            return try JSONSerialization.data(withJSONObject: held)
+        try await E2E.withMock { mock in
+            let holder = Task {
+                let held = try await Self.nodeSequence(
+                    mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 1500])
+                return try JSONSerialization.data(withJSONObject: held)
+            }
+            try await Task.sleep(for: .milliseconds(700))
+            let (status, answer) = try await Self.adminPOST(mock, "/v1/modes/shutdown")
+            #expect(status == 200)
+            #expect(answer["goawaySent"] as? Int == 1)
+            let held = try #require(try JSONSerialization.jsonObject(with: try await holder.value) as? [String: Any])
+            let goaways = held["goaways"] as? [[String: Any]] ?? []
+            #expect(goaways.first?["debug"] as? String == #"{"reason":"Shutdown"}"#, "\(held)")
+            let statuses = (held["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
+            #expect(statuses == [200, 503], "the second push went on a new connection: \(held)")
+            let during = try await Self.curlPush(mock, token: E2E.randomToken())
+            #expect(during.status == 503)
+            #expect(during.body == #"{"reason":"Shutdown"}"#)
+            #expect(try await Self.adminDELETE(mock, "/v1/modes/shutdown") == 200)
+            #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
         }
-        try await Task.sleep(for: .milliseconds(700))
-        let (status, answer) = try await Self.adminPOST(mock, "/v1/modes/shutdown")
-        #expect(status == 200)
-        #expect(answer["goawaySent"] as? Int == 1)
-        let held = try #require(try JSONSerialization.jsonObject(with: try await holder.value) as? [String: Any])
-        let goaways = held["goaways"] as? [[String: Any]] ?? []
-        #expect(goaways.first?["debug"] as? String == #"{"reason":"Shutdown"}"#, "\(held)")
-        let statuses = (held["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
-        #expect(statuses == [200, 503], "the second push went on a new connection: \(held)")
-        let during = try await Self.curlPush(mock, token: E2E.randomToken())
-        #expect(during.status == 503)
-        #expect(during.body == #"{"reason":"Shutdown"}"#)
-        #expect(try await Self.adminDELETE(mock, "/v1/modes/shutdown") == 200)
-        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
     }
 
+    /// `for=1s` ends by the server's clock, which the test moves: 503 up to the last
+    /// millisecond of the second, 200 from its end.
     @Test func unavailableForAWhile() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let (status, modes) = try await Self.adminPOST(mock, "/v1/modes/unavailable?for=1s")
-        #expect(status == 200)
-        #expect(modes["unavailable"] as? Bool == true)
-        let during = try await Self.curlPush(mock, token: E2E.randomToken())
-        #expect(during.status == 503)
-        #expect(during.body == #"{"reason":"ServiceUnavailable"}"#)
-        try await Task.sleep(for: .milliseconds(1100))
-        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+        let clock = ManualClock()
+        try await E2E.withMock(now: clock.now) { mock in
+            let (status, modes) = try await Self.adminPOST(mock, "/v1/modes/unavailable?for=1s")
+            #expect(status == 200)
+            #expect(modes["unavailable"] as? Bool == true)
+            let during = try await Self.curlPush(mock, token: E2E.randomToken())
+            #expect(during.status == 503)
+            #expect(during.body == #"{"reason":"ServiceUnavailable"}"#)
+            clock.advance(by: .milliseconds(999))
+            #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 503)
+            clock.advance(by: .milliseconds(1))
+            #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+            let (_, after) = try await E2E.adminGET(mock, "/v1/modes")
+            #expect(after["unavailable"] as? Bool == false)
+        }
     }
 
+    /// `--throttle 2/10s`: the third push to a token within the window is 429, another token is
+    /// served, and once the server's clock has moved past the window the token is served again.
     @Test func throttlePerToken() async throws {
-        let mock = try await E2E.startMock { $0.throttle = ThrottleLimit(pushes: 2, windowMilliseconds: 10_000) }
-        defer { Task { await mock.stop() } }
-        let token = E2E.randomToken()
-        var statuses: [Int] = []
-        for _ in 0..<3 { statuses.append(try await Self.curlPush(mock, token: token).status) }
-        #expect(statuses == [200, 200, 429])
-        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+        let clock = ManualClock()
+        try await E2E.withMock(
+            E2E.mockConfiguration { $0.throttle = ThrottleLimit(pushes: 2, windowMilliseconds: 10_000) }, now: clock.now
+        ) { mock in
+            let token = E2E.randomToken()
+            var statuses: [Int] = []
+            for _ in 0..<3 { statuses.append(try await Self.curlPush(mock, token: token).status) }
+            #expect(statuses == [200, 200, 429])
+            #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+            clock.advance(by: .seconds(10))
+            #expect(try await Self.curlPush(mock, token: token).status == 200)
+        }
     }
 
     @Test func refuseTLSFailsTheNextHandshakeOnly() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let (status, _) = try await Self.adminPOST(mock, "/v1/modes/refuse-tls?count=1")
-        #expect(status == 200)
-        let refused = try await Self.curlPush(mock, token: E2E.randomToken())
-        #expect(refused.exit != 0 && refused.status == 0)
-        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
-        let (_, log) = try await E2E.adminGET(mock, "/v1/connections")
-        let kinds = (log["connections"] as? [[String: Any]] ?? []).map {
-            ($0["events"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        try await E2E.withMock { mock in
+            let (status, _) = try await Self.adminPOST(mock, "/v1/modes/refuse-tls?count=1")
+            #expect(status == 200)
+            let refused = try await Self.curlPush(mock, token: E2E.randomToken())
+            #expect(refused.exit != 0 && refused.status == 0)
+            #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+            let (_, log) = try await E2E.adminGET(mock, "/v1/connections")
+            let kinds = (log["connections"] as? [[String: Any]] ?? []).map {
+                ($0["events"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+            }
+            #expect(kinds.first == ["opened", "handshakeFailed", "closed"], "\(kinds)")
+            #expect(kinds.dropFirst().first?.contains("handshake") == true)
         }
-        #expect(kinds.first == ["opened", "handshakeFailed", "closed"], "\(kinds)")
-        #expect(kinds.dropFirst().first?.contains("handshake") == true)
     }
 
     /// A raw TLS client (ALPN h2) that sends the preface and SETTINGS, then reads frames until
@@ -378,37 +394,38 @@ import Testing
     /// `--idle-timeout`: a connection that sends nothing gets GOAWAY {"reason":"IdleTimeout"}
     /// and is closed.
     @Test func idleConnectionsGetGoAwayIdleTimeout() async throws {
-        let mock = try await E2E.startMock { $0.idleTimeout = .milliseconds(500) }
-        defer { Task { await mock.stop() } }
-        let output = try await E2E.run(
-            try #require(E2E.which("python3")), ["-c", Self.frameReader, E2E.caFile, String(mock.apnsPorts[0]), "10"],
-            timeout: 20)
-        #expect(
-            output.stdout.hasSuffix(#"GOAWAY 0 {"reason":"IdleTimeout"};closed"# + "\n"),
-            "\(output.stdout) \(output.stderr)")
+        try await E2E.withMock(E2E.mockConfiguration { $0.idleTimeout = .milliseconds(500) }) { mock in
+            let output = try await E2E.run(
+                try #require(E2E.which("python3")),
+                ["-c", Self.frameReader, E2E.caFile, String(mock.apnsPorts[0]), "10"],
+                timeout: 20)
+            #expect(
+                output.stdout.hasSuffix(#"GOAWAY 0 {"reason":"IdleTimeout"};closed"# + "\n"),
+                "\(output.stdout) \(output.stderr)")
+        }
     }
 
     /// `--max-connections 1`: a second connection is closed at once; the first is served.
     @Test func connectionsBeyondTheLimitAreClosed() async throws {
-        let mock = try await E2E.startMock { $0.maxConnections = 1 }
-        defer { Task { await mock.stop() } }
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: try #require(E2E.which("python3")))
-        holder.arguments = ["-c", Self.frameReader, E2E.caFile, String(mock.apnsPorts[0]), "3"]
-        holder.standardOutput = FileHandle.nullDevice
-        try holder.run()
-        defer { holder.terminate() }
-        // Until the holder's connection is open (a loaded machine takes a while to start Python).
-        for _ in 0..<100 {
-            let (_, open) = try await E2E.adminGET(mock, "/v1/connections?state=open")
-            if (open["connections"] as? [Any])?.isEmpty == false { break }
-            try await Task.sleep(for: .milliseconds(100))
+        try await E2E.withMock(E2E.mockConfiguration { $0.maxConnections = 1 }) { mock in
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: try #require(E2E.which("python3")))
+            holder.arguments = ["-c", Self.frameReader, E2E.caFile, String(mock.apnsPorts[0]), "3"]
+            holder.standardOutput = FileHandle.nullDevice
+            try holder.run()
+            defer { holder.terminate() }
+            // Until the holder's connection is open (a loaded machine takes a while to start Python).
+            for _ in 0..<100 {
+                let (_, open) = try await E2E.adminGET(mock, "/v1/connections?state=open")
+                if (open["connections"] as? [Any])?.isEmpty == false { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let refused = try await Self.curlPush(mock, token: E2E.randomToken())
+            #expect(refused.exit != 0 && refused.status == 0)
+            holder.waitUntilExit()
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
         }
-        let refused = try await Self.curlPush(mock, token: E2E.randomToken())
-        #expect(refused.exit != 0 && refused.status == 0)
-        holder.waitUntilExit()
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
     }
 
     /// A raw TLS client (ALPN h2) that ignores the server's stream limit: it acknowledges the
@@ -459,21 +476,24 @@ import Testing
     /// behavior libnghttp2's own GOAWAY PROTOCOL_ERROR.
     @Test(arguments: [true, false])
     func streamLimitGoAway(_ behavior: Bool) async throws {
-        let mock = try await E2E.startMock {
-            $0.authStreamLimit = false
-            $0.http2.maxConcurrentStreams = 2
-            if behavior { $0.behaviors = [.streamLimitGoAway: 0] }
-        }
-        defer { Task { await mock.stop() } }
-        let output = try await E2E.run(
-            try #require(E2E.which("python3")), ["-c", Self.streamOpener, E2E.caFile, String(mock.apnsPorts[0]), "3"],
-            timeout: 20)
-        let line = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        if behavior {
-            #expect(line == "GOAWAY 3 7 Maximum active streams violated for this endpoint.;closed", "\(output)")
-        } else {
-            #expect(line.hasPrefix("GOAWAY 3 1 "), "\(output)")
-            #expect(!line.contains("Maximum active streams violated"))
+        try await E2E.withMock(
+            E2E.mockConfiguration {
+                $0.authStreamLimit = false
+                $0.http2.maxConcurrentStreams = 2
+                if behavior { $0.behaviors = [.streamLimitGoAway: 0] }
+            }
+        ) { mock in
+            let output = try await E2E.run(
+                try #require(E2E.which("python3")),
+                ["-c", Self.streamOpener, E2E.caFile, String(mock.apnsPorts[0]), "3"],
+                timeout: 20)
+            let line = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            if behavior {
+                #expect(line == "GOAWAY 3 7 Maximum active streams violated for this endpoint.;closed", "\(output)")
+            } else {
+                #expect(line.hasPrefix("GOAWAY 3 1 "), "\(output)")
+                #expect(!line.contains("Maximum active streams violated"))
+            }
         }
     }
 
@@ -483,51 +503,51 @@ import Testing
     /// after the next accepted one (openradar 27870881, Pushy #732).
     @Test(.enabled(if: nodeAvailable, "node is not installed"))
     func streamsAfterRejection() async throws {
-        let mock = try await E2E.startMock { $0.authStreamLimit = false }
-        defer { Task { await mock.stop() } }
-        let (status, _) = try await Self.adminPOST(mock, "/v1/behaviors", #"{"name":"streams-after-rejection"}"#)
-        #expect(status == 201)
-        let result = try await Self.nodeSequence(
-            mock,
-            [
-                "pushes": [["token": "abcd"], ["token": E2E.randomToken()]], "pauseMs": 100,
-            ])
-        let statuses = (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
-        #expect(statuses == [400, 200])
-        #expect(result["maxConcurrentStreams"] as? [Int] == [1000, 1, 1000], "\(result)")
+        try await E2E.withMock(E2E.mockConfiguration { $0.authStreamLimit = false }) { mock in
+            let (status, _) = try await Self.adminPOST(mock, "/v1/behaviors", #"{"name":"streams-after-rejection"}"#)
+            #expect(status == 201)
+            let result = try await Self.nodeSequence(
+                mock,
+                [
+                    "pushes": [["token": "abcd"], ["token": E2E.randomToken()]], "pauseMs": 100,
+                ])
+            let statuses = (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
+            #expect(statuses == [400, 200])
+            #expect(result["maxConcurrentStreams"] as? [Int] == [1000, 1, 1000], "\(result)")
+        }
     }
 
     /// expired-token-poison: after ExpiredProviderToken every push on that connection is 403
     /// ExpiredProviderToken, even with a fresh token; a new connection works (Pushy #476, #783).
     @Test(.enabled(if: nodeAvailable, "node is not installed"))
     func expiredTokenPoisonsTheConnection() async throws {
-        let mock = try await E2E.startMock { $0.behaviors = [.expiredTokenPoison: 0] }
-        defer { Task { await mock.stop() } }
-        _ = try await Self.adminPOST(
-            mock, "/v1/faults",
-            #"{"select":{"first":1},"action":{"respond":{"status":403,"reason":"ExpiredProviderToken"}}}"#)
-        let result = try await Self.nodeSequence(
-            mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 100])
-        let reasons = (result["results"] as? [[String: Any]] ?? []).map { $0["reason"] as? String ?? "-" }
-        #expect(reasons == ["ExpiredProviderToken", "ExpiredProviderToken"], "\(result)")
-        #expect((result["maxConcurrentStreams"] as? [Int])?.last == 1)
-        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+        try await E2E.withMock(E2E.mockConfiguration { $0.behaviors = [.expiredTokenPoison: 0] }) { mock in
+            _ = try await Self.adminPOST(
+                mock, "/v1/faults",
+                #"{"select":{"first":1},"action":{"respond":{"status":403,"reason":"ExpiredProviderToken"}}}"#)
+            let result = try await Self.nodeSequence(
+                mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 100])
+            let reasons = (result["results"] as? [[String: Any]] ?? []).map { $0["reason"] as? String ?? "-" }
+            #expect(reasons == ["ExpiredProviderToken", "ExpiredProviderToken"], "\(result)")
+            #expect((result["maxConcurrentStreams"] as? [Int])?.last == 1)
+            #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+        }
     }
 
     /// token-update-lockout: after a 429 TooManyProviderTokenUpdates the connection answers
     /// 429 for the lockout, whatever the push; a new connection is not locked out.
     @Test(.enabled(if: nodeAvailable, "node is not installed"))
     func tokenUpdateLockoutKeepsAnswering429() async throws {
-        let mock = try await E2E.startMock { $0.behaviors = [.tokenUpdateLockout: 60_000] }
-        defer { Task { await mock.stop() } }
-        _ = try await Self.adminPOST(
-            mock, "/v1/faults",
-            #"{"select":{"first":1},"action":{"respond":{"status":429,"reason":"TooManyProviderTokenUpdates"}}}"#)
-        let result = try await Self.nodeSequence(
-            mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 100])
-        let reasons = (result["results"] as? [[String: Any]] ?? []).map { $0["reason"] as? String ?? "-" }
-        #expect(reasons == ["TooManyProviderTokenUpdates", "TooManyProviderTokenUpdates"], "\(result)")
-        #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+        try await E2E.withMock(E2E.mockConfiguration { $0.behaviors = [.tokenUpdateLockout: 60_000] }) { mock in
+            _ = try await Self.adminPOST(
+                mock, "/v1/faults",
+                #"{"select":{"first":1},"action":{"respond":{"status":429,"reason":"TooManyProviderTokenUpdates"}}}"#)
+            let result = try await Self.nodeSequence(
+                mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 100])
+            let reasons = (result["results"] as? [[String: Any]] ?? []).map { $0["reason"] as? String ?? "-" }
+            #expect(reasons == ["TooManyProviderTokenUpdates", "TooManyProviderTokenUpdates"], "\(result)")
+            #expect(try await Self.curlPush(mock, token: E2E.randomToken()).status == 200)
+        }
     }
 
     // MARK: aioapns
@@ -536,23 +556,23 @@ import Testing
     @Test(.enabled(if: PythonClientTests.python != nil || E2E.clientsRequired, "set APNS_MOCK_PYTHON"))
     func aioapnsSeesTheInjected410() async throws {
         let python = try #require(PythonClientTests.python, "APNS_MOCK_PYTHON is not set")
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let token = E2E.randomToken()
-        _ = try await Self.adminPOST(
-            mock, "/v1/faults",
-            #"{"match":{"tokenPrefix":"\#(token.prefix(8))"},"action":{"respond":{"status":410,"reason":"Unregistered","timestamp":1700000000000}}}"#
-        )
-        let output = try await E2E.run(
-            python,
-            [
-                E2E.clientsDirectory + "/aioapns_push.py", String(mock.endpoints.apnsPort), E2E.caFile, E2E.keyFile,
-                E2E.keyID, E2E.teamID, "com.example.app", token, E2E.newAPNSID(),
-            ], timeout: 60)
-        let result = try #require(
-            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any],
-            "\(output.stdout) \(output.stderr)")
-        #expect(result["status"] as? String == "410")
-        #expect(result["description"] as? String == "Unregistered")
+        try await E2E.withMock { mock in
+            let token = E2E.randomToken()
+            _ = try await Self.adminPOST(
+                mock, "/v1/faults",
+                #"{"match":{"tokenPrefix":"\#(token.prefix(8))"},"action":{"respond":{"status":410,"reason":"Unregistered","timestamp":1700000000000}}}"#
+            )
+            let output = try await E2E.run(
+                python,
+                [
+                    E2E.clientsDirectory + "/aioapns_push.py", String(mock.endpoints.apnsPort), E2E.caFile, E2E.keyFile,
+                    E2E.keyID, E2E.teamID, "com.example.app", token, E2E.newAPNSID(),
+                ], timeout: 60)
+            let result = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any],
+                "\(output.stdout) \(output.stderr)")
+            #expect(result["status"] as? String == "410")
+            #expect(result["description"] as? String == "Unregistered")
+        }
     }
 }

@@ -6,26 +6,29 @@ import Testing
 /// applied as `serve --expectations` does, Node's http2 client pushes through it, and the
 /// file's expectations must hold.
 @Suite(.serialized) struct FaultScenarioTests {
-    static func startMock(_ name: String) async throws -> RunningMock {
+    /// Runs `body` with a mock that has `name`'s setup applied, fault rules included.
+    static func withMock<Result>(_ name: String, _ body: (RunningMock) async throws -> Result) async throws -> Result {
         let loaded = try ExpectationFile.load([VerifyCommandTests.file(name)], now: WallClock.milliseconds())
-        return try await E2E.startMock { configuration in
-            configuration.keys = []
-            for file in loaded {
-                configuration.addSetup(keys: file.setup.keys, devices: file.setup.devices, faults: file.setup.faults)
-            }
-        }
+        return try await E2E.withMock(
+            E2E.mockConfiguration { configuration in
+                configuration.keys = []
+                for file in loaded {
+                    configuration.addSetup(
+                        keys: file.setup.keys, devices: file.setup.devices, faults: file.setup.faults)
+                }
+            }, body)
     }
 
     static func run(_ name: String, pushes: Int, spec: [String: Any] = [:]) async throws -> [String: Any] {
-        let mock = try await startMock(name)
-        defer { Task { await mock.stop() } }
-        let token = try VerifyCommandTests.token(in: name)
-        var full = spec
-        full["pushes"] = Array(repeating: ["token": token], count: pushes)
-        let result = try await FaultInjectionTests.nodeSequence(mock, full)
-        let report = try await mock.verify(expectationFile: VerifyCommandTests.file(name))
-        #expect(report.passed, "\(report)")
-        return result
+        try await withMock(name) { mock in
+            let token = try VerifyCommandTests.token(in: name)
+            var full = spec
+            full["pushes"] = Array(repeating: ["token": token], count: pushes)
+            let result = try await FaultInjectionTests.nodeSequence(mock, full)
+            let report = try await mock.verify(expectationFile: VerifyCommandTests.file(name))
+            #expect(report.passed, "\(report)")
+            return result
+        }
     }
 
     static func statuses(_ result: [String: Any]) -> [Int] {

@@ -24,10 +24,10 @@ import Testing
 
     @Test(.enabled(if: required, "install schemathesis (make test-deps does)"))
     func theServerConformsToItsDocument() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        try await Self.seedDeliveries(mock)
-        try await Self.runSchemathesis(against: mock, examples: 60)
+        try await E2E.withMock { mock in
+            try await Self.seedDeliveries(mock)
+            try await Self.runSchemathesis(against: mock, examples: 60)
+        }
     }
 
     /// With `--admin-token`: the same answers to callers that present it, and the token
@@ -35,10 +35,10 @@ import Testing
     @Test(.enabled(if: required, "install schemathesis (make test-deps does)"))
     func withAnAdminTokenTooWhenItIsPresented() async throws {
         let token = "schemathesis-\(UUID().uuidString)"
-        let mock = try await E2E.startMock { $0.adminToken = token }
-        defer { Task { await mock.stop() } }
-        try await Self.seedDeliveries(mock)
-        try await Self.runSchemathesis(against: mock, examples: 15, headers: ["authorization: Bearer \(token)"])
+        try await E2E.withMock(E2E.mockConfiguration { $0.adminToken = token }) { mock in
+            try await Self.seedDeliveries(mock)
+            try await Self.runSchemathesis(against: mock, examples: 15, headers: ["authorization: Bearer \(token)"])
+        }
     }
 
     /// Runs schemathesis with every check against `mock`'s admin API from the document it serves.

@@ -20,9 +20,17 @@ enum E2E {
     /// `make test` sets this; then a missing client is a failure, not a skip.
     static let clientsRequired = ProcessInfo.processInfo.environment["APNS_MOCK_E2E_REQUIRED"] == "1"
 
-    /// Starts apns-mock in this process on free ports.
-    static func startMock(configure: (inout APNSMockConfiguration) -> Void = { _ in }) async throws -> RunningMock {
-        try await RunningMock.start(APNSMockApplication(configuration: mockConfiguration(configure: configure)))
+    /// Runs `body` with apns-mock started in this process, and stops it before returning, also
+    /// when `body` throws.
+    /// - Parameter configuration: the mock's; ``mockConfiguration(configure:)`` (free ports,
+    ///   the committed certificates, the sample key) by default.
+    @discardableResult
+    static func withMock<Result>(
+        _ configuration: APNSMockConfiguration? = nil, now: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
+        _ body: (RunningMock) async throws -> Result
+    ) async throws -> Result {
+        let configuration = try configuration ?? mockConfiguration()
+        return try await withRunningMock(APNSMockApplication(configuration: configuration, now: now), body)
     }
 
     /// The tests' configuration: free ports, the committed certificates, the sample key.

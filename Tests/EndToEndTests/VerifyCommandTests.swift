@@ -9,13 +9,16 @@ import Testing
 @Suite(.serialized) struct VerifyCommandTests {
     static func file(_ name: String) -> String { E2E.repositoryRoot + "/expectations/" + name }
 
-    /// A mock with `files`' setup applied, as `serve --expectations` does.
-    static func startMock(_ files: [String]) async throws -> RunningMock {
+    /// Runs `body` with a mock that has `files`' setup applied, as `serve --expectations` does.
+    static func withMock<Result>(_ files: [String], _ body: (RunningMock) async throws -> Result) async throws
+        -> Result
+    {
         let loaded = try ExpectationFile.load(files, now: WallClock.milliseconds())
-        return try await E2E.startMock { configuration in
-            configuration.keys = []
-            for file in loaded { configuration.addSetup(keys: file.setup.keys, devices: file.setup.devices) }
-        }
+        return try await E2E.withMock(
+            E2E.mockConfiguration { configuration in
+                configuration.keys = []
+                for file in loaded { configuration.addSetup(keys: file.setup.keys, devices: file.setup.devices) }
+            }, body)
     }
 
     static func token(in file: String, key: String = "token") throws -> String {
@@ -44,92 +47,92 @@ import Testing
     }
 
     @Test func welcomeAlertHolds() async throws {
-        let mock = try await Self.startMock([Self.file("welcome-alert.yaml")])
-        defer { Task { await mock.stop() } }
-        let token = try Self.token(in: "welcome-alert.yaml")
-        let status = try await Self.push(
-            mock, token: token, payload: #"{"aps":{"alert":{"title":"Welcome","body":"Glad you are here"}}}"#)
-        #expect(status == "200")
-        let output = try await Self.verify(mock, [Self.file("welcome-alert.yaml")])
-        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(output.stdout.contains("✔ welcome push reaches the new user"))
-        #expect(output.stdout.contains("all 3 expectations hold"))
+        try await Self.withMock([Self.file("welcome-alert.yaml")]) { mock in
+            let token = try Self.token(in: "welcome-alert.yaml")
+            let status = try await Self.push(
+                mock, token: token, payload: #"{"aps":{"alert":{"title":"Welcome","body":"Glad you are here"}}}"#)
+            #expect(status == "200")
+            let output = try await Self.verify(mock, [Self.file("welcome-alert.yaml")])
+            #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+            #expect(output.stdout.contains("✔ welcome push reaches the new user"))
+            #expect(output.stdout.contains("all 3 expectations hold"))
+        }
     }
 
     @Test func silentBackgroundRefreshHolds() async throws {
-        let mock = try await Self.startMock([Self.file("silent-background-refresh.yaml")])
-        defer { Task { await mock.stop() } }
-        let token = try Self.token(in: "silent-background-refresh.yaml")
-        let status = try await Self.push(
-            mock, token: token, pushType: "background", priority: "5", payload: #"{"aps":{"content-available":1}}"#)
-        #expect(status == "200")
-        let output = try await Self.verify(mock, [Self.file("silent-background-refresh.yaml")])
-        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        try await Self.withMock([Self.file("silent-background-refresh.yaml")]) { mock in
+            let token = try Self.token(in: "silent-background-refresh.yaml")
+            let status = try await Self.push(
+                mock, token: token, pushType: "background", priority: "5", payload: #"{"aps":{"content-available":1}}"#)
+            #expect(status == "200")
+            let output = try await Self.verify(mock, [Self.file("silent-background-refresh.yaml")])
+            #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        }
     }
 
     @Test func unregisteredCleanupHoldsOnlyWhenTheProviderStops() async throws {
-        let mock = try await Self.startMock([Self.file("unregistered-cleanup.yaml")])
-        defer { Task { await mock.stop() } }
-        let token = try Self.token(in: "unregistered-cleanup.yaml")
-        #expect(try await Self.push(mock, token: token, payload: #"{"aps":{"alert":"hi"}}"#) == "410")
-        let good = try await Self.verify(mock, [Self.file("unregistered-cleanup.yaml")])
-        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
-        // A provider that keeps pushing after the 410 breaks the second step.
-        #expect(try await Self.push(mock, token: token, payload: #"{"aps":{"alert":"again"}}"#) == "410")
-        let bad = try await Self.verify(mock, [Self.file("unregistered-cleanup.yaml")])
-        #expect(bad.status == 1, "\(bad.stdout)\(bad.stderr)")
-        #expect(bad.stdout.contains("✘ the provider stops pushing to the token"), "\(bad.stdout)")
-        #expect(bad.stdout.contains("expected none"), "\(bad.stdout)")
+        try await Self.withMock([Self.file("unregistered-cleanup.yaml")]) { mock in
+            let token = try Self.token(in: "unregistered-cleanup.yaml")
+            #expect(try await Self.push(mock, token: token, payload: #"{"aps":{"alert":"hi"}}"#) == "410")
+            let good = try await Self.verify(mock, [Self.file("unregistered-cleanup.yaml")])
+            #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+            // A provider that keeps pushing after the 410 breaks the second step.
+            #expect(try await Self.push(mock, token: token, payload: #"{"aps":{"alert":"again"}}"#) == "410")
+            let bad = try await Self.verify(mock, [Self.file("unregistered-cleanup.yaml")])
+            #expect(bad.status == 1, "\(bad.stdout)\(bad.stderr)")
+            #expect(bad.stdout.contains("✘ the provider stops pushing to the token"), "\(bad.stdout)")
+            #expect(bad.stdout.contains("expected none"), "\(bad.stdout)")
+        }
     }
 
     @Test func liveActivityUpdateHolds() async throws {
-        let mock = try await Self.startMock([Self.file("live-activity-update.yaml")])
-        defer { Task { await mock.stop() } }
-        let token = try Self.token(in: "live-activity-update.yaml")
-        #expect(token.count == 160)
-        let status = try await Self.push(
-            mock, token: token, topic: "com.example.app.push-type.liveactivity", pushType: "liveactivity",
-            payload: #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"home":2,"away":1}}}"#)
-        #expect(status == "200")
-        let output = try await Self.verify(mock, [Self.file("live-activity-update.yaml")])
-        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        try await Self.withMock([Self.file("live-activity-update.yaml")]) { mock in
+            let token = try Self.token(in: "live-activity-update.yaml")
+            #expect(token.count == 160)
+            let status = try await Self.push(
+                mock, token: token, topic: "com.example.app.push-type.liveactivity", pushType: "liveactivity",
+                payload: #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"home":2,"away":1}}}"#)
+            #expect(status == "200")
+            let output = try await Self.verify(mock, [Self.file("live-activity-update.yaml")])
+            #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        }
     }
 
     @Test func aFailingExpectationReportsNearMissesAndWritesJUnit() async throws {
-        let mock = try await Self.startMock([Self.file("welcome-alert.yaml")])
-        defer { Task { await mock.stop() } }
-        let token = try Self.token(in: "welcome-alert.yaml")
-        _ = try await Self.push(mock, token: token, payload: #"{"aps":{"alert":{"title":"Welcom"}}}"#)
-        _ = try await Self.push(mock, token: E2E.randomToken(), payload: #"{"aps":{"alert":{"title":"Welcome"}}}"#)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("verify-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let junit = directory.appendingPathComponent("report.xml").path
-        let started = Date()
-        let output = try await Self.verify(mock, [Self.file("welcome-alert.yaml"), "--junit", junit])
-        #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
-        // `within: 5s`: verify waited for the push that never came.
-        #expect(Date().timeIntervalSince(started) >= 4.5)
-        let report = output.stdout
-        #expect(report.contains("✘ welcome push reaches the new user"), "\(report)")
-        #expect(report.contains("expected exactly 1"), "\(report)")
-        #expect(report.contains("matched 0"), "\(report)")
-        #expect(report.contains("closest records:"), "\(report)")
-        #expect(report.contains(#"#1 (3 of 4 fields match)"#), "\(report)")
-        #expect(report.contains(#"payload.aps.alert.title: expected "Welcome", got "Welcom""#), "\(report)")
-        #expect(report.contains(#"token: expected"#), "the other device's push differs by token: \(report)")
-        #expect(report.contains("✔ no push is rejected"))
-        // The preview shows "Welcom": the preview expectation fails too, on its title.
-        #expect(report.contains("✘ the welcome alert shows its title and passes lint"), "\(report)")
-        #expect(report.contains(#"preview.title: expected "Welcome", got "Welcom""#), "\(report)")
-        #expect(report.contains("2 of 3 expectations failed"), "\(report)")
-        let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuites name="apns-mock verify" tests="3" failures="2""#), "\(xml)")
-        #expect(xml.contains(#"<testcase classname=""#))
-        #expect(xml.contains(#"name="welcome push reaches the new user">"#))
-        #expect(xml.contains(#"<failure message="expected exactly 1, matched 0" type="ExpectationFailed">"#))
-        #expect(xml.contains(#"name="no push is rejected"/>"#))
-        #expect(xml.contains("&quot;Welcome&quot;"))
+        try await Self.withMock([Self.file("welcome-alert.yaml")]) { mock in
+            let token = try Self.token(in: "welcome-alert.yaml")
+            _ = try await Self.push(mock, token: token, payload: #"{"aps":{"alert":{"title":"Welcom"}}}"#)
+            _ = try await Self.push(mock, token: E2E.randomToken(), payload: #"{"aps":{"alert":{"title":"Welcome"}}}"#)
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("verify-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let junit = directory.appendingPathComponent("report.xml").path
+            let started = Date()
+            let output = try await Self.verify(mock, [Self.file("welcome-alert.yaml"), "--junit", junit])
+            #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+            // `within: 5s`: verify waited for the push that never came.
+            #expect(Date().timeIntervalSince(started) >= 4.5)
+            let report = output.stdout
+            #expect(report.contains("✘ welcome push reaches the new user"), "\(report)")
+            #expect(report.contains("expected exactly 1"), "\(report)")
+            #expect(report.contains("matched 0"), "\(report)")
+            #expect(report.contains("closest records:"), "\(report)")
+            #expect(report.contains(#"#1 (3 of 4 fields match)"#), "\(report)")
+            #expect(report.contains(#"payload.aps.alert.title: expected "Welcome", got "Welcom""#), "\(report)")
+            #expect(report.contains(#"token: expected"#), "the other device's push differs by token: \(report)")
+            #expect(report.contains("✔ no push is rejected"))
+            // The preview shows "Welcom": the preview expectation fails too, on its title.
+            #expect(report.contains("✘ the welcome alert shows its title and passes lint"), "\(report)")
+            #expect(report.contains(#"preview.title: expected "Welcome", got "Welcom""#), "\(report)")
+            #expect(report.contains("2 of 3 expectations failed"), "\(report)")
+            let xml = try String(contentsOfFile: junit, encoding: .utf8)
+            #expect(xml.contains(#"<testsuites name="apns-mock verify" tests="3" failures="2""#), "\(xml)")
+            #expect(xml.contains(#"<testcase classname=""#))
+            #expect(xml.contains(#"name="welcome push reaches the new user">"#))
+            #expect(xml.contains(#"<failure message="expected exactly 1, matched 0" type="ExpectationFailed">"#))
+            #expect(xml.contains(#"name="no push is rejected"/>"#))
+            #expect(xml.contains("&quot;Welcome&quot;"))
+        }
     }
 
     @Test func unusableFilesAndServersExitTwoSayingWhich() async throws {

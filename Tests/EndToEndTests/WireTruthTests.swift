@@ -31,110 +31,114 @@ import Testing
     /// started before a push whose answer a `delay` rule holds: each sees the answered record.
     /// Before the fix the wait timed out (408) and the filtered stream sent nothing.
     @Test func followersSeeADelayedAnswerWhenItIsDecided() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let token = E2E.randomToken()
-        let (created, _) = try await FaultInjectionTests.adminPOST(
-            mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"delay":{"duration":"1s"}}}"#)
-        #expect(created == 201)
-        let wait = Self.curlAdmin(mock, "/v1/deliveries/wait?token=\(token)&status=200&count=1&timeout=8", maxTime: 9)
-        let answered = Self.curlAdmin(mock, "/v1/events?status=200&token=\(token)", maxTime: 4)
-        let everything = Self.curlAdmin(mock, "/v1/events?token=\(token)", maxTime: 4)
-        try await Task.sleep(for: .milliseconds(500))  // the followers are subscribed
-        let push = try await FaultInjectionTests.curlPush(mock, token: token)
-        #expect(push.status == 200)
-        #expect(push.seconds >= 0.9)
+        try await E2E.withMock { mock in
+            let token = E2E.randomToken()
+            let (created, _) = try await FaultInjectionTests.adminPOST(
+                mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"delay":{"duration":"1s"}}}"#)
+            #expect(created == 201)
+            let wait = Self.curlAdmin(
+                mock, "/v1/deliveries/wait?token=\(token)&status=200&count=1&timeout=8", maxTime: 9)
+            let answered = Self.curlAdmin(mock, "/v1/events?status=200&token=\(token)", maxTime: 4)
+            let everything = Self.curlAdmin(mock, "/v1/events?token=\(token)", maxTime: 4)
+            try await Task.sleep(for: .milliseconds(500))  // the followers are subscribed
+            let push = try await FaultInjectionTests.curlPush(mock, token: token)
+            #expect(push.status == 200)
+            #expect(push.seconds >= 0.9)
 
-        let waited = try await wait.value
-        let page = try JSONSerialization.jsonObject(with: Data(waited.stdout.utf8)) as? [String: Any]
-        let records = page?["deliveries"] as? [[String: Any]] ?? []
-        #expect(records.count == 1, "the wait answered: \(waited.stdout)")
-        #expect((records.first?["response"] as? [String: Any])?["status"] as? Int == 200)
-        #expect(records.first?["outcome"] as? String == "answered")
+            let waited = try await wait.value
+            let page = try JSONSerialization.jsonObject(with: Data(waited.stdout.utf8)) as? [String: Any]
+            let records = page?["deliveries"] as? [[String: Any]] ?? []
+            #expect(records.count == 1, "the wait answered: \(waited.stdout)")
+            #expect((records.first?["response"] as? [String: Any])?["status"] as? Int == 200)
+            #expect(records.first?["outcome"] as? String == "answered")
 
-        let filtered = Self.deliveryEvents(try await answered.value.stdout)
-        #expect(filtered.count == 1)
-        #expect(filtered.first?["outcome"] as? String == "answered")
+            let filtered = Self.deliveryEvents(try await answered.value.stdout)
+            #expect(filtered.count == 1)
+            #expect(filtered.first?["outcome"] as? String == "answered")
 
-        let all = Self.deliveryEvents(try await everything.value.stdout)
-        #expect(all.map { $0["outcome"] as? String ?? "" } == ["pending", "answered"])
-        #expect(Set(all.map { $0["sequence"] as? Int ?? 0 }).count == 1, "one record, sent twice")
+            let all = Self.deliveryEvents(try await everything.value.stdout)
+            #expect(all.map { $0["outcome"] as? String ?? "" } == ["pending", "answered"])
+            #expect(Set(all.map { $0["sequence"] as? Int ?? 0 }).count == 1, "one record, sent twice")
+        }
     }
 
     /// The verifier follows completions too: an expectation on `status: 200` holds for a push
     /// whose answer was delayed, within its window.
     @Test func verifyCountsADelayedAnswerWithinItsWindow() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let token = E2E.randomToken()
-        _ = try await FaultInjectionTests.adminPOST(
-            mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"delay":{"duration":"1s"}}}"#)
-        let body = #"{"expect":[{"name":"delayed","match":{"token":"\#(token)","status":200},"within":"8s"}]}"#
-        let verify = Task {
-            try await E2E.run(
-                "curl",
-                [
-                    "-sS", "-X", "POST", "-H", "content-type: application/json", "--data", body,
-                    mock.endpoints.adminURL + "/v1/verify",
-                ], timeout: 20)
+        try await E2E.withMock { mock in
+            let token = E2E.randomToken()
+            _ = try await FaultInjectionTests.adminPOST(
+                mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"delay":{"duration":"1s"}}}"#)
+            let body = #"{"expect":[{"name":"delayed","match":{"token":"\#(token)","status":200},"within":"8s"}]}"#
+            let verify = Task {
+                try await E2E.run(
+                    "curl",
+                    [
+                        "-sS", "-X", "POST", "-H", "content-type: application/json", "--data", body,
+                        mock.endpoints.adminURL + "/v1/verify",
+                    ], timeout: 20)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await FaultInjectionTests.curlPush(mock, token: token).status == 200)
+            let report = try await verify.value.stdout
+            #expect(report.hasPrefix(#"{"passed":true"#), "\(report)")
         }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(try await FaultInjectionTests.curlPush(mock, token: token).status == 200)
-        let report = try await verify.value.stdout
-        #expect(report.hasPrefix(#"{"passed":true"#), "\(report)")
     }
 
     /// A fault rule's GOAWAY with `lastStreamId` below streams already answered names the
     /// highest answered stream instead (RFC 9113 §6.8); the README says so. Node's http2 sees it.
     @Test(.enabled(if: nodeAvailable, "node is not installed"))
     func aRuleGoAwayNeverTakesBackAnswers() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        _ = try await FaultInjectionTests.adminPOST(
-            mock, "/v1/faults", #"{"select":{"nth":4},"action":{"goaway":{"lastStreamId":1}}}"#)
-        let tokens = (0..<4).map { _ in E2E.randomToken() }
-        let result = try await FaultInjectionTests.nodeSequence(
-            mock, ["pushes": tokens.map { ["token": $0] }, "retryRefused": true])
-        let goaways = result["goaways"] as? [[String: Any]] ?? []
-        #expect(goaways.first?["lastStreamID"] as? Int == 5, "streams 1, 3 and 5 were answered: \(result)")
-        let statuses = (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
-        #expect(statuses == [200, 200, 200, 200], "the fourth is retried on a new connection: \(result)")
-        let (_, log) = try await E2E.adminGET(mock, "/v1/connections")
-        let events = (log["connections"] as? [[String: Any]] ?? []).flatMap { $0["events"] as? [[String: Any]] ?? [] }
-        let sent = events.first { $0["kind"] as? String == "goawaySent" }
-        #expect(sent?["lastStreamId"] as? Int == 5, "\(events)")
+        try await E2E.withMock { mock in
+            _ = try await FaultInjectionTests.adminPOST(
+                mock, "/v1/faults", #"{"select":{"nth":4},"action":{"goaway":{"lastStreamId":1}}}"#)
+            let tokens = (0..<4).map { _ in E2E.randomToken() }
+            let result = try await FaultInjectionTests.nodeSequence(
+                mock, ["pushes": tokens.map { ["token": $0] }, "retryRefused": true])
+            let goaways = result["goaways"] as? [[String: Any]] ?? []
+            #expect(goaways.first?["lastStreamID"] as? Int == 5, "streams 1, 3 and 5 were answered: \(result)")
+            let statuses = (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
+            #expect(statuses == [200, 200, 200, 200], "the fourth is retried on a new connection: \(result)")
+            let (_, log) = try await E2E.adminGET(mock, "/v1/connections")
+            let events = (log["connections"] as? [[String: Any]] ?? []).flatMap {
+                $0["events"] as? [[String: Any]] ?? []
+            }
+            let sent = events.first { $0["kind"] as? String == "goawaySent" }
+            #expect(sent?["lastStreamId"] as? Int == 5, "\(events)")
+        }
     }
 
     /// Streams libnghttp2 refuses by itself (a burst before the client acknowledged
     /// MAX_CONCURRENT_STREAMS 1) appear in the connection log, and the `closed` event says who
     /// closed the connection.
     @Test func streamsRefusedByTheHTTP2LibraryAndWhoClosedAreLogged() async throws {
-        let mock = try await E2E.startMock()
-        defer { Task { await mock.stop() } }
-        let output = try await E2E.run(
-            try #require(E2E.which("python3")), ["-c", Self.earlyBurst, E2E.caFile, String(mock.apnsPorts[0]), "3"],
-            timeout: 20)
-        let line = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(line.contains("RST 3 7") && line.contains("RST 5 7"), "the client saw the refusals: \(output)")
-        try await Task.sleep(for: .milliseconds(300))
-        let (_, log) = try await E2E.adminGET(mock, "/v1/connections")
-        let connection = try #require((log["connections"] as? [[String: Any]])?.first)
-        let events = connection["events"] as? [[String: Any]] ?? []
-        let resets = events.filter { $0["kind"] as? String == "streamReset" && $0["by"] as? String == "server" }
-        #expect(resets.map { $0["streamId"] as? Int ?? 0 } == [3, 5], "\(events)")
-        #expect(resets.allSatisfy { $0["errorCode"] as? String == "REFUSED_STREAM" })
-        let closed = events.last { $0["kind"] as? String == "closed" }
-        #expect(closed?["by"] as? String == "client", "\(events)")
+        try await E2E.withMock { mock in
+            let output = try await E2E.run(
+                try #require(E2E.which("python3")),
+                ["-c", Self.earlyBurst, E2E.caFile, String(mock.apnsPorts[0]), "3"],
+                timeout: 20)
+            let line = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(line.contains("RST 3 7") && line.contains("RST 5 7"), "the client saw the refusals: \(output)")
+            try await Task.sleep(for: .milliseconds(300))
+            let (_, log) = try await E2E.adminGET(mock, "/v1/connections")
+            let connection = try #require((log["connections"] as? [[String: Any]])?.first)
+            let events = connection["events"] as? [[String: Any]] ?? []
+            let resets = events.filter { $0["kind"] as? String == "streamReset" && $0["by"] as? String == "server" }
+            #expect(resets.map { $0["streamId"] as? Int ?? 0 } == [3, 5], "\(events)")
+            #expect(resets.allSatisfy { $0["errorCode"] as? String == "REFUSED_STREAM" })
+            let closed = events.last { $0["kind"] as? String == "closed" }
+            #expect(closed?["by"] as? String == "client", "\(events)")
 
-        // The server closing: a fault rule's `close` (the client's connection ends unanswered).
-        _ = try await FaultInjectionTests.adminPOST(mock, "/v1/faults", #"{"action":{"close":{}}}"#)
-        _ = try await FaultInjectionTests.curlPush(mock, token: E2E.randomToken())
-        try await Task.sleep(for: .milliseconds(300))
-        let (_, after) = try await E2E.adminGET(mock, "/v1/connections")
-        let last = try #require((after["connections"] as? [[String: Any]])?.last)
-        let lastClosed = (last["events"] as? [[String: Any]] ?? []).last { $0["kind"] as? String == "closed" }
-        #expect(lastClosed?["by"] as? String == "server", "\(last)")
-        #expect((lastClosed?["reason"] as? String ?? "").contains("fault rule"), "\(last)")
+            // The server closing: a fault rule's `close` (the client's connection ends unanswered).
+            _ = try await FaultInjectionTests.adminPOST(mock, "/v1/faults", #"{"action":{"close":{}}}"#)
+            _ = try await FaultInjectionTests.curlPush(mock, token: E2E.randomToken())
+            try await Task.sleep(for: .milliseconds(300))
+            let (_, after) = try await E2E.adminGET(mock, "/v1/connections")
+            let last = try #require((after["connections"] as? [[String: Any]])?.last)
+            let lastClosed = (last["events"] as? [[String: Any]] ?? []).last { $0["kind"] as? String == "closed" }
+            #expect(lastClosed?["by"] as? String == "server", "\(last)")
+            #expect((lastClosed?["reason"] as? String ?? "").contains("fault rule"), "\(last)")
+        }
     }
 
     /// A raw TLS client (ALPN h2) that sends its preface, SETTINGS and `argv[3]` request

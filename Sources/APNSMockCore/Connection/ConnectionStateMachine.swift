@@ -254,6 +254,13 @@ public struct ConnectionStateMachine: Sendable {
         return true
     }
 
+    /// The HTTP/2 session ended with a connection error in the read that is being handled (the
+    /// library sent its GOAWAY): nothing more goes out, so requests completed in that read are
+    /// recorded as never answered, and waiting streams end when the connection closes.
+    public mutating func sessionFailed() {
+        modify { _, phase in phase = .closing }
+    }
+
     /// The client opened more streams than the limit it acknowledged and `stream-limit-goaway`
     /// is on: GOAWAY REFUSED_STREAM with APNs's plain-text debug data, naming the last stream
     /// processed, then the connection closes (streams still waiting end unanswered).
