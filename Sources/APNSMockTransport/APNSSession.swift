@@ -178,21 +178,24 @@ final class APNSSession {
                 faults: faults, now: now, random: &random, into: &actions)
             if let token = decided.verdict.newToken { shared.registry.remember(token) }
             http2.finishAnswer(ready.request)
-            let current = CurrentRequest(
-                request: request, verdict: decided.verdict, environment: environment, streamID: ready.streamID,
-                receivedAt: now)
             if var answer = decided.answerNow {
                 // The common case: recorded once, answered, nothing else.
                 let receipt = shared.store.record(
                     record(
-                        ConnectionStateMachine.RecordedAnswer(
-                            outcome: .answered, answer: answer, answeredAt: now, faultID: decided.faultID),
-                        of: current))
+                        answer: answer,
+                        response: DeliveryResponse(
+                            status: answer.status, reason: answer.reason, timestamp: answer.timestamp,
+                            respondedAt: now),
+                        outcome: .answered, faultID: decided.faultID, request: request, verdict: decided.verdict,
+                        environment: environment, streamID: ready.streamID, receivedAt: now))
                 answer.apnsID = receipt.apnsID
                 respond(streamID: ready.streamID, answer)
             } else {
                 if machine.isWaiting(streamID: ready.streamID) { http2.watchClose(ready.streamID) }
-                perform(current)
+                perform(
+                    CurrentRequest(
+                        request: request, verdict: decided.verdict, environment: environment,
+                        streamID: ready.streamID, receivedAt: now))
             }
             logger.debug(
                 "request decided",
@@ -275,16 +278,24 @@ final class APNSSession {
     /// The record of the request being decided, as `recorded` says.
     private func record(_ recorded: ConnectionStateMachine.RecordedAnswer, of current: CurrentRequest) -> DeliveryRecord
     {
-        let request = current.request
-        let verdict = current.verdict
-        return DeliveryRecord(
-            receivedAt: current.receivedAt, connectionID: connectionID, streamID: current.streamID,
-            environment: current.environment, method: request.method, path: request.path, authority: request.authority,
-            headerBlock: request.headerBlock, token: verdict.deviceToken ?? verdict.rawDeviceToken,
-            topic: verdict.topic, pushType: verdict.pushType, apnsID: recorded.answer.apnsID,
-            uniqueID: recorded.answer.uniqueID, payload: request.payload, payloadSize: request.payloadSize,
-            authentication: verdict.authentication, response: DeliveryResponse(recorded), outcome: recorded.outcome,
-            faultID: recorded.faultID)
+        record(
+            answer: recorded.answer, response: DeliveryResponse(recorded), outcome: recorded.outcome,
+            faultID: recorded.faultID, request: current.request, verdict: current.verdict,
+            environment: current.environment, streamID: current.streamID, receivedAt: current.receivedAt)
+    }
+
+    /// The record of a request: what it carried, what the rules found, and its answer's fate.
+    private func record(
+        answer: APNSAnswer, response: DeliveryResponse?, outcome: DeliveryOutcome, faultID: String?,
+        request: APNSRequest, verdict: APNSVerdict, environment: APNSEnvironment, streamID: Int32, receivedAt: Int64
+    ) -> DeliveryRecord {
+        DeliveryRecord(
+            receivedAt: receivedAt, connectionID: connectionID, streamID: streamID, environment: environment,
+            method: request.method, path: request.path, authority: request.authority, headerBlock: request.headerBlock,
+            token: verdict.deviceToken ?? verdict.rawDeviceToken, topic: verdict.topic, pushType: verdict.pushType,
+            apnsID: answer.apnsID, uniqueID: answer.uniqueID, payload: request.payload,
+            payloadSize: request.payloadSize, authentication: verdict.authentication, response: response,
+            outcome: outcome, faultID: faultID)
     }
 
     /// Performs the actions; `current` is the request they were decided for, if any (its record).
