@@ -55,9 +55,3 @@ public struct APNSVerdict: Sendable, Equatable {
     /// Whether the push was accepted.
     public var isAccepted: Bool { status == 200 }
 }
-
-/// A provider token parsed for the first time, for the server's token cache.
-public struct NewProviderToken: Sendable, Hashable {
-    public var token: String
-    public var details: CachedProviderToken
-}

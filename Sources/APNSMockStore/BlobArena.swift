@@ -6,13 +6,6 @@ import DequeModule
     import Darwin
 #endif
 
-/// Where one record's blob sits in a `BlobArena`.
-struct BlobRef: Sendable {
-    var chunk: UInt32
-    var offset: UInt32
-    var count: UInt32
-}
-
 /// The records' blobs, packed one after another into 4 MB chunks.
 ///
 /// Records leave in the order they came (the store is a ring), so a chunk is freed — or kept as

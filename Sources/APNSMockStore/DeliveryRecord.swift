@@ -3,9 +3,10 @@ import APNSMockCore
 /// One recorded request and its answer: what the transport hands to the `DeliveryStore`, and
 /// what the store hands back to readers.
 ///
-/// Its fields are defined once, in `DeliveryRecord.Field` (JSON keys, matcher fields, storage);
-/// the stored form (`RecordCodec`, `StoredDelivery`) and the admin JSON (`DeliveryRecordJSON`)
-/// switch over that list, so the compiler points at every place a new field must be handled.
+/// Its fields are defined once, in `DeliveryRecord.Field` (JSON keys, matcher fields, storage).
+/// The admin JSON (`DeliveryRecordJSON`) switches over that list, so the compiler points at it
+/// for a new field; the stored form (`RecordCodec` for variable fields, `StoredDelivery` and the
+/// store's `record`/`decode` for fixed ones) is checked by `RecordFieldTableTests`.
 public struct DeliveryRecord: Sendable {
     /// Sequence number: starts at 1, never goes back, not even after a reset (0 until stored).
     public var sequence: UInt64 = 0

@@ -95,9 +95,3 @@ public final class APNSListener: Service, Sendable {
         try? await channel.close()
     }
 }
-
-/// A listener set-up failure, in words.
-public struct ListenerError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}

@@ -3,16 +3,6 @@ import APNSMockRegistry
 import APNSMockStore
 import Logging
 
-/// What an `APNSSession` needs from the connection around it: timers and closing. The
-/// connection handler implements it on its event loop; tests implement it by hand.
-protocol ConnectionDriver: AnyObject {
-    /// Calls the session's `timerFired(streamID:)` after `milliseconds`.
-    func startTimer(streamID: Int32, milliseconds: Int64)
-    func cancelTimer(streamID: Int32)
-    /// Closes the connection, once what is queued has been sent (`afterFlush`) or at once.
-    func closeConnection(afterFlush: Bool)
-}
-
 /// One APNs connection's HTTP/2 session and state machine, without sockets or TLS: plaintext
 /// in, answers decided, plaintext out. `APNSConnectionHandler` drives it over TLS; the HTTP/2
 /// tests drive it directly.

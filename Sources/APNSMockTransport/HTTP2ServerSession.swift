@@ -3,31 +3,6 @@ import APNSMockRegistry
 import APNSMockStore
 private import CNGHTTP2
 
-/// The HTTP/2 settings the server announces, APNs's values by default.
-public struct HTTP2Settings: Sendable, Hashable {
-    public var maxConcurrentStreams: UInt32 = 1000
-    public var headerTableSize: UInt32 = 4096
-    public var maxHeaderListSize: UInt32 = 8000
-    public var initialWindowSize: UInt32 = 65_535
-    public var maxFrameSize: UInt32 = 16_384
-
-    public init(maxConcurrentStreams: UInt32 = 1000, maxHeaderListSize: UInt32 = 8000) {
-        self.maxConcurrentStreams = maxConcurrentStreams
-        self.maxHeaderListSize = maxHeaderListSize
-    }
-}
-
-/// A request whose headers (and body, or enough of it) have arrived and which waits for its
-/// answer.
-struct ReadyRequest {
-    var streamID: Int32
-    /// The stream's collected parts; owned by the session, valid until the answer is submitted.
-    var request: StreamRequest
-    /// The body outgrew one flow-control window before END_STREAM: the answer goes out now and
-    /// the rest of the body is read and discarded.
-    var early: Bool
-}
-
 /// A server-side libnghttp2 session driven by bytes: `receive` plaintext, `collectOutput` to
 /// send.
 ///
@@ -468,74 +443,5 @@ final class HTTP2ServerSession {
         guard spareStreams.count < Self.spareStreamLimit else { return }
         request.reset()
         spareStreams.append(request)
-    }
-}
-
-/// Writes a response's header fields into one reused buffer.
-struct ResponseHeaderWriter {
-    private(set) var bytes: [UInt8] = []
-    /// Per field: where its name ends (= its value starts), where its value ends, and whether
-    /// HPACK must never index it.
-    private(set) var fields: [(nameEnd: Int, valueEnd: Int, neverIndexed: Bool)] = []
-
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        fields.removeAll(keepingCapacity: true)
-    }
-
-    mutating func add(_ name: StaticString, _ value: String, neverIndexed: Bool = false) {
-        var value = value
-        value.withUTF8 { add(name, $0, neverIndexed: neverIndexed) }
-    }
-
-    mutating func add(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>, neverIndexed: Bool = false) {
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        let nameEnd = bytes.count
-        bytes.append(contentsOf: value)
-        fields.append((nameEnd, bytes.count, neverIndexed))
-    }
-
-    mutating func add(_ name: StaticString, _ value: ResponseMessageID, neverIndexed: Bool = false) {
-        value.withUTF8 { add(name, $0, neverIndexed: neverIndexed) }
-    }
-
-    mutating func add(_ name: StaticString, _ value: Int) {
-        var digits = String(value)
-        digits.withUTF8 { add(name, $0) }
-    }
-}
-
-/// The parts of one request as they arrive (see `HTTP2ServerSession.streams`). Reused for later
-/// streams of the connection once answered and closed, buffers and all.
-final class StreamRequest {
-    var method = ""
-    var path = ""
-    var authority: String?
-    var host: String?
-    var headers = HeaderBlock()
-    var headerListSize = 0
-    var headerListTooLarge = false
-    var payload: [UInt8] = []
-    var payloadSize = 0
-    /// Handed to the processor (or answered early); later DATA is read and dropped.
-    var answered = false
-    /// In the ready list, not yet answered.
-    var awaitingAnswer = false
-    /// nghttp2 closed the stream.
-    var closed = false
-
-    func reset() {
-        method = ""
-        path = ""
-        authority = nil
-        host = nil
-        headers.removeAll()
-        headerListSize = 0
-        headerListTooLarge = false
-        payload.removeAll(keepingCapacity: true)
-        payloadSize = 0
-        answered = false
-        awaitingAnswer = false
-        closed = false
     }
 }

@@ -343,9 +343,3 @@ struct ServeCommand: AsyncParsableCommand {
         if let payloadLimit { configuration.payloadLimit = payloadLimit }
     }
 }
-
-/// A failure reported as one line on stderr with exit code 1, never a stack trace.
-struct CLIError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

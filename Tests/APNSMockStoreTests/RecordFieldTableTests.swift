@@ -1,6 +1,7 @@
 import APNSMockCore
-import APNSMockStore
 import Testing
+
+@testable import APNSMockStore
 
 /// The record's field table (`DeliveryRecord.Field.definition`) is the one definition of its
 /// fields: the JSON, the stored form and the matcher agree with it, or these tests fail.
@@ -15,7 +16,8 @@ import Testing
         headers.append(name: "apns-collapse-id", value: "c1")
         return DeliveryRecord(
             receivedAt: 1_700_000_000_000, connectionID: 7, streamID: 9, environment: .production, method: "POST",
-            path: "/3/device/" + String(repeating: "ab", count: 32), authority: "api.push.apple.com",
+            // Not the usual `/3/device/<token>`, which the codec rebuilds from the token instead of storing.
+            path: "/3/device/" + String(repeating: "ab", count: 32) + "/x", authority: "api.push.apple.com",
             headerBlock: headers, token: String(repeating: "ab", count: 32), topic: "com.example.app",
             pushType: .background, apnsID: .echoed("7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D"),
             uniqueID: .echoed("a6e3a9c2-0f5e-4b7a-9d2c-1e8f7a6b5c4d"), payload: Array(#"{"aps":{"badge":1}}"#.utf8),
@@ -80,5 +82,16 @@ import Testing
         try matcher.add(queryParameter: "kind", value: "push")
         #expect(store.query(DeliveryQuery(matcher: matcher)).total == 1)
         #expect(throws: MatcherError.self) { try matcher.add(queryParameter: "kind", value: "fax") }
+    }
+
+    /// The codec writes an entry for every field the table keeps in the blob (the fixture sets
+    /// them all), so a new variable field cannot be left out of `RecordCodec.encode`; the round
+    /// trip above then checks `decode`.
+    @Test func everyVariableFieldHasABlobEntry() {
+        let (bytes, _) = RecordCodec.encode(Self.everyFieldSet())
+        for field in DeliveryRecord.Field.allCases where field.definition.storage == .variable {
+            let entry = bytes.withUnsafeBytes { RecordCodec.field(field, in: $0) }
+            #expect(entry != nil, "no blob entry for \(field)")
+        }
     }
 }

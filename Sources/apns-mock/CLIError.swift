@@ -1,0 +1,13 @@
+import APNSMock
+import APNSMockCore
+import APNSMockRegistry
+import APNSMockTransport
+import ArgumentParser
+import Foundation
+import Logging
+
+/// A failure reported as one line on stderr with exit code 1, never a stack trace.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
