@@ -118,6 +118,16 @@ extension DeliveryMatcher {
             }
             return value
         }
+        /// The case of `Value` spelled `text`.
+        func oneOf<Value: RawRepresentable & CaseIterable>(_: Value.Type) throws(MatcherError) -> Value
+        where Value.RawValue == String {
+            guard let value = Value(rawValue: text) else {
+                throw MatcherError(
+                    .invalidValue, field: label,
+                    "must be one of \(Value.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'")
+            }
+            return value
+        }
         switch name {
         case "token", "tokenPrefix":
             guard !text.isEmpty else { throw MatcherError(.emptyValue, field: label, "is empty") }
@@ -126,13 +136,7 @@ extension DeliveryMatcher {
         case "reason": return .reason(text)
         case "collapseId": return .collapseID(text)
         case "pushType":
-            guard let type = APNSPushType(rawValue: text) else {
-                throw MatcherError(
-                    .invalidValue, field: label,
-                    "must be one of \(APNSPushType.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'"
-                )
-            }
-            return .pushType(type)
+            return .pushType(try oneOf(APNSPushType.self))
         case "status":
             return .status(try integer(100...599, "an HTTP status code such as 200 or 410"))
         case "priority":
@@ -159,21 +163,9 @@ extension DeliveryMatcher {
             guard !text.isEmpty else { throw MatcherError(.emptyValue, field: label, "is empty") }
             return .faultID(text)
         case "kind":
-            guard let kind = RecordKind(rawValue: text) else {
-                throw MatcherError(
-                    .invalidValue, field: label,
-                    "must be one of \(RecordKind.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'"
-                )
-            }
-            return .kind(kind)
+            return .kind(try oneOf(RecordKind.self))
         case "outcome":
-            guard let outcome = DeliveryOutcome(rawValue: text) else {
-                throw MatcherError(
-                    .invalidValue, field: label,
-                    "must be one of \(DeliveryOutcome.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'"
-                )
-            }
-            return .outcome(outcome)
+            return .outcome(try oneOf(DeliveryOutcome.self))
         case "lint":
             guard lintSummaries.contains(text) || LintCode.all.contains(where: { $0.rawValue == text }) else {
                 throw MatcherError(
