@@ -7,8 +7,10 @@
 /// connection closed, a shutdown or an idle check) and appends the actions to perform; the
 /// transport performs them on nghttp2, the store and the channel. Every request goes through
 /// it, the common one included, and each record is written once when its answer is decided
-/// (`record`), then once more only if it was left waiting (`complete`). Nothing outside reads
-/// its state.
+/// (`record`), then once more only if it was left waiting (`complete`). Its state is private:
+/// the transport asks two questions (`isClosed`, `isWaiting(streamID:)`) and changes it only
+/// through these events. The common request's answer comes back as the event's result
+/// (`OnRequestReady.answerNow`), every other decision as actions.
 public struct ConnectionStateMachine: Sendable {
     /// What the transport does for the machine, in order.
     public enum Action: Sendable, Equatable {
