@@ -106,13 +106,6 @@ public struct ExpectationVerifier: Sendable {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// The expectation's outcome on the records stored now (no near misses yet).
-    func evaluate(_ expectation: DeliveryExpectation) -> Outcome {
-        let matches = MatchFollowers(reader: reader, expectations: [expectation])
-        matches.advance()
-        return evaluate(expectation, matches)
-    }
-
     /// The expectation's outcome on the matches followed so far.
     private func evaluate(_ expectation: DeliveryExpectation, _ matches: MatchFollowers) -> Outcome {
         guard let steps = expectation.steps else {

@@ -41,6 +41,9 @@ public final class FaultControl: Sendable {
 
     private struct State {
         var rules: [RuleEntry] = []
+        /// The rules alone, kept beside `rules` whenever they change, so that the answer path
+        /// takes them with one retain (it matches them outside the lock).
+        var ruleSnapshot: [FaultRule] = []
         var nextRuleNumber = 1
         var shutdown = false
         /// 503 ServiceUnavailable until this epoch millisecond (`Int64.max`: until cleared).
@@ -65,7 +68,7 @@ public final class FaultControl: Sendable {
         self.throttle = throttle
         state.withLock { state in
             state.behaviors = behaviors
-            refreshActive(state)
+            refreshActive(&state)
         }
     }
 
@@ -73,7 +76,8 @@ public final class FaultControl: Sendable {
     @inline(__always)
     public var active: Active { Active(rawValue: activeBits.load(ordering: .relaxed)) }
 
-    private func refreshActive(_ state: State) {
+    private func refreshActive(_ state: inout State) {
+        state.ruleSnapshot = state.rules.map(\.rule)
         var active: Active = []
         if !state.rules.isEmpty { active.insert(.rules) }
         if state.shutdown { active.insert(.shutdown) }
@@ -105,7 +109,7 @@ public final class FaultControl: Sendable {
         let added = state.withLock { state -> Bool in
             guard !state.rules.contains(where: { $0.rule.id == rule.id }) else { return false }
             state.rules.append(RuleEntry(rule: rule, selector: rule.makeSelector()))
-            refreshActive(state)
+            refreshActive(&state)
             return true
         }
         guard added else {
@@ -131,7 +135,7 @@ public final class FaultControl: Sendable {
         state.withLock { state in
             guard let index = state.rules.firstIndex(where: { $0.rule.id == id }) else { return false }
             state.rules.remove(at: index)
-            refreshActive(state)
+            refreshActive(&state)
             return true
         }
     }
@@ -142,7 +146,7 @@ public final class FaultControl: Sendable {
         state.withLock { state in
             let count = state.rules.count
             state.rules.removeAll()
-            refreshActive(state)
+            refreshActive(&state)
             return count
         }
     }
@@ -154,7 +158,7 @@ public final class FaultControl: Sendable {
     /// payload, which no other connection should wait for); only their selections, which
     /// count, are made under it.
     public func evaluate(_ facts: some DeliveryFacts, connectionID: UInt64, now: Int64) -> FaultHit? {
-        let rules = state.withLock { state in state.rules.map(\.rule) }
+        let rules = state.withLock { state in state.ruleSnapshot }
         let matching = rules.filter { $0.matches(facts, connectionID: connectionID) }.map(\.id)
         guard !matching.isEmpty else { return nil }
         return state.withLock { state -> FaultHit? in
@@ -177,7 +181,7 @@ public final class FaultControl: Sendable {
     public func setShutdown(_ on: Bool) {
         state.withLock { state in
             state.shutdown = on
-            refreshActive(state)
+            refreshActive(&state)
         }
     }
 
@@ -188,7 +192,7 @@ public final class FaultControl: Sendable {
     public func setUnavailable(until: Int64?) {
         state.withLock { state in
             state.unavailableUntil = until ?? Int64.max
-            refreshActive(state)
+            refreshActive(&state)
         }
     }
 
@@ -196,7 +200,7 @@ public final class FaultControl: Sendable {
     public func clearUnavailable() {
         state.withLock { state in
             state.unavailableUntil = nil
-            refreshActive(state)
+            refreshActive(&state)
         }
     }
 
@@ -207,7 +211,7 @@ public final class FaultControl: Sendable {
             guard let until = state.unavailableUntil else { return nil }
             if now >= until {
                 state.unavailableUntil = nil
-                refreshActive(state)
+                refreshActive(&state)
                 return nil
             }
             return until
@@ -255,7 +259,7 @@ public final class FaultControl: Sendable {
     public func enable(_ behavior: ConnectionBehavior, lockoutMilliseconds: Int64? = nil) {
         state.withLock { state in
             state.behaviors[behavior] = lockoutMilliseconds ?? ConnectionBehavior.defaultLockoutMilliseconds
-            refreshActive(state)
+            refreshActive(&state)
         }
     }
 
@@ -263,8 +267,9 @@ public final class FaultControl: Sendable {
     @discardableResult
     public func disable(_ behavior: ConnectionBehavior) -> Bool {
         state.withLock { state in
-            defer { refreshActive(state) }
-            return state.behaviors.removeValue(forKey: behavior) != nil
+            let removed = state.behaviors.removeValue(forKey: behavior) != nil
+            refreshActive(&state)
+            return removed
         }
     }
 
@@ -283,7 +288,7 @@ public final class FaultControl: Sendable {
         state.withLock { state in
             state = State(nextRuleNumber: state.nextRuleNumber)
             state.behaviors = behaviors
-            refreshActive(state)
+            refreshActive(&state)
         }
     }
 }

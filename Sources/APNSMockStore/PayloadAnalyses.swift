@@ -66,7 +66,4 @@ public final class PayloadAnalyses: Sendable {
     public func removeAll() {
         cache.withLockedValue { $0.removeAll() }
     }
-
-    /// How many analyses are cached.
-    public var cachedCount: Int { cache.withLockedValue { $0.count } }
 }
