@@ -15,45 +15,23 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private enum State {
-        /// Nothing read yet, or too little to tell TLS from cleartext.
-        case greeting
-        case handshaking
-        /// Waiting for the 24 bytes of the HTTP/2 client preface.
-        case awaitingPreface
-        case http2
-        /// A cleartext HTTP/2 client is being answered by `cleartextRefusal`.
-        case cleartextHTTP2
-        case closing
-    }
-
     /// How long a connection told to use TLS stays open for the client to read the answer.
     static let cleartextLinger = TimeAmount.seconds(2)
-
-    /// The HTTP/2 client connection preface (RFC 9113 §3.4).
-    static let clientPreface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
 
     private let shared: APNSListenerContext
     private let connectionID: UInt64
     private var logger: Logger
     private var tls: TLSConnection?
+    /// The connection's logic: its state machine (where it is, from greeting to close, and
+    /// why it closed) and its HTTP/2 session. Set when the handler is added.
     private var session: APNSSession?
-    private var state = State.greeting
     /// The first bytes, kept while `ClientGreeting` is `.undecided`.
     private var greetingBytes: [UInt8] = []
     private var cleartextRefusal: CleartextHTTP2Refusal?
     /// Closes a connection told to use TLS that the client has not closed itself.
     private var lingerTimeout: Scheduled<Void>?
-    private var serverName: String?
-    private var prefaceBuffer: [UInt8] = []
     private var plaintext: [UInt8] = []
     private var output: [UInt8] = []
-    /// HTTP/2 bytes may go out: the client chose h2 by ALPN or sent the HTTP/2 preface. Until
-    /// then nothing is sent, so that an HTTP/1.1 client gets a clean HTTP/1.1 answer.
-    private var http2OutputAllowed = false
-    /// The client chose h2 by ALPN: a bad preface is an HTTP/2 connection error, answered
-    /// with GOAWAY (RFC 9113 §3.4), not in HTTP/1.1 words.
-    private var alpnChoseH2 = false
     /// The context while the handler is in the pipeline, for timers and the registry's calls.
     private var context: ChannelHandlerContext?
     /// Delayed answers' timers, by stream.
@@ -63,11 +41,12 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// When bytes last arrived (`--idle-timeout`), as the event loop's uptime.
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
-    /// Why the server closes the connection, once it does (the connection log's `closed` event
-    /// says who closed it and why); `nil` while the client may be the one.
-    private var closeReason: String?
     /// The I/O error that ended the connection, if one did.
     private var closeError: String?
+    /// Why the connection could not be set up, if it could not.
+    private var setupError: String?
+    /// The channel is being closed: nothing more is read or written.
+    private var channelClosing = false
 
     init(context: APNSListenerContext) {
         shared = context
@@ -80,9 +59,13 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         self.context = context
         do {
             tls = try TLSConnection(context: shared.tls)
+            session = try APNSSession(context: shared, connectionID: connectionID, logger: logger)
+            session?.driver = self
         } catch {
             logger.error("cannot set up a connection: \(error)")
-            closeReason = "cannot set up TLS: \(error)"
+            setupError = "\(error)"
+            session = nil
+            channelClosing = true
             context.close(promise: nil)
         }
     }
@@ -100,11 +83,9 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func channelInactive(context: ChannelHandlerContext) {
         logger.debug("connection closed")
-        state = .closing
-        shared.connectionLog.closed(
-            id: connectionID, at: shared.now(), by: closeReason == nil ? "client" : "server",
-            reason: closeReason ?? closeError.map { "connection error: \($0)" } ?? "the client closed the connection")
-        session?.connectionClosed()
+        channelClosing = true
+        let reason = session?.connectionClosed(error: closeError) ?? .cannotSetUp(setupError ?? "unknown error")
+        shared.connectionLog.closed(id: connectionID, at: shared.now(), by: reason.by, reason: reason.description)
         for timer in timers.values { timer.cancel() }
         timers.removeAll()
         session = nil
@@ -127,14 +108,15 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         logger.debug("connection error: \(error)")
         closeError = "\(error)"
-        context.close(promise: nil)
+        performClose(afterFlush: false)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let session, !channelClosing else { return }
         let buffer = unwrapInboundIn(data)
         if shared.idleTimeout != nil { lastActivity = .now() }
-        switch state {
-        case .closing:
+        switch session.inbound {
+        case .ignored:
             return
         case .cleartextHTTP2:
             buffer.withUnsafeReadableBytes { answerCleartextHTTP2($0.bindMemory(to: UInt8.self), context: context) }
@@ -142,19 +124,19 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .greeting:
             if greetingBytes.isEmpty, buffer.readableBytesView.first == ClientGreeting.tlsHandshakeRecord {
                 // The usual case, decided by the first byte without copying.
-                state = .handshaking
-                if shared.faults.tlsRefusals > 0, shared.faults.takeTLSRefusal() {
+                let refused = shared.faults.tlsRefusals > 0 && shared.faults.takeTLSRefusal()
+                if session.greetingReceived(.tls, tlsRefused: refused) == .refuseTLS {
                     log("handshakeFailed", [("error", "refused by the refuse-tls mode")])
                     logger.info("TLS handshake refused (refuse-tls mode)")
-                    closeNow(context: context, reason: "refuse-tls mode")
+                    performClose(afterFlush: false)
                     return
                 }
             } else {
                 greetingBytes.append(contentsOf: buffer.readableBytesView)
-                greet(context: context)
+                greet(session, context: context)
                 return
             }
-        case .handshaking, .awaitingPreface, .http2:
+        case .handshake, .tls:
             break
         }
         guard let tls else { return }
@@ -163,24 +145,28 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     /// Decides from `greetingBytes` whether the client speaks TLS, and answers one that does not.
-    private func greet(context: ChannelHandlerContext) {
+    private func greet(_ session: APNSSession, context: ChannelHandlerContext) {
         let greeting = ClientGreeting(greetingBytes)
-        switch greeting {
-        case .undecided:
+        let refused = greeting == .tls && shared.faults.tlsRefusals > 0 && shared.faults.takeTLSRefusal()
+        switch session.greetingReceived(greeting, tlsRefused: refused) {
+        case .readMore:
             return
-        case .tls:
-            state = .handshaking
+        case .startTLS:
             if let tls { greetingBytes.withUnsafeBytes { tls.receiveCiphertext($0) } }
             greetingBytes = []
             process(context: context)
-        case .plaintext:
+        case .refuseTLS:
+            log("handshakeFailed", [("error", "refused by the refuse-tls mode")])
+            logger.info("TLS handshake refused (refuse-tls mode)")
+            greetingBytes = []
+            performClose(afterFlush: false)
+        case .answerCleartextRequest:
             logger.notice(
                 "cleartext request on the TLS port (an http:// URL?); answered 400: use https://",
                 metadata: ["apnsmock.peer": "\(Self.peer(context))"])
             greetingBytes = []
-            sendCleartextAndClose(
-                PlainTextResponse.tlsRequired.bytes, reason: "cleartext request on the TLS port", context: context)
-        case .cleartextHTTP2:
+            sendCleartextAndClose(PlainTextResponse.tlsRequired.bytes, context: context)
+        case .refuseCleartextHTTP2:
             logger.notice(
                 "cleartext HTTP/2 (h2c) on the TLS port; answered 400: use https://",
                 metadata: ["apnsmock.peer": "\(Self.peer(context))"])
@@ -188,11 +174,10 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 cleartextRefusal = try CleartextHTTP2Refusal(settings: shared.settings)
             } catch {
                 logger.error("cannot set up HTTP/2: \(error)")
-                closeNow(context: context, reason: "cannot set up HTTP/2: \(error)")
+                close(.cannotSetUp("\(error)"), afterFlush: false)
                 return
             }
-            state = .cleartextHTTP2
-            let rest = Array(greetingBytes.dropFirst(Self.clientPreface.count))
+            let rest = Array(greetingBytes.dropFirst(ClientGreeting.http2Preface.count))
             greetingBytes = []
             rest.withUnsafeBufferPointer { answerCleartextHTTP2($0, context: context) }
         }
@@ -205,7 +190,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         output.removeAll(keepingCapacity: true)
         cleartextRefusal.receive(bytes, output: &output)
         if cleartextRefusal.finished {
-            sendCleartextAndClose(output, reason: "cleartext HTTP/2 (h2c) on the TLS port", context: context)
+            if session?.close(.cleartextHTTP2) ?? true { sendCleartextAndClose(output, context: context) }
         } else if !output.isEmpty {
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: output)), promise: nil)
         }
@@ -215,9 +200,8 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// written, so that the client reads them even if it is still sending (closing a socket
     /// with unread input would reset the connection); the rest when the client closes, or
     /// after `cleartextLinger`. What the client sends meanwhile is dropped.
-    private func sendCleartextAndClose(_ bytes: [UInt8], reason: String, context: ChannelHandlerContext) {
-        state = .closing
-        closeReason = closeReason ?? reason
+    private func sendCleartextAndClose(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        channelClosing = true
         let promise = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: promise)
         let channel = context.channel
@@ -226,8 +210,8 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     private func process(context: ChannelHandlerContext) {
-        guard let tls else { return }
-        if state == .handshaking {
+        guard let tls, let session else { return }
+        if session.inbound == .handshake {
             switch tls.driveHandshake() {
             case .needMoreData:
                 flushCiphertext(context: context)
@@ -244,83 +228,61 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                     "handshakeFailed",
                     [("error", .string(message)), ("alpnRefused", .bool(tls.refusedForALPN))])
                 flushCiphertext(context: context)
-                closeNow(context: context, reason: "TLS handshake failed: \(message)")
+                close(.handshakeFailed(message), afterFlush: false)
                 return
             case .handshakeCompleted:
-                serverName = tls.serverName
-                let alpn = tls.alpnProtocol
-                let authentication = authenticationMode(tls)
-                do {
-                    session = try APNSSession(
-                        context: shared, connectionID: connectionID, authentication: authentication,
-                        serverName: serverName, logger: logger)
-                    session?.driver = self
-                } catch {
-                    logger.error("cannot set up HTTP/2: \(error)")
-                    closeNow(context: context, reason: "cannot set up HTTP/2: \(error)")
-                    return
-                }
-                logger.debug(
-                    "TLS established",
-                    metadata: [
-                        "apnsmock.tls.version": "\(tls.protocolVersion)", "apnsmock.tls.alpn": "\(alpn ?? "none")",
-                        "apnsmock.tls.sni": "\(serverName ?? "none")",
-                    ])
-                var details: [(key: String, value: JSONValue)] = [
-                    ("tlsVersion", .string(tls.protocolVersion)), ("alpn", alpn.map { .string($0) } ?? .null),
-                    ("serverName", serverName.map { .string($0) } ?? .null),
-                ]
-                if let peer = tls.peerCertificate, case .certificate(let identity) = authentication {
-                    details.append(("clientCertificate", .string(identity.subject)))
-                    details.append(("clientCertificateTrusted", .bool(peer.verificationError == nil)))
-                }
-                log("handshake", details)
-                state = .awaitingPreface
-                if alpn == "h2" {
-                    // The client committed to HTTP/2: send our SETTINGS now, as servers do.
-                    http2OutputAllowed = true
-                    alpnChoseH2 = true
-                    sendHTTP2Output(context: context)
-                } else {
-                    flushCiphertext(context: context)
-                }
+                handshakeCompleted(tls, session, context: context)
             }
         }
-        guard let session else { return }
         plaintext.removeAll(keepingCapacity: true)
         let open = tls.readPlaintext(into: &plaintext)
-        var bytes = plaintext[...]
-        if state == .awaitingPreface, !bytes.isEmpty {
-            let needed = Self.clientPreface.count - prefaceBuffer.count
-            prefaceBuffer.append(contentsOf: bytes.prefix(needed))
-            bytes = bytes.dropFirst(needed)
-            if !Self.clientPreface.starts(with: prefaceBuffer) {
-                refuseNonHTTP2(context: context)
+        if !plaintext.isEmpty {
+            let received = plaintext.withUnsafeBufferPointer { session.receive($0) }
+            // A close decided in the read (a fault rule, a connection error) has been performed.
+            guard !channelClosing else { return }
+            switch received {
+            case .read:
+                sendHTTP2Output(context: context)
+            case .refused(let refusal):
+                refuseNonHTTP2(refusal, context: context)
+                return
+            case .ignored:
                 return
             }
-            if prefaceBuffer.count == Self.clientPreface.count {
-                state = .http2
-                http2OutputAllowed = true
-            }
-        }
-        if state == .http2, !bytes.isEmpty {
-            let ok = bytes.withUnsafeBufferPointer { session.receive($0) }
-            guard state != .closing else { return }
-            sendHTTP2Output(context: context)
-            if !ok {
-                logger.info("HTTP/2 connection error; closing")
-                closeAfterFlush(context: context, reason: "HTTP/2 connection error")
-                return
-            }
-        } else if state == .http2 || state == .awaitingPreface {
+        } else {
             sendHTTP2Output(context: context)
         }
         if !open {
             // The client closed TLS (close_notify) or TCP.
-            closeNow(context: context, reason: nil)
-        } else if state == .http2 && !session.isActive {
-            closeAfterFlush(context: context, reason: "HTTP/2 session ended")
+            close(.clientClosed, afterFlush: false)
+        } else if !session.isActive {
+            close(.sessionEnded, afterFlush: true)
         }
+    }
+
+    /// TLS is up: the session learns the authentication mode and ALPN, and queues SETTINGS.
+    private func handshakeCompleted(_ tls: TLSConnection, _ session: APNSSession, context: ChannelHandlerContext) {
+        let serverName = tls.serverName
+        let alpn = tls.alpnProtocol
+        let authentication = authenticationMode(tls)
+        logger.debug(
+            "TLS established",
+            metadata: [
+                "apnsmock.tls.version": "\(tls.protocolVersion)", "apnsmock.tls.alpn": "\(alpn ?? "none")",
+                "apnsmock.tls.sni": "\(serverName ?? "none")",
+            ])
+        var details: [(key: String, value: JSONValue)] = [
+            ("tlsVersion", .string(tls.protocolVersion)), ("alpn", alpn.map { .string($0) } ?? .null),
+            ("serverName", serverName.map { .string($0) } ?? .null),
+        ]
+        if let peer = tls.peerCertificate, case .certificate(let identity) = authentication {
+            details.append(("clientCertificate", .string(identity.subject)))
+            details.append(("clientCertificateTrusted", .bool(peer.verificationError == nil)))
+        }
+        log("handshake", details)
+        // ALPN h2: the client committed to HTTP/2, so our SETTINGS go out now, as servers do.
+        session.handshakeCompleted(authentication: authentication, alpn: alpn, serverName: serverName)
+        sendHTTP2Output(context: context)
     }
 
     private func log(_ kind: String, _ details: [(key: String, value: JSONValue)]) {
@@ -350,31 +312,31 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         return .certificate(identity)
     }
 
-    /// The bytes after TLS are not the HTTP/2 preface: answer an HTTP/1.x request in words.
-    private func refuseNonHTTP2(context: ChannelHandlerContext) {
-        // An HTTP/1.x request line starts with a method token: upper-case letters, then a space.
-        let method = prefaceBuffer.prefix { $0 != UInt8(ascii: " ") }
-        let looksLikeHTTP1 = !method.isEmpty && method.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+    /// The bytes after TLS are not the HTTP/2 preface: a GOAWAY for a client that chose h2 by
+    /// ALPN (queued by the session), words for an HTTP/1.x request, else a close.
+    private func refuseNonHTTP2(_ refusal: ConnectionStateMachine.PrefaceRefusal, context: ChannelHandlerContext) {
         logger.notice(
-            "client did not send the HTTP/2 preface\(looksLikeHTTP1 ? " (it spoke HTTP/1.x)" : ""); closing")
-        if alpnChoseH2, let session {
-            // The client chose h2 by ALPN: its bad preface is a connection error (RFC 9113 §3.4).
-            session.refuseBadPreface()
+            "client did not send the HTTP/2 preface\(refusal == .answerHTTP1 ? " (it spoke HTTP/1.x)" : ""); closing")
+        switch refusal {
+        case .goAway:
             sendHTTP2Output(context: context)
-            closeAfterFlush(context: context, reason: "invalid connection preface")
-            return
+            performClose(afterFlush: true)
+        case .answerHTTP1:
+            if let tls {
+                PlainTextResponse.http2Only.bytes.withUnsafeBytes { tls.writePlaintext($0) }
+                tls.shutdown()
+            }
+            flushCiphertext(context: context)
+            performClose(afterFlush: false)
+        case .close:
+            flushCiphertext(context: context)
+            performClose(afterFlush: false)
         }
-        if looksLikeHTTP1, let tls {
-            PlainTextResponse.http2Only.bytes.withUnsafeBytes { tls.writePlaintext($0) }
-            tls.shutdown()
-        }
-        flushCiphertext(context: context)
-        closeNow(context: context, reason: "no HTTP/2 client preface")
     }
 
     private func sendHTTP2Output(context: ChannelHandlerContext) {
         guard let session, let tls else { return }
-        guard http2OutputAllowed else {
+        guard session.mayWriteHTTP2 else {
             flushCiphertext(context: context)
             return
         }
@@ -391,13 +353,19 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         lastWrite = context.writeAndFlush(wrapOutboundOut(buffer))
     }
 
-    /// Closes once the last write has gone out (or failed); `reason` says why the server closes.
-    private func closeAfterFlush(context: ChannelHandlerContext, reason: String) {
-        guard state != .closing else { return }
-        state = .closing
-        closeReason = closeReason ?? reason
-        let channel = context.channel
-        if let lastWrite {
+    /// Closes for `reason` (the session's machine keeps it for the connection log), unless the
+    /// connection is already closing.
+    private func close(_ reason: CloseReason, afterFlush: Bool) {
+        guard session?.close(reason) ?? true else { return }
+        performClose(afterFlush: afterFlush)
+    }
+
+    /// Closes the channel: once the last write has gone out (or failed), or at once.
+    private func performClose(afterFlush: Bool) {
+        guard let context, !channelClosing else { return }
+        channelClosing = true
+        if afterFlush, let lastWrite {
+            let channel = context.channel
             lastWrite.whenComplete { _ in channel.close(promise: nil) }
         } else {
             context.close(promise: nil)
@@ -409,11 +377,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// Graceful end: GOAWAY NO_ERROR with `debugData`, answer what it covers, then close. A
     /// connection not yet speaking HTTP/2 is closed.
     func shutdown(debugData: [UInt8]) {
-        guard let context, state != .closing else { return }
-        guard let session, state == .http2 || state == .awaitingPreface else {
-            closeNow(context: context, reason: "shutdown before HTTP/2")
-            return
-        }
+        guard let context, let session, !channelClosing else { return }
         session.shutdown(debugData: debugData)
         afterSessionStep(context: context)
     }
@@ -426,58 +390,37 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     private func checkIdle() {
-        guard let context, let idleTimeout = shared.idleTimeout, state != .closing else { return }
+        guard let context, let session, let idleTimeout = shared.idleTimeout, !channelClosing else { return }
         let limit = TimeAmount(idleTimeout)
         let idle = NIODeadline.now() - lastActivity
-        if idle >= limit, endIdleConnection() {
+        if idle >= limit,
+            session.idleTimeoutElapsed(debugData: APNSErrorBody.encode(reason: APNSReason("IdleTimeout")))
+        {
             logger.info("idle timeout: GOAWAY IdleTimeout")
-            closeReason = "idle timeout"
+            afterSessionStep(context: context)
         } else {
             scheduleIdleCheck(after: idle >= limit ? limit : limit - idle, context: context)
         }
     }
 
-    /// The idle timeout ran out: a connection not yet speaking HTTP/2 closes; a session ends
-    /// with GOAWAY IdleTimeout unless a stream waits or is being received. Whether it ended.
-    private func endIdleConnection() -> Bool {
-        guard let context else { return false }
-        guard let session, state == .http2 || state == .awaitingPreface else {
-            closeNow(context: context, reason: "idle timeout")
-            return true
-        }
-        guard session.idleTimeoutElapsed(debugData: APNSErrorBody.encode(reason: APNSReason("IdleTimeout"))) else {
-            return false
-        }
-        afterSessionStep(context: context)
-        return true
-    }
-
     private func timerFired(streamID: Int32) {
         timers[streamID] = nil
-        guard let context, let session, state != .closing else { return }
+        guard let context, let session, !channelClosing else { return }
         session.timerFired(streamID: streamID)
         afterSessionStep(context: context)
     }
 
     /// Sends what a session step queued, and closes when the session is done.
     private func afterSessionStep(context: ChannelHandlerContext) {
-        guard let session, state != .closing else { return }
+        guard let session, !channelClosing else { return }
         sendHTTP2Output(context: context)
-        if !session.isActive { closeAfterFlush(context: context, reason: "HTTP/2 session ended") }
-    }
-
-    /// Closes at once; `reason` says why the server closes (`nil`: the client closed).
-    private func closeNow(context: ChannelHandlerContext, reason: String?) {
-        guard state != .closing else { return }
-        state = .closing
-        if let reason { closeReason = closeReason ?? reason }
-        context.close(promise: nil)
+        if !session.isActive { close(.sessionEnded, afterFlush: true) }
     }
 
     /// The connection is about to be closed from outside the handler (the admin API, the end
-    /// of a shutdown's grace), for the connection log.
-    func noteClosing(reason: String) {
-        closeReason = closeReason ?? reason
+    /// of a shutdown's grace): the machine keeps why, for the connection log.
+    func noteClosing(_ reason: CloseReason) {
+        _ = session?.close(reason)
     }
 }
 
@@ -496,12 +439,8 @@ extension APNSConnectionHandler: ConnectionDriver {
 
     func closeConnection(afterFlush: Bool) {
         guard let context else { return }
-        if afterFlush {
-            // Called from a session step: queue what it produced first.
-            sendHTTP2Output(context: context)
-            closeAfterFlush(context: context, reason: "the mock ended the connection (see the GOAWAY or fault rule)")
-        } else {
-            closeNow(context: context, reason: "a fault rule closed the connection")
-        }
+        // Called from a session step: queue what it produced first.
+        if afterFlush { sendHTTP2Output(context: context) }
+        performClose(afterFlush: afterFlush)
     }
 }

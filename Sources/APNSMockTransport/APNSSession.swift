@@ -3,15 +3,17 @@ import APNSMockRegistry
 import APNSMockStore
 import Logging
 
-/// One APNs connection's HTTP/2 session and state machine, without sockets or TLS: plaintext
-/// in, answers decided, plaintext out. `APNSConnectionHandler` drives it over TLS; the HTTP/2
-/// tests drive it directly.
+/// One APNs connection's logic without sockets or TLS: its state machine from the first byte
+/// to the close, and its HTTP/2 session once TLS is up (plaintext in, answers decided,
+/// plaintext out). `APNSConnectionHandler` drives it over TLS; the HTTP/2 tests drive it
+/// directly.
 ///
-/// Every request goes through `ConnectionStateMachine` (Core), which owns the connection's
-/// state and decides; this performs its actions: on nghttp2 (answers, resets, GOAWAY,
-/// SETTINGS), on the store (each record written when its answer is decided, completed once if
-/// it waited) and through the `driver` (timers, closing). The connection log gets every GOAWAY
-/// and RST_STREAM that went over the wire, libnghttp2's own included.
+/// Every event goes through `ConnectionStateMachine` (Core), which owns the connection's
+/// state and decides: how the client greets, the handshake's outcome, the client preface,
+/// every request, closing and why. This performs its actions: on nghttp2 (answers, resets,
+/// GOAWAY, SETTINGS), on the store (each record written when its answer is decided, completed
+/// once if it waited) and through the `driver` (timers, closing). The connection log gets every
+/// GOAWAY and RST_STREAM that went over the wire, libnghttp2's own included.
 ///
 /// Not thread-safe: one connection, one event loop.
 final class APNSSession {
@@ -21,10 +23,13 @@ final class APNSSession {
     private let logger: Logger
     /// Timers and closing; `nil` in tests that need neither.
     weak var driver: (any ConnectionDriver)?
-    /// The TLS server name, for `--environment auto`.
-    let serverName: String?
+    /// The TLS server name, for `--environment auto` (set when the handshake completes).
+    private(set) var serverName: String?
     /// Reused for every request.
     private var actions: [ConnectionStateMachine.Action] = []
+    /// Actions are being performed: a step run meanwhile (a driver call that collects output
+    /// and notices a closed stream) appends to them instead of starting over.
+    private var performing = false
     private let connectionID: UInt64
     private var random = FastRandom()
     /// The registry as last read, and its change count then: re-read only after a change.
@@ -44,54 +49,121 @@ final class APNSSession {
         var receivedAt: Int64
     }
 
-    init(
-        context: APNSListenerContext, connectionID: UInt64, authentication: AuthenticationMode, serverName: String?,
-        logger: Logger
-    ) throws {
+    /// A connection just accepted: nothing read yet, no SETTINGS sent.
+    init(context: APNSListenerContext, connectionID: UInt64, logger: Logger) throws {
         shared = context
-        self.serverName = serverName
         self.logger = logger
-        let limited = context.authStreamLimit && authentication == .token
-        http2 = try HTTP2ServerSession(settings: context.settings, initialMaxConcurrentStreams: limited ? 1 : nil)
+        http2 = try HTTP2ServerSession(settings: context.settings)
         machine = ConnectionStateMachine(
-            configuredStreams: context.settings.maxConcurrentStreams, authentication: authentication,
-            authLimited: limited)
+            configuredStreams: context.settings.maxConcurrentStreams, authStreamLimit: context.authStreamLimit)
         self.connectionID = connectionID
         let faults = context.faults
         http2.replacesStreamLimitGoAway = {
             faults.active.contains(.behaviors) && faults.isEnabled(.streamLimitGoAway)
         }
-        let settings = context.settings
+    }
+
+    /// A connection past TLS with `authentication`, ALPN h2 and the client preface read: what
+    /// follows is HTTP/2 frames (tests, and `InMemoryAPNSConnection`).
+    convenience init(
+        context: APNSListenerContext, connectionID: UInt64, authentication: AuthenticationMode, serverName: String?,
+        logger: Logger
+    ) throws {
+        try self.init(context: context, connectionID: connectionID, logger: logger)
+        _ = greetingReceived(.tls)
+        handshakeCompleted(authentication: authentication, alpn: "h2", serverName: serverName)
+        _ = ClientGreeting.http2Preface.withUnsafeBufferPointer { receive($0) }
+    }
+
+    // MARK: opening
+
+    /// Where the bytes that arrive now go.
+    var inbound: ConnectionStateMachine.Inbound { machine.inbound }
+
+    /// Whether HTTP/2 bytes may go out yet (ALPN chose h2, or the preface arrived).
+    var mayWriteHTTP2: Bool { machine.mayWriteHTTP2 }
+
+    /// Whether the connection is closing or closed.
+    var isClosed: Bool { machine.isClosed }
+
+    /// The client's first bytes said `greeting`.
+    func greetingReceived(_ greeting: ClientGreeting, tlsRefused: Bool = false) -> ConnectionStateMachine.OnGreeting {
+        machine.greetingReceived(greeting, tlsRefused: tlsRefused)
+    }
+
+    /// TLS is up: the machine learns the authentication mode, and the session queues its
+    /// SETTINGS. Returns whether they may go out now (ALPN chose h2).
+    @discardableResult
+    func handshakeCompleted(authentication: AuthenticationMode, alpn: String?, serverName: String?) -> Bool {
+        self.serverName = serverName
+        let opened = machine.handshakeCompleted(authentication: authentication, alpn: alpn)
+        http2.start(initialMaxConcurrentStreams: opened.maxConcurrentStreams)
+        let settings = shared.settings
         log(
             "settingsSent",
             [
-                ("maxConcurrentStreams", .integer(Int64(limited ? 1 : settings.maxConcurrentStreams))),
+                ("maxConcurrentStreams", .integer(Int64(opened.maxConcurrentStreams))),
                 ("headerTableSize", .integer(Int64(settings.headerTableSize))),
                 ("initialWindowSize", .integer(Int64(settings.initialWindowSize))),
                 ("maxFrameSize", .integer(Int64(settings.maxFrameSize))),
                 ("maxHeaderListSize", .integer(Int64(settings.maxHeaderListSize))),
             ])
+        return opened.sendSettingsNow
     }
+
+    /// Closes for `reason` unless the connection is already closing; returns whether the
+    /// caller should close it now.
+    func close(_ reason: CloseReason) -> Bool { machine.close(reason) }
 
     private func log(_ kind: String, _ details: [(key: String, value: JSONValue)]) {
         shared.connectionLog.note(connectionID, .init(at: shared.now(), kind: kind, details: details))
     }
 
-    /// Feeds plaintext and answers every request that became ready. Returns `false` on an
-    /// HTTP/2 connection error.
-    func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// What became of plaintext the connection received.
+    enum Received: Equatable {
+        /// Read as HTTP/2 (or part of the preface): send what the session wants to send.
+        case read
+        /// Not the HTTP/2 preface: refused as the machine said (it is closing; a GOAWAY for
+        /// an ALPN h2 client is queued).
+        case refused(ConnectionStateMachine.PrefaceRefusal)
+        /// The connection is closing: dropped.
+        case ignored
+    }
+
+    /// Feeds plaintext: the client preface, then HTTP/2 frames, answering every request that
+    /// became ready.
+    @discardableResult
+    func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> Received {
+        switch machine.plaintextReceived(bytes) {
+        case .http2(let offset):
+            if offset < bytes.count { receiveHTTP2(UnsafeBufferPointer(rebasing: bytes[offset...])) }
+            return .read
+        case .prefaceIncomplete:
+            return .read
+        case .refused(let refusal):
+            if case .goAway(let debugData) = refusal {
+                http2.goAway(errorCode: HTTP2ErrorCode.protocolError.rawValue, debugData: debugData, lastStreamID: 0)
+            }
+            return .refused(refusal)
+        case .ignored:
+            return .ignored
+        }
+    }
+
+    private func receiveHTTP2(_ bytes: UnsafeBufferPointer<UInt8>) {
         let ok = http2.receive(bytes)
         // libnghttp2 may have ended the session in this read (a connection error: it queued its
         // GOAWAY and lets the read succeed): then what completed in it can no longer be answered.
         // Sending what it queued tells (its GOAWAY goes out before any answer anyway).
         let terminated = http2.hasReadyRequests && http2.sendQueuedFrames()
-        if terminated || (!ok && !http2.streamLimitViolated) { machine.sessionFailed() }
+        if terminated || (!ok && !http2.streamLimitViolated) {
+            run { machine, actions in machine.sessionFailed(into: &actions) }
+        }
         answerReadyRequests()
         if !ok, http2.streamLimitViolated {
             run { machine, actions in machine.streamLimitViolated(into: &actions) }
         }
         noteControlFramesAndClosedStreams()
-        return ok
     }
 
     /// Appends what the session wants to send.
@@ -108,9 +180,12 @@ final class APNSSession {
         run { $0.timerFired(streamID: streamID, now: shared.now(), into: &$1) }
     }
 
-    /// The connection closed: waiting streams are recorded as never answered.
-    func connectionClosed() {
-        run { machine, actions in machine.connectionClosed(into: &actions) }
+    /// The connection closed (`error`: the socket failed): waiting streams are recorded as
+    /// never answered. Returns who closed it and why.
+    func connectionClosed(error: String?) -> CloseReason {
+        var reason = CloseReason.clientClosed
+        run { machine, actions in reason = machine.connectionClosed(error: error, into: &actions) }
+        return reason
     }
 
     /// GOAWAY NO_ERROR with `debugData`; streams already processed are still answered.
@@ -130,16 +205,13 @@ final class APNSSession {
         return ended
     }
 
-    /// The client chose h2 by ALPN but sent no HTTP/2 preface: a connection error (RFC 9113
-    /// §3.4), GOAWAY PROTOCOL_ERROR with last stream 0.
-    func refuseBadPreface() {
-        http2.goAway(
-            errorCode: HTTP2ErrorCode.protocolError.rawValue, debugData: Array("invalid connection preface".utf8),
-            lastStreamID: 0)
-    }
-
     /// Runs one state-machine step and performs its actions.
     private func run(_ step: (inout ConnectionStateMachine, inout [ConnectionStateMachine.Action]) -> Void) {
+        guard !performing else {
+            // Called back while performing (a driver call): the loop below picks these up.
+            step(&machine, &actions)
+            return
+        }
         actions.removeAll(keepingCapacity: true)
         step(&machine, &actions)
         perform()
@@ -290,8 +362,10 @@ final class APNSSession {
 
     /// Performs the actions; `current` is the request they were decided for, if any (its record).
     private func perform(_ current: CurrentRequest? = nil) {
+        performing = true
+        defer { performing = false }
         var index = 0
-        // Performing may not add actions, but read by index: `actions` is reused.
+        // Read by index: a driver call may append actions while they are performed.
         while index < actions.count {
             let action = actions[index]
             index += 1

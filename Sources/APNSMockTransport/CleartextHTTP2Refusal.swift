@@ -15,6 +15,7 @@ final class CleartextHTTP2Refusal {
 
     init(settings: HTTP2Settings) throws {
         http2 = try HTTP2ServerSession(settings: settings)
+        http2.start()
     }
 
     /// Feeds the client's bytes after the 24-byte preface and appends what to send.

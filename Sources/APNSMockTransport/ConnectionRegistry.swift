@@ -1,3 +1,4 @@
+import APNSMockCore
 import APNSMockRegistry
 import NIOConcurrencyHelpers
 import NIOCore
@@ -35,15 +36,15 @@ public final class ConnectionRegistry: ConnectionControl {
     public var count: Int { entries.withLockedValue { $0.count } }
 
     public func closeAllConnections() async -> Int {
-        await close(reason: "closed through the admin API")
+        await close(reason: .closedByAdmin)
     }
 
     /// Closes every connection, telling each why (for the connection log).
-    private func close(reason: String) async -> Int {
+    private func close(reason: CloseReason) async -> Int {
         let open = entries.withLockedValue { Array($0.values) }
         for entry in open {
             // Submitted to the connection's event loop before the close, so it runs first.
-            entry.execute { $0.noteClosing(reason: reason) }
+            entry.execute { $0.noteClosing(reason) }
             try? await entry.channel.close()
         }
         return open.count
@@ -69,7 +70,7 @@ public final class ConnectionRegistry: ConnectionControl {
             _ = await group.next()
             group.cancelAll()
             // Completes `allClosed` when the grace ran out first.
-            _ = await close(reason: "still open when the shutdown grace ran out")
+            _ = await close(reason: .shutdownGraceEnded)
         }
     }
 }

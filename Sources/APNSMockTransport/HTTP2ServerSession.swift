@@ -52,13 +52,13 @@ final class HTTP2ServerSession {
     private var responseHeaderWriter = ResponseHeaderWriter()
     private var responseHeaderSpans: [nghttp2_nv] = []
     private let maxHeaderListSize: Int
+    private let settings: HTTP2Settings
     /// Body bytes above which a request is answered before END_STREAM (one flow-control window).
     static let earlyAnswerThreshold = 65_535
 
-    /// Creates the session and queues the server SETTINGS frame; `initialMaxConcurrentStreams`
-    /// replaces `settings.maxConcurrentStreams` until `announceMaxConcurrentStreams` (token
-    /// connections start with one stream, as APNs's do).
-    init(settings: HTTP2Settings, initialMaxConcurrentStreams: UInt32? = nil) throws {
+    /// Creates the session; `start` queues the server's SETTINGS frame.
+    init(settings: HTTP2Settings) throws {
+        self.settings = settings
         maxHeaderListSize = Int(settings.maxHeaderListSize)
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else {
@@ -100,6 +100,12 @@ final class HTTP2ServerSession {
         nghttp2_option_set_peer_max_concurrent_streams(option, 100)
         let rc = nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
         guard rc == 0, session != nil else { throw TLSError("cannot create an nghttp2 session: \(rc)") }
+    }
+
+    /// Queues the server's SETTINGS frame, the first thing the server sends;
+    /// `initialMaxConcurrentStreams` replaces `settings.maxConcurrentStreams` until
+    /// `announceMaxConcurrentStreams` (token connections start with one stream, as APNs's do).
+    func start(initialMaxConcurrentStreams: UInt32? = nil) {
         var entries = [
             nghttp2_settings_entry(
                 settings_id: Int32(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE.rawValue), value: settings.headerTableSize),
@@ -205,7 +211,7 @@ final class HTTP2ServerSession {
 
     /// Open streams whose request has not been handed over yet (headers or body arriving).
     var streamsBeingReceived: [Int32] {
-        streams.filter { !$0.value.answered }.keys.sorted()
+        streams.filter { !$0.value.isHandedOver }.keys.sorted()
     }
 
     /// The last stream the session processed (what a default GOAWAY names).
@@ -242,7 +248,6 @@ final class HTTP2ServerSession {
         headers: (inout ResponseHeaderWriter) -> Void
     ) {
         unwatchClose(streamID)
-        stream(streamID)?.answered = true
         var writer = responseHeaderWriter
         responseHeaderWriter = ResponseHeaderWriter()
         writer.removeAll()
@@ -348,7 +353,7 @@ final class HTTP2ServerSession {
     }
 
     private func onData(_ streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) -> Int32 {
-        guard let request = stream(streamID), !request.answered else { return 0 }
+        guard let request = stream(streamID), !request.isHandedOver else { return 0 }
         let room = APNSPushType.largestPayloadLimit - request.payload.count
         if room > 0 { request.payload.append(contentsOf: data.prefix(room)) }
         request.payloadSize += data.count
@@ -369,7 +374,7 @@ final class HTTP2ServerSession {
         }
         guard header.type == UInt8(NGHTTP2_HEADERS.rawValue) || header.type == UInt8(NGHTTP2_DATA.rawValue),
             header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
-            let request = stream(header.stream_id), !request.answered
+            let request = stream(header.stream_id), !request.isHandedOver
         else { return 0 }
         markReady(header.stream_id, request, early: false)
         return 0
@@ -397,23 +402,28 @@ final class HTTP2ServerSession {
     }
 
     private func markReady(_ streamID: Int32, _ request: StreamRequest, early: Bool) {
-        request.answered = true
-        request.awaitingAnswer = true
+        request.stage = .ready(streamClosed: false)
         ready.append(ReadyRequest(streamID: streamID, request: request, early: early))
     }
 
     /// The answer to `request` was submitted (or given up): its object may be reused once the
     /// stream closes.
     func finishAnswer(_ request: StreamRequest) {
-        request.awaitingAnswer = false
-        if request.closed { recycle(request) }
+        if case .ready(streamClosed: true) = request.stage {
+            recycle(request)
+        } else {
+            request.stage = .handedOver
+        }
     }
 
     private func onStreamClose(_ streamID: Int32) -> Int32 {
         if let request = streams.removeValue(forKey: streamID) {
-            request.closed = true
-            // A request still waiting in `ready` is recycled once it has been answered.
-            if !request.awaitingAnswer { recycle(request) }
+            if case .ready = request.stage {
+                // Still in the ready list: recycled once its answer is submitted.
+                request.stage = .ready(streamClosed: true)
+            } else {
+                recycle(request)
+            }
         }
         if streamID == currentStreamID {
             currentStreamID = 0

@@ -22,7 +22,9 @@ public final class InMemoryAPNSConnection {
     /// Returns `false` on an HTTP/2 connection error.
     @discardableResult
     @inline(never)
-    public func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { session.receive(bytes) }
+    public func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        session.receive(bytes) == .read && !session.isClosed
+    }
 
     /// Appends what the server wants to send.
     @inline(never)

@@ -15,12 +15,28 @@ final class StreamRequest {
     var headerListTooLarge = false
     var payload: [UInt8] = []
     var payloadSize = 0
-    /// Handed to the processor (or answered early); later DATA is read and dropped.
-    var answered = false
-    /// In the ready list, not yet answered.
-    var awaitingAnswer = false
-    /// nghttp2 closed the stream.
-    var closed = false
+    /// Where the request is in its life on the session; the object is recycled when its stream
+    /// has closed and its answer no longer needs it.
+    var stage = Stage.receiving
+
+    /// A request's life on the session: received, handed over in the ready list, answered.
+    /// (What its answer is and whether it waits is the connection state machine's business.)
+    enum Stage {
+        /// Headers or body arriving.
+        case receiving
+        /// Whole (or past the early-answer threshold), in the ready list: later DATA is read and
+        /// dropped. `streamClosed`: the stream closed meanwhile, so the object is recycled once
+        /// the answer is submitted.
+        case ready(streamClosed: Bool)
+        /// The answer was submitted (or given up); recycled when the stream closes.
+        case handedOver
+    }
+
+    /// Whether the request was handed over (ready or answered): later DATA is dropped.
+    var isHandedOver: Bool {
+        if case .receiving = stage { return false }
+        return true
+    }
 
     func reset() {
         method = ""
@@ -32,8 +48,6 @@ final class StreamRequest {
         headerListTooLarge = false
         payload.removeAll(keepingCapacity: true)
         payloadSize = 0
-        answered = false
-        awaitingAnswer = false
-        closed = false
+        stage = .receiving
     }
 }

@@ -7,24 +7,6 @@ import Testing
 @Suite struct CleartextClientTests {
     static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
 
-    @Test(arguments: [
-        ([0x16, 0x03, 0x01], ClientGreeting.tls),
-        ([0x16], .tls),
-        (Array("POST /3/device/abcd HTTP/1.1\r\n".utf8), .plaintext),
-        (Array("GET / HTTP/1.1\r\n".utf8), .plaintext),
-        (Array("G".utf8), .plaintext),
-        (Array("P".utf8), .undecided),
-        (Array("PRI * HTTP/2.0\r\n".utf8), .undecided),
-        (Array("PRI * HTTP/1.1\r\n".utf8), .plaintext),
-        (preface, .cleartextHTTP2),
-        (preface + [0, 0, 0, 4, 0, 0, 0, 0, 0], .cleartextHTTP2),
-        ([0x00, 0x01, 0x02], .plaintext),
-        ([0x15, 0x03, 0x03], .plaintext),
-    ])
-    func greetingIsClassified(_ bytes: [UInt8], _ expected: ClientGreeting) {
-        #expect(ClientGreeting(bytes) == expected)
-    }
-
     @Test func plainTextAnswerIsCompleteHTTP1() throws {
         let text = String(decoding: PlainTextResponse.tlsRequired.bytes, as: UTF8.self)
         let parts = text.split(separator: "\r\n\r\n", maxSplits: 1, omittingEmptySubsequences: false)

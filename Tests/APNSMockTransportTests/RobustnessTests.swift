@@ -53,7 +53,9 @@ import Testing
         connection.pump()
         var output: [UInt8] = []
         for chunk in chunks {
-            let ok = chunk.withUnsafeBufferPointer { connection.session.receive($0) }
+            let ok =
+                chunk.withUnsafeBufferPointer { connection.session.receive($0) } == .read
+                && !connection.session.isClosed
             connection.session.collectOutput(into: &output)
             if !ok || !connection.session.isActive { return EndState(closed: true, output: output) }
         }

@@ -53,7 +53,8 @@ import Testing
         var output: [UInt8] = []
         connection.session.collectOutput(into: &output)
         let bytes = openStream(1) + openStream(3) + openStream(5)
-        let alive = bytes.withUnsafeBufferPointer { connection.session.receive($0) }
+        bytes.withUnsafeBufferPointer { connection.session.receive($0) }
+        let alive = !connection.session.isClosed
         connection.session.collectOutput(into: &output)
         return (frames(output), alive)
     }

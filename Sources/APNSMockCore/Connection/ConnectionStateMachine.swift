@@ -1,16 +1,21 @@
-/// One APNs connection's decisions over time, and every piece of state they depend on:
-/// authentication so far, what the behaviors did to it, the MAX_CONCURRENT_STREAMS it
-/// announces, the streams whose answer waits (a delay) or never comes (a hang), the highest
-/// stream answered, GOAWAY and closing.
+/// One APNs connection's decisions over time, from the first byte to the close, and every
+/// piece of state they depend on: how the client greets (TLS or cleartext), the handshake and
+/// what it fixed (authentication mode, ALPN), the HTTP/2 client preface, authentication so far,
+/// what the behaviors did to it, the MAX_CONCURRENT_STREAMS it announces, the streams whose
+/// answer waits (a delay) or never comes (a hang), the highest stream answered, GOAWAY, closing
+/// and why.
 ///
-/// Pure: it is told what happened (a request is ready, a timer fired, a stream or the
-/// connection closed, a shutdown or an idle check) and appends the actions to perform; the
-/// transport performs them on nghttp2, the store and the channel. Every request goes through
-/// it, the common one included, and each record is written once when its answer is decided
-/// (`record`), then once more only if it was left waiting (`complete`). Its state is private:
-/// the transport asks two questions (`isClosed`, `isWaiting(streamID:)`) and changes it only
-/// through these events. The common request's answer comes back as the event's result
-/// (`OnRequestReady.answerNow`), every other decision as actions.
+/// Pure: it is told what happened (bytes arrived, the handshake ended, a request is ready, a
+/// timer fired, a stream or the connection closed, a shutdown or an idle check) and answers
+/// with a small result or appends the actions to perform; the transport performs them on TLS,
+/// nghttp2, the store and the channel. Every request goes through it, the common one included,
+/// and each record is written once when its answer is decided (`record`), then once more only
+/// if it was left waiting (`complete`). Its state is private: the transport asks where bytes go
+/// (`inbound`), whether HTTP/2 bytes may go out (`mayWriteHTTP2`), `isClosed` and
+/// `isWaiting(streamID:)`, and changes it only through these events. The common request's
+/// answer comes back as the event's result (`OnRequestReady.answerNow`), every other decision
+/// as actions. A result or action that closes (`close`, a refusal) means the machine is
+/// already closing: the transport performs it without asking again.
 public struct ConnectionStateMachine: Sendable {
     /// What the transport does for the machine, in order.
     public enum Action: Sendable, Equatable {
@@ -83,6 +88,14 @@ public struct ConnectionStateMachine: Sendable {
 
     /// Where the connection is.
     private enum Phase: Sendable {
+        /// Nothing read yet, or too little to tell TLS from cleartext.
+        case greeting
+        /// TLS bytes go to the handshake.
+        case handshaking
+        /// TLS is up; the 24 bytes of the HTTP/2 client preface are awaited.
+        case awaitingPreface
+        /// A cleartext HTTP/2 client is being told in HTTP/2 to use TLS.
+        case refusingCleartext
         /// Streams are served.
         case serving
         /// GOAWAY went out: streams it covers are finished, then the connection closes.
@@ -98,24 +111,215 @@ public struct ConnectionStateMachine: Sendable {
     // as an enum whose cases carry the data (swift-nio-http2's shape): every request mutates the
     // data, and taking it out of an enum payload and back copied it on each one (+600
     // instructions per push under callgrind). After `closed` the data is empty and unused.
-    private var phase = Phase.serving
+    private var phase: Phase
     private var live: Live
-    private let authentication: AuthenticationMode
+    /// Token or certificate: fixed at the handshake.
+    private var authentication: AuthenticationMode
+    /// Token connections start with one stream until a push passes authentication.
+    private let authStreamLimit: Bool
+    /// What the client sent of the preface so far (at most its 24 bytes).
+    private var prefaceBytes: [UInt8] = []
+    /// The client chose h2 by ALPN: HTTP/2 bytes may go out before its preface, and a bad
+    /// preface is an HTTP/2 connection error.
+    private var alpnChoseH2 = false
+    /// The preface arrived (or ALPN chose h2): HTTP/2 bytes may go out. Until then nothing is
+    /// sent, so that an HTTP/1.1 client gets a clean HTTP/1.1 answer.
+    public private(set) var mayWriteHTTP2 = false
+    /// Why the server began closing, once it did (`nil`: the client may still be the one).
+    private var closeReason: CloseReason?
 
+    /// A connection just accepted: nothing read yet.
     /// - Parameters:
     ///   - configuredStreams: the MAX_CONCURRENT_STREAMS the server is configured with.
-    ///   - authentication: token or certificate, fixed at the handshake.
+    ///   - authStreamLimit: a token connection starts with one stream until a push passes
+    ///     authentication (its first SETTINGS announce 1).
+    public init(configuredStreams: UInt32, authStreamLimit: Bool) {
+        phase = .greeting
+        authentication = .token
+        self.authStreamLimit = authStreamLimit
+        live = Live(configuredStreams: configuredStreams, announcedStreams: configuredStreams, authLimited: false)
+    }
+
+    /// A connection past its handshake and preface, serving streams (tests, and connections
+    /// without TLS such as `InMemoryAPNSConnection`).
+    /// - Parameters:
+    ///   - configuredStreams: the MAX_CONCURRENT_STREAMS the server is configured with.
+    ///   - authentication: token or certificate.
     ///   - authLimited: the connection starts with one stream until a push passes token
     ///     authentication (the first SETTINGS announced 1).
     public init(configuredStreams: UInt32, authentication: AuthenticationMode = .token, authLimited: Bool) {
+        phase = .serving
         self.authentication = authentication
+        authStreamLimit = authLimited
+        mayWriteHTTP2 = true
         live = Live(
             configuredStreams: configuredStreams, announcedStreams: authLimited ? 1 : configuredStreams,
             authLimited: authLimited)
     }
 
-    /// Whether the connection is closing or closed: the session stops reading and writing.
+    /// Whether the connection is closing or closed: nothing more is read or answered.
     public var isClosed: Bool { phase == .closing || phase == .closed }
+
+    // MARK: opening: greeting, handshake, preface
+
+    /// Where received bytes go.
+    public enum Inbound: Sendable, Equatable {
+        /// To `ClientGreeting`, then `greetingReceived`.
+        case greeting
+        /// To TLS, whose handshake is under way.
+        case handshake
+        /// To TLS; its plaintext to `plaintextReceived`.
+        case tls
+        /// To the cleartext HTTP/2 refusal.
+        case cleartextHTTP2
+        /// Nowhere: the connection is closing.
+        case ignored
+    }
+
+    /// Where the bytes that arrive now go.
+    public var inbound: Inbound {
+        switch phase {
+        case .greeting: .greeting
+        case .handshaking: .handshake
+        case .awaitingPreface, .serving, .draining: .tls
+        case .refusingCleartext: .cleartextHTTP2
+        case .closing, .closed: .ignored
+        }
+    }
+
+    /// What to do about the client's first bytes.
+    public enum OnGreeting: Sendable, Equatable {
+        /// Too few bytes to tell: read more.
+        case readMore
+        /// TLS: hand the bytes to the handshake.
+        case startTLS
+        /// TLS, refused by the `refuse-tls` mode: close now (the machine is closing).
+        case refuseTLS
+        /// Cleartext HTTP/1.x: answer in words that TLS is required, then close (closing).
+        case answerCleartextRequest
+        /// Cleartext HTTP/2: answer in HTTP/2 that TLS is required, then `close(.cleartextHTTP2)`.
+        case refuseCleartextHTTP2
+    }
+
+    /// The client's first bytes say `greeting`; `tlsRefused`: the `refuse-tls` mode took this
+    /// connection (asked only for `.tls`).
+    public mutating func greetingReceived(_ greeting: ClientGreeting, tlsRefused: Bool = false) -> OnGreeting {
+        guard phase == .greeting else { return .readMore }
+        switch greeting {
+        case .undecided:
+            return .readMore
+        case .tls:
+            if tlsRefused {
+                beginClosing(.refuseTLSMode)
+                return .refuseTLS
+            }
+            phase = .handshaking
+            return .startTLS
+        case .plaintext:
+            beginClosing(.cleartextRequest)
+            return .answerCleartextRequest
+        case .cleartextHTTP2:
+            phase = .refusingCleartext
+            return .refuseCleartextHTTP2
+        }
+    }
+
+    /// What the handshake fixed.
+    public struct OnHandshakeCompleted: Sendable, Equatable {
+        /// The MAX_CONCURRENT_STREAMS of the server's first SETTINGS.
+        public var maxConcurrentStreams: UInt32
+        /// The client chose h2 by ALPN: send the SETTINGS now, as servers do.
+        public var sendSettingsNow: Bool
+    }
+
+    /// TLS is up with `authentication` (a client certificate's identity, or tokens) and the
+    /// protocol ALPN chose.
+    public mutating func handshakeCompleted(authentication: AuthenticationMode, alpn: String?) -> OnHandshakeCompleted {
+        self.authentication = authentication
+        let limited = authStreamLimit && authentication == .token
+        live.authLimited = limited
+        live.announcedStreams = limited ? 1 : live.configuredStreams
+        alpnChoseH2 = alpn == "h2"
+        if alpnChoseH2 { mayWriteHTTP2 = true }
+        if phase == .handshaking { phase = .awaitingPreface }
+        return OnHandshakeCompleted(maxConcurrentStreams: live.announcedStreams, sendSettingsNow: alpnChoseH2)
+    }
+
+    /// What to do with plaintext that TLS delivered.
+    public enum OnPlaintext: Sendable, Equatable {
+        /// Feed the bytes from this offset on to HTTP/2 (past the preface; none left is fine).
+        case http2(from: Int)
+        /// Part of the preface arrived: read more.
+        case prefaceIncomplete
+        /// Not the preface: refuse as `PrefaceRefusal` says (the machine is closing).
+        case refused(PrefaceRefusal)
+        /// The connection is closing: drop the bytes.
+        case ignored
+    }
+
+    /// How a client that sent no HTTP/2 preface is refused.
+    public enum PrefaceRefusal: Sendable, Equatable {
+        /// ALPN chose h2, so it is an HTTP/2 connection error (RFC 9113 §3.4): GOAWAY
+        /// PROTOCOL_ERROR naming stream 0 with this debug data, then close after flush.
+        case goAway(debugData: [UInt8])
+        /// It spoke HTTP/1.x: answer in HTTP/1.1 words that APNs speaks HTTP/2, then close.
+        case answerHTTP1
+        /// Anything else: close.
+        case close
+    }
+
+    /// TLS delivered `bytes`: the client preface while it is awaited, HTTP/2 after.
+    public mutating func plaintextReceived(_ bytes: UnsafeBufferPointer<UInt8>) -> OnPlaintext {
+        switch phase {
+        case .serving, .draining:
+            return .http2(from: 0)
+        case .awaitingPreface:
+            break
+        default:
+            return .ignored
+        }
+        let preface = ClientGreeting.http2Preface
+        let needed = preface.count - prefaceBytes.count
+        let taken = min(needed, bytes.count)
+        prefaceBytes.append(contentsOf: bytes.prefix(taken))
+        guard preface.starts(with: prefaceBytes) else {
+            if alpnChoseH2 {
+                beginClosing(.invalidPreface)
+                return .refused(.goAway(debugData: Array("invalid connection preface".utf8)))
+            }
+            // An HTTP/1.x request line starts with a method token: upper-case letters, a space.
+            let method = prefaceBytes.prefix { $0 != UInt8(ascii: " ") }
+            let looksLikeHTTP1 =
+                !method.isEmpty && method.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+            beginClosing(.noClientPreface)
+            return .refused(looksLikeHTTP1 ? .answerHTTP1 : .close)
+        }
+        guard prefaceBytes.count == preface.count else { return .prefaceIncomplete }
+        prefaceBytes = []
+        phase = .serving
+        mayWriteHTTP2 = true
+        return .http2(from: taken)
+    }
+
+    /// Whether the client's preface, or its HTTP/1.x words, began with a method token (tests).
+    var prefaceSoFar: [UInt8] { prefaceBytes }
+
+    // MARK: closing
+
+    /// The transport (or the admin API, or a shutdown's end) closes the connection for
+    /// `reason`. Returns whether this began the close: `false` when it was already closing,
+    /// and the caller then does nothing.
+    public mutating func close(_ reason: CloseReason) -> Bool {
+        guard !isClosed else { return false }
+        beginClosing(reason)
+        return true
+    }
+
+    /// Moves to `closing`, keeping the first reason the server had.
+    private mutating func beginClosing(_ reason: CloseReason) {
+        if closeReason == nil, reason != .clientClosed { closeReason = reason }
+        if phase != .closed { phase = .closing }
+    }
 
     // MARK: events
 
@@ -170,7 +374,8 @@ public struct ConnectionStateMachine: Sendable {
                 to: &decision, state: &live.faults, random: &random)
         }
         let answeredNow = Self.decided(
-            decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase, into: &actions)
+            decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase,
+            closeReason: &closeReason, into: &actions)
         let faultID = decision.faultID
         return OnRequestReady(
             verdict: verdict, answerNow: answeredNow ? decision.answer : nil, faultID: faultID)
@@ -184,7 +389,7 @@ public struct ConnectionStateMachine: Sendable {
 
     /// The delay of `streamID` has run out.
     public mutating func timerFired(streamID: Int32, now: Int64, into actions: inout [Action]) {
-        modify { live, phase in
+        modify { live, phase, closeReason in
             guard let entry = live.waiting[streamID], !entry.hung else { return }
             live.waiting[streamID] = nil
             if let last = live.goAwayLastStreamID, streamID > last {
@@ -195,13 +400,13 @@ public struct ConnectionStateMachine: Sendable {
             }
             Self.settle(
                 streamID: streamID, answer: entry.answer, fate: entry.fate, recorded: true, faultID: nil, now: now,
-                live: &live, phase: &phase, into: &actions)
+                live: &live, phase: &phase, closeReason: &closeReason, into: &actions)
         }
     }
 
     /// The stream closed before its answer went out (the client reset it).
     public mutating func streamClosed(streamID: Int32, into actions: inout [Action]) {
-        modify { live, _ in
+        modify { live, _, _ in
             guard let entry = live.waiting.removeValue(forKey: streamID) else { return }
             if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
             actions.append(.complete(streamID: streamID, RecordedAnswer(outcome: .cancelled, answer: entry.answer)))
@@ -213,9 +418,12 @@ public struct ConnectionStateMachine: Sendable {
         phase != .closed && live.waiting[streamID] != nil
     }
 
-    /// The connection has closed: every waiting stream ends unanswered.
-    public mutating func connectionClosed(into actions: inout [Action]) {
-        guard phase != .closed else { return }
+    /// The connection has closed: every waiting stream ends unanswered. Returns who closed it
+    /// and why: the server's reason when it began closing, else the client's.
+    @discardableResult
+    public mutating func connectionClosed(error: String? = nil, into actions: inout [Action]) -> CloseReason {
+        let reason = closeReason ?? error.map(CloseReason.connectionError) ?? .clientClosed
+        guard phase != .closed else { return reason }
         for (streamID, entry) in live.waiting.sorted(by: { $0.key < $1.key }) {
             if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
             actions.append(
@@ -223,47 +431,68 @@ public struct ConnectionStateMachine: Sendable {
         }
         live.waiting.removeAll()
         phase = .closed
+        return reason
     }
 
     /// A graceful end (SIGTERM, the shutdown mode, an idle timeout): GOAWAY NO_ERROR with
     /// `debugData` and the last processed stream; streams it covers are still answered,
     /// delayed ones when their time comes, then the connection closes.
+    /// A connection that does not speak HTTP/2 yet closes at once.
     public mutating func shutdown(debugData: [UInt8], into actions: inout [Action]) {
-        guard phase == .serving else { return }
-        phase = .draining
-        actions.append(.goAway(errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: nil, debugData: debugData))
+        switch phase {
+        case .serving, .awaitingPreface:
+            phase = .draining
+            actions.append(.goAway(errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: nil, debugData: debugData))
+        case .greeting, .handshaking, .refusingCleartext:
+            beginClosing(.shutdownBeforeHTTP2)
+            actions.append(.close(afterFlush: false))
+        case .draining, .closing, .closed:
+            break
+        }
     }
 
     /// The idle timeout ran out with nothing received: unless a stream waits for its answer
     /// or is still being received, a graceful end with `debugData`. Returns whether it ended.
+    /// A connection that does not speak HTTP/2 yet closes at once.
     public mutating func idleTimeoutElapsed(
         streamsBeingReceived: Int, debugData: [UInt8], into actions: inout [Action]
     ) -> Bool {
-        guard phase == .serving, live.waiting.isEmpty, streamsBeingReceived == 0 else { return false }
-        shutdown(debugData: debugData, into: &actions)
-        return true
+        switch phase {
+        case .greeting, .handshaking, .refusingCleartext:
+            beginClosing(.idleTimeout)
+            actions.append(.close(afterFlush: false))
+            return true
+        case .serving, .awaitingPreface:
+            guard live.waiting.isEmpty, streamsBeingReceived == 0 else { return false }
+            shutdown(debugData: debugData, into: &actions)
+            closeReason = closeReason ?? .idleTimeout
+            return true
+        case .draining, .closing, .closed:
+            return false
+        }
     }
 
     /// The HTTP/2 session ended with a connection error in the read that is being handled (the
-    /// library sent its GOAWAY): nothing more goes out, so requests completed in that read are
-    /// recorded as never answered, and waiting streams end when the connection closes.
-    public mutating func sessionFailed() {
-        modify { _, phase in phase = .closing }
+    /// library queued its GOAWAY): nothing more is answered, so requests completed in that read
+    /// are recorded as never answered; the connection closes once the GOAWAY is out, and waiting
+    /// streams end when it has closed.
+    public mutating func sessionFailed(into actions: inout [Action]) {
+        guard !isClosed else { return }
+        beginClosing(.http2Error)
+        actions.append(.close(afterFlush: true))
     }
 
     /// The client opened more streams than the limit it acknowledged and `stream-limit-goaway`
     /// is on: GOAWAY REFUSED_STREAM with APNs's plain-text debug data, naming the last stream
     /// processed, then the connection closes (streams still waiting end unanswered).
     public mutating func streamLimitViolated(into actions: inout [Action]) {
-        modify { _, phase in
-            guard phase != .closing else { return }
-            phase = .closing
-            actions.append(
-                .goAway(
-                    errorCode: HTTP2ErrorCode.refusedStream.rawValue, lastStreamID: nil,
-                    debugData: Array(ConnectionBehavior.streamLimitDebugText.utf8)))
-            actions.append(.close(afterFlush: true))
-        }
+        guard !isClosed else { return }
+        beginClosing(.streamLimitExceeded)
+        actions.append(
+            .goAway(
+                errorCode: HTTP2ErrorCode.refusedStream.rawValue, lastStreamID: nil,
+                debugData: Array(ConnectionBehavior.streamLimitDebugText.utf8)))
+        actions.append(.close(afterFlush: true))
     }
 
     // MARK: for tests
@@ -276,9 +505,10 @@ public struct ConnectionStateMachine: Sendable {
         _ decision: RequestDecision, firstAuthenticated: Bool = false, now: Int64, into actions: inout [Action]
     ) -> Bool {
         var answeredNow = false
-        modify { live, phase in
+        modify { live, phase, closeReason in
             answeredNow = Self.decided(
-                decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase, into: &actions)
+                decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase,
+                closeReason: &closeReason, into: &actions)
         }
         return answeredNow
     }
@@ -286,9 +516,14 @@ public struct ConnectionStateMachine: Sendable {
     /// The MAX_CONCURRENT_STREAMS last announced (tests).
     var announcedStreams: UInt32? { phase == .closed ? nil : live.announcedStreams }
 
+    /// The phase's name: `greeting`, `handshaking`, `awaitingPreface`, `refusingCleartext`,
     /// `serving`, `draining`, `closing` or `closed` (tests).
     var phaseName: String {
         switch phase {
+        case .greeting: "greeting"
+        case .handshaking: "handshaking"
+        case .awaitingPreface: "awaitingPreface"
+        case .refusingCleartext: "refusingCleartext"
         case .serving: "serving"
         case .draining: "draining"
         case .closing: "closing"
@@ -299,9 +534,9 @@ public struct ConnectionStateMachine: Sendable {
     // MARK: internals
 
     /// Runs `body` on the live state in place, unless the connection has closed.
-    private mutating func modify(_ body: (inout Live, inout Phase) -> Void) {
+    private mutating func modify(_ body: (inout Live, inout Phase, inout CloseReason?) -> Void) {
         guard phase != .closed else { return }
-        body(&live, &phase)
+        body(&live, &phase, &closeReason)
     }
 
     /// Carries out `decision`. Returns `true` for the common case, an answer that goes out now
@@ -309,6 +544,7 @@ public struct ConnectionStateMachine: Sendable {
     /// noting the stream as answered.
     private static func decided(
         _ decision: RequestDecision, firstAuthenticated: Bool, now: Int64, live: inout Live, phase: inout Phase,
+        closeReason: inout CloseReason?,
         into actions: inout [Action]
     ) -> Bool {
         let streamID = decision.streamID
@@ -369,7 +605,8 @@ public struct ConnectionStateMachine: Sendable {
             }
             Self.settle(
                 streamID: streamID, answer: decision.answer, fate: decision.fate, recorded: false,
-                faultID: decision.faultID, now: now, live: &live, phase: &phase, into: &actions)
+                faultID: decision.faultID, now: now, live: &live, phase: &phase, closeReason: &closeReason,
+                into: &actions)
         }
         return false
     }
@@ -384,7 +621,8 @@ public struct ConnectionStateMachine: Sendable {
     /// (it waited), so that the record is written (`record`) or completed (`complete`) once.
     private static func settle(
         streamID: Int32, answer: APNSAnswer, fate: RequestDecision.Fate, recorded: Bool, faultID: String?,
-        now: Int64, live: inout Live, phase: inout Phase, into actions: inout [Action]
+        now: Int64, live: inout Live, phase: inout Phase, closeReason: inout CloseReason?,
+        into actions: inout [Action]
     ) {
         func note(_ recordedAnswer: RecordedAnswer) {
             var recordedAnswer = recordedAnswer
@@ -425,6 +663,7 @@ public struct ConnectionStateMachine: Sendable {
             }
             if code != HTTP2ErrorCode.noError.rawValue {
                 phase = .closing
+                closeReason = closeReason ?? .goAwayWithError(code)
                 actions.append(.close(afterFlush: true))
             }
         case .goAwayInsteadOfAnswer:
@@ -435,6 +674,7 @@ public struct ConnectionStateMachine: Sendable {
                     errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: live.highestAnswered,
                     debugData: answer.body ?? []))
             phase = .closing
+            closeReason = closeReason ?? .goAwayInsteadOfAnswer(answer.reason?.rawValue)
             actions.append(.close(afterFlush: true))
         case .close(let respondFirst):
             if respondFirst {
@@ -443,6 +683,7 @@ public struct ConnectionStateMachine: Sendable {
                 note(RecordedAnswer(outcome: .connectionClosed, answer: answer))
             }
             phase = .closing
+            closeReason = closeReason ?? .faultRuleClose
             actions.append(.close(afterFlush: respondFirst))
         }
     }
