@@ -207,6 +207,12 @@ struct BroadcastRulesTests {
             $0.strictPayload = true
             $0.payload = Array("hello".utf8)
         },
+        .rejected("a start event, with --strict-payload → BadRequestPayload", .badRequestPayload, at: .payloadFormat) {
+            $0.strictPayload = true
+            $0.payload = Array(
+                #"{"aps":{"event":"start","timestamp":1,"content-state":{},"attributes-type":"A","attributes":{}}}"#
+                    .utf8)
+        },
         .accepted("a start event, without --strict-payload (APNs accepts it; the lint reports it)") {
             $0.payload = Array(#"{"aps":{"event":"start","timestamp":1,"content-state":{}}}"#.utf8)
         },
