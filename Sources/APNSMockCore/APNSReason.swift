@@ -28,6 +28,25 @@ public struct APNSReason: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// Not documented by Apple for `/3/device`: the broadcast API's name for a malformed JSON
     /// body, used by apns-mock's `--strict-payload` mode.
     public static let badRequestPayload = APNSReason("BadRequestPayload")
+    // 400, broadcast push and channel management (APNS-REFERENCE §6; Apple's "Handling error
+    // responses from APNs", "Sending broadcast push notification requests to APNs", "Sending
+    // channel management requests to APNs")
+    /// The app's broadcast capability is off ("The feature isn't enabled for this topic").
+    public static let featureNotEnabled = APNSReason("FeatureNotEnabled")
+    /// `apns-channel-id` is missing.
+    public static let missingChannelId = APNSReason("MissingChannelId")
+    /// `apns-channel-id` is not properly encoded (base64), or longer than allowed.
+    public static let badChannelId = APNSReason("BadChannelId")
+    /// No channel with that `apns-channel-id` exists for the app in this environment.
+    public static let channelNotRegistered = APNSReason("ChannelNotRegistered")
+    /// A channel-management request's parameters (the create body's fields) are wrong.
+    public static let badRequestParams = APNSReason("BadRequestParams")
+    /// A broadcast has no `apns-push-type`.
+    public static let missingPushType = APNSReason("MissingPushType")
+    /// The app has as many channels in this environment as it may have.
+    public static let cannotCreateChannelConfig = APNSReason("CannotCreateChannelConfig")
+    /// The certificate is not for the bundle ID the path names.
+    public static let topicMismatch = APNSReason("TopicMismatch")
     // 403
     public static let badCertificate = APNSReason("BadCertificate")
     public static let badCertificateEnvironment = APNSReason("BadCertificateEnvironment")
@@ -53,6 +72,9 @@ public struct APNSReason: RawRepresentable, Hashable, Sendable, CustomStringConv
     // 500, 503
     public static let internalServerError = APNSReason("InternalServerError")
     public static let serviceUnavailable = APNSReason("ServiceUnavailable")
+    /// 503 as Apple spells it for the broadcast and channel APIs, with a space (APNS-REFERENCE
+    /// §6, "Handling error responses from APNs").
+    public static let serviceUnavailableWithSpace = APNSReason("Service Unavailable")
     public static let shutdown = APNSReason("Shutdown")
     /// apns-mock's own reason (status 431) for a request whose header list exceeds the
     /// advertised `SETTINGS_MAX_HEADER_LIST_SIZE`; APNs documents no reason for it.

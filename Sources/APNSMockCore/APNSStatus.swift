@@ -14,7 +14,16 @@ public enum APNSStatus {
         case .headerListTooLarge: return 431
         case .tooManyProviderTokenUpdates, .tooManyRequests: return 429
         case .internalServerError: return 500
-        case .serviceUnavailable, .shutdown: return 503
+        case .serviceUnavailable, .serviceUnavailableWithSpace, .shutdown: return 503
+        // Broadcast and channel reasons (APNS-REFERENCE §6). The status list of Apple's
+        // "Handling error responses from APNs" has 400, 403, 404, 405, 413, 429, 500 and 503;
+        // these reasons describe a defect of the request, not of its credentials, path or
+        // method, so they are 400. TopicMismatch (a certificate for another bundle) is 400
+        // like BadTopic and TopicDisallowed, its device-push counterparts: the mock's choice
+        // where the stored copy of Apple's table gives no status.
+        case .featureNotEnabled, .missingChannelId, .badChannelId, .channelNotRegistered, .badRequestParams,
+            .missingPushType, .cannotCreateChannelConfig, .topicMismatch:
+            return 400
         default:
             return 400
         }

@@ -1,6 +1,10 @@
-/// What the rules decided for one request, plus the facts they read on the way.
+/// What the rules decided for one request, plus the facts they read on the way: a device push
+/// (`RequestRules`), a broadcast (`BroadcastRules`) or a channel-management request
+/// (`ChannelRules`). A verdict never changes state itself: for an accepted channel request it
+/// says what to do (`channelOperation` with `channelID`, `storagePolicy`, `sentPushType`), and
+/// the caller applies it to its channel directory.
 public struct APNSVerdict: Sendable, Equatable {
-    /// HTTP status: 200 when accepted.
+    /// HTTP status: 200 when accepted (201 for a channel create, 204 for a channel delete).
     public var status: Int
     /// The reason for a rejection, `nil` when accepted.
     public var reason: APNSReason?
@@ -29,14 +33,41 @@ public struct APNSVerdict: Sendable, Equatable {
     public var goAway: Bool
     /// The request's `apns-id` header as sent (first one), valid or not.
     public var sentMessageID: String?
+    /// What the request is: a device push, a broadcast or a channel-management request.
+    public var kind: RecordKind
+    /// Channel management: the operation the method and path ask for (`nil` when they name
+    /// none); on acceptance, what the caller applies.
+    public var channelOperation: ChannelOperation?
+    /// Broadcast, channel read and delete: `apns-channel-id` as sent (first one), valid or not.
+    public var channelID: String?
+    /// Channel create: the policy the body asks for. Broadcast, channel read and delete: the
+    /// registered channel's policy.
+    public var storagePolicy: MessageStoragePolicy?
+    /// Broadcast: `apns-push-type` as sent (any letter case). Channel create: the body's
+    /// `push-type` as sent. The push type APNs judged it as is `pushType`.
+    public var sentPushType: String?
+    /// Broadcast and channel management: `apns-request-id` as sent, to echo.
+    public var requestID: String?
+    /// Broadcast, channel read and delete: the registered channel as the rules found it (its
+    /// configuration for a read, its subscribers for a broadcast's deliveries).
+    public var channel: BroadcastChannel?
 
     public init(
         status: Int, reason: APNSReason?, failedCheck: RequestCheck? = nil, deviceToken: String? = nil,
         pushType: APNSPushType? = nil, topic: String? = nil, timestamp: Int64? = nil,
         authentication: AuthenticationResult? = nil, nextAuthState: ConnectionAuthState? = nil,
         newToken: NewProviderToken? = nil, goAway: Bool = false, sentMessageID: String? = nil,
-        rawDeviceToken: String? = nil
+        rawDeviceToken: String? = nil, kind: RecordKind = .push, channelOperation: ChannelOperation? = nil,
+        channelID: String? = nil, storagePolicy: MessageStoragePolicy? = nil, sentPushType: String? = nil,
+        requestID: String? = nil, channel: BroadcastChannel? = nil
     ) {
+        self.kind = kind
+        self.channelOperation = channelOperation
+        self.channelID = channelID
+        self.storagePolicy = storagePolicy
+        self.sentPushType = sentPushType
+        self.requestID = requestID
+        self.channel = channel
         self.rawDeviceToken = rawDeviceToken
         self.sentMessageID = sentMessageID
         self.status = status
@@ -52,6 +83,7 @@ public struct APNSVerdict: Sendable, Equatable {
         self.goAway = goAway
     }
 
-    /// Whether the push was accepted.
-    public var isAccepted: Bool { status == 200 }
+    /// Whether the request was accepted: 200, or 201 for a channel create and 204 for a channel
+    /// delete ("Sending channel management requests to APNs").
+    public var isAccepted: Bool { (200...299).contains(status) }
 }

@@ -15,6 +15,10 @@ public enum KnownHeaderName: UInt8, CaseIterable, Sendable {
     case userAgent
     case host
     case acceptEncoding
+    /// A broadcast's or channel-management request's channel (APNS-REFERENCE §6).
+    case apnsChannelID
+    /// The broadcast and channel APIs' request identifier, echoed in the response.
+    case apnsRequestID
 
     /// The lower-case header name.
     public var name: String { spelling.description }
@@ -34,13 +38,17 @@ public enum KnownHeaderName: UInt8, CaseIterable, Sendable {
         case .userAgent: "user-agent"
         case .host: "host"
         case .acceptEncoding: "accept-encoding"
+        case .apnsChannelID: "apns-channel-id"
+        case .apnsRequestID: "apns-request-id"
         }
     }
 
     /// Whether the name starts with `apns-`: repeated, it is a `DuplicateHeaders` error.
     public var isAPNSHeader: Bool {
         switch self {
-        case .apnsID, .apnsTopic, .apnsPushType, .apnsPriority, .apnsExpiration, .apnsCollapseID: true
+        case .apnsID, .apnsTopic, .apnsPushType, .apnsPriority, .apnsExpiration, .apnsCollapseID, .apnsChannelID,
+            .apnsRequestID:
+            true
         default: false
         }
     }
@@ -56,7 +64,15 @@ public enum KnownHeaderName: UInt8, CaseIterable, Sendable {
         case 12: candidates = (.contentType, nil)
         case 13: candidates = (.authorization, .apnsPriority)
         case 14: candidates = (.apnsPushType, .contentLength)
-        case 15: candidates = (.apnsExpiration, .acceptEncoding)
+        case 15:
+            // Four names of 15 bytes; their sixth byte tells them apart.
+            switch bytes[5] {
+            case UInt8(ascii: "e"): candidates = (.apnsExpiration, nil)
+            case UInt8(ascii: "t"): candidates = (.acceptEncoding, nil)
+            case UInt8(ascii: "c"): candidates = (.apnsChannelID, nil)
+            case UInt8(ascii: "r"): candidates = (.apnsRequestID, nil)
+            default: return nil
+            }
         case 16: candidates = (.apnsCollapseID, nil)
         default: return nil
         }

@@ -54,4 +54,12 @@ public struct PayloadAnalysisOptions: Sendable, Hashable {
             payloadLimit: payloadLimit,
             strings: catalog.locales.isEmpty ? nil : catalog.strings(for: locale ?? defaultLocale))
     }
+
+    /// What the analyzer needs for a broadcast sent with `apns-priority` `priority` (as sent).
+    /// A broadcast reaches many devices: the default locale's strings are used.
+    public func broadcastContext(priority: String?) -> PayloadContext {
+        .broadcast(
+            priority: priority, payloadLimit: payloadLimit,
+            strings: catalog.locales.isEmpty ? nil : catalog.strings(for: defaultLocale))
+    }
 }

@@ -1,4 +1,5 @@
-/// What one pass over a request's headers found; filled in as the checks run.
+/// What one pass over a request's headers found; filled in as the checks run. Shared by the
+/// device-push, broadcast and channel-management rules.
 struct RequestFacts {
     var rawToken: Substring?
     var deviceToken: String?
@@ -10,6 +11,10 @@ struct RequestFacts {
     var priority: String?
     var expiration: String?
     var collapseID: String?
+    /// `apns-channel-id` (broadcast and channel management).
+    var channelID: String?
+    /// `apns-request-id` (broadcast and channel management).
+    var requestID: String?
     /// Where the (first) `authorization` value sits in the request's header block.
     var authorization: Range<Int>?
     var effectiveTopic: String?
@@ -47,6 +52,8 @@ struct RequestFacts {
             case .apnsPriority: priority = block.string(field.valueRange)
             case .apnsExpiration: expiration = block.string(field.valueRange)
             case .apnsCollapseID: collapseID = block.string(field.valueRange)
+            case .apnsChannelID: channelID = block.string(field.valueRange)
+            case .apnsRequestID: requestID = block.string(field.valueRange)
             default: break
             }
         }

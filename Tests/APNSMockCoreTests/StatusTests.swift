@@ -41,6 +41,56 @@ struct StatusTests {
         #expect(APNSStatus.forReason(row.reason) == row.status)
     }
 
+    /// The reasons of the broadcast and channel APIs (APNS-REFERENCE §6; Apple's "Handling error
+    /// responses from APNs", "Sending broadcast push notification requests to APNs" and "Sending
+    /// channel management requests to APNs"), with the device-push reasons that also apply.
+    /// Apple's status list for these APIs has no 410; the §6 reasons are request defects (400).
+    static let broadcastTable: [Int: [String]] = [
+        400: [
+            "FeatureNotEnabled", "MissingChannelId", "BadChannelId", "ChannelNotRegistered", "BadRequestParams",
+            "BadRequestPayload", "MissingPushType", "InvalidPushType", "CannotCreateChannelConfig", "TopicMismatch",
+            "TopicDisallowed", "BadExpirationDate", "BadPriority", "BadMessageId", "PayloadEmpty", "DuplicateHeaders",
+        ],
+        403: [
+            "BadCertificate", "BadCertificateEnvironment", "ExpiredProviderToken", "Forbidden",
+            "InvalidProviderToken", "MissingProviderToken",
+        ],
+        404: ["BadPath"],
+        405: ["MethodNotAllowed"],
+        413: ["PayloadTooLarge"],
+        429: ["TooManyRequests"],
+        500: ["InternalServerError"],
+        // "Service Unavailable" with Apple's space, as the broadcast pages spell it.
+        503: ["Service Unavailable", "Shutdown"],
+    ]
+
+    static let broadcastCases: [StatusCase] = broadcastTable.keys.sorted().flatMap { status in
+        broadcastTable[status]!.map { StatusCase(reason: APNSReason($0), status: status) }
+    }
+
+    @Test("Every broadcast and channel reason has its status", arguments: broadcastCases)
+    func broadcast(_ row: StatusCase) {
+        #expect(APNSStatus.forReason(row.reason) == row.status)
+    }
+
+    @Test("The broadcast and channel members carry Apple's exact spelling")
+    func broadcastSpelling() {
+        let members: [APNSReason] = [
+            .featureNotEnabled, .missingChannelId, .badChannelId, .channelNotRegistered, .badRequestParams,
+            .badRequestPayload, .missingPushType, .invalidPushType, .cannotCreateChannelConfig, .topicMismatch,
+            .topicDisallowed, .serviceUnavailableWithSpace,
+        ]
+        #expect(
+            members.map(\.rawValue) == [
+                "FeatureNotEnabled", "MissingChannelId", "BadChannelId", "ChannelNotRegistered", "BadRequestParams",
+                "BadRequestPayload", "MissingPushType", "InvalidPushType", "CannotCreateChannelConfig",
+                "TopicMismatch", "TopicDisallowed", "Service Unavailable",
+            ])
+        // The device API's spelling stays as it was: two reasons, two spellings.
+        #expect(APNSReason.serviceUnavailable != .serviceUnavailableWithSpace)
+        for member in members { #expect(APNSReason(rawValue: member.rawValue) == member) }
+    }
+
     @Test("The mock's own reasons")
     func mockReasons() {
         #expect(APNSStatus.forReason(.headerListTooLarge) == 431)

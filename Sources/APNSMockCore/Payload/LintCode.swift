@@ -132,6 +132,17 @@ public struct LintCode: RawRepresentable, Sendable, Hashable, CustomStringConver
         "liveactivity-missing-key", .error,
         "A Live Activity push lacks a key its event needs "
             + "(event, timestamp, content-state, attributes-type, attributes).")
+    /// Apple ("Sending broadcast push notification requests to APNs", ActivityKit's "Starting and
+    /// updating Live Activities with ActivityKit push notifications"): a broadcast updates or
+    /// ends the Live Activities subscribed to a channel, and cannot start one.
+    public static let broadcastStartsActivity = LintCode(
+        "broadcast-starts-activity", .error,
+        "A broadcast carries a start event or attributes, but a broadcast cannot start a Live Activity; "
+            + "start it with a push-to-start to a device token.")
+    /// ActivityKit asks for priority 5 or 10 on Live Activity updates; APNs accepts 1.
+    public static let broadcastPriorityOne = LintCode(
+        "broadcast-priority-1", .warning,
+        "A broadcast is sent with apns-priority 1, but ActivityKit asks for 5 or 10 on Live Activity updates.")
 
     /// Every code the analyzer emits, in the order it reports them.
     public static let all: [LintCode] = [
@@ -144,7 +155,7 @@ public struct LintCode: RawRepresentable, Sendable, Hashable, CustomStringConver
         .eventInvalid, .inputPushTokenInvalid,
         .pushTypeHeaderMissing, .topicMissingSuffix, .topicPushTypeMismatch, .backgroundPriorityNotFive,
         .contentAvailableHighPriority, .backgroundMissingContentAvailable, .backgroundNotSilent,
-        .alertNothingToShow, .liveActivityMissingKey,
+        .alertNothingToShow, .liveActivityMissingKey, .broadcastStartsActivity, .broadcastPriorityOne,
     ]
 
     private static let byRawValue: [String: LintCode] = Dictionary(

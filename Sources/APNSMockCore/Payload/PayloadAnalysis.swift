@@ -11,8 +11,15 @@ public struct PayloadAnalysis: Sendable, Hashable {
     public var limit: Int
     /// `limit - byteCount`: negative when the payload is over the limit.
     public var bytesRemaining: Int
+    /// `aps["input-push-channel"]` when it is a string: the channel a push-to-start subscribes
+    /// the activity it starts to (the caller decides whether the push was one).
+    public var inputPushChannel: String?
 
-    public init(findings: [LintFinding], preview: NotificationPreview?, byteCount: Int, limit: Int) {
+    public init(
+        findings: [LintFinding], preview: NotificationPreview?, byteCount: Int, limit: Int,
+        inputPushChannel: String? = nil
+    ) {
+        self.inputPushChannel = inputPushChannel
         self.findings = findings
         self.preview = preview
         self.byteCount = byteCount

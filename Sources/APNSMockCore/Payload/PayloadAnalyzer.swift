@@ -18,6 +18,7 @@ public enum PayloadAnalyzer {
         var linter = PayloadLinter(context: context)
         var preview: NotificationPreview?
         var aps: [(key: String, value: JSONValue)]?
+        var inputPushChannel: String?
 
         linter.checkSize(byteCount: payloadSize, limit: limit)
         if payloadSize <= 0 && payload.isEmpty {
@@ -38,6 +39,7 @@ public enum PayloadAnalyzer {
             case let root? where root.lintIsObject:
                 preview = NotificationPreview(payload: root, strings: context.strings)
                 aps = linter.checkRoot(root)
+                inputPushChannel = Self.inputPushChannel(in: root)
             case let other?:
                 linter.add(
                     .payloadNotObject, "",
@@ -45,6 +47,21 @@ public enum PayloadAnalyzer {
             }
         }
         linter.checkAgainstHeaders(aps: aps, preview: preview)
-        return PayloadAnalysis(findings: linter.findings, preview: preview, byteCount: payloadSize, limit: limit)
+        return PayloadAnalysis(
+            findings: linter.findings, preview: preview, byteCount: payloadSize, limit: limit,
+            inputPushChannel: inputPushChannel)
+    }
+
+    /// `aps["input-push-channel"]` of a parsed payload when it is a string: the channel id a
+    /// push-to-start asks the started Live Activity to subscribe to (ActivityKit's "Starting and
+    /// updating Live Activities with ActivityKit push notifications"; APNS-REFERENCE §6).
+    public static func inputPushChannel(in payload: JSONValue) -> String? {
+        guard case .string(let id)? = payload["aps"]?["input-push-channel"] else { return nil }
+        return id
+    }
+
+    /// The same from a payload's bytes (`nil` when they are not a JSON object).
+    public static func inputPushChannel(in payload: [UInt8]) -> String? {
+        JSONValue.parse(payload).flatMap { inputPushChannel(in: $0) }
     }
 }

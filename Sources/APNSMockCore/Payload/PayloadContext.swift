@@ -16,11 +16,15 @@ public struct PayloadContext: Sendable {
     /// The strings of the device's locale; `nil` when no localizations are loaded, in which case
     /// localization keys are shown as they are and not checked.
     public var strings: LocalizedStrings?
+    /// A broadcast to a channel (`POST /4/broadcasts/apps/<bundleId>`), not a device push: its
+    /// limit is 5120 bytes, and it can only update Live Activities, never start one.
+    public var isBroadcast: Bool
 
     public init(
         pushType: APNSPushType? = .alert, pushTypeHeaderPresent: Bool = true, priority: String? = nil,
-        topic: String? = nil, payloadLimit: Int? = nil, strings: LocalizedStrings? = nil
+        topic: String? = nil, payloadLimit: Int? = nil, strings: LocalizedStrings? = nil, isBroadcast: Bool = false
     ) {
+        self.isBroadcast = isBroadcast
         self.pushType = pushType
         self.pushTypeHeaderPresent = pushTypeHeaderPresent
         self.priority = priority
@@ -29,6 +33,19 @@ public struct PayloadContext: Sendable {
         self.strings = strings
     }
 
-    /// The size limit applied: the override, else the push type's (alert's when unknown).
-    public var effectiveLimit: Int { payloadLimit ?? (pushType ?? .alert).payloadLimit }
+    /// The size limit applied: the override, else a broadcast's or the push type's (alert's when
+    /// unknown).
+    public var effectiveLimit: Int {
+        payloadLimit ?? (isBroadcast ? BroadcastRules.payloadLimit : (pushType ?? .alert).payloadLimit)
+    }
+
+    /// The context of a broadcast sent with `apns-priority` `priority` (as sent): a Live
+    /// Activity push with no topic to check.
+    public static func broadcast(
+        priority: String?, payloadLimit: Int? = nil, strings: LocalizedStrings? = nil
+    ) -> PayloadContext {
+        PayloadContext(
+            pushType: BroadcastRules.pushType, pushTypeHeaderPresent: true, priority: priority, topic: nil,
+            payloadLimit: payloadLimit, strings: strings, isBroadcast: true)
+    }
 }

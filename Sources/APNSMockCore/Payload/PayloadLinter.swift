@@ -24,7 +24,9 @@ struct PayloadLinter {
         let limitText =
             context.payloadLimit != nil
             ? "the \(limit)-byte limit set for this mock"
-            : "the \(limit)-byte limit of \((context.pushType ?? .alert).rawValue) pushes"
+            : context.isBroadcast
+                ? "the \(limit)-byte limit of broadcasts"
+                : "the \(limit)-byte limit of \((context.pushType ?? .alert).rawValue) pushes"
         if byteCount > limit {
             add(.payloadTooLarge, "", "The payload is \(byteCount) bytes, \(byteCount - limit) over \(limitText).")
         } else if Double(byteCount) > 0.95 * Double(limit) {
@@ -312,6 +314,12 @@ struct PayloadLinter {
                     + "but background updates need priority 5.")
         }
 
+        if context.isBroadcast && context.priority == "1" {
+            add(
+                .broadcastPriorityOne, "header:apns-priority",
+                "A broadcast updates Live Activities, for which ActivityKit asks for apns-priority 5 or 10, not 1.")
+        }
+
         guard let aps, let preview else { return }
         switch pushType {
         case .background?:
@@ -358,8 +366,24 @@ struct PayloadLinter {
 
     private mutating func checkLiveActivity(_ aps: JSONValue) {
         var required = ["event", "timestamp"]
+        if context.isBroadcast {
+            // A broadcast cannot start a Live Activity: the start event and the attributes a start
+            // carries are mistakes, and the keys a start would need are not asked for.
+            if aps["event"]?.lintString == "start" {
+                add(
+                    .broadcastStartsActivity, "aps.event",
+                    "aps.event is start, but a broadcast cannot start a Live Activity; "
+                        + "start it with a push-to-start to a device token.")
+            }
+            if aps["attributes"] != nil {
+                add(
+                    .broadcastStartsActivity, "aps.attributes",
+                    "aps.attributes starts a Live Activity, which a broadcast cannot do; "
+                        + "send it in a push-to-start to a device token.")
+            }
+        }
         switch aps["event"]?.lintString {
-        case "start"?: required += ["content-state", "attributes-type", "attributes"]
+        case "start"? where !context.isBroadcast: required += ["content-state", "attributes-type", "attributes"]
         case "update"?: required += ["content-state"]
         default: break
         }

@@ -44,6 +44,8 @@ struct LintCodeTests {
         ("background-not-silent", .error),
         ("alert-nothing-to-show", .error),
         ("liveactivity-missing-key", .error),
+        ("broadcast-starts-activity", .error),
+        ("broadcast-priority-1", .warning),
     ]
 
     @Test("Spelling, order and severity of every code")

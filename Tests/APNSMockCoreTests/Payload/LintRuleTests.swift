@@ -54,6 +54,11 @@ struct LintRuleTests {
         static let liveActivityContext = PayloadContext(
             pushType: .liveactivity, topic: "com.example.app.push-type.liveactivity")
 
+        /// A broadcast to a channel ("Sending broadcast push notification requests to APNs").
+        static let broadcast =
+            #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"score":"1-0"}}}"#
+        static let broadcastContext = PayloadContext.broadcast(priority: "10")
+
         static let voip = #"{"caller":"Bob","callId":"42"}"#
         static let voipContext = PayloadContext(pushType: .voip, priority: "10", topic: "com.example.app.voip")
 
@@ -64,7 +69,7 @@ struct LintRuleTests {
 
         static let all: [(String, PayloadContext)] = [
             (alert, alertContext), (background, backgroundContext), (liveActivity, liveActivityContext),
-            (voip, voipContext), (localized, localizedContext),
+            (voip, voipContext), (localized, localizedContext), (broadcast, broadcastContext),
         ]
     }
 
@@ -188,6 +193,13 @@ struct LintRuleTests {
             .liveActivityMissingKey, "Live Activity update without timestamp",
             #"{"aps":{"event":"update","content-state":{"score":"1-0"},"alert":{"title":"Goal","body":"1-0"}}}"#,
             path: "aps.timestamp", context: Baseline.liveActivityContext),
+        Row(
+            .broadcastStartsActivity, "broadcast with a start event",
+            #"{"aps":{"timestamp":1700000000,"event":"start","content-state":{"score":"0-0"}}}"#,
+            path: "aps.event", context: Baseline.broadcastContext),
+        Row(
+            .broadcastPriorityOne, "broadcast with priority 1", Baseline.broadcast, path: "header:apns-priority",
+            context: .broadcast(priority: "1")),
     ]
 
     @Test("The baselines have no findings", arguments: 0..<Baseline.all.count)

@@ -1,0 +1,143 @@
+/// Provider authentication, the same for every API on which APNs takes provider credentials:
+/// device pushes, broadcasts and channel management ("Sending broadcast push notification
+/// requests to APNs" and "Sending channel management requests to APNs" use the token or
+/// certificate of device pushes; APNS-REFERENCE §4, §5, §6). Pure: the rules call it with the
+/// request's facts, and it returns the reason of a failure.
+enum ProviderAuthentication {
+    /// Runs the authentication step: the certificate's trust and environment, or the provider
+    /// token's structure, signature, age, team, key and topic rules and the connection's token
+    /// history. Reads `facts.authorization` and `facts.topic` (the topic a topic-specific key
+    /// must cover); fills `facts.authentication`, and `nextAuthState`, `newToken` and `goAway`
+    /// when they change.
+    static func authenticate(
+        request: APNSRequest, context: ConnectionContext, policy: ValidationPolicy, facts: inout RequestFacts
+    ) -> APNSReason? {
+        switch context.authentication {
+        case .certificate(let identity):
+            facts.authentication = AuthenticationResult(
+                method: .certificate, certificateSubject: identity.subject, certificateTopics: identity.topics)
+            if identity.verificationError != nil { return .badCertificate }
+            if !identity.environment.allows(context.environment) {
+                facts.goAway = true
+                return .badCertificateEnvironment
+            }
+            return nil
+        case .token:
+            return authenticateToken(request: request, context: context, policy: policy, facts: &facts)
+        }
+    }
+
+    private static func authenticateToken(
+        request: APNSRequest, context: ConnectionContext, policy: ValidationPolicy, facts: inout RequestFacts
+    ) -> APNSReason? {
+        guard let authorization = facts.authorization else { return .missingProviderToken }
+        let block = request.headerBlock
+        guard let bearer = block.withBytes(authorization, ProviderTokenParser.bearerTokenRange) else {
+            return .invalidProviderToken
+        }
+        let tokenRange = (authorization.lowerBound + bearer.lowerBound)..<(authorization.lowerBound + bearer.upperBound)
+        // The connection's current token is compared as bytes: no string for the usual push.
+        let token: String
+        if var current = context.authState.currentToken,
+            current.withUTF8({ currentBytes in block.withBytes(tokenRange) { ASCIIBytes.equal($0, currentBytes) } })
+        {
+            token = current
+        } else {
+            token = block.string(tokenRange)
+        }
+        let registry = context.registry
+        let state = context.authState
+        let details: CachedProviderToken
+        if let current = state.currentTokenDetails, state.currentTokenKeyGeneration == registry.keyGeneration,
+            state.currentToken == token
+        {
+            // The connection's own token (the normal case): no parse, no look-up.
+            details = current
+        } else if let cached = registry.tokens[token] {
+            details = cached
+        } else {
+            guard let parsed = ProviderTokenParser.parse(token), parsed.algorithm == "ES256" else {
+                return .invalidProviderToken
+            }
+            if let key = registry.keys[parsed.keyID] {
+                guard parsed.teamID == key.teamID, parsed.isSigned(by: key) else { return .invalidProviderToken }
+                details = CachedProviderToken(
+                    keyID: parsed.keyID, teamID: parsed.teamID, issuedAt: parsed.issuedAt, signatureVerified: true)
+            } else {
+                details = CachedProviderToken(
+                    keyID: parsed.keyID, teamID: parsed.teamID, issuedAt: parsed.issuedAt, signatureVerified: false)
+            }
+            facts.newToken = NewProviderToken(token: token, details: details)
+        }
+        let key = registry.keys[details.keyID]
+        facts.authentication = AuthenticationResult(
+            method: .token, teamID: details.teamID, keyID: details.keyID,
+            signatureVerified: details.signatureVerified && key != nil, keyUnknown: key == nil)
+        if key == nil && policy.strictRegistry { return .invalidProviderToken }
+        let nowSeconds = context.now / 1000
+        if details.issuedAt > nowSeconds + policy.tokenClockSkewSeconds { return .invalidProviderToken }
+        if nowSeconds - details.issuedAt > policy.tokenLifetimeSeconds { return .expiredProviderToken }
+
+        if let bound = state.boundTeamID, bound != details.teamID { return .invalidProviderToken }
+        if let firstKeyID = state.firstKeyID, firstKeyID != details.keyID {
+            let firstKey = registry.keys[firstKeyID]
+            if let firstKey, firstKey.isTopicSpecific {
+                // After a topic-specific key: only it and its related key.
+                let related = firstKey.relatedKeyID == details.keyID || key?.relatedKeyID == firstKeyID
+                if !related { return .unrelatedKeyIdInToken }
+            } else {
+                // After a team-scoped key: another team-scoped key of the same team and environment.
+                if let key, key.isTopicSpecific { return .unrelatedKeyIdInToken }
+                if let key, !key.environment.allows(context.environment) { return .unrelatedKeyIdInToken }
+            }
+        }
+        if let key, !key.environment.allows(context.environment) { return policy.environmentKeyReason }
+        if let key, let topic = facts.topic, !topic.isEmpty, !key.covers(topic: topic) { return .topicDisallowed }
+        if let current = state.currentToken, current != token, let acceptedAt = state.currentTokenAcceptedAt,
+            context.now - acceptedAt < policy.tokenRefreshIntervalSeconds * 1000
+        {
+            return .tooManyProviderTokenUpdates
+        }
+        if state.boundTeamID != nil, state.firstKeyID != nil, state.currentToken == token,
+            state.currentTokenDetails == details, state.currentTokenKeyGeneration == registry.keyGeneration
+        {
+            return nil  // the connection's state stays as it is (the usual push)
+        }
+        var next = state
+        next.boundTeamID = state.boundTeamID ?? details.teamID
+        next.firstKeyID = state.firstKeyID ?? details.keyID
+        if state.currentToken != token {
+            next.currentToken = token
+            next.currentTokenAcceptedAt = context.now
+        }
+        next.currentTokenDetails = details
+        next.currentTokenKeyGeneration = registry.keyGeneration
+        facts.nextAuthState = next
+        return nil
+    }
+
+    /// A rejected request's record still says what its credentials were (team and key of a
+    /// token, the certificate's subject) when the authentication step never ran.
+    static func observeCredentials(request: APNSRequest, context: ConnectionContext, facts: inout RequestFacts) {
+        guard facts.authentication == nil else { return }
+        switch context.authentication {
+        case .certificate(let identity):
+            facts.authentication = AuthenticationResult(
+                method: .certificate, certificateSubject: identity.subject, certificateTopics: identity.topics)
+        case .token:
+            guard let authorization = facts.authorization else { return }
+            let block = request.headerBlock
+            var result = AuthenticationResult(method: .token)
+            if let bearer = block.withBytes(authorization, ProviderTokenParser.bearerTokenRange) {
+                let range =
+                    (authorization.lowerBound + bearer.lowerBound)..<(authorization.lowerBound + bearer.upperBound)
+                if let parsed = ProviderTokenParser.parse(block.string(range)) {
+                    result.teamID = parsed.teamID
+                    result.keyID = parsed.keyID
+                    result.keyUnknown = context.registry.keys[parsed.keyID] == nil
+                }
+            }
+            facts.authentication = result
+        }
+    }
+}

@@ -1,0 +1,190 @@
+/// The APNs rules for a broadcast, `POST /4/broadcasts/apps/<bundleId>`: pure, synchronous,
+/// no I/O (APNS-REFERENCE §6; Apple's "Sending broadcast push notification requests to APNs").
+///
+/// `evaluate` runs the checks of `checkOrder` one after another and answers with the first that
+/// fails. Apple documents no order. The mock runs the device-push steps that come first there
+/// (header list, method, path, repeated headers, authentication), then what the path's bundle ID
+/// and the app allow (topic, capability) and `apns-id`, then APNSwift's test-server order for
+/// the rest: MissingChannelId → MissingPushType → InvalidPushType → BadExpirationDate →
+/// BadPriority → ChannelNotRegistered → PayloadEmpty → PayloadTooLarge. Two steps APNSwift does
+/// not have sit where they need to: the storage-policy rule after ChannelNotRegistered (it needs
+/// the channel), and the strict-payload format check last, as for device pushes.
+public struct BroadcastRules: Sendable {
+    /// Every check, in the order they run.
+    public static let checkOrder: [RequestCheck] = [
+        .headerListSize,
+        .method,
+        .path,
+        .duplicateHeaders,
+        .authentication,
+        .topic,
+        .capability,
+        .messageID,
+        .channelID,
+        .pushType,
+        .expiration,
+        .priority,
+        .channelRegistry,
+        .storagePolicy,
+        .payloadEmpty,
+        .payloadSize,
+        .payloadFormat,
+    ]
+
+    /// The path prefix of a broadcast; the bundle ID follows.
+    public static let pathPrefix = "/4/broadcasts/apps/"
+    /// The largest broadcast payload APNs accepts, in bytes.
+    public static let payloadLimit = 5120
+    /// The only push type of a broadcast, compared in any letter case: Apple's pages spell it
+    /// `LiveActivity`, `Liveactivity` and `liveactivity`.
+    public static let pushType = APNSPushType.liveactivity
+
+    public var policy: ValidationPolicy
+
+    public init(policy: ValidationPolicy = ValidationPolicy()) {
+        self.policy = policy
+    }
+
+    /// Whether `path` is a broadcast's (`/4/broadcasts/…`), well-formed or not: the transport
+    /// routes it here rather than to `RequestRules`.
+    public static func isBroadcastPath(_ path: String) -> Bool { path.hasPrefix("/4/broadcasts/") }
+
+    /// Decides what APNs would answer to `request` on a connection described by `context`, with
+    /// the channels and capabilities of `channels`. Changes nothing.
+    public func evaluate(_ request: APNSRequest, context: ConnectionContext, channels: ChannelDirectory)
+        -> APNSVerdict
+    {
+        var facts = BroadcastFacts(base: RequestFacts(request))
+        var failure: (RequestCheck, APNSReason)?
+        for check in Self.checkOrder {
+            if let reason = run(check, request: request, context: context, channels: channels, facts: &facts) {
+                failure = (check, reason)
+                break
+            }
+        }
+        if failure != nil {
+            if facts.bundleID == nil { facts.bundleID = Self.bundleID(inPath: request.path) }
+            if facts.base.pushTypeHeader?.lowercased() == Self.pushType.rawValue { facts.pushTypeAccepted = true }
+            ProviderAuthentication.observeCredentials(request: request, context: context, facts: &facts.base)
+        }
+        let base = facts.base
+        return APNSVerdict(
+            status: failure.map { APNSStatus.forReason($0.1) } ?? 200, reason: failure?.1, failedCheck: failure?.0,
+            pushType: facts.pushTypeAccepted ? Self.pushType : nil, topic: facts.bundleID,
+            authentication: base.authentication, nextAuthState: base.nextAuthState, newToken: base.newToken,
+            goAway: base.goAway, sentMessageID: base.apnsID, kind: .broadcast, channelID: base.channelID,
+            storagePolicy: facts.channel?.storagePolicy, sentPushType: base.pushTypeHeader, requestID: base.requestID,
+            channel: facts.channel)
+    }
+
+    /// The largest payload accepted: `--payload-limit` when set, else 5120.
+    public var effectivePayloadLimit: Int { policy.payloadAnalysis.payloadLimit ?? Self.payloadLimit }
+
+    private func run(
+        _ check: RequestCheck, request: APNSRequest, context: ConnectionContext, channels: ChannelDirectory,
+        facts: inout BroadcastFacts
+    ) -> APNSReason? {
+        switch check {
+        case .headerListSize:
+            return request.headerListTooLarge ? .headerListTooLarge : nil
+        case .method:
+            return request.method == "POST" ? nil : .methodNotAllowed
+        case .path:
+            guard let bundleID = Self.bundleID(inPath: request.path) else { return .badPath }
+            facts.bundleID = bundleID
+            // The topic a topic-specific key must cover: the app's (no apns-topic here).
+            facts.base.topic = bundleID
+            return nil
+        case .duplicateHeaders:
+            return facts.base.hasDuplicates ? .duplicateHeaders : nil
+        case .authentication:
+            return ProviderAuthentication.authenticate(
+                request: request, context: context, policy: policy, facts: &facts.base)
+        case .topic:
+            guard let bundleID = facts.bundleID else { return .badPath }
+            return Self.checkBundleID(bundleID, context: context)
+        case .capability:
+            guard let bundleID = facts.bundleID else { return .badPath }
+            return channels.isBroadcastEnabled(bundleID: bundleID) ? nil : .featureNotEnabled
+        case .messageID:
+            if let id = facts.base.apnsID, !APNSMessageID.isValid(id) { return .badMessageId }
+            return nil
+        case .channelID:
+            return Self.checkChannelID(facts.base.channelID)
+        case .pushType:
+            guard let raw = facts.base.pushTypeHeader, !raw.isEmpty else { return .missingPushType }
+            guard raw.lowercased() == Self.pushType.rawValue else { return .invalidPushType }
+            facts.pushTypeAccepted = true
+            return nil
+        case .expiration:
+            guard let raw = facts.base.expiration, RequestRules.isUnixSeconds(raw) else { return .badExpirationDate }
+            return nil
+        case .priority:
+            // Required, and exactly one of the three documented values.
+            guard let raw = facts.base.priority, raw == "10" || raw == "5" || raw == "1" else { return .badPriority }
+            return nil
+        case .channelRegistry:
+            guard let bundleID = facts.bundleID, let id = facts.base.channelID,
+                let channel = channels.channel(
+                    id, in: ChannelScope(bundleID: bundleID, environment: context.environment))
+            else { return .channelNotRegistered }
+            facts.channel = channel
+            return nil
+        case .storagePolicy:
+            // "No Message Stored": the message is never kept, so it must not ask to be. A storing
+            // channel keeps the most recent message at most 8 hours, a maximum and no refusal.
+            guard facts.channel?.storagePolicy == .noMessageStored else { return nil }
+            return facts.base.expiration.flatMap { Int64($0) } == 0 ? nil : .badExpirationDate
+        case .payloadEmpty:
+            return request.payloadSize == 0 ? .payloadEmpty : nil
+        case .payloadSize:
+            return request.payloadSize > effectivePayloadLimit ? .payloadTooLarge : nil
+        case .payloadFormat:
+            guard policy.strictPayload else { return nil }
+            guard PayloadKind.classify(request.payload) == .object else { return .badRequestPayload }
+            let analysis = PayloadAnalyzer.analyze(
+                payload: request.payload, payloadSize: request.payloadSize,
+                context: policy.payloadAnalysis.broadcastContext(priority: facts.base.priority))
+            return analysis.hasErrors ? .badRequestPayload : nil
+        case .deviceToken, .collapseID, .deviceRegistry, .channelBody, .channelLimit:
+            return nil  // steps of other APIs: not in `checkOrder`
+        }
+    }
+
+    /// The bundle ID of `/4/broadcasts/apps/<bundleId>`, or `nil` when `path` is not that.
+    static func bundleID(inPath path: String) -> String? {
+        guard path.hasPrefix(pathPrefix) else { return nil }
+        let bundleID = path.dropFirst(pathPrefix.count)
+        guard ChannelScope.isValidBundleID(bundleID) else { return nil }
+        return String(bundleID)
+    }
+
+    /// The bundle ID a broadcast or channel request names, against the credentials: a topic
+    /// (a push-type suffix) is not a bundle ID (TopicDisallowed), and a certificate must be for
+    /// the app (TopicMismatch). A token's key was held against the bundle ID by authentication.
+    static func checkBundleID(_ bundleID: String, context: ConnectionContext) -> APNSReason? {
+        if ChannelScope.pushTypeSuffix(of: bundleID) != nil { return .topicDisallowed }
+        if case .certificate(let identity) = context.authentication {
+            guard identity.topics.contains(bundleID) || identity.bundleID == bundleID else { return .topicMismatch }
+        }
+        return nil
+    }
+
+    /// `apns-channel-id` present (MissingChannelId) and well-formed (BadChannelId).
+    static func checkChannelID(_ id: String?) -> APNSReason? {
+        guard let id, !id.isEmpty else { return .missingChannelId }
+        return ChannelID.isValid(id) ? nil : .badChannelId
+    }
+}
+
+/// What the broadcast checks learned, besides the headers.
+private struct BroadcastFacts {
+    var base: RequestFacts
+    /// The bundle ID in the path, once the path check passed (or, for a rejection, when the
+    /// path had a well-formed one).
+    var bundleID: String?
+    /// `apns-push-type` was the Live Activity type.
+    var pushTypeAccepted = false
+    /// The registered channel `apns-channel-id` names.
+    var channel: BroadcastChannel?
+}

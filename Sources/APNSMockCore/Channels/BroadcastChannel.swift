@@ -1,0 +1,32 @@
+/// One broadcast channel: what its creation said, and the device tokens subscribed to it.
+public struct BroadcastChannel: Sendable, Hashable {
+    /// The channel id APNs issued: base64 of random bytes (`apns-channel-id`).
+    public var id: String
+    /// The app and environment the channel belongs to.
+    public var scope: ChannelScope
+    public var storagePolicy: MessageStoragePolicy
+    /// The `push-type` of the create request, as sent (`LiveActivity` in some letter case).
+    public var pushType: String
+    /// When the channel was created, epoch milliseconds.
+    public var createdAt: Int64
+    /// The lower-case hex tokens whose Live Activity listens to this channel (the mock's model
+    /// of subscriptions made on the device or by a push-to-start).
+    public var subscribers: Set<String>
+
+    public init(
+        id: String, scope: ChannelScope, storagePolicy: MessageStoragePolicy, pushType: String, createdAt: Int64,
+        subscribers: Set<String> = []
+    ) {
+        self.id = id
+        self.scope = scope
+        self.storagePolicy = storagePolicy
+        self.pushType = pushType
+        self.createdAt = createdAt
+        self.subscribers = subscribers
+    }
+
+    /// The app's bundle ID.
+    public var bundleID: String { scope.bundleID }
+    /// The channel's environment.
+    public var environment: APNSEnvironment { scope.environment }
+}
