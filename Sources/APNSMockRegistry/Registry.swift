@@ -1,8 +1,9 @@
 import APNSMockCore
 import Synchronization
 
-/// The keys and devices the mock was told about, and the provider tokens it has already
-/// checked. Thread-safe and synchronous (a `Mutex`); the rules read a `RegistrySnapshot`.
+/// The keys and devices the mock was told about, the provider tokens it has already checked,
+/// and the broadcast channels providers created (with the devices subscribed to them).
+/// Thread-safe and synchronous (a `Mutex`); the rules read a `RegistrySnapshot`.
 public final class Registry: Sendable {
     private let state: Mutex<RegistrySnapshot>
     private let changes = Atomic<UInt64>(0)
@@ -21,19 +22,26 @@ public final class Registry: Sendable {
     public var changeCount: UInt64 { changes.load(ordering: .acquiring) }
 
     /// Runs `body` on the state under the lock and counts a change.
-    private func change<Result>(_ body: (inout RegistrySnapshot) -> Result) -> Result {
-        state.withLock { state in
+    private func change<Result, Failure: Error>(
+        _ body: (inout RegistrySnapshot) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try state.withLock { (state) throws(Failure) -> Result in
             defer { changes.add(1, ordering: .releasing) }
-            return body(&state)
+            return try body(&state)
         }
     }
 
     /// Replaces every key and device by `keys` and `devices` (the start-up setup), forgetting
     /// remembered tokens: `POST /v1/reset`.
+    /// Channels are deleted too (their ids stay issued: none is ever issued again) and every
+    /// app's broadcast capability is on again.
     public func reset(keys: [ProviderKey], devices: [DeviceRegistration]) {
         change { state in
             let generation = state.keyGeneration
+            var channels = state.channels
+            channels.removeAll()
             state = RegistrySnapshot()
+            state.channels = channels
             for key in keys { state.keys[key.keyID] = key }
             for device in devices { state.devices[device.token] = device }
             state.keyGeneration = generation &+ 1
@@ -106,5 +114,65 @@ public final class Registry: Sendable {
             state.devices[device.token] = device
             return device
         }
+    }
+
+    // MARK: broadcast channels (APNS-REFERENCE §6)
+
+    /// The channels and capabilities as they are now.
+    public func channelDirectory() -> ChannelDirectory { state.withLock { $0.channels } }
+
+    /// The most channels an app may have in one environment (Apple's: 10,000).
+    public var channelLimit: Int {
+        get { state.withLock { $0.channels.limit } }
+        set { change { $0.channels.limit = newValue } }
+    }
+
+    /// Creates a channel (a new id from `generator`, or `id` for setup); throws when the app's
+    /// capability is off, it has `channelLimit` channels in `scope`, or `id` is taken.
+    public func createChannel(
+        in scope: ChannelScope, storagePolicy: MessageStoragePolicy, pushType: String = "LiveActivity",
+        createdAt: Int64, id: String? = nil, using generator: inout some RandomNumberGenerator
+    ) throws(ChannelDirectoryError) -> BroadcastChannel {
+        try change { (state) throws(ChannelDirectoryError) -> BroadcastChannel in
+            try state.channels.create(
+                in: scope, storagePolicy: storagePolicy, pushType: pushType, createdAt: createdAt, id: id,
+                using: &generator)
+        }
+    }
+
+    /// Deletes channel `id` (of `scope` when given); returns it, `nil` when there is none.
+    @discardableResult
+    public func deleteChannel(_ id: String, in scope: ChannelScope? = nil) -> BroadcastChannel? {
+        change { state in
+            if let scope { return state.channels.delete(id, in: scope) }
+            return state.channels.delete(id: id)
+        }
+    }
+
+    /// Channel `id`, wherever it is.
+    public func channel(_ id: String) -> BroadcastChannel? { state.withLock { $0.channels.channel(id: id) } }
+
+    /// Turns an app's broadcast capability on or off; off deletes all its channels (returned).
+    @discardableResult
+    public func setBroadcastEnabled(_ enabled: Bool, bundleID: String) -> [BroadcastChannel] {
+        change { $0.channels.setBroadcastEnabled(enabled, bundleID: bundleID) }
+    }
+
+    /// Subscribes `token`'s Live Activity to channel `id`; returns the channel, `nil` when none.
+    @discardableResult
+    public func subscribe(_ token: String, to id: String) -> BroadcastChannel? {
+        change { $0.channels.subscribe(token, to: id) }
+    }
+
+    /// Ends `token`'s subscription to channel `id`; returns the channel, `nil` when none.
+    @discardableResult
+    public func unsubscribe(_ token: String, from id: String) -> BroadcastChannel? {
+        change { $0.channels.unsubscribe(token, from: id) }
+    }
+
+    /// Ends every subscription to channel `id` (a broadcast's `end` event).
+    @discardableResult
+    public func unsubscribeAll(from id: String) -> BroadcastChannel? {
+        change { $0.channels.unsubscribeAll(from: id) }
     }
 }
