@@ -103,7 +103,7 @@ public struct APNSMockApplication: Sendable {
             strictPayload: configuration.strictPayload, strictRegistry: configuration.strictRegistry,
             environmentKeyReason: configuration.environmentKeyReason, payloadAnalysis: analysis)
         let context = APNSListenerContext(
-            tls: tls, settings: configuration.http2, rules: RequestRules(policy: policy),
+            tls: tls, settings: configuration.http2, rules: ServiceRules(policy: policy),
             environmentMode: configuration.environment, store: store, registry: registry,
             authStreamLimit: configuration.authStreamLimit, logger: logger, shutdownGrace: configuration.shutdownGrace,
             connectionLog: connectionLog, faults: faults, maxConnections: configuration.maxConnections,

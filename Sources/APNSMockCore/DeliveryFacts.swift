@@ -29,6 +29,8 @@ public protocol DeliveryFacts {
     var matchOutcome: DeliveryOutcome? { get }
     /// What the record is of.
     var matchKind: RecordKind { get }
+    /// The broadcast channel the request named, created, or came by.
+    var matchChannelID: String? { get }
     /// The payload's lint and preview, computed when first asked for (only `lint` and
     /// `preview.*` conditions ask).
     var matchAnalysis: PayloadAnalysis? { get }
@@ -39,5 +41,6 @@ extension DeliveryFacts {
     public var matchFaultID: String? { nil }
     public var matchOutcome: DeliveryOutcome? { nil }
     public var matchKind: RecordKind { .push }
+    public var matchChannelID: String? { nil }
     public var matchAnalysis: PayloadAnalysis? { nil }
 }

@@ -162,6 +162,9 @@ extension DeliveryMatcher {
         case "faultId":
             guard !text.isEmpty else { throw MatcherError(.emptyValue, field: label, "is empty") }
             return .faultID(text)
+        case "channelId":
+            guard !text.isEmpty else { throw MatcherError(.emptyValue, field: label, "is empty") }
+            return .channelID(text)
         case "kind":
             return .kind(try oneOf(RecordKind.self))
         case "outcome":

@@ -6,7 +6,7 @@
 /// named header has that value) and `payload` (a structural subset: the delivered JSON holds
 /// these keys with these values; arrays match element by element, by position), `lint`
 /// (`error`, `warning`, `clean` or a finding's code) and `preview` (a subset of the preview,
-/// `preview.body` written flat), `connectionId`, `faultId`, `outcome` and `kind`. Device tokens
+/// `preview.body` written flat), `connectionId`, `faultId`, `outcome`, `kind` and `channelId`. Device tokens
 /// and apns-ids compare case-insensitively; a scalar written as text (a query string) matches
 /// a JSON number or boolean with that text.
 public struct DeliveryMatcher: Sendable, Hashable {
@@ -33,6 +33,8 @@ public struct DeliveryMatcher: Sendable, Hashable {
         case connectionID(UInt64)
         /// The fault rule that acted (`faultId`).
         case faultID(String)
+        /// The broadcast channel (`channelId`).
+        case channelID(String)
         /// What became of the request (`outcome`).
         case outcome(DeliveryOutcome)
         /// What the record is of (`kind`: `push`).
@@ -61,6 +63,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .payload(let path, _): (["payload"] + path.map(\.description)).joined(separator: ".")
             case .connectionID: "connectionId"
             case .faultID: "faultId"
+            case .channelID: "channelId"
             case .outcome: "outcome"
             case .kind: "kind"
             case .lint: "lint"
@@ -82,6 +85,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .payload(_, let expected): expected.scalarText ?? expected.jsonText
             case .connectionID(let id): String(id)
             case .faultID(let id): id
+            case .channelID(let id): id
             case .outcome(let outcome): outcome.rawValue
             case .kind(let kind): kind.rawValue
             case .lint(let value): value
@@ -114,7 +118,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
     /// The field names a matcher knows (query-string and JSON spelling).
     public static let fieldNames = [
         "token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority",
-        "environment", "authMethod", "headers", "payload", "connectionId", "faultId", "outcome", "kind", "lint",
+        "environment", "authMethod", "headers", "payload", "connectionId", "faultId", "outcome", "kind", "channelId", "lint",
         "preview",
     ]
 
@@ -226,6 +230,8 @@ public struct DeliveryMatcher: Sendable, Hashable {
             return result(facts.matchConnectionID.map(String.init), facts.matchConnectionID == id)
         case .faultID(let id):
             return result(facts.matchFaultID, facts.matchFaultID == id)
+        case .channelID(let id):
+            return result(facts.matchChannelID, facts.matchChannelID == id)
         case .outcome(let outcome):
             return result(facts.matchOutcome?.rawValue, facts.matchOutcome == outcome)
         case .kind(let kind):

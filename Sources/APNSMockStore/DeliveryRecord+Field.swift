@@ -29,6 +29,7 @@ extension DeliveryRecord {
         case response
         case outcome
         case faultID
+        case channelID
 
         /// Every field in declaration order, made once (`allCases` builds a new array per call).
         static let all = allCases
@@ -67,6 +68,8 @@ extension DeliveryRecord {
             case .response: Definition(json: ["response"], matcher: ["status", "reason"], storage: .fixed)
             case .outcome: Definition(json: ["outcome"], matcher: ["outcome"], storage: .fixed)
             case .faultID: Definition(json: ["faultId"], matcher: ["faultId"], storage: .fixed)
+            case .channelID:
+                Definition(json: ["channelId", "viaChannel"], matcher: ["channelId"], storage: .variable)
             }
         }
     }

@@ -44,6 +44,13 @@ public struct DeliveryRecord: Sendable {
     public var outcome: DeliveryOutcome
     /// The fault rule that acted on the request, if one did.
     public var faultID: String?
+    /// The broadcast channel: the one a broadcast or channel request named (`apns-channel-id`)
+    /// or created, or, for a delivery that reached a subscribed device by a broadcast
+    /// (`viaChannel`), the channel it came by.
+    public var channelID: String?
+    /// A delivery the mock made to a subscribed device for a broadcast, not a request a client
+    /// sent (its `channelID` is the broadcast's channel).
+    public var viaChannel = false
     /// The payload's lint and preview: not stored, computed on the first read of the record
     /// and cached by the store (`DeliveryStore.analyzed`); `nil` until then. The preview is
     /// left out when the push was rejected.
@@ -54,9 +61,12 @@ public struct DeliveryRecord: Sendable {
         path: String, authority: String?, headerBlock: HeaderBlock, token: String?, topic: String?,
         pushType: APNSPushType?, apnsID: ResponseMessageID, uniqueID: ResponseMessageID?, payload: [UInt8],
         payloadSize: Int, authentication: AuthenticationResult? = nil, response: DeliveryResponse?,
-        outcome: DeliveryOutcome? = nil, faultID: String? = nil, kind: RecordKind = .push
+        outcome: DeliveryOutcome? = nil, faultID: String? = nil, kind: RecordKind = .push, channelID: String? = nil,
+        viaChannel: Bool = false
     ) {
         self.kind = kind
+        self.channelID = channelID
+        self.viaChannel = viaChannel
         self.receivedAt = receivedAt
         self.connectionID = connectionID
         self.streamID = streamID
@@ -122,5 +132,6 @@ extension DeliveryRecord: DeliveryFacts {
     public var matchFaultID: String? { faultID }
     public var matchOutcome: DeliveryOutcome? { outcome }
     public var matchKind: RecordKind { kind }
+    public var matchChannelID: String? { channelID }
     public var matchAnalysis: PayloadAnalysis? { analysis }
 }

@@ -121,6 +121,11 @@ public enum DeliveryRecordJSON {
             case .faultID:
                 json.key(keys[0])
                 json.string(record.faultID)
+            case .channelID:
+                json.key(keys[0])
+                json.string(record.channelID)
+                json.key(keys[1])
+                json.bool(record.viaChannel)
             }
         }
         if let analysis = record.analysis { writeAnalysis(analysis, to: &json) }

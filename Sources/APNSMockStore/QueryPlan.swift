@@ -64,7 +64,7 @@ struct QueryPlan {
                     continue
                 }
                 faultIDs.append(id)
-            case .tokenPrefix, .collapseID, .priority, .authMethod, .header, .payload, .lint, .preview:
+            case .tokenPrefix, .collapseID, .priority, .authMethod, .header, .payload, .lint, .preview, .channelID:
                 needsDecoding = true
             }
         }

@@ -41,6 +41,11 @@ enum RecordCodec {
             case .uniqueID:
                 guard let uniqueID = record.uniqueID else { continue }
                 uniqueID.withUTF8 { writer.entry(field, $0) }
+            case .channelID:
+                guard var channelID = record.channelID else { continue }
+                // One byte says whether the record came by the channel, then the id.
+                channelID = (record.viaChannel ? "1" : "0") + channelID
+                channelID.withUTF8 { writer.entry(field, $0) }
             case .payload:
                 record.payload.withUnsafeBufferPointer { writer.entry(field, $0) }
             case .authentication:
@@ -81,6 +86,9 @@ enum RecordCodec {
                     record.apnsID = .echoed(text)
                 }
             case .uniqueID: record.uniqueID = .echoed(string(bytes))
+            case .channelID:
+                record.viaChannel = bytes.first == UInt8(ascii: "1")
+                record.channelID = string(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
             case .payload: record.payload = Array(bytes)
             case .authentication:
                 var inner = BlobReader(bytes)

@@ -48,8 +48,11 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// The channel is being closed: nothing more is read or written.
     private var channelClosing = false
 
-    init(context: APNSListenerContext) {
+    private let service: APNSService
+
+    init(context: APNSListenerContext, service: APNSService = .push) {
         shared = context
+        self.service = service
         connectionID = context.makeConnectionID()
         logger = context.logger
         logger[metadataKey: "apnsmock.connection.id"] = "\(connectionID)"
@@ -59,7 +62,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         self.context = context
         do {
             tls = try TLSConnection(context: shared.tls)
-            session = try APNSSession(context: shared, connectionID: connectionID, logger: logger)
+            session = try APNSSession(context: shared, connectionID: connectionID, service: service, logger: logger)
             session?.driver = self
         } catch {
             logger.error("cannot set up a connection: \(error)")

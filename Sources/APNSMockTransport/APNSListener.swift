@@ -26,7 +26,7 @@ public final class APNSListener: Service, Sendable {
     /// `startAccepting()`.
     /// - Throws: `BindError` when the address cannot be bound (port in use, bad host).
     public static func bind(
-        host: String, port: Int, context: APNSListenerContext,
+        host: String, port: Int, context: APNSListenerContext, service: APNSService = .push,
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> APNSListener {
         let bootstrap = ServerBootstrap(group: group)
@@ -42,7 +42,7 @@ public final class APNSListener: Service, Sendable {
                         channel.close(promise: nil)
                         return
                     }
-                    let handler = APNSConnectionHandler(context: context)
+                    let handler = APNSConnectionHandler(context: context, service: service)
                     context.connections.add(channel, handler: handler)
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }

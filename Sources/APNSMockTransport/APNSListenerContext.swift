@@ -4,11 +4,12 @@ import APNSMockStore
 import Logging
 import Synchronization
 
-/// What every APNs connection shares: TLS context, settings, rules, store, clock.
+/// What every connection of the mock's listeners shares (the APNs port and channel
+/// management): TLS context, settings, rules, store, registry, clock.
 public final class APNSListenerContext: Sendable {
     let tls: TLSServerContext
     let settings: HTTP2Settings
-    let rules: RequestRules
+    let rules: ServiceRules
     let environmentMode: EnvironmentMode
     let store: DeliveryStore
     let registry: Registry
@@ -32,7 +33,7 @@ public final class APNSListenerContext: Sendable {
     private let nextConnectionID = Atomic<UInt64>(1)
 
     public init(
-        tls: TLSServerContext, settings: HTTP2Settings, rules: RequestRules, environmentMode: EnvironmentMode,
+        tls: TLSServerContext, settings: HTTP2Settings, rules: ServiceRules, environmentMode: EnvironmentMode,
         store: DeliveryStore, registry: Registry = Registry(), authStreamLimit: Bool = true, logger: Logger,
         shutdownGrace: Duration = .seconds(5), connectionLog: ConnectionLog = ConnectionLog(),
         faults: FaultControl = FaultControl(), maxConnections: Int? = nil, idleTimeout: Duration? = nil,

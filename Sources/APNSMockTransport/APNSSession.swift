@@ -39,6 +39,16 @@ final class APNSSession {
     private var openRecords: [Int32: DeliveryStore.Receipt] = [:]
     /// The record written or completed last, so that the answer that follows carries its id.
     private var lastReceipt: (streamID: Int32, receipt: DeliveryStore.Receipt)?
+    /// The API the connection's listener serves.
+    let service: APNSService
+    /// What success answers do to the registry (channels, subscriptions) and the store (a
+    /// broadcast's deliveries).
+    private let effects: AnswerEffects
+    /// Requests with effects whose answer waits (a delay), by stream: carried out when it goes out.
+    private var waitingEffects: [Int32: CurrentRequest] = [:]
+    /// An answer its effects completed (a new channel id, a configuration) for the `respond`
+    /// that follows its record.
+    private var completedAnswer: (streamID: Int32, answer: APNSAnswer)?
 
     /// A request being decided, with what its record is made of.
     private struct CurrentRequest {
@@ -50,12 +60,15 @@ final class APNSSession {
     }
 
     /// A connection just accepted: nothing read yet, no SETTINGS sent.
-    init(context: APNSListenerContext, connectionID: UInt64, logger: Logger) throws {
+    init(context: APNSListenerContext, connectionID: UInt64, service: APNSService = .push, logger: Logger) throws {
         shared = context
         self.logger = logger
+        self.service = service
+        effects = AnswerEffects(registry: context.registry)
         http2 = try HTTP2ServerSession(settings: context.settings)
         machine = ConnectionStateMachine(
-            configuredStreams: context.settings.maxConcurrentStreams, authStreamLimit: context.authStreamLimit)
+            configuredStreams: context.settings.maxConcurrentStreams, authStreamLimit: context.authStreamLimit,
+            service: service)
         self.connectionID = connectionID
         let faults = context.faults
         http2.replacesStreamLimitGoAway = {
@@ -67,9 +80,9 @@ final class APNSSession {
     /// follows is HTTP/2 frames (tests, and `InMemoryAPNSConnection`).
     convenience init(
         context: APNSListenerContext, connectionID: UInt64, authentication: AuthenticationMode, serverName: String?,
-        logger: Logger
+        service: APNSService = .push, logger: Logger
     ) throws {
-        try self.init(context: context, connectionID: connectionID, logger: logger)
+        try self.init(context: context, connectionID: connectionID, service: service, logger: logger)
         _ = greetingReceived(.tls)
         handshakeCompleted(authentication: authentication, alpn: "h2", serverName: serverName)
         _ = ClientGreeting.http2Preface.withUnsafeBufferPointer { receive($0) }
@@ -242,22 +255,36 @@ final class APNSSession {
             http2.finishAnswer(ready.request)
             if var answer = decided.answerNow {
                 // The common case: recorded once, answered, nothing else.
-                let receipt = shared.store.record(
-                    record(
-                        answer: answer,
-                        response: DeliveryResponse(
-                            status: answer.status, reason: answer.reason, timestamp: answer.timestamp,
-                            respondedAt: now),
-                        outcome: .answered, faultID: decided.faultID, request: request, verdict: decided.verdict,
-                        environment: environment, streamID: ready.streamID, receivedAt: now))
+                let current = CurrentRequest(
+                    request: request, verdict: decided.verdict, environment: environment, streamID: ready.streamID,
+                    receivedAt: now)
+                var channelID = decided.verdict.channelID
+                let hasEffect = AnswerEffects.mayHaveEffect(decided.verdict, payload: request.payload)
+                if hasEffect { channelID = applyEffects(current, answer: &answer, now: now) ?? channelID }
+                var record = record(
+                    answer: answer,
+                    response: DeliveryResponse(
+                        status: answer.status, reason: answer.reason, timestamp: answer.timestamp, respondedAt: now),
+                    outcome: .answered, faultID: decided.faultID, request: request, verdict: decided.verdict,
+                    environment: environment, streamID: ready.streamID, receivedAt: now, channelID: channelID)
+                let receipt = shared.store.record(record)
                 answer.apnsID = receipt.apnsID
                 respond(streamID: ready.streamID, answer)
+                if hasEffect, decided.verdict.kind == .broadcast, answer.status == 200 {
+                    record.apnsID = receipt.apnsID
+                    deliverBroadcast(record)
+                }
             } else {
-                if machine.isWaiting(streamID: ready.streamID) { http2.watchClose(ready.streamID) }
-                perform(
-                    CurrentRequest(
-                        request: request, verdict: decided.verdict, environment: environment,
-                        streamID: ready.streamID, receivedAt: now))
+                let current = CurrentRequest(
+                    request: request, verdict: decided.verdict, environment: environment, streamID: ready.streamID,
+                    receivedAt: now)
+                if machine.isWaiting(streamID: ready.streamID) {
+                    http2.watchClose(ready.streamID)
+                    if AnswerEffects.mayHaveEffect(decided.verdict, payload: request.payload) {
+                        waitingEffects[ready.streamID] = current
+                    }
+                }
+                perform(current)
             }
             logger.debug(
                 "request decided",
@@ -332,24 +359,44 @@ final class APNSSession {
         http2.respond(streamID: streamID, status: answer.status, body: answer.body, dataFrames: answer.dataFrames) {
             headers in
             if answer.body != nil { headers.add("content-type", "application/json") }
-            headers.add("apns-id", answer.apnsID, neverIndexed: true)
+            switch answer.idHeader {
+            case .apnsID: headers.add("apns-id", answer.apnsID, neverIndexed: true)
+            case .requestID: headers.add("apns-request-id", answer.apnsID, neverIndexed: true)
+            }
             if let uniqueID = answer.uniqueID { headers.add("apns-unique-id", uniqueID, neverIndexed: true) }
+            if let channelID = answer.channelID { headers.add("apns-channel-id", channelID, neverIndexed: true) }
         }
     }
 
+    /// Carries out what a success `answer` to `current` does (`AnswerEffects`), completing the
+    /// answer; returns the channel the record names, when the effect says.
+    private func applyEffects(_ current: CurrentRequest, answer: inout APNSAnswer, now: Int64) -> String? {
+        effects.apply(
+            current.verdict, request: current.request, environment: current.environment, answer: &answer, now: now,
+            random: &random)
+    }
+
+    /// Records the deliveries of a broadcast answered 200 (`record`, its id final).
+    private func deliverBroadcast(_ record: DeliveryRecord) {
+        for delivery in effects.deliveries(of: record) { _ = shared.store.record(delivery) }
+    }
+
     /// The record of the request being decided, as `recorded` says.
-    private func record(_ recorded: ConnectionStateMachine.RecordedAnswer, of current: CurrentRequest) -> DeliveryRecord
-    {
+    private func record(
+        _ recorded: ConnectionStateMachine.RecordedAnswer, of current: CurrentRequest, channelID: String? = nil
+    ) -> DeliveryRecord {
         record(
             answer: recorded.answer, response: DeliveryResponse(recorded), outcome: recorded.outcome,
             faultID: recorded.faultID, request: current.request, verdict: current.verdict,
-            environment: current.environment, streamID: current.streamID, receivedAt: current.receivedAt)
+            environment: current.environment, streamID: current.streamID, receivedAt: current.receivedAt,
+            channelID: channelID ?? current.verdict.channelID)
     }
 
     /// The record of a request: what it carried, what the rules found, and its answer's fate.
     private func record(
         answer: APNSAnswer, response: DeliveryResponse?, outcome: DeliveryOutcome, faultID: String?,
-        request: APNSRequest, verdict: APNSVerdict, environment: APNSEnvironment, streamID: Int32, receivedAt: Int64
+        request: APNSRequest, verdict: APNSVerdict, environment: APNSEnvironment, streamID: Int32, receivedAt: Int64,
+        channelID: String?
     ) -> DeliveryRecord {
         DeliveryRecord(
             receivedAt: receivedAt, connectionID: connectionID, streamID: streamID, environment: environment,
@@ -357,7 +404,7 @@ final class APNSSession {
             token: verdict.deviceToken ?? verdict.rawDeviceToken, topic: verdict.topic, pushType: verdict.pushType,
             apnsID: answer.apnsID, uniqueID: answer.uniqueID, payload: request.payload,
             payloadSize: request.payloadSize, authentication: verdict.authentication, response: response,
-            outcome: outcome, faultID: faultID)
+            outcome: outcome, faultID: faultID, kind: verdict.kind, channelID: channelID)
     }
 
     /// Performs the actions; `current` is the request they were decided for, if any (its record).
@@ -370,18 +417,44 @@ final class APNSSession {
             let action = actions[index]
             index += 1
             switch action {
-            case .record(let streamID, let recorded):
+            case .record(let streamID, var recorded):
                 guard let current, current.streamID == streamID else { continue }
-                let receipt = shared.store.record(record(recorded, of: current))
+                var channelID: String?
+                let answered = recorded.outcome == .answered
+                let hasEffect = answered && AnswerEffects.mayHaveEffect(current.verdict, payload: current.request.payload)
+                if hasEffect {
+                    channelID = applyEffects(current, answer: &recorded.answer, now: recorded.answeredAt ?? 0)
+                    completedAnswer = (streamID, recorded.answer)
+                }
+                var stored = record(recorded, of: current, channelID: channelID)
+                let receipt = shared.store.record(stored)
                 lastReceipt = (streamID, receipt)
                 if recorded.outcome.isOpen { openRecords[streamID] = receipt }
-            case .complete(let streamID, let recorded):
+                if hasEffect, current.verdict.kind == .broadcast, recorded.answer.status == 200 {
+                    stored.apnsID = receipt.apnsID
+                    deliverBroadcast(stored)
+                }
+            case .complete(let streamID, var recorded):
                 guard let receipt = openRecords[streamID] else { continue }
+                if let waiting = waitingEffects.removeValue(forKey: streamID), recorded.outcome == .answered {
+                    // A delayed answer's effects, when it goes out (the record keeps the channel it named).
+                    _ = applyEffects(waiting, answer: &recorded.answer, now: recorded.answeredAt ?? 0)
+                    completedAnswer = (streamID, recorded.answer)
+                    if waiting.verdict.kind == .broadcast, recorded.answer.status == 200 {
+                        var stored = record(recorded, of: waiting)
+                        stored.apnsID = receipt.apnsID
+                        deliverBroadcast(stored)
+                    }
+                }
                 shared.store.complete(
                     sequence: receipt.sequence, with: DeliveryResponse(recorded), outcome: recorded.outcome)
                 if !recorded.outcome.isOpen { openRecords[streamID] = nil }
                 lastReceipt = (streamID, receipt)
             case .respond(let streamID, var answer):
+                if let completed = completedAnswer, completed.streamID == streamID {
+                    answer = completed.answer
+                    completedAnswer = nil
+                }
                 // A generated apns-id is completed by the store from the record's sequence number.
                 if let last = lastReceipt, last.streamID == streamID {
                     answer.apnsID = last.receipt.apnsID
@@ -412,6 +485,7 @@ final class APNSSession {
         }
         actions.removeAll(keepingCapacity: true)
         lastReceipt = nil
+        completedAnswer = nil
     }
 }
 

@@ -33,12 +33,14 @@ struct LiveRequestFacts: DeliveryFacts {
     var matchPushType: APNSPushType? { verdict.pushType }
     var matchStatus: Int? { answer.status }
     var matchReason: String? { answer.reason?.rawValue }
-    var matchAPNSID: String? { verdict.sentMessageID }
+    var matchAPNSID: String? { verdict.kind == .push ? verdict.sentMessageID : verdict.requestID }
     var matchEnvironment: APNSEnvironment { environment }
     var matchAuthMethod: AuthenticationResult.Method? { verdict.authentication?.method }
     func matchHeader(_ name: String) -> String? { request.headerBlock.firstValue(named: name) }
     var matchPayload: [UInt8] { request.payload }
     var matchConnectionID: UInt64? { connectionID }
+    var matchKind: RecordKind { verdict.kind }
+    var matchChannelID: String? { verdict.channelID }
     /// Computed only for a rule that matches on `lint` or `preview`, once per request, outside
     /// any shared lock (`FaultControl.evaluate` matches before it locks).
     var matchAnalysis: PayloadAnalysis? {

@@ -36,7 +36,7 @@ struct BenchCommand {
         let store = DeliveryStore(capacity: max(total, 1000))
         let context = APNSListenerContext(
             tls: try TLSServerContext(certificatePath: "certs/server.pem", privateKeyPath: "certs/server-key.pem"),
-            settings: HTTP2Settings(), rules: RequestRules(), environmentMode: .sandbox,
+            settings: HTTP2Settings(), rules: ServiceRules(), environmentMode: .sandbox,
             store: store, registry: registry, authStreamLimit: false,
             logger: logger)
         let server = try InMemoryAPNSConnection(context: context)

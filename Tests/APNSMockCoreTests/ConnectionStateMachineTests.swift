@@ -272,7 +272,7 @@ import Testing
         var actions: [Machine.Action] = []
         let decided = machine.requestReady(
             request, streamID: stream, environment: .sandbox, registry: RegistrySnapshot(),
-            rules: RequestRules(), faults: faults, now: RequestBuilder.now, random: &random, into: &actions)
+            rules: ServiceRules(), faults: faults, now: RequestBuilder.now, random: &random, into: &actions)
         if let answer = decided.answerNow {
             #expect(actions.isEmpty)
             return (

@@ -27,7 +27,7 @@ import Testing
                 certificateSubject: nil, certificateTopics: []),
             response: DeliveryResponse(
                 status: 410, reason: .unregistered, timestamp: 1_650_000_000_000, respondedAt: 1_700_000_000_005),
-            outcome: .answered, faultID: "f3", kind: .push)
+            outcome: .answered, faultID: "f3", kind: .broadcast, channelID: "dHN0LWNoYW5uZWwtaWQ=", viaChannel: true)
     }
 
     static func keys(_ json: [UInt8]) -> [String] {
@@ -79,9 +79,25 @@ import Testing
         let store = DeliveryStore()
         store.append(Self.everyFieldSet())
         var matcher = DeliveryMatcher()
-        try matcher.add(queryParameter: "kind", value: "push")
+        try matcher.add(queryParameter: "kind", value: "broadcast")
         #expect(store.query(DeliveryQuery(matcher: matcher)).total == 1)
+        var push = DeliveryMatcher()
+        try push.add(queryParameter: "kind", value: "push")
+        #expect(store.query(DeliveryQuery(matcher: push)).total == 0)
         #expect(throws: MatcherError.self) { try matcher.add(queryParameter: "kind", value: "fax") }
+    }
+
+    @Test func channelIdIsAMatcherFieldReadFromTheBlob() throws {
+        let store = DeliveryStore()
+        store.append(Self.everyFieldSet())
+        var matcher = DeliveryMatcher()
+        try matcher.add(queryParameter: "channelId", value: "dHN0LWNoYW5uZWwtaWQ=")
+        #expect(store.query(DeliveryQuery(matcher: matcher)).total == 1)
+        var other = DeliveryMatcher()
+        try other.add(queryParameter: "channelId", value: "b3RoZXI=")
+        #expect(store.query(DeliveryQuery(matcher: other)).total == 0)
+        let record = try #require(store.query(DeliveryQuery(matcher: matcher)).deliveries.first)
+        #expect(record.viaChannel)
     }
 
     /// The codec writes an entry for every field the table keeps in the blob (the fixture sets

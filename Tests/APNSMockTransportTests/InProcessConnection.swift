@@ -36,7 +36,7 @@ final class InProcessConnection {
             certificatePath: Self.repositoryRoot + "/certs/server.pem",
             privateKeyPath: Self.repositoryRoot + "/certs/server-key.pem")
         let context = APNSListenerContext(
-            tls: tls, settings: settings, rules: RequestRules(policy: policy), environmentMode: environment,
+            tls: tls, settings: settings, rules: ServiceRules(policy: policy), environmentMode: environment,
             store: DeliveryStore(capacity: capacity), registry: registry, authStreamLimit: authStreamLimit,
             logger: Logger(label: "test"), faults: faults, now: { clock.now })
         try self.init(context: context, clock: clock, connectionID: 1, authentication: authentication)

@@ -5,14 +5,37 @@ public struct APNSAnswer: Sendable, Equatable {
     public var reason: APNSReason?
     /// A 410's `timestamp` (epoch milliseconds).
     public var timestamp: Int64?
-    /// The `apns-id` header.
+    /// The response's id: the `apns-id` header of a device push, the `apns-request-id` header
+    /// of a broadcast or channel-management answer (`idHeader` says which).
     public var apnsID: ResponseMessageID
-    /// The `apns-unique-id` header (sandbox 200s).
+    /// The header `apnsID` goes out in.
+    public var idHeader: IDHeader = .apnsID
+    /// The `apns-unique-id` header (device pushes: sandbox 200s; broadcasts: every 200).
     public var uniqueID: ResponseMessageID?
-    /// The JSON error body; `nil` for a 200.
+    /// The `apns-channel-id` header of a channel created (201).
+    public var channelID: String?
+    /// The JSON body: a rejection's `{"reason":…}`, or a channel read's or list's answer; `nil`
+    /// for other successes.
     public var body: [UInt8]?
     /// DATA frames the body is split over (at least 1).
     public var dataFrames: Int
+
+    /// The header a response's id goes out in.
+    public enum IDHeader: Sendable, Equatable {
+        /// `apns-id`: device pushes.
+        case apnsID
+        /// `apns-request-id`: broadcasts and channel management ("Sending broadcast push
+        /// notification requests to APNs", "Sending channel management requests to APNs").
+        case requestID
+
+        /// The header's name.
+        public var name: String {
+            switch self {
+            case .apnsID: "apns-id"
+            case .requestID: "apns-request-id"
+            }
+        }
+    }
 
     public init(
         status: Int, reason: APNSReason? = nil, timestamp: Int64? = nil, apnsID: ResponseMessageID,
@@ -27,14 +50,25 @@ public struct APNSAnswer: Sendable, Equatable {
         self.dataFrames = dataFrames
     }
 
-    /// The answer the rules' `verdict` calls for: a 200 (with an `apns-unique-id` in the
-    /// sandbox), or the rejection with its JSON body.
+    /// The answer the rules' `verdict` calls for: a success (a device push's 200 with an
+    /// `apns-unique-id` in the sandbox, a broadcast's 200 with one in every environment, a
+    /// channel request's 200, 201 or 204), or the rejection with its JSON body. Broadcast and
+    /// channel answers carry `apns-request-id` instead of `apns-id`; what a channel request
+    /// returns (a new id, a configuration) is added when the registry carries it out.
     public static func from(
         _ verdict: APNSVerdict, apnsID: ResponseMessageID, environment: APNSEnvironment, random: inout FastRandom
     ) -> APNSAnswer {
         var answer = APNSAnswer(status: verdict.status, timestamp: verdict.timestamp, apnsID: apnsID)
+        if verdict.kind != .push { answer.idHeader = .requestID }
         if verdict.isAccepted {
-            if environment == .sandbox { answer.uniqueID = .generate(using: &random, lowercase: true) }
+            switch verdict.kind {
+            case .push:
+                if environment == .sandbox { answer.uniqueID = .generate(using: &random, lowercase: true) }
+            case .broadcast:
+                answer.uniqueID = .generate(using: &random, lowercase: true)
+            case .channel:
+                break
+            }
         } else {
             let reason = verdict.reason ?? .internalServerError
             answer.reason = reason
@@ -50,6 +84,7 @@ public struct APNSAnswer: Sendable, Equatable {
         self.reason = reason
         timestamp = nil
         uniqueID = nil
+        channelID = nil
         body = APNSErrorBody.encode(reason: reason, timestamp: nil)
     }
 }

@@ -117,6 +117,8 @@ public struct ConnectionStateMachine: Sendable {
     private var authentication: AuthenticationMode
     /// Token connections start with one stream until a push passes authentication.
     private let authStreamLimit: Bool
+    /// The API the connection's listener serves.
+    private let service: APNSService
     /// What the client sent of the preface so far (at most its 24 bytes).
     private var prefaceBytes: [UInt8] = []
     /// The client chose h2 by ALPN: HTTP/2 bytes may go out before its preface, and a bad
@@ -133,8 +135,11 @@ public struct ConnectionStateMachine: Sendable {
     ///   - configuredStreams: the MAX_CONCURRENT_STREAMS the server is configured with.
     ///   - authStreamLimit: a token connection starts with one stream until a push passes
     ///     authentication (its first SETTINGS announce 1).
-    public init(configuredStreams: UInt32, authStreamLimit: Bool) {
+    ///   - service: the API its listener serves (device pushes and broadcasts, or channel
+    ///     management).
+    public init(configuredStreams: UInt32, authStreamLimit: Bool, service: APNSService = .push) {
         phase = .greeting
+        self.service = service
         authentication = .token
         self.authStreamLimit = authStreamLimit
         live = Live(configuredStreams: configuredStreams, announcedStreams: configuredStreams, authLimited: false)
@@ -147,8 +152,13 @@ public struct ConnectionStateMachine: Sendable {
     ///   - authentication: token or certificate.
     ///   - authLimited: the connection starts with one stream until a push passes token
     ///     authentication (the first SETTINGS announced 1).
-    public init(configuredStreams: UInt32, authentication: AuthenticationMode = .token, authLimited: Bool) {
+    ///   - service: the API its listener serves.
+    public init(
+        configuredStreams: UInt32, authentication: AuthenticationMode = .token, authLimited: Bool,
+        service: APNSService = .push
+    ) {
         phase = .serving
+        self.service = service
         self.authentication = authentication
         authStreamLimit = authLimited
         mayWriteHTTP2 = true
@@ -340,14 +350,15 @@ public struct ConnectionStateMachine: Sendable {
     /// - Parameter faults: the fault controls, when any is on.
     public mutating func requestReady(
         _ request: APNSRequest, streamID: Int32, environment: APNSEnvironment, registry: RegistrySnapshot,
-        rules: RequestRules, faults: FaultInputs?, now: Int64, random: inout FastRandom, into actions: inout [Action]
+        rules: ServiceRules, faults: FaultInputs?, now: Int64, random: inout FastRandom, into actions: inout [Action]
     ) -> OnRequestReady {
         guard !isClosed else {
             // Read in the same pass as the frame that ended the connection: recorded, never answered.
             let verdict = rules.evaluate(
                 request,
                 context: ConnectionContext(
-                    environment: environment, authentication: authentication, registry: registry, now: now))
+                    environment: environment, authentication: authentication, registry: registry, now: now),
+                service: service)
             let answer = APNSAnswer.from(
                 verdict, apnsID: Self.apnsID(verdict, random: &random), environment: environment, random: &random)
             actions.append(.record(streamID: streamID, RecordedAnswer(outcome: .connectionClosed, answer: answer)))
@@ -357,7 +368,8 @@ public struct ConnectionStateMachine: Sendable {
             request,
             context: ConnectionContext(
                 environment: environment, authentication: authentication, authState: live.auth, registry: registry,
-                now: now))
+                now: now),
+            service: service)
         var firstAuthenticated = false
         if let next = verdict.nextAuthState {
             firstAuthenticated = !live.auth.isEstablished && next.isEstablished
@@ -381,9 +393,11 @@ public struct ConnectionStateMachine: Sendable {
             verdict: verdict, answerNow: answeredNow ? decision.answer : nil, faultID: faultID)
     }
 
-    /// The client's `apns-id` when it is valid, else a new one.
+    /// The id the answer carries: the client's `apns-id` (device pushes) or `apns-request-id`
+    /// (broadcasts, channel management) when it is a valid UUID, else a new one.
     private static func apnsID(_ verdict: APNSVerdict, random: inout FastRandom) -> ResponseMessageID {
-        if let sent = verdict.sentMessageID, APNSMessageID.isValid(sent) { return .echoed(sent) }
+        let sent = verdict.kind == .push ? verdict.sentMessageID : verdict.requestID
+        if let sent, APNSMessageID.isValid(sent) { return .echoed(sent) }
         return .generate(using: &random)
     }
 
