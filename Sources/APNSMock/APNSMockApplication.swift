@@ -29,14 +29,29 @@ public struct APNSMockApplication: Sendable {
         public var apnsPort: Int
         public var adminHost: String
         public var adminPort: Int
+        /// The channel-management port (on `apnsHost`).
+        public var channelsPort: Int
+
+        public init(apnsHost: String, apnsPort: Int, adminHost: String, adminPort: Int, channelsPort: Int) {
+            self.apnsHost = apnsHost
+            self.apnsPort = apnsPort
+            self.adminHost = adminHost
+            self.adminPort = adminPort
+            self.channelsPort = channelsPort
+        }
 
         /// `https://127.0.0.1:2197`.
         public var apnsURL: String { "https://\(Self.hostForURL(apnsHost)):\(apnsPort)" }
         /// `http://127.0.0.1:2198`.
         public var adminURL: String { "http://\(Self.hostForURL(adminHost)):\(adminPort)" }
 
+        /// `https://127.0.0.1:2195`: channel management.
+        public var channelsURL: String { "https://\(Self.hostForURL(apnsHost)):\(channelsPort)" }
+
         /// The ready line scripts wait for.
-        public var description: String { "apns-mock ready apns=\(apnsURL) admin=\(adminURL)" }
+        public var description: String {
+            "apns-mock ready apns=\(apnsURL) admin=\(adminURL) channels=\(channelsURL)"
+        }
 
         static func hostForURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
     }
@@ -50,6 +65,7 @@ public struct APNSMockApplication: Sendable {
     public var reader: DeliveryReader { DeliveryReader(store: store, analyses: analyses) }
     /// Keys and devices; the admin API changes them while the server runs.
     public let registry: Registry
+    /// The APNs listeners, then the channel-management listener.
     let listeners: [APNSListener]
     let logger: Logger
     /// The live APNs connections (closed by `POST /v1/reset?closeConnections=true`).
@@ -114,6 +130,11 @@ public struct APNSMockApplication: Sendable {
             for port in [configuration.port] + configuration.additionalPorts {
                 listeners.append(try await APNSListener.bind(host: configuration.host, port: port, context: context))
             }
+            // The channel-management listener comes last.
+            listeners.append(
+                try await APNSListener.bind(
+                    host: configuration.host, port: configuration.effectiveChannelsPort, context: context,
+                    service: .channelManagement))
             try await Self.checkAdminAddress(host: configuration.adminHost, port: configuration.adminPort)
         } catch {
             for listener in listeners { await listener.close() }
@@ -139,7 +160,10 @@ public struct APNSMockApplication: Sendable {
     }
 
     /// The bound APNs ports, the main one first.
-    public var apnsPorts: [Int] { listeners.map(\.port) }
+    public var apnsPorts: [Int] { listeners.dropLast().map(\.port) }
+
+    /// The bound channel-management port.
+    public var channelsPort: Int { listeners.last!.port }
 
     /// Binds the admin address for a moment, as the admin server will (`SO_REUSEADDR`), and
     /// closes it again. Hummingbird binds its own socket when it starts, so this cannot hold
@@ -178,6 +202,7 @@ public struct APNSMockApplication: Sendable {
         let configuration = configuration
         let listeners = listeners
         let apnsPort = listeners[0].port
+        let channelsPort = self.channelsPort
         let app = Application(
             router: AdminRouter.build(
                 store: store, analyses: analyses, registry: registry, executor: adminExecutor,
@@ -190,7 +215,7 @@ public struct APNSMockApplication: Sendable {
                 await onReady(
                     Endpoints(
                         apnsHost: configuration.host, apnsPort: apnsPort, adminHost: configuration.adminHost,
-                        adminPort: channel.localAddress?.port ?? configuration.adminPort))
+                        adminPort: channel.localAddress?.port ?? configuration.adminPort, channelsPort: channelsPort))
             },
             eventLoopGroupProvider: .shared(adminExecutor.group),
             logger: logger)

@@ -13,6 +13,14 @@ public struct APNSMockConfiguration: Sendable {
     public var port = 2197
     /// More APNs ports served the same way (APNs itself answers on 443 and 2197).
     public var additionalPorts: [Int] = []
+    /// Channel-management port on `host` (Apple's: 2195 sandbox, 2196 production); 0 picks a
+    /// free port. `nil`: 2195, or a free port when `port` is 0 (so that several mocks started
+    /// with free ports do not collide).
+    public var channelsPort: Int?
+    /// The channel-management port the server binds (`channelsPort`, or its default).
+    public var effectiveChannelsPort: Int { channelsPort ?? (port == 0 ? 0 : Self.defaultChannelsPort) }
+    /// Apple's sandbox channel-management port.
+    public static let defaultChannelsPort = 2195
     /// Admin API address; port 0 picks a free port.
     public var adminHost = "127.0.0.1"
     public var adminPort = 2198

@@ -36,6 +36,7 @@ public struct ConfigurationFile: Sendable {
         }
         if let adminHost = document.adminHost { configuration.adminHost = adminHost }
         if let adminPort = document.adminPort { configuration.adminPort = adminPort }
+        if let channelsPort = document.channelsPort { configuration.channelsPort = channelsPort }
         if let adminToken = document.adminToken { configuration.adminToken = adminToken }
         if let adminInsecure = document.adminInsecure { configuration.adminInsecure = adminInsecure }
         if let path = document.tlsCertificatePath { configuration.tlsCertificatePath = path }

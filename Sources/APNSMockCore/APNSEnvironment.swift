@@ -14,8 +14,11 @@ public enum APNSEnvironment: String, Sendable, Hashable, CaseIterable, Codable {
         }
         if name.hasSuffix(".") { name = name.dropLast() }
         switch name.lowercased() {
-        case "api.push.apple.com": return .production
-        case "api.sandbox.push.apple.com", "api.development.push.apple.com": return .sandbox
+        case "api.push.apple.com", "api-broadcast.push.apple.com", "api-manage-broadcast.push.apple.com":
+            return .production
+        case "api.sandbox.push.apple.com", "api.development.push.apple.com", "api-broadcast.sandbox.push.apple.com",
+            "api-manage-broadcast.sandbox.push.apple.com":
+            return .sandbox
         default: return nil
         }
     }

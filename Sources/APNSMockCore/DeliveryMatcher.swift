@@ -118,7 +118,8 @@ public struct DeliveryMatcher: Sendable, Hashable {
     /// The field names a matcher knows (query-string and JSON spelling).
     public static let fieldNames = [
         "token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority",
-        "environment", "authMethod", "headers", "payload", "connectionId", "faultId", "outcome", "kind", "channelId", "lint",
+        "environment", "authMethod", "headers", "payload", "connectionId", "faultId", "outcome", "kind", "channelId",
+        "lint",
         "preview",
     ]
 

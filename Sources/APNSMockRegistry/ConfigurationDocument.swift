@@ -43,6 +43,8 @@ public struct ConfigurationDocument: Sendable {
     public var ports: [Int]?
     public var adminHost: String?
     public var adminPort: Int?
+    /// The channel-management port.
+    public var channelsPort: Int?
     public var adminToken: String?
     public var adminInsecure: Bool?
     /// Resolved against the file's directory.
@@ -77,7 +79,8 @@ public struct ConfigurationDocument: Sendable {
 
     /// The top-level keys of the file.
     public static let fields = [
-        "host", "port", "adminHost", "adminPort", "adminToken", "adminInsecure", "tlsCert", "tlsKey", "environment",
+        "host", "port", "adminHost", "adminPort", "channelsPort", "adminToken", "adminInsecure", "tlsCert", "tlsKey",
+        "environment",
         "maxConcurrentStreams",
         "maxHeaderListSize", "recordCapacity", "threads", "strictPayload", "strictRegistry", "authStreamLimit",
         "environmentKeyReason", "clientCA", "logLevel", "seed", "throttle", "behaviors", "idleTimeout",
@@ -130,6 +133,7 @@ public struct ConfigurationDocument: Sendable {
         document.ports = try ports(object)
         document.adminHost = try nonEmptyString(object, "adminHost")
         document.adminPort = try object.integer("adminPort", in: 0...65535).map { Int($0) }
+        document.channelsPort = try object.integer("channelsPort", in: 0...65535).map { Int($0) }
         document.adminToken = try nonEmptyString(object, "adminToken")
         document.adminInsecure = try object.bool("adminInsecure")
         document.tlsCertificatePath = try path(object, "tlsCert", baseDirectory)

@@ -51,7 +51,8 @@ public final class APNSListener: Service, Sendable {
             let channel = try await bootstrap.bind(host: host, port: port).get()
             return APNSListener(channel: channel, context: context)
         } catch {
-            throw BindError(listener: .apns, host: host, port: port, error: error)
+            throw BindError(
+                listener: service == .channelManagement ? .channels : .apns, host: host, port: port, error: error)
         }
     }
 

@@ -421,7 +421,8 @@ final class APNSSession {
                 guard let current, current.streamID == streamID else { continue }
                 var channelID: String?
                 let answered = recorded.outcome == .answered
-                let hasEffect = answered && AnswerEffects.mayHaveEffect(current.verdict, payload: current.request.payload)
+                let hasEffect =
+                    answered && AnswerEffects.mayHaveEffect(current.verdict, payload: current.request.payload)
                 if hasEffect {
                     channelID = applyEffects(current, answer: &recorded.answer, now: recorded.answeredAt ?? 0)
                     completedAnswer = (streamID, recorded.answer)

@@ -16,6 +16,8 @@ public struct BindError: Error, CustomStringConvertible, Sendable {
     public enum Listener: String, Sendable {
         case apns = "APNs"
         case admin
+        /// Channel management (`--channels-port`).
+        case channels = "channel management"
     }
 
     /// Why the address could not be bound.

@@ -28,6 +28,12 @@ struct ServeCommand: AsyncParsableCommand {
     var port: [Int] = []
     @Option(help: "Address the admin API binds (default 127.0.0.1).") var adminHost: String?
     @Option(help: "Admin API port; 0 picks a free port (default 2198).") var adminPort: Int?
+
+    @Option(
+        help:
+            "Channel-management port (broadcast channels; Apple's is 2195 in the sandbox); 0 picks a free port (default 2195, or a free port with --port 0)."
+    )
+    var channelsPort: Int?
     @Option(
         help: ArgumentHelp(
             "Bearer token every admin call but /health must present (authorization: Bearer TOKEN). Default: $\(Self.adminTokenVariable), else none.",
@@ -130,6 +136,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let adminPort, !(0...65535).contains(adminPort) {
             throw ValidationError("--admin-port must be 0–65535; got \(adminPort)")
         }
+        if let channelsPort, !(0...65535).contains(channelsPort) {
+            throw ValidationError("--channels-port must be 0–65535; got \(channelsPort)")
+        }
         if let adminToken, adminToken.isEmpty || adminToken.contains(where: \.isWhitespace) {
             throw ValidationError("--admin-token must be non-empty and without spaces")
         }
@@ -223,6 +232,10 @@ struct ServeCommand: AsyncParsableCommand {
         case (.apns, true): setting = source("--host", given: host != nil, "host", inFile: document?.host != nil)
         case (.admin, false):
             setting = source("--admin-port", given: adminPort != nil, "adminPort", inFile: document?.adminPort != nil)
+        case (.channels, false):
+            setting = source(
+                "--channels-port", given: channelsPort != nil, "channelsPort", inFile: document?.channelsPort != nil)
+        case (.channels, true): setting = source("--host", given: host != nil, "host", inFile: document?.host != nil)
         case (.admin, true):
             setting = source("--admin-host", given: adminHost != nil, "adminHost", inFile: document?.adminHost != nil)
         }
@@ -306,6 +319,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let adminHost { configuration.adminHost = adminHost }
         if let adminPort { configuration.adminPort = adminPort }
+        if let channelsPort { configuration.channelsPort = channelsPort }
         if let token = adminToken ?? ProcessInfo.processInfo.environment[Self.adminTokenVariable], !token.isEmpty {
             configuration.adminToken = token
         }

@@ -42,7 +42,13 @@ struct EnvironmentTests {
         HostCase("evil-api.push.apple.com", nil),
         HostCase("xapi.push.apple.com", nil),
         HostCase("api.push.apple.co", nil),
-        HostCase("api-manage-broadcast.push.apple.com", nil),
+        // Broadcast and channel management ("Sending broadcast push notification requests to
+        // APNs", "Sending channel management requests to APNs").
+        HostCase("api-manage-broadcast.push.apple.com", .production),
+        HostCase("api-manage-broadcast.sandbox.push.apple.com:2195", .sandbox),
+        HostCase("api-broadcast.push.apple.com", .production),
+        HostCase("api-broadcast.sandbox.push.apple.com", .sandbox),
+        HostCase("api-manage-broadcast.push.apple.co", nil),
         HostCase("gateway.push.apple.com", nil),
         HostCase("api.push.apple.com:443:443", nil),
     ]

@@ -33,7 +33,8 @@ import Testing
         let line = E2E.firstLine(of: out)
         let ready = line
         #expect(Date().timeIntervalSince(started) < 20)
-        let pattern = #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=http://127\.0\.0\.1:(\d+)\n$/#
+        let pattern =
+            #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=http://127\.0\.0\.1:(\d+) channels=https://127\.0\.0\.1:\d+\n$/#
         let match = try #require(ready.wholeMatch(of: pattern), "ready line: \(ready)")
         let adminPort = String(match.2)
         #expect(match.1 != "0" && adminPort != "0")

@@ -26,7 +26,8 @@ import Testing
             try process.run()
             let line = E2E.firstLine(of: out)
             let ready = line
-            let pattern = #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=(http://127\.0\.0\.1:\d+)\n$/#
+            let pattern =
+                #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=(http://127\.0\.0\.1:\d+) channels=https://127\.0\.0\.1:\d+\n$/#
             guard let match = ready.wholeMatch(of: pattern), let port = Int(match.1) else {
                 process.terminate()
                 throw ServerError(description: "no ready line from apns-mock serve: '\(ready)'")

@@ -1,0 +1,251 @@
+import APNSMock
+import Foundation
+import Testing
+
+/// Broadcast push and channel management as a provider meets them, over curl (HTTP/2, TLS, a
+/// provider token): Apple's "Sending channel management requests to APNs" and "Sending
+/// broadcast push notification requests to APNs" (APNS-REFERENCE §6), and the mock's model of
+/// Live Activities on the device (a push-to-start's `input-push-channel` subscribes the device;
+/// a broadcast then reaches it).
+@Suite struct BroadcastEndToEndTests {
+    static let bundleID = "com.example.app"
+
+    /// One HTTP/2 exchange with curl: the status, the response headers (lower-case names) and
+    /// the body.
+    struct Exchange {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+
+        var json: [String: Any]? {
+            try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        }
+    }
+
+    static func curl(
+        _ method: String, _ url: String, headers: [String] = [], body: String? = nil, authority: String? = nil
+    ) async throws -> Exchange {
+        var arguments = ["-sS", "-i", "--http2", "--cacert", E2E.caFile, "-X", method, "-H", E2E.authorizationHeader]
+        for header in headers { arguments += ["-H", header] }
+        // curl turns `host` into HTTP/2's `:authority`.
+        if let authority { arguments += ["-H", "host: \(authority)"] }
+        if let body { arguments += ["--data-binary", body] }
+        let output = try await E2E.run("curl", arguments + [url], timeout: 30)
+        #expect(output.status == 0, "curl: \(output.stderr)")
+        let parts = output.stdout.components(separatedBy: "\r\n\r\n")
+        let head = parts.first?.components(separatedBy: "\r\n") ?? []
+        let status = Int(head.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var fields: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Exchange(status: status, headers: fields, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
+    }
+
+    static func channelsURL(_ mock: RunningMock, _ path: String) -> String {
+        "https://127.0.0.1:\(mock.endpoints.channelsPort)" + path
+    }
+
+    static func createChannel(_ mock: RunningMock, policy: Int = 1, authority: String? = nil) async throws -> Exchange {
+        try await curl(
+            "POST", channelsURL(mock, "/1/apps/\(bundleID)/channels"), headers: ["content-type: application/json"],
+            body: #"{"message-storage-policy":\#(policy),"push-type":"LiveActivity"}"#, authority: authority)
+    }
+
+    static func broadcast(
+        _ mock: RunningMock, channel: String?, payload: String, expiration: String = "0",
+        pushType: String = "LiveActivity"
+    ) async throws -> Exchange {
+        var headers = ["apns-push-type: \(pushType)", "apns-priority: 10", "apns-expiration: \(expiration)"]
+        if let channel { headers.append("apns-channel-id: \(channel)") }
+        return try await curl(
+            "POST", mock.endpoints.apnsURL + "/4/broadcasts/apps/\(bundleID)", headers: headers, body: payload)
+    }
+
+    static let update = #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"score":"2-1"}}}"#
+
+    @Test func aChannelIsCreatedReadListedAndDeleted() async throws {
+        try await E2E.withMock { mock in
+            let requestID = "9f2c6e0a-5b7d-4c1e-8a3f-2d4b6c8e0a1b"
+            let created = try await Self.curl(
+                "POST", Self.channelsURL(mock, "/1/apps/\(Self.bundleID)/channels"),
+                headers: ["content-type: application/json", "apns-request-id: \(requestID)"],
+                body: #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#)
+            #expect(created.status == 201)
+            #expect(created.body.isEmpty)
+            #expect(created.headers["apns-request-id"] == requestID, "echoed when sent")
+            #expect(created.headers["apns-id"] == nil)
+            let id = try #require(created.headers["apns-channel-id"])
+            #expect(Data(base64Encoded: id) != nil, "base64: \(id)")
+
+            let read = try await Self.curl(
+                "GET", Self.channelsURL(mock, "/1/apps/\(Self.bundleID)/channels"), headers: ["apns-channel-id: \(id)"])
+            #expect(read.status == 200)
+            #expect(read.json?["message-storage-policy"] as? Int == 1)
+            #expect(read.json?["push-type"] as? String == "LiveActivity")
+            #expect(read.headers["apns-request-id"].map { $0.count == 36 } == true, "generated when not sent")
+
+            let second = try await Self.createChannel(mock, policy: 0)
+            let list = try await Self.curl("GET", Self.channelsURL(mock, "/1/apps/\(Self.bundleID)/all-channels"))
+            #expect(list.status == 200)
+            #expect(
+                list.json?["channels"] as? [String] == [id, try #require(second.headers["apns-channel-id"])],
+                "\(list.body)")
+
+            let deleted = try await Self.curl(
+                "DELETE", Self.channelsURL(mock, "/1/apps/\(Self.bundleID)/channels"),
+                headers: ["apns-channel-id: \(id)"])
+            #expect(deleted.status == 204)
+            let gone = try await Self.curl(
+                "GET", Self.channelsURL(mock, "/1/apps/\(Self.bundleID)/channels"), headers: ["apns-channel-id: \(id)"])
+            #expect(gone.status == 400)
+            #expect(gone.json?["reason"] as? String == "ChannelNotRegistered")
+            #expect(gone.headers["content-type"] == "application/json")
+            #expect(gone.headers["apns-request-id"] != nil)
+            #expect(gone.headers["apns-id"] == nil)
+
+            // Every operation is a record of kind `channel`.
+            let (_, page) = try await E2E.adminGET(mock, "/v1/deliveries?kind=channel")
+            let records = page["deliveries"] as? [[String: Any]] ?? []
+            #expect(records.count == 6, "create, read, create, list, delete, read: \(records)")
+            #expect(records.first?["channelId"] as? String == id)
+            let (_, byChannel) = try await E2E.adminGET(
+                mock, "/v1/deliveries?channelId=\(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+            #expect((byChannel["deliveries"] as? [[String: Any]])?.count == 4, "create, read, delete, read")
+        }
+    }
+
+    /// Channels are per environment: a sandbox channel is unknown to production.
+    @Test func channelsArePerEnvironment() async throws {
+        let configuration = try E2E.mockConfiguration { $0.environment = .auto }
+        try await E2E.withMock(configuration) { mock in
+            let created = try await Self.createChannel(mock, authority: "api-manage-broadcast.sandbox.push.apple.com")
+            let id = try #require(created.headers["apns-channel-id"])
+            let production = try await Self.curl(
+                "GET", Self.channelsURL(mock, "/1/apps/\(Self.bundleID)/channels"), headers: ["apns-channel-id: \(id)"],
+                authority: "api-manage-broadcast.push.apple.com")
+            #expect(production.status == 400)
+            #expect(production.json?["reason"] as? String == "ChannelNotRegistered")
+            let sandbox = try await Self.curl(
+                "GET", Self.channelsURL(mock, "/1/apps/\(Self.bundleID)/channels"), headers: ["apns-channel-id: \(id)"],
+                authority: "api-manage-broadcast.sandbox.push.apple.com")
+            #expect(sandbox.status == 200)
+        }
+    }
+
+    @Test func aBroadcastIsAnsweredWithRequestAndUniqueIDs() async throws {
+        try await E2E.withMock { mock in
+            let created = try await Self.createChannel(mock, policy: 0)
+            let id = try #require(created.headers["apns-channel-id"])
+            let sent = try await Self.broadcast(mock, channel: id, payload: Self.update)
+            #expect(sent.status == 200, "\(sent.body)")
+            #expect(sent.headers["apns-request-id"] != nil)
+            #expect(sent.headers["apns-unique-id"] != nil)
+            #expect(sent.headers["apns-id"] == nil)
+
+            // A no-storage channel takes only expiration 0.
+            let stored = try await Self.broadcast(mock, channel: id, payload: Self.update, expiration: "1900000000")
+            #expect(stored.status == 400)
+            #expect(stored.json?["reason"] as? String == "BadExpirationDate")
+            // Apple spells the push type three ways; any letter case is accepted.
+            let lower = try await Self.broadcast(mock, channel: id, payload: Self.update, pushType: "liveactivity")
+            #expect(lower.status == 200)
+
+            let missing = try await Self.broadcast(mock, channel: nil, payload: Self.update)
+            #expect(missing.status == 400)
+            #expect(missing.json?["reason"] as? String == "MissingChannelId")
+            #expect(missing.headers["apns-request-id"] != nil)
+            #expect(missing.headers["apns-id"] == nil)
+
+            let (_, page) = try await E2E.adminGET(mock, "/v1/deliveries?kind=broadcast")
+            let records = page["deliveries"] as? [[String: Any]] ?? []
+            #expect(records.count == 4)
+            #expect(records.first?["channelId"] as? String == id)
+        }
+    }
+
+    /// A push-to-start whose `aps` names the channel subscribes the device (as the device
+    /// would); a broadcast then yields a record for that device (`viaChannel`); an `end`
+    /// event ends the subscription.
+    @Test func aPushToStartSubscribesTheDeviceAndABroadcastReachesIt() async throws {
+        try await E2E.withMock { mock in
+            let id = try #require(try await Self.createChannel(mock).headers["apns-channel-id"])
+            let token = E2E.randomToken()
+            let start = """
+                {"aps":{"timestamp":1700000000,"event":"start","content-state":{"score":"0-0"},\
+                "attributes-type":"MatchAttributes","attributes":{"home":"A","away":"B"},\
+                "alert":{"title":"Kick-off","body":"A v B"},"input-push-channel":"\(id)"}}
+                """
+            let started = try await Self.curl(
+                "POST", mock.endpoints.apnsURL + "/3/device/\(token)",
+                headers: [
+                    "apns-topic: \(Self.bundleID).push-type.liveactivity", "apns-push-type: liveactivity",
+                    "apns-priority: 10",
+                ], body: start)
+            #expect(started.status == 200, "\(started.body)")
+            let sent = try await Self.broadcast(mock, channel: id, payload: Self.update)
+            #expect(sent.status == 200)
+
+            let (_, page) = try await E2E.adminGET(mock, "/v1/deliveries?token=\(token)&order=asc")
+            let records = page["deliveries"] as? [[String: Any]] ?? []
+            #expect(records.count == 2, "\(records)")
+            #expect(records.first?["channelId"] as? String == id, "the push-to-start names the channel")
+            #expect(records.first?["viaChannel"] as? Bool == false)
+            let delivered = records.last
+            #expect(delivered?["viaChannel"] as? Bool == true)
+            #expect(delivered?["kind"] as? String == "push")
+            #expect(delivered?["channelId"] as? String == id)
+            #expect(delivered?["apnsId"] as? String == sent.headers["apns-request-id"])
+            #expect(delivered?["topic"] as? String == "\(Self.bundleID).push-type.liveactivity")
+
+            let end = #"{"aps":{"timestamp":1700000100,"event":"end","content-state":{"score":"3-1"}}}"#
+            #expect(try await Self.broadcast(mock, channel: id, payload: end).status == 200)
+            #expect(try await Self.broadcast(mock, channel: id, payload: Self.update).status == 200)
+            let (_, after) = try await E2E.adminGET(mock, "/v1/deliveries?token=\(token)")
+            #expect((after["deliveries"] as? [[String: Any]])?.count == 3, "the end reached it; the next did not")
+        }
+    }
+
+    /// Fault rules reach the new kinds: a channel create failed with a chosen reason creates
+    /// nothing; a delayed broadcast still reaches its subscribers once its answer goes out.
+    @Test func faultRulesFailAChannelCreateAndDelayABroadcast() async throws {
+        try await E2E.withMock { mock in
+            let (failing, _) = try await FaultInjectionTests.adminPOST(
+                mock, "/v1/faults",
+                #"{"id":"no-create","match":{"kind":"channel"},"action":{"respond":{"status":500,"reason":"InternalServerError"}},"select":{"first":1}}"#
+            )
+            #expect(failing == 201)
+            let refused = try await Self.createChannel(mock)
+            #expect(refused.status == 500)
+            #expect(refused.json?["reason"] as? String == "InternalServerError")
+            #expect(refused.headers["apns-request-id"] != nil)
+            #expect(refused.headers["apns-channel-id"] == nil)
+            let list = try await Self.curl("GET", Self.channelsURL(mock, "/1/apps/\(Self.bundleID)/all-channels"))
+            #expect(list.json?["channels"] as? [String] == [], "nothing was created: \(list.body)")
+
+            let id = try #require(try await Self.createChannel(mock).headers["apns-channel-id"])
+            let token = E2E.randomToken()
+            let start = """
+                {"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"A","attributes":{},\
+                "alert":{"title":"t"},"input-push-channel":"\(id)"}}
+                """
+            let started = try await Self.curl(
+                "POST", mock.endpoints.apnsURL + "/3/device/\(token)",
+                headers: ["apns-topic: \(Self.bundleID).push-type.liveactivity", "apns-push-type: liveactivity"],
+                body: start)
+            #expect(started.status == 200)
+            let (delaying, _) = try await FaultInjectionTests.adminPOST(
+                mock, "/v1/faults", #"{"match":{"kind":"broadcast"},"action":{"delay":{"duration":"400ms"}}}"#)
+            #expect(delaying == 201)
+            let began = Date()
+            let sent = try await Self.broadcast(mock, channel: id, payload: Self.update)
+            #expect(sent.status == 200)
+            #expect(Date().timeIntervalSince(began) >= 0.35)
+            let (_, all) = try await E2E.adminGET(mock, "/v1/deliveries?token=\(token)")
+            let records = all["deliveries"] as? [[String: Any]] ?? []
+            #expect(records.count == 2, "the start and the delayed broadcast's delivery: \(records)")
+            #expect(records.last?["viaChannel"] as? Bool == true, "oldest first")
+        }
+    }
+}
