@@ -151,6 +151,25 @@ import Testing
         if row.status != 200 { #expect(decision.answer.body != nil) }
     }
 
+    /// The unavailable mode answers a broadcast or channel request as those APIs spell it:
+    /// `Service Unavailable`, with the space ("Handling error responses from APNs").
+    @Test(arguments: [
+        (RecordKind.push, "ServiceUnavailable"), (.broadcast, "Service Unavailable"), (.channel, "Service Unavailable"),
+    ])
+    func theUnavailableModeSpellsTheReasonAsEachAPIDoes(_ kind: RecordKind, _ reason: String) {
+        var random = FastRandom(seed: (1, 2, 3, 4))
+        let verdict = APNSVerdict(status: 200, reason: nil, kind: kind)
+        var decision = RequestDecision(
+            streamID: 1, answer: APNSAnswer.from(verdict, apnsID: .echoed("x"), environment: .sandbox, random: &random))
+        var state = ConnectionFaultState()
+        FaultPolicy.apply(
+            FaultInputs(unavailable: true), verdict: verdict, environment: .sandbox, draining: false, now: 0,
+            to: &decision, state: &state, random: &random)
+        #expect(decision.answer.status == 503)
+        #expect(decision.answer.reason?.rawValue == reason)
+        #expect(decision.answer.idHeader == (kind == .push ? .apnsID : .requestID))
+    }
+
     /// A rule sees the answer the modes and behaviors made (its matcher may ask for a status).
     @Test func aRuleSeesTheAnswerSoFar() {
         var random = FastRandom(seed: (1, 2, 3, 4))

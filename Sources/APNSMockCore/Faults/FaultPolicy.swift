@@ -22,7 +22,9 @@ public enum FaultPolicy {
         if inputs.shutdownMode, !draining {
             reject(503, .shutdown)
         } else if inputs.unavailable {
-            reject(503, .serviceUnavailable)
+            // The broadcast and channel APIs spell it with a space ("Handling error responses
+            // from APNs", broadcast and channel tables).
+            reject(503, verdict.kind == .push ? .serviceUnavailable : .serviceUnavailableWithSpace)
         }
         if state.poisoned {
             reject(403, .expiredProviderToken)
