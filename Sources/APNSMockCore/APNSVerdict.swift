@@ -35,22 +35,26 @@ public struct APNSVerdict: Sendable, Equatable {
     public var sentMessageID: String?
     /// What the request is: a device push, a broadcast or a channel-management request.
     public var kind: RecordKind
+    /// What a broadcast or channel-management request carried and the rules found (`nil` for a
+    /// device push): one reference, so that a device push's verdict stays as small as before.
+    private var channelFacts: ChannelRequestFacts?
+
     /// Channel management: the operation the method and path ask for (`nil` when they name
     /// none); on acceptance, what the caller applies.
-    public var channelOperation: ChannelOperation?
+    public var channelOperation: ChannelOperation? { channelFacts?.operation }
     /// Broadcast, channel read and delete: `apns-channel-id` as sent (first one), valid or not.
-    public var channelID: String?
+    public var channelID: String? { channelFacts?.channelID }
     /// Channel create: the policy the body asks for. Broadcast, channel read and delete: the
     /// registered channel's policy.
-    public var storagePolicy: MessageStoragePolicy?
+    public var storagePolicy: MessageStoragePolicy? { channelFacts?.storagePolicy }
     /// Broadcast: `apns-push-type` as sent (any letter case). Channel create: the body's
     /// `push-type` as sent. The push type APNs judged it as is `pushType`.
-    public var sentPushType: String?
+    public var sentPushType: String? { channelFacts?.sentPushType }
     /// Broadcast and channel management: `apns-request-id` as sent, to echo.
-    public var requestID: String?
+    public var requestID: String? { channelFacts?.requestID }
     /// Broadcast, channel read and delete: the registered channel as the rules found it (its
     /// configuration for a read, its subscribers for a broadcast's deliveries).
-    public var channel: BroadcastChannel?
+    public var channel: BroadcastChannel? { channelFacts?.channel }
 
     public init(
         status: Int, reason: APNSReason?, failedCheck: RequestCheck? = nil, deviceToken: String? = nil,
@@ -62,12 +66,11 @@ public struct APNSVerdict: Sendable, Equatable {
         requestID: String? = nil, channel: BroadcastChannel? = nil
     ) {
         self.kind = kind
-        self.channelOperation = channelOperation
-        self.channelID = channelID
-        self.storagePolicy = storagePolicy
-        self.sentPushType = sentPushType
-        self.requestID = requestID
-        self.channel = channel
+        if kind != .push {
+            channelFacts = ChannelRequestFacts(
+                operation: channelOperation, channelID: channelID, storagePolicy: storagePolicy,
+                sentPushType: sentPushType, requestID: requestID, channel: channel)
+        }
         self.rawDeviceToken = rawDeviceToken
         self.sentMessageID = sentMessageID
         self.status = status

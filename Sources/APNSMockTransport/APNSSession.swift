@@ -255,24 +255,23 @@ final class APNSSession {
             http2.finishAnswer(ready.request)
             if var answer = decided.answerNow {
                 // The common case: recorded once, answered, nothing else.
-                let current = CurrentRequest(
-                    request: request, verdict: decided.verdict, environment: environment, streamID: ready.streamID,
-                    receivedAt: now)
-                var channelID = decided.verdict.channelID
-                let hasEffect = AnswerEffects.mayHaveEffect(decided.verdict, payload: request.payload)
-                if hasEffect { channelID = applyEffects(current, answer: &answer, now: now) ?? channelID }
-                var record = record(
-                    answer: answer,
-                    response: DeliveryResponse(
-                        status: answer.status, reason: answer.reason, timestamp: answer.timestamp, respondedAt: now),
-                    outcome: .answered, faultID: decided.faultID, request: request, verdict: decided.verdict,
-                    environment: environment, streamID: ready.streamID, receivedAt: now, channelID: channelID)
-                let receipt = shared.store.record(record)
-                answer.apnsID = receipt.apnsID
-                respond(streamID: ready.streamID, answer)
-                if hasEffect, decided.verdict.kind == .broadcast, answer.status == 200 {
-                    record.apnsID = receipt.apnsID
-                    deliverBroadcast(record)
+                if AnswerEffects.mayHaveEffect(decided.verdict, payload: request.payload) {
+                    answerWithEffects(
+                        CurrentRequest(
+                            request: request, verdict: decided.verdict, environment: environment,
+                            streamID: ready.streamID, receivedAt: now), answer: answer, faultID: decided.faultID)
+                } else {
+                    let receipt = shared.store.record(
+                        record(
+                            answer: answer,
+                            response: DeliveryResponse(
+                                status: answer.status, reason: answer.reason, timestamp: answer.timestamp,
+                                respondedAt: now),
+                            outcome: .answered, faultID: decided.faultID, request: request, verdict: decided.verdict,
+                            environment: environment, streamID: ready.streamID, receivedAt: now,
+                            channelID: nil))
+                    answer.apnsID = receipt.apnsID
+                    respond(streamID: ready.streamID, answer)
                 }
             } else {
                 let current = CurrentRequest(
@@ -365,6 +364,27 @@ final class APNSSession {
             }
             if let uniqueID = answer.uniqueID { headers.add("apns-unique-id", uniqueID, neverIndexed: true) }
             if let channelID = answer.channelID { headers.add("apns-channel-id", channelID, neverIndexed: true) }
+        }
+    }
+
+    /// The common case of a request whose success has effects (a channel request, a broadcast, a
+    /// push-to-start): carried out, recorded, answered, and a broadcast's deliveries recorded.
+    private func answerWithEffects(_ current: CurrentRequest, answer: APNSAnswer, faultID: String?) {
+        var answer = answer
+        let now = current.receivedAt
+        let channelID = applyEffects(current, answer: &answer, now: now) ?? current.verdict.channelID
+        var record = record(
+            answer: answer,
+            response: DeliveryResponse(
+                status: answer.status, reason: answer.reason, timestamp: answer.timestamp, respondedAt: now),
+            outcome: .answered, faultID: faultID, request: current.request, verdict: current.verdict,
+            environment: current.environment, streamID: current.streamID, receivedAt: now, channelID: channelID)
+        let receipt = shared.store.record(record)
+        answer.apnsID = receipt.apnsID
+        respond(streamID: current.streamID, answer)
+        if current.verdict.kind == .broadcast, answer.status == 200 {
+            record.apnsID = receipt.apnsID
+            deliverBroadcast(record)
         }
     }
 

@@ -9,8 +9,31 @@ public struct RegistrySnapshot: Sendable {
     /// generation must be looked at again.
     public var keyGeneration: UInt64 = 0
     /// The broadcast channels of every app and environment, their subscribers, and each app's
-    /// broadcast capability.
-    public var channels = ChannelDirectory()
+    /// broadcast capability. Kept behind one reference (copy-on-write), so that copying a
+    /// snapshot for every device push costs one retain, not one per collection of the directory.
+    public var channels: ChannelDirectory {
+        get { channelBox.value }
+        set {
+            if isKnownUniquelyReferenced(&channelBox) {
+                channelBox.value = newValue
+            } else {
+                channelBox = ChannelBox(newValue)
+            }
+        }
+        _modify {
+            if !isKnownUniquelyReferenced(&channelBox) { channelBox = ChannelBox(channelBox.value) }
+            yield &channelBox.value
+        }
+    }
+    private var channelBox = ChannelBox(ChannelDirectory())
+
+    /// The box of `channels`. `@unchecked Sendable`: a box is changed only through `channels`'
+    /// setter or `_modify`, and only while uniquely referenced (a shared box is copied first), so
+    /// no box another snapshot or thread can see is ever changed.
+    private final class ChannelBox: @unchecked Sendable {
+        var value: ChannelDirectory
+        init(_ value: ChannelDirectory) { self.value = value }
+    }
 
     public init(
         keys: [String: ProviderKey] = [:], devices: [String: DeviceRegistration] = [:],
