@@ -8,7 +8,7 @@
 #   podman build --format docker --target runtime-prebuilt -t apns-mock .   # no Swift image needed
 #   (`make image` does both with podman; `make test-image` also runs and checks the image)
 #
-#   docker run --rm -p 127.0.0.1:2197:2197 -p 127.0.0.1:2198:2198 apns-mock
+#   docker run --rm -p 127.0.0.1:2197:2197 -p 127.0.0.1:2195:2195 -p 127.0.0.1:2198:2198 apns-mock
 #
 # The binary links the Swift runtime and Foundation statically (--static-swift-stdlib), so the runtime image is
 # Debian slim plus libnghttp2 and libssl (and curl for the health check); no Swift runtime image is needed.
@@ -61,24 +61,25 @@ WORKDIR /app
 # `apns-mock certs generate --out certs` also works inside the container.
 COPY --chown=10001:10001 certs/ /app/certs/
 
-# Not root. Ports 2197 and 2198 need no privilege. Port 443 does, unless the container's network namespace sets
-# net.ipv4.ip_unprivileged_port_start=0: Docker 20.10 and later set it in every container; podman does not (pass
-# `--sysctl net.ipv4.ip_unprivileged_port_start=0`); docker-compose.yml sets it explicitly.
+# Not root. Ports 2195, 2197 and 2198 need no privilege. Port 443 does, unless the container's network namespace
+# sets net.ipv4.ip_unprivileged_port_start=0: Docker 20.10 and later set it in every container; podman does not
+# (pass `--sysctl net.ipv4.ip_unprivileged_port_start=0`); docker-compose.yml sets it explicitly.
 USER 10001:10001
 
-# 443 and 2197: APNs on both of Apple's ports (`--port` repeats). 2198: admin API.
-EXPOSE 443 2197 2198
+# 443 and 2197: APNs on both of Apple's ports (`--port` repeats). 2195: channel management (Apple's sandbox
+# management port, `--channels-port`). 2198: admin API.
+EXPOSE 443 2197 2195 2198
 
 # Probes the admin port of the default command; change it if you move the admin API (--admin-port).
 HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=3 \
     CMD curl -fsS -o /dev/null http://127.0.0.1:2198/health || exit 1
 
 ENTRYPOINT ["apns-mock", "serve"]
-# Inside the container both listeners bind all interfaces, otherwise published ports could not reach them; what is
+# Inside the container all listeners bind all interfaces, otherwise published ports could not reach them; what is
 # reachable from outside is decided where the ports are published (-p / ports:). The admin API refuses to listen
 # on a non-loopback address without a token unless told so: --admin-insecure says so for the case without
 # APNS_MOCK_ADMIN_TOKEN; when that variable is set, every admin call but /health needs `Authorization: Bearer …`.
-CMD ["--host", "0.0.0.0", "--port", "443", "--port", "2197", "--admin-host", "0.0.0.0", "--admin-port", "2198", "--environment", "auto", "--admin-insecure"]
+CMD ["--host", "0.0.0.0", "--port", "443", "--port", "2197", "--channels-port", "2195", "--admin-host", "0.0.0.0", "--admin-port", "2198", "--environment", "auto", "--admin-insecure"]
 
 # ---- runtime from a binary built on the host (make release-static) ------------------------------------------------
 FROM runtime-base AS runtime-prebuilt

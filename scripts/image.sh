@@ -274,10 +274,11 @@ if [ "$installed" != "$PODMAN_COMPOSE_VERSION" ]; then
 fi
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 project="apnsmockimage$$"
-export APNS_MOCK_IMAGE="$IMAGE" APNS_MOCK_PORT APNS_MOCK_ADMIN_PORT
+export APNS_MOCK_IMAGE="$IMAGE" APNS_MOCK_PORT APNS_MOCK_CHANNELS_PORT APNS_MOCK_ADMIN_PORT
 APNS_MOCK_PORT=$(free_port)
+APNS_MOCK_CHANNELS_PORT=$(free_port)
 APNS_MOCK_ADMIN_PORT=$(free_port)
-say "podman-compose up (project $project; host ports $APNS_MOCK_PORT, $APNS_MOCK_ADMIN_PORT)"
+say "podman-compose up (project $project; host ports $APNS_MOCK_PORT, $APNS_MOCK_CHANNELS_PORT, $APNS_MOCK_ADMIN_PORT)"
 timeout 180 "$COMPOSE_VENV/bin/podman-compose" -p "$project" -f docker-compose.yml up -d --no-build \
     >"$work/compose.log" 2>&1 || { tail -n 30 "$work/compose.log"; fail "podman-compose up failed"; }
 admin="http://127.0.0.1:$APNS_MOCK_ADMIN_PORT"

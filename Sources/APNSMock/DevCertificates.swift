@@ -13,11 +13,14 @@ import X509
 /// constraint the CA can vouch for any IP address. All certificates carry SKI, AKI (leaf) and a
 /// critical basicConstraints, as strict verifiers (Python 3.13's default context) require.
 public enum DevCertificates {
-    /// DNS names of the server certificate: loopback, Apple's APNs hosts, and the
-    /// docker-compose service name.
+    /// DNS names of the server certificate, and the only DNS names the CA permits: loopback,
+    /// Apple's APNs hosts, its broadcast hosts (Apple's "Sending broadcast push notification
+    /// requests to APNs") and channel management hosts ("Sending channel management requests to
+    /// APNs"), and the docker-compose service name.
     public static let serverDNSNames = [
         "localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
-        "apns-mock",
+        "api-broadcast.push.apple.com", "api-broadcast.sandbox.push.apple.com",
+        "api-manage-broadcast.push.apple.com", "api-manage-broadcast.sandbox.push.apple.com", "apns-mock",
     ]
     /// IP addresses of the server certificate (the CA's name constraints do not cover them).
     public static let serverIPAddresses: [[UInt8]] = [[127, 0, 0, 1], [UInt8](repeating: 0, count: 15) + [1]]

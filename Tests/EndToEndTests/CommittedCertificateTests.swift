@@ -1,3 +1,4 @@
+import APNSMock
 import Foundation
 import SwiftASN1
 import Testing
@@ -7,6 +8,22 @@ import X509
 @Suite struct CommittedCertificateTests {
     static func load(_ name: String) throws -> Certificate {
         try Certificate(pemEncoded: String(contentsOfFile: E2E.repositoryRoot + "/certs/" + name, encoding: .utf8))
+    }
+
+    /// The DNS names the committed CA permits and the server certificate names: loopback, Apple's
+    /// APNs hosts, its broadcast hosts (Apple's "Sending broadcast push notification requests to
+    /// APNs") and channel management hosts ("Sending channel management requests to APNs"), and
+    /// the docker-compose service name.
+    static let dnsNames: Set<String> = [
+        "localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
+        "api-broadcast.push.apple.com", "api-broadcast.sandbox.push.apple.com", "api-manage-broadcast.push.apple.com",
+        "api-manage-broadcast.sandbox.push.apple.com", "apns-mock",
+    ]
+
+    /// `apns-mock certs generate` writes the names above; the committed files were made by it.
+    @Test func committedNamesAreTheGeneratorsNames() {
+        #expect(Set(DevCertificates.serverDNSNames) == Self.dnsNames)
+        #expect(DevCertificates.serverDNSNames.count == Self.dnsNames.count)
     }
 
     /// Fails 60 days before a committed certificate expires: regenerate with
@@ -30,11 +47,7 @@ import X509
         #expect(try ca.extensions.subjectKeyIdentifier != nil)
         let constraints = try #require(try ca.extensions.nameConstraints)
         #expect(ca.extensions[oid: .X509ExtensionID.nameConstraints]?.critical == true)
-        #expect(
-            Set(constraints.permittedDNSDomains) == [
-                "localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
-                "apns-mock",
-            ])
+        #expect(Set(constraints.permittedDNSDomains) == Self.dnsNames)
         // DNS names only: BoringSSL (swift-nio-ssl) cannot check an IP constraint and fails every
         // handshake whose server certificate has an IP SAN under one (X509 error 51).
         #expect(constraints.permittedSubtrees.allSatisfy { if case .dnsName = $0 { true } else { false } })
@@ -48,10 +61,8 @@ import X509
             if case .dnsName(let value) = name { return value }
             return nil
         }
-        #expect(
-            Set(dns).isSuperset(of: [
-                "localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
-            ]))
+        #expect(Set(dns) == Self.dnsNames)
+        #expect(dns.count == Self.dnsNames.count)
         #expect(names.contains(.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))))
         #expect(
             names.contains(
