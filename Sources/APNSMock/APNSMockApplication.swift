@@ -82,7 +82,9 @@ public struct APNSMockApplication: Sendable {
     /// yet) and checks that the admin address is free, so that a port in use is reported here,
     /// before anything serves.
     /// - Throws: `AdminExposureError` for an admin address other computers may reach without
-    ///   an admin token; `BindError` for a port in use (APNs or admin) or an address that cannot
+    ///   an admin token; `SpecError` for setup channels that cannot all be created (a fixed
+    ///   id twice, more than `channelLimit` for an app, an app in `broadcastDisabled`);
+    ///   `BindError` for a port in use (APNs or admin) or an address that cannot
     ///   be bound; `TLSError` for a certificate or key that cannot be used;
     ///   `LocalizationDirectory.LoadError` for localizations that cannot be read.
     /// - Parameter now: the clock, epoch milliseconds (tests inject one).
@@ -106,7 +108,12 @@ public struct APNSMockApplication: Sendable {
             catalog: try configuration.localizationsPath.map(LocalizationDirectory.load(path:))
                 ?? LocalizationCatalog(),
             defaultLocale: configuration.locale, payloadLimit: configuration.payloadLimit)
-        let registry = Registry(keys: configuration.keys, devices: configuration.devices)
+        try ChannelSpec.checkSetup(
+            configuration.channels, broadcastDisabled: configuration.broadcastDisabled,
+            limit: configuration.channelLimit)
+        let registry = Registry(
+            keys: configuration.keys, devices: configuration.devices, channels: configuration.channels,
+            broadcastDisabled: configuration.broadcastDisabled, channelLimit: configuration.channelLimit, now: now())
         self.registry = registry
         store = DeliveryStore(capacity: configuration.recordCapacity)
         analyses = PayloadAnalyses(
@@ -149,10 +156,12 @@ public struct APNSMockApplication: Sendable {
         for rule in rules { try faults.addRule(json: rule, now: now) }
     }
 
-    /// Back to the start-up state: keys, devices, fault rules and behaviors as configured, no
-    /// mode on, closed connections forgotten (`POST /v1/reset`).
+    /// Back to the start-up state: keys, devices, channels, fault rules and behaviors as
+    /// configured, no mode on, closed connections forgotten (`POST /v1/reset`).
     func resetState() {
-        registry.reset(keys: configuration.keys, devices: configuration.devices)
+        registry.reset(
+            keys: configuration.keys, devices: configuration.devices, channels: configuration.channels,
+            broadcastDisabled: configuration.broadcastDisabled, now: now())
         faults.reset(behaviors: configuration.behaviors)
         try? Self.installSetupFaults(configuration.faults, into: faults, now: now())
         connectionLog.removeClosed()

@@ -57,6 +57,14 @@ public struct APNSMockConfiguration: Sendable {
     /// Keys and devices registered at start (`setup:` in the configuration file).
     public var keys: [ProviderKey] = []
     public var devices: [DeviceRegistration] = []
+    /// Broadcast channels created at start and again by `POST /v1/reset` (`setup.channels`).
+    public var channels: [ChannelSpec] = []
+    /// Apps whose broadcast capability is off at start and after `POST /v1/reset`
+    /// (`setup.broadcastDisabled`).
+    public var broadcastDisabled: [String] = []
+    /// The most broadcast channels an app may have in one environment (`--channel-limit`;
+    /// Apple's is 10,000): creating one more answers `CannotCreateChannelConfig`.
+    public var channelLimit = ChannelDirectory.defaultLimit
     public var logLevel = Logger.Level.notice
     /// Fault rules installed at start and again by `POST /v1/reset` (`setup.faults`), as
     /// `POST /v1/faults` bodies.
@@ -84,10 +92,20 @@ public struct APNSMockConfiguration: Sendable {
 
     public init() {}
 
-    /// Adds keys and devices to the start-up setup (an expectation file's `setup:`); a key id or
-    /// device token given before is replaced.
-    public mutating func addSetup(keys: [ProviderKey], devices: [DeviceRegistration], faults: [JSONValue] = []) {
+    /// Adds keys, devices, fault rules and channels to the start-up setup (an expectation file's
+    /// `setup:`); a key id, device token or fixed channel id given before is replaced.
+    public mutating func addSetup(
+        keys: [ProviderKey], devices: [DeviceRegistration], faults: [JSONValue] = [], channels: [ChannelSpec] = [],
+        broadcastDisabled: [String] = []
+    ) {
         self.faults += faults
+        for channel in channels {
+            if let id = channel.id { self.channels.removeAll { $0.id == id } }
+            self.channels.append(channel)
+        }
+        for bundleID in broadcastDisabled where !self.broadcastDisabled.contains(bundleID) {
+            self.broadcastDisabled.append(bundleID)
+        }
         for key in keys {
             self.keys.removeAll { $0.keyID == key.keyID }
             self.keys.append(key)

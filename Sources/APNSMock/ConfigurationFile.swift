@@ -25,8 +25,8 @@ public struct ConfigurationFile: Sendable {
         document = try ConfigurationDocument.load(contentsOf: path, now: now)
     }
 
-    /// Sets every setting the file holds; leaves the others as they are. `setup` keys and
-    /// devices are added to those already in `configuration`.
+    /// Sets every setting the file holds; leaves the others as they are. `setup` keys, devices,
+    /// fault rules and channels are added to those already in `configuration`.
     public func apply(to configuration: inout APNSMockConfiguration) {
         let document = document
         if let host = document.host { configuration.host = host }
@@ -60,9 +60,12 @@ public struct ConfigurationFile: Sendable {
         if let path = document.localizationsPath { configuration.localizationsPath = path }
         if let locale = document.locale { configuration.locale = locale }
         if let limit = document.payloadLimit { configuration.payloadLimit = limit }
+        if let limit = document.channelLimit { configuration.channelLimit = limit }
         configuration.keys += document.setup.keys
         configuration.devices += document.setup.devices
         configuration.faults += document.setup.faults
+        configuration.channels += document.setup.channels
+        configuration.broadcastDisabled += document.setup.broadcastDisabled
     }
 
     /// The built-in defaults with this file laid over them.

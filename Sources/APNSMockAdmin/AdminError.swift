@@ -4,6 +4,7 @@ import APNSMockCore
 public struct AdminError: Error, Sendable, Equatable {
     private enum Code: String, Sendable {
         case badParameter, notFound, badRequest, unauthorized, methodNotAllowed
+        case featureNotEnabled, channelLimitReached, channelExists
     }
     private let code: Code
     /// A sentence naming the offending field or parameter.
@@ -15,6 +16,7 @@ public struct AdminError: Error, Sendable, Equatable {
         case .unauthorized: 401
         case .notFound: 404
         case .methodNotAllowed: 405
+        case .featureNotEnabled, .channelLimitReached, .channelExists: 409
         }
     }
     /// The stable code, as sent in JSON.
@@ -31,6 +33,21 @@ public struct AdminError: Error, Sendable, Equatable {
     /// A path the API has, with a method it does not take (405; the answer names the methods in `Allow`).
     public static func methodNotAllowed(_ message: String) -> AdminError {
         AdminError(code: .methodNotAllowed, message: message)
+    }
+
+    /// A channel for an app whose broadcast capability is off (409; APNs answers such requests
+    /// `FeatureNotEnabled`).
+    public static func featureNotEnabled(_ message: String) -> AdminError {
+        AdminError(code: .featureNotEnabled, message: message)
+    }
+    /// A channel beyond the limit of channels per app and environment (409; APNs answers
+    /// `CannotCreateChannelConfig`).
+    public static func channelLimitReached(_ message: String) -> AdminError {
+        AdminError(code: .channelLimitReached, message: message)
+    }
+    /// A channel with an id a current channel has (409).
+    public static func channelExists(_ message: String) -> AdminError {
+        AdminError(code: .channelExists, message: message)
     }
 
     public static func == (lhs: AdminError, rhs: AdminError) -> Bool { lhs.code == rhs.code }

@@ -34,6 +34,7 @@ public enum AdminRouter {
         let routes = UnmatchedRouteMiddleware.Routes()
         router.add(middleware: UnmatchedRouteMiddleware(routes: routes))
         RegistryRoutes.add(to: router, registry: registry)
+        ChannelRoutes.add(to: router, registry: registry, now: now)
         FaultRoutes.add(
             to: router,
             FaultRoutes.Targets(faults: faults, connectionLog: connectionLog, connections: connections, now: now))
@@ -165,6 +166,13 @@ public enum AdminRouter {
     /// The query string as (name, value) pairs, in order.
     static func parameters(_ request: Request) -> [(String, String)] {
         request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+    }
+
+    /// Refuses any query parameter (400 `badParameter` naming the first).
+    static func noParameters(_ request: Request) throws(AdminError) {
+        if let (name, _) = parameters(request).first {
+            throw .badParameter("query parameter '\(name)' is not known here; this call takes none")
+        }
     }
 
     /// `GET /v1/deliveries/{apnsId}/…`: the most recent record with that id, handed to `answer`

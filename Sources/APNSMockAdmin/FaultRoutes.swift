@@ -184,7 +184,7 @@ enum FaultRoutes {
         }
         router.post("/v1/modes/shutdown") { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
-                try noParameters(request)
+                try AdminRouter.noParameters(request)
                 faults.setShutdown(true)
                 let count = await targets.connections?.goAwayAllConnections(debugData: shutdownDebugData) ?? 0
                 return AdminRouter.json(
@@ -238,12 +238,6 @@ enum FaultRoutes {
 
     /// The debug data of the shutdown mode's GOAWAY.
     static let shutdownDebugData = APNSErrorBody.encode(reason: .shutdown)
-
-    private static func noParameters(_ request: Request) throws(AdminError) {
-        if let (name, _) = AdminRouter.parameters(request).first {
-            throw .badParameter("query parameter '\(name)' is not known here; this call takes none")
-        }
-    }
 
     private static func modesJSON(_ faults: FaultControl, now: Int64) -> [UInt8] {
         var json = JSONWriter(capacity: 256)

@@ -145,7 +145,7 @@ enum RegistryRoutes {
     }
 
     /// The path token, lower-cased.
-    private static func pathToken(_ context: BasicRequestContext) throws(AdminError) -> String {
+    static func pathToken(_ context: BasicRequestContext) throws(AdminError) -> String {
         let token = context.parameters.get("token") ?? ""
         guard let normalized = DeviceToken.normalized(token) else {
             throw .badParameter("path parameter 'token' \(DeviceSpec.tokenProblem(token))")
@@ -175,7 +175,7 @@ enum RegistryRoutes {
     }
 
     /// Decodes a body, turning a `SpecError` into 400 `badRequest`.
-    private static func decodeBody<T>(_ decode: () throws(SpecError) -> T) throws(AdminError) -> T {
+    static func decodeBody<T>(_ decode: () throws(SpecError) -> T) throws(AdminError) -> T {
         do throws(SpecError) {
             return try decode()
         } catch {

@@ -33,7 +33,8 @@ import Logging
 /// localizations: Localizations   # *.lproj/Localizable.strings and .xcstrings, for previews
 /// locale: en                     # devices without their own locale
 /// payloadLimit: 2048             # every push type's limit (default: APNs's 4096, VoIP 5120)
-/// setup: {keys: […], devices: […], faults: […]}     # see SetupSection
+/// channelLimit: 10000            # broadcast channels per app and environment (Apple's: 10,000)
+/// setup: {keys: […], devices: […], faults: […], channels: […], broadcastDisabled: […]}  # see SetupSection
 /// ```
 ///
 /// Unknown keys are errors, so a typo is never a silently ignored setting.
@@ -74,6 +75,8 @@ public struct ConfigurationDocument: Sendable {
     public var localizationsPath: String?
     public var locale: String?
     public var payloadLimit: Int?
+    /// Broadcast channels per app and environment.
+    public var channelLimit: Int?
     /// Keys and devices registered at start; empty when the file has no `setup`.
     public var setup = SetupSection()
 
@@ -84,7 +87,7 @@ public struct ConfigurationDocument: Sendable {
         "maxConcurrentStreams",
         "maxHeaderListSize", "recordCapacity", "threads", "strictPayload", "strictRegistry", "authStreamLimit",
         "environmentKeyReason", "clientCA", "logLevel", "seed", "throttle", "behaviors", "idleTimeout",
-        "maxConnections", "localizations", "locale", "payloadLimit",
+        "maxConnections", "localizations", "locale", "payloadLimit", "channelLimit",
         "setup",
     ]
 
@@ -202,6 +205,7 @@ public struct ConfigurationDocument: Sendable {
             "payloadLimit",
             in: Int64(PayloadAnalysisOptions.smallestPayloadLimit)...Int64(APNSPushType.largestPayloadLimit)
         ).map { Int($0) }
+        document.channelLimit = try object.integer("channelLimit", in: 0...Int64(Int32.max)).map { Int($0) }
         if let setup = try object.object("setup") {
             document.setup = try SetupSection.decode(setup, baseDirectory: baseDirectory, now: now)
         }

@@ -8,10 +8,18 @@ public final class Registry: Sendable {
     private let state: Mutex<RegistrySnapshot>
     private let changes = Atomic<UInt64>(0)
 
-    public init(keys: [ProviderKey] = [], devices: [DeviceRegistration] = []) {
+    /// A registry holding `keys` and `devices`, and the setup's broadcast channels (created at
+    /// `now`, epoch ms) with at most `channelLimit` per app and environment.
+    public init(
+        keys: [ProviderKey] = [], devices: [DeviceRegistration] = [], channels: [ChannelSpec] = [],
+        broadcastDisabled: [String] = [], channelLimit: Int = ChannelDirectory.defaultLimit,
+        now: Int64 = WallClock.milliseconds()
+    ) {
         var snapshot = RegistrySnapshot()
         for key in keys { snapshot.keys[key.keyID] = key }
         for device in devices { snapshot.devices[device.token] = device }
+        snapshot.channels.limit = channelLimit
+        Self.setUp(channels, broadcastDisabled: broadcastDisabled, createdAt: now, in: &snapshot.channels)
         state = Mutex(snapshot)
     }
 
@@ -33,18 +41,43 @@ public final class Registry: Sendable {
 
     /// Replaces every key and device by `keys` and `devices` (the start-up setup), forgetting
     /// remembered tokens: `POST /v1/reset`.
-    /// Channels are deleted too (their ids stay issued: none is ever issued again) and every
-    /// app's broadcast capability is on again.
-    public func reset(keys: [ProviderKey], devices: [DeviceRegistration]) {
+    /// Channels are deleted too (their ids stay issued: none is ever issued again), every
+    /// app's broadcast capability is on again, and then the setup's `channels` are created
+    /// again (at `now`, epoch ms; fixed ids are the same, others new) and the capability of
+    /// the `broadcastDisabled` apps turned off.
+    public func reset(
+        keys: [ProviderKey], devices: [DeviceRegistration], channels setupChannels: [ChannelSpec] = [],
+        broadcastDisabled: [String] = [], now: Int64 = WallClock.milliseconds()
+    ) {
         change { state in
             let generation = state.keyGeneration
             var channels = state.channels
             channels.removeAll()
+            Self.setUp(setupChannels, broadcastDisabled: broadcastDisabled, createdAt: now, in: &channels)
             state = RegistrySnapshot()
             state.channels = channels
             for key in keys { state.keys[key.keyID] = key }
             for device in devices { state.devices[device.token] = device }
             state.keyGeneration = generation &+ 1
+        }
+    }
+
+    /// Turns off the capability of the `broadcastDisabled` apps and creates `channels` with
+    /// their subscribers: those with a fixed id first, so that no id issued for the others is
+    /// one of them. A channel that cannot be created (its app's capability is off, the limit
+    /// is reached, its id is taken) is left out; `ChannelSpec.checkSetup` tells beforehand.
+    private static func setUp(
+        _ channels: [ChannelSpec], broadcastDisabled: [String], createdAt: Int64, in directory: inout ChannelDirectory
+    ) {
+        for bundleID in broadcastDisabled { directory.setBroadcastEnabled(false, bundleID: bundleID) }
+        var generator = SystemRandomNumberGenerator()
+        for spec in channels.filter({ $0.id != nil }) + channels.filter({ $0.id == nil }) {
+            guard
+                let channel = try? directory.create(
+                    in: spec.scope, storagePolicy: spec.storagePolicy, pushType: spec.pushType, createdAt: createdAt,
+                    id: spec.id, using: &generator)
+            else { continue }
+            for token in spec.subscribers { directory.subscribe(token, to: channel.id) }
         }
     }
 

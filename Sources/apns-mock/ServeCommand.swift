@@ -82,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: String?
     @Option(
         help: ArgumentHelp(
-            "DeliveryExpectation file or directory whose setup: (keys, devices) is applied at start and by POST /v1/reset. Repeatable.",
+            "DeliveryExpectation file or directory whose setup: (keys, devices, faults, channels) is applied at start and by POST /v1/reset. Repeatable.",
             valueName: "file-or-dir"))
     var expectations: [String] = []
     @Option(help: "Default seed of fault rules' probability selections and delays (default 0).")
@@ -115,6 +115,11 @@ struct ServeCommand: AsyncParsableCommand {
             "Payload limit for every push type in bytes, 256–5120 (2048 or 256 emulate the binary interface; default APNs's 4096, VoIP 5120).",
             valueName: "bytes"))
     var payloadLimit: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Most broadcast channels per app and environment; one more gets CannotCreateChannelConfig (default Apple's 10000).",
+            valueName: "count"))
+    var channelLimit: Int?
 
     /// The environment variable that supplies the admin token when `--admin-token` is not given.
     static let adminTokenVariable = "APNS_MOCK_ADMIN_TOKEN"
@@ -177,6 +182,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let payloadLimit, !limits.contains(payloadLimit) {
             throw ValidationError(
                 "--payload-limit must be \(limits.lowerBound)–\(limits.upperBound) bytes; got \(payloadLimit)")
+        }
+        if let channelLimit, channelLimit < 0 || channelLimit > Int(Int32.max) {
+            throw ValidationError("--channel-limit must be 0–\(Int32.max); got \(channelLimit)")
         }
         if let environmentKeyReason,
             !Self.environmentKeyReasons.contains(where: { $0.rawValue == environmentKeyReason })
@@ -276,7 +284,8 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 for file in try ExpectationFile.load(expectations, now: WallClock.milliseconds()) {
                     configuration.addSetup(
-                        keys: file.setup.keys, devices: file.setup.devices, faults: file.setup.faults)
+                        keys: file.setup.keys, devices: file.setup.devices, faults: file.setup.faults,
+                        channels: file.setup.channels, broadcastDisabled: file.setup.broadcastDisabled)
                 }
             } catch {
                 throw CLIError("--expectations: \(error)")
@@ -355,5 +364,6 @@ struct ServeCommand: AsyncParsableCommand {
         if let localizations { configuration.localizationsPath = localizations }
         if let locale { configuration.locale = locale }
         if let payloadLimit { configuration.payloadLimit = payloadLimit }
+        if let channelLimit { configuration.channelLimit = channelLimit }
     }
 }

@@ -233,4 +233,27 @@ import Yams
         #expect(Set(properties.keys) == Set(expected))
         #expect(Set(delivery["required"] as? [String] ?? []) == Set(expected))
     }
+
+    /// The `Channel` schema lists the keys `ChannelSpec.write` writes, every one required; the
+    /// channel-id schema's length is `ChannelID`'s; the body's fields are `ChannelSpec`'s.
+    @Test func theChannelSchemasAreTheCodes() throws {
+        let document = try #require(try Yams.load(yaml: AdminAPIDocument.yaml) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let channel = try #require(schemas["Channel"] as? [String: Any])
+        #expect(Set((channel["properties"] as? [String: Any] ?? [:]).keys) == Set(ChannelSpec.jsonKeys))
+        #expect(channel["required"] as? [String] == ChannelSpec.jsonKeys)
+        let body = try #require(schemas["ChannelBody"] as? [String: Any])
+        #expect(Set((body["properties"] as? [String: Any] ?? [:]).keys) == Set(ChannelSpec.bodyFields))
+        let id = try #require(schemas["ChannelID"] as? [String: Any])
+        #expect(id["maxLength"] as? Int == (ChannelID.maximumBytes + 2) / 3 * 4)
+        let pattern = try Regex(try #require(id["pattern"] as? String))
+        for valid in ["AAAA", "ab/+cd/+ef==", "dGVzdC1jaGFubmVsLTE=", String(repeating: "A", count: 86) + "=="] {
+            let matches = try pattern.wholeMatch(in: valid) != nil
+            #expect(ChannelID.isValid(valid) && matches, "\(valid)")
+        }
+        for invalid in ["", "abc", "ab=c", "a===", "AA==AAAA", "ab cd==="] {
+            let matches = try pattern.wholeMatch(in: invalid) != nil
+            #expect(!ChannelID.isValid(invalid) && !matches, "\(invalid)")
+        }
+    }
 }
