@@ -187,15 +187,12 @@ enum ChannelRoutes {
         }
     }
 
-    /// The body of `PUT /v1/apps/{bundleId}/broadcast`: `{"enabled": true|false}`, and
-    /// optionally the path's `bundleId` (so a `GET`'s answer can be sent back).
+    /// The body of `PUT /v1/apps/{bundleId}/broadcast`: `{"enabled": true|false}` (the app is
+    /// the path's).
     static func capabilityBody(_ body: [UInt8], bundleID: String) throws(AdminError) -> Bool {
         try RegistryRoutes.decodeBody { () throws(SpecError) -> Bool in
             let object = try SpecObject(SpecValue.parse(json: body), path: "")
-            try object.rejectUnknownFields(known: ["bundleId", "enabled"])
-            if let written = try object.string("bundleId"), written != bundleID {
-                throw object.error("bundleId", "'\(written)' does not match the bundle ID '\(bundleID)' in the path")
-            }
+            try object.rejectUnknownFields(known: ["enabled"])
             guard let enabled = try object.bool("enabled") else { throw object.error("enabled", "is required") }
             return enabled
         }

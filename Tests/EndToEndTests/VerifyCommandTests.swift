@@ -17,7 +17,11 @@ import Testing
         return try await E2E.withMock(
             E2E.mockConfiguration { configuration in
                 configuration.keys = []
-                for file in loaded { configuration.addSetup(keys: file.setup.keys, devices: file.setup.devices) }
+                for file in loaded {
+                    configuration.addSetup(
+                        keys: file.setup.keys, devices: file.setup.devices, channels: file.setup.channels,
+                        broadcastDisabled: file.setup.broadcastDisabled)
+                }
             }, body)
     }
 
@@ -95,6 +99,36 @@ import Testing
             #expect(status == "200")
             let output = try await Self.verify(mock, [Self.file("live-activity-update.yaml")])
             #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        }
+    }
+
+    /// The broadcast flow of `live-activity-broadcast.yaml`, as an app and a provider run it over
+    /// curl: a push-to-start naming the file's channel, then one broadcast; `verify` holds.
+    @Test func liveActivityBroadcastHolds() async throws {
+        try await Self.withMock([Self.file("live-activity-broadcast.yaml")]) { mock in
+            let token = try Self.token(in: "live-activity-broadcast.yaml")
+            let channel = "bWF0Y2gtMjAyNi0xMS0yNQ=="
+            let start = try await Self.push(
+                mock, token: token, topic: "com.example.app.push-type.liveactivity", pushType: "liveactivity",
+                payload: """
+                    {"aps":{"timestamp":1700000000,"event":"start","content-state":{"home":0,"away":0},\
+                    "attributes-type":"MatchAttributes","attributes":{"match":"A v B"},"alert":{"title":"Kick-off"},\
+                    "input-push-channel":"\(channel)"}}
+                    """)
+            #expect(start == "200")
+            let broadcast = try await E2E.run(
+                "curl",
+                [
+                    "-sS", "--http2", "--cacert", E2E.caFile, "-o", "/dev/null", "-w", "%{http_code}", "-H",
+                    E2E.authorizationHeader, "-H", "apns-channel-id: \(channel)", "-H", "apns-push-type: LiveActivity",
+                    "-H", "apns-priority: 10", "-H", "apns-expiration: 0", "--data-binary",
+                    #"{"aps":{"timestamp":1700000060,"event":"update","content-state":{"home":1,"away":0}}}"#,
+                    "\(mock.endpoints.apnsURL)/4/broadcasts/apps/com.example.app",
+                ])
+            #expect(broadcast.stdout == "200", "\(broadcast.stderr)")
+            let output = try await Self.verify(mock, [Self.file("live-activity-broadcast.yaml")])
+            #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+            #expect(output.stdout.contains("all 4 expectations hold"), "\(output.stdout)")
         }
     }
 
