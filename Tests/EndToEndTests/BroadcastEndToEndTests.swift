@@ -248,4 +248,29 @@ import Testing
             #expect(records.last?["viaChannel"] as? Bool == true, "oldest first")
         }
     }
+
+    /// The per-app broadcast capability, switched through the admin API: off deletes the app's
+    /// channels and answers FeatureNotEnabled on both APIs, as Apple does.
+    @Test func theBroadcastCapabilitySwitch() async throws {
+        try await E2E.withMock { mock in
+            let id = try #require(try await Self.createChannel(mock).headers["apns-channel-id"])
+            let off = try await E2E.run(
+                "curl",
+                [
+                    "-sS", "-X", "PUT", "-H", "content-type: application/json", "--data", #"{"enabled":false}"#,
+                    mock.endpoints.adminURL + "/v1/apps/\(Self.bundleID)/broadcast",
+                ])
+            let switched = try JSONSerialization.jsonObject(with: Data(off.stdout.utf8)) as? [String: Any]
+            #expect(switched?["enabled"] as? Bool == false, "\(off.stdout)")
+            #expect(switched?["deletedChannels"] as? Int == 1)
+            let create = try await Self.createChannel(mock)
+            #expect(create.status == 400)
+            #expect(create.json?["reason"] as? String == "FeatureNotEnabled")
+            let broadcast = try await Self.broadcast(mock, channel: id, payload: Self.update)
+            #expect(broadcast.status == 400)
+            #expect(broadcast.json?["reason"] as? String == "FeatureNotEnabled")
+            let (_, channels) = try await E2E.adminGET(mock, "/v1/channels?bundleId=\(Self.bundleID)")
+            #expect((channels["channels"] as? [Any])?.isEmpty == true, "\(channels)")
+        }
+    }
 }
