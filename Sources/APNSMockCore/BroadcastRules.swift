@@ -47,7 +47,12 @@ public struct BroadcastRules: Sendable {
 
     /// Whether `path` is a broadcast's (`/4/broadcasts/…`), well-formed or not: the transport
     /// routes it here rather than to `RequestRules`.
-    public static func isBroadcastPath(_ path: String) -> Bool { path.hasPrefix("/4/broadcasts/") }
+    public static func isBroadcastPath(_ path: String) -> Bool {
+        // Every device push asks this: its path starts "/3/", so the second byte settles it.
+        var bytes = path.utf8.makeIterator()
+        guard bytes.next() == UInt8(ascii: "/"), bytes.next() == UInt8(ascii: "4") else { return false }
+        return path.hasPrefix("/4/broadcasts/")
+    }
 
     /// Decides what APNs would answer to `request` on a connection described by `context`, with
     /// the channels and capabilities of `channels`. Changes nothing.

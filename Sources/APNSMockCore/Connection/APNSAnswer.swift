@@ -58,23 +58,37 @@ public struct APNSAnswer: Sendable, Equatable {
     public static func from(
         _ verdict: APNSVerdict, apnsID: ResponseMessageID, environment: APNSEnvironment, random: inout FastRandom
     ) -> APNSAnswer {
+        guard verdict.kind == .push else { return fromChannelAPI(verdict, apnsID: apnsID, random: &random) }
         var answer = APNSAnswer(status: verdict.status, timestamp: verdict.timestamp, apnsID: apnsID)
-        if verdict.kind != .push { answer.idHeader = .requestID }
         if verdict.isAccepted {
-            switch verdict.kind {
-            case .push:
-                if environment == .sandbox { answer.uniqueID = .generate(using: &random, lowercase: true) }
-            case .broadcast:
-                answer.uniqueID = .generate(using: &random, lowercase: true)
-            case .channel:
-                break
-            }
+            if environment == .sandbox { answer.uniqueID = .generate(using: &random, lowercase: true) }
         } else {
-            let reason = verdict.reason ?? .internalServerError
-            answer.reason = reason
-            answer.body = APNSErrorBody.encode(reason: reason, timestamp: verdict.timestamp)
+            answer.rejected(by: verdict)
         }
         return answer
+    }
+
+    /// A broadcast's or channel request's answer: `apns-request-id`, and a broadcast's 200 has
+    /// an `apns-unique-id` in every environment.
+    @inline(never)
+    private static func fromChannelAPI(
+        _ verdict: APNSVerdict, apnsID: ResponseMessageID, random: inout FastRandom
+    ) -> APNSAnswer {
+        var answer = APNSAnswer(status: verdict.status, timestamp: verdict.timestamp, apnsID: apnsID)
+        answer.idHeader = .requestID
+        if verdict.isAccepted {
+            if verdict.kind == .broadcast { answer.uniqueID = .generate(using: &random, lowercase: true) }
+        } else {
+            answer.rejected(by: verdict)
+        }
+        return answer
+    }
+
+    /// The rejection `verdict` says, with its JSON body.
+    private mutating func rejected(by verdict: APNSVerdict) {
+        let reason = verdict.reason ?? .internalServerError
+        self.reason = reason
+        body = APNSErrorBody.encode(reason: reason, timestamp: verdict.timestamp)
     }
 
     /// Replaces the answer with a rejection (a mode's or a behavior's): no timestamp, no
