@@ -114,6 +114,7 @@ public struct APNSMockApplication: Sendable {
         let registry = Registry(
             keys: configuration.keys, devices: configuration.devices, channels: configuration.channels,
             broadcastDisabled: configuration.broadcastDisabled, channelLimit: configuration.channelLimit, now: now())
+        registry.storedMessagesOutliveChannels = configuration.storedMessagesOutliveChannels
         self.registry = registry
         store = DeliveryStore(capacity: configuration.recordCapacity)
         analyses = PayloadAnalyses(

@@ -65,6 +65,10 @@ public struct APNSMockConfiguration: Sendable {
     /// The most broadcast channels an app may have in one environment (`--channel-limit`;
     /// Apple's is 10,000): creating one more answers `CannotCreateChannelConfig`.
     public var channelLimit = ChannelDirectory.defaultLimit
+    /// Whether a deleted storage channel's kept message still reaches a device that starts
+    /// listening to it afterwards ("APNs may still deliver stored messages after you delete the
+    /// channel"); off by default (`--stored-messages-outlive-channels`).
+    public var storedMessagesOutliveChannels = false
     public var logLevel = Logger.Level.notice
     /// Fault rules installed at start and again by `POST /v1/reset` (`setup.faults`), as
     /// `POST /v1/faults` bodies.

@@ -61,6 +61,9 @@ public struct ConfigurationFile: Sendable {
         if let locale = document.locale { configuration.locale = locale }
         if let limit = document.payloadLimit { configuration.payloadLimit = limit }
         if let limit = document.channelLimit { configuration.channelLimit = limit }
+        if let outlive = document.storedMessagesOutliveChannels {
+            configuration.storedMessagesOutliveChannels = outlive
+        }
         configuration.keys += document.setup.keys
         configuration.devices += document.setup.devices
         configuration.faults += document.setup.faults

@@ -34,6 +34,7 @@ import Logging
 /// locale: en                     # devices without their own locale
 /// payloadLimit: 2048             # every push type's limit (default: APNs's 4096, VoIP 5120)
 /// channelLimit: 10000            # broadcast channels per app and environment (Apple's: 10,000)
+/// storedMessagesOutliveChannels: false  # a deleted channel's kept message may still be delivered
 /// setup: {keys: […], devices: […], faults: […], channels: […], broadcastDisabled: […]}  # see SetupSection
 /// ```
 ///
@@ -77,6 +78,7 @@ public struct ConfigurationDocument: Sendable {
     public var payloadLimit: Int?
     /// Broadcast channels per app and environment.
     public var channelLimit: Int?
+    public var storedMessagesOutliveChannels: Bool?
     /// Keys and devices registered at start; empty when the file has no `setup`.
     public var setup = SetupSection()
 
@@ -87,7 +89,7 @@ public struct ConfigurationDocument: Sendable {
         "maxConcurrentStreams",
         "maxHeaderListSize", "recordCapacity", "threads", "strictPayload", "strictRegistry", "authStreamLimit",
         "environmentKeyReason", "clientCA", "logLevel", "seed", "throttle", "behaviors", "idleTimeout",
-        "maxConnections", "localizations", "locale", "payloadLimit", "channelLimit",
+        "maxConnections", "localizations", "locale", "payloadLimit", "channelLimit", "storedMessagesOutliveChannels",
         "setup",
     ]
 
@@ -206,6 +208,7 @@ public struct ConfigurationDocument: Sendable {
             in: Int64(PayloadAnalysisOptions.smallestPayloadLimit)...Int64(APNSPushType.largestPayloadLimit)
         ).map { Int($0) }
         document.channelLimit = try object.integer("channelLimit", in: 0...Int64(Int32.max)).map { Int($0) }
+        document.storedMessagesOutliveChannels = try object.bool("storedMessagesOutliveChannels")
         if let setup = try object.object("setup") {
             document.setup = try SetupSection.decode(setup, baseDirectory: baseDirectory, now: now)
         }

@@ -203,6 +203,22 @@ public final class Registry: Sendable {
         change { $0.channels.unsubscribe(token, from: id) }
     }
 
+    /// Keeps `message` as storage channel `id`'s most recent broadcast.
+    public func storeBroadcast(_ message: StoredBroadcast, in id: String) {
+        change { $0.channels.store(message, in: id) }
+    }
+
+    /// The message channel `id` keeps at `now` (see `ChannelDirectory.storedMessage(of:at:)`).
+    public func storedMessage(of id: String, at now: Int64) -> StoredBroadcast? {
+        state.withLock { $0.channels.storedMessage(of: id, at: now) }
+    }
+
+    /// Whether a deleted channel's kept message may still be delivered (off by default).
+    public var storedMessagesOutliveChannels: Bool {
+        get { state.withLock { $0.channels.storedMessagesOutliveChannels } }
+        set { change { $0.channels.storedMessagesOutliveChannels = newValue } }
+    }
+
     /// Ends every subscription to channel `id` (a broadcast's `end` event).
     @discardableResult
     public func unsubscribeAll(from id: String) -> BroadcastChannel? {

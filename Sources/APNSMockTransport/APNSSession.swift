@@ -385,6 +385,16 @@ final class APNSSession {
         if current.verdict.kind == .broadcast, answer.status == 200 {
             record.apnsID = receipt.apnsID
             deliverBroadcast(record)
+        } else if current.verdict.kind == .push, answer.status == 200, let channelID {
+            deliverStoredMessage(after: record, channelID: channelID)
+        }
+    }
+
+    /// Records the delivery of a channel's kept message to the device a push-to-start just
+    /// subscribed (`start`), if the channel keeps one.
+    private func deliverStoredMessage(after start: DeliveryRecord, channelID: String) {
+        if let delivery = effects.storedDelivery(after: start, channelID: channelID) {
+            _ = shared.store.record(delivery)
         }
     }
 
@@ -454,6 +464,8 @@ final class APNSSession {
                 if hasEffect, current.verdict.kind == .broadcast, recorded.answer.status == 200 {
                     stored.apnsID = receipt.apnsID
                     deliverBroadcast(stored)
+                } else if hasEffect, current.verdict.kind == .push, recorded.answer.status == 200, let channelID {
+                    deliverStoredMessage(after: stored, channelID: channelID)
                 }
             case .complete(let streamID, var recorded):
                 guard let receipt = openRecords[streamID] else { continue }

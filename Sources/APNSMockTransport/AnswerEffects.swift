@@ -103,12 +103,32 @@ struct AnswerEffects {
     ) -> String? {
         guard let token = verdict.deviceToken, Self.contains(request.payload, "input-push-channel"),
             let payload = JSONValue.parse(request.payload), case .string("start")? = payload["aps"]?["event"],
-            let id = PayloadAnalyzer.inputPushChannel(in: payload), let channel = registry.channel(id),
-            channel.environment == environment,
+            let id = PayloadAnalyzer.inputPushChannel(in: payload)
+        else { return nil }
+        guard let channel = registry.channel(id) else {
+            // A deleted channel whose kept message may still be delivered (off by default).
+            return registry.storedMessagesOutliveChannels ? id : nil
+        }
+        guard channel.environment == environment,
             verdict.topic.map({ Self.bundleID(ofLiveActivityTopic: $0) == channel.bundleID }) ?? false
         else { return nil }
         registry.subscribe(token, to: id)
         return id
+    }
+
+    /// The delivery of channel `channelID`'s kept message to the device a push-to-start
+    /// (`start`, recorded as `start`) just subscribed, as a device that starts listening gets
+    /// the channel's most recent message; `nil` when the channel keeps none.
+    func storedDelivery(after start: DeliveryRecord, channelID: String) -> DeliveryRecord? {
+        guard let message = registry.storedMessage(of: channelID, at: start.receivedAt) else { return nil }
+        var record = start
+        record.payload = message.payload
+        record.payloadSize = message.payload.count
+        record.apnsID = .echoed(message.requestID)
+        record.uniqueID = nil
+        record.channelID = channelID
+        record.viaChannel = true
+        return record
     }
 
     /// The records of a broadcast answered 200: one per device subscribed to its channel now,
@@ -117,6 +137,14 @@ struct AnswerEffects {
     func deliveries(of broadcast: DeliveryRecord) -> [DeliveryRecord] {
         guard let id = broadcast.channelID, let channel = registry.channel(id) else { return [] }
         let payload = JSONValue.parse(broadcast.payload)
+        if channel.storagePolicy == .mostRecentMessageStored,
+            let expiration = broadcast.headerBlock.firstValue(named: "apns-expiration").flatMap({ Int64($0) }),
+            let message = StoredBroadcast(
+                payload: broadcast.payload, requestID: broadcast.apnsID.text, sentAt: broadcast.receivedAt,
+                expiration: expiration)
+        {
+            registry.storeBroadcast(message, in: id)
+        }
         var records: [DeliveryRecord] = []
         for token in channel.subscribers.sorted() {
             var record = broadcast

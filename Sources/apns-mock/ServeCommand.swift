@@ -120,6 +120,12 @@ struct ServeCommand: AsyncParsableCommand {
             "Most broadcast channels per app and environment; one more gets CannotCreateChannelConfig (default Apple's 10000).",
             valueName: "count"))
     var channelLimit: Int?
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "A deleted storage channel's kept message still reaches a device that starts listening afterwards (APNs may deliver stored messages after a delete; default off)."
+    )
+    var storedMessagesOutliveChannels: Bool?
 
     /// The environment variable that supplies the admin token when `--admin-token` is not given.
     static let adminTokenVariable = "APNS_MOCK_ADMIN_TOKEN"
@@ -365,5 +371,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let locale { configuration.locale = locale }
         if let payloadLimit { configuration.payloadLimit = payloadLimit }
         if let channelLimit { configuration.channelLimit = channelLimit }
+        if let storedMessagesOutliveChannels {
+            configuration.storedMessagesOutliveChannels = storedMessagesOutliveChannels
+        }
     }
 }

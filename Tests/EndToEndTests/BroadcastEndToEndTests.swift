@@ -273,4 +273,46 @@ import Testing
             #expect((channels["channels"] as? [Any])?.isEmpty == true, "\(channels)")
         }
     }
+
+    /// A storage channel keeps its most recent broadcast: a device that starts listening later
+    /// gets it. After a delete it is gone, unless `storedMessagesOutliveChannels` is on ("APNs
+    /// may still deliver stored messages after you delete the channel").
+    @Test(arguments: [false, true])
+    func aLateSubscriberGetsTheKeptMessage(_ outlive: Bool) async throws {
+        let configuration = try E2E.mockConfiguration { $0.storedMessagesOutliveChannels = outlive }
+        try await E2E.withMock(configuration) { mock in
+            let id = try #require(try await Self.createChannel(mock, policy: 1).headers["apns-channel-id"])
+            let expiration = String(Int(Date().timeIntervalSince1970) + 3600)
+            let sent = try await Self.broadcast(mock, channel: id, payload: Self.update, expiration: expiration)
+            #expect(sent.status == 200)
+            func start(_ token: String) async throws -> Int {
+                let body = """
+                    {"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"A","attributes":{},\
+                    "alert":{"title":"t"},"input-push-channel":"\(id)"}}
+                    """
+                return try await Self.curl(
+                    "POST", mock.endpoints.apnsURL + "/3/device/\(token)",
+                    headers: ["apns-topic: \(Self.bundleID).push-type.liveactivity", "apns-push-type: liveactivity"],
+                    body: body
+                ).status
+            }
+            let late = E2E.randomToken()
+            #expect(try await start(late) == 200)
+            let (_, page) = try await E2E.adminGET(mock, "/v1/deliveries?token=\(late)")
+            let records = page["deliveries"] as? [[String: Any]] ?? []
+            #expect(records.count == 2, "the start, then the kept update: \(records)")
+            #expect(records.last?["viaChannel"] as? Bool == true)
+            #expect(records.last?["apnsId"] as? String == sent.headers["apns-request-id"])
+            #expect((records.last?["payload"] as? [String: Any])?["aps"] as? [String: Any] != nil)
+
+            let deleted = try await Self.curl(
+                "DELETE", Self.channelsURL(mock, "/1/apps/\(Self.bundleID)/channels"),
+                headers: ["apns-channel-id: \(id)"])
+            #expect(deleted.status == 204)
+            let afterDelete = E2E.randomToken()
+            #expect(try await start(afterDelete) == 200)
+            let (_, after) = try await E2E.adminGET(mock, "/v1/deliveries?token=\(afterDelete)")
+            #expect((after["deliveries"] as? [[String: Any]])?.count == (outlive ? 2 : 1), "\(after)")
+        }
+    }
 }

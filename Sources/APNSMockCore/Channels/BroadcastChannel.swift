@@ -12,6 +12,8 @@ public struct BroadcastChannel: Sendable, Hashable {
     /// The lower-case hex tokens whose Live Activity listens to this channel (the mock's model
     /// of subscriptions made on the device or by a push-to-start).
     public var subscribers: Set<String>
+    /// A storage channel's kept message (its most recent broadcast), if any.
+    public var storedMessage: StoredBroadcast?
 
     public init(
         id: String, scope: ChannelScope, storagePolicy: MessageStoragePolicy, pushType: String, createdAt: Int64,

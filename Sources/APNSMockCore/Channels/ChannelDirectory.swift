@@ -19,6 +19,12 @@ public struct ChannelDirectory: Sendable {
     private var scopeByID: [String: ChannelScope] = [:]
     private var issuedIDs: Set<String> = []
     private var disabledBundleIDs: Set<String> = []
+    /// Whether a deleted channel's kept message may still be delivered ("APNs may still deliver
+    /// stored messages after you delete the channel"): off by default, so that a test's delete
+    /// is final unless it asks otherwise.
+    public var storedMessagesOutliveChannels = false
+    /// The kept messages of deleted channels, by id, while `storedMessagesOutliveChannels`.
+    private var deletedChannelsMessages: [String: StoredBroadcast] = [:]
 
     public init(limit: Int = ChannelDirectory.defaultLimit) {
         self.limit = limit
@@ -110,7 +116,27 @@ public struct ChannelDirectory: Sendable {
         guard let scope = scopeByID.removeValue(forKey: id) else { return nil }
         let removed = channelsByScope[scope]?.removeValue(forKey: id)
         if channelsByScope[scope]?.isEmpty == true { channelsByScope[scope] = nil }
+        keepMessage(of: removed)
         return removed
+    }
+
+    /// Keeps a deleted channel's message when `storedMessagesOutliveChannels`.
+    private mutating func keepMessage(of channel: BroadcastChannel?) {
+        guard storedMessagesOutliveChannels, let channel, let message = channel.storedMessage else { return }
+        deletedChannelsMessages[channel.id] = message
+    }
+
+    /// Keeps `message` as channel `id`'s (a storage channel's most recent broadcast).
+    public mutating func store(_ message: StoredBroadcast, in id: String) {
+        update(id) { $0.storedMessage = message }
+    }
+
+    /// The message channel `id` keeps at `now` (a deleted channel's too, while
+    /// `storedMessagesOutliveChannels`), `nil` when none or expired.
+    public func storedMessage(of id: String, at now: Int64) -> StoredBroadcast? {
+        guard let message = channel(id: id)?.storedMessage ?? deletedChannelsMessages[id], message.expiresAt > now
+        else { return nil }
+        return message
     }
 
     /// Deletes every channel (ids stay issued) and turns every app's capability back on.
@@ -118,6 +144,7 @@ public struct ChannelDirectory: Sendable {
         channelsByScope = [:]
         scopeByID = [:]
         disabledBundleIDs = []
+        deletedChannelsMessages = [:]
     }
 
     // MARK: capability
@@ -136,6 +163,7 @@ public struct ChannelDirectory: Sendable {
             let scope = ChannelScope(bundleID: bundleID, environment: environment)
             guard let channels = channelsByScope.removeValue(forKey: scope) else { continue }
             for id in channels.keys { scopeByID[id] = nil }
+            for channel in channels.values { keepMessage(of: channel) }
             deleted += channels.values
         }
         return Self.ordered(deleted)
