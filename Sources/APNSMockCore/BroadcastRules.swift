@@ -60,12 +60,8 @@ public struct BroadcastRules: Sendable {
         -> APNSVerdict
     {
         var facts = BroadcastFacts(base: RequestFacts(request))
-        var failure: (RequestCheck, APNSReason)?
-        for check in Self.checkOrder {
-            if let reason = run(check, request: request, context: context, channels: channels, facts: &facts) {
-                failure = (check, reason)
-                break
-            }
+        let failure = RequestCheck.firstFailure(in: Self.checkOrder) {
+            run($0, request: request, context: context, channels: channels, facts: &facts)
         }
         if failure != nil {
             if facts.bundleID == nil { facts.bundleID = Self.bundleID(inPath: request.path) }
@@ -126,7 +122,7 @@ public struct BroadcastRules: Sendable {
             return nil
         case .priority:
             // Required, and exactly one of the three documented values.
-            guard let raw = facts.base.priority, raw == "10" || raw == "5" || raw == "1" else { return .badPriority }
+            guard let raw = facts.base.priority, RequestRules.isPriority(raw) else { return .badPriority }
             return nil
         case .channelRegistry:
             guard let bundleID = facts.bundleID, let id = facts.base.channelID,

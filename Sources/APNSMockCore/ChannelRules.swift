@@ -43,12 +43,8 @@ public struct ChannelRules: Sendable {
         -> APNSVerdict
     {
         var facts = ChannelFacts(base: RequestFacts(request))
-        var failure: (RequestCheck, APNSReason)?
-        for check in Self.checkOrder {
-            if let reason = run(check, request: request, context: context, channels: channels, facts: &facts) {
-                failure = (check, reason)
-                break
-            }
+        let failure = RequestCheck.firstFailure(in: Self.checkOrder) {
+            run($0, request: request, context: context, channels: channels, facts: &facts)
         }
         if failure != nil {
             if facts.resource == nil { facts.resource = Self.resource(inPath: request.path) }

@@ -67,3 +67,18 @@ public enum RequestCheck: String, Sendable, CaseIterable {
     /// `--strict-registry` (400 BadDeviceToken).
     case deviceRegistry
 }
+
+extension RequestCheck {
+    /// Runs the checks of `order` one after another and returns the first that fails, with its
+    /// reason: how every API's rules judge a request, so that a request with several defects
+    /// always gets the same reason.
+    @inline(__always)
+    static func firstFailure(
+        in order: [RequestCheck], _ run: (RequestCheck) -> APNSReason?
+    ) -> (check: RequestCheck, reason: APNSReason)? {
+        for check in order {
+            if let reason = run(check) { return (check, reason) }
+        }
+        return nil
+    }
+}

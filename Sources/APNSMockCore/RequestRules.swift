@@ -39,12 +39,8 @@ public struct RequestRules: Sendable {
     /// Decides what APNs would answer to `request` on a connection described by `context`.
     public func evaluate(_ request: APNSRequest, context: ConnectionContext) -> APNSVerdict {
         var facts = RequestFacts(request)
-        var failure: (RequestCheck, APNSReason)?
-        for check in Self.checkOrder {
-            if let reason = run(check, request: request, context: context, facts: &facts) {
-                failure = (check, reason)
-                break
-            }
+        let failure = RequestCheck.firstFailure(in: Self.checkOrder) {
+            run($0, request: request, context: context, facts: &facts)
         }
         if failure != nil { observeUncheckedFacts(request: request, context: context, facts: &facts) }
         var rawDeviceToken: String?
@@ -111,8 +107,7 @@ public struct RequestRules: Sendable {
             return checkTopic(context: context, facts: &facts)
         case .priority:
             guard let raw = facts.priority else { return nil }
-            // Exactly the three documented values: "+5" or "05" are not priorities.
-            guard raw == "10" || raw == "5" || raw == "1" else { return .badPriority }
+            guard Self.isPriority(raw) else { return .badPriority }
             if raw == "10" && facts.pushType == .background { return .badPriority }
             return nil
         case .expiration:
@@ -199,6 +194,9 @@ public struct RequestRules: Sendable {
         facts.rawToken = token
         return nil
     }
+
+    /// Whether `value` is one of the three documented priorities, exactly: "+5" or "05" are not.
+    static func isPriority(_ value: String) -> Bool { value == "10" || value == "5" || value == "1" }
 
     /// Whether `value` is a non-negative decimal number of seconds that fits in 64 bits.
     static func isUnixSeconds(_ value: String) -> Bool {

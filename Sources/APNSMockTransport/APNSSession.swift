@@ -255,7 +255,7 @@ final class APNSSession {
             http2.finishAnswer(ready.request)
             if var answer = decided.answerNow {
                 // The common case: recorded once, answered, nothing else.
-                if AnswerEffects.mayHaveEffect(decided.verdict, payload: request.payload) {
+                if AnswerEffects.mayHaveEffect(decided.verdict) {
                     answerWithEffects(
                         CurrentRequest(
                             request: request, verdict: decided.verdict, environment: environment,
@@ -279,7 +279,7 @@ final class APNSSession {
                     receivedAt: now)
                 if machine.isWaiting(streamID: ready.streamID) {
                     http2.watchClose(ready.streamID)
-                    if AnswerEffects.mayHaveEffect(decided.verdict, payload: request.payload) {
+                    if AnswerEffects.mayHaveEffect(decided.verdict) {
                         waitingEffects[ready.streamID] = current
                     }
                 }
@@ -372,30 +372,18 @@ final class APNSSession {
     private func answerWithEffects(_ current: CurrentRequest, answer: APNSAnswer, faultID: String?) {
         var answer = answer
         let now = current.receivedAt
-        let channelID = applyEffects(current, answer: &answer, now: now) ?? current.verdict.channelID
-        var record = record(
+        let subscribed = applyEffects(current, answer: &answer, now: now)
+        let record = record(
             answer: answer,
             response: DeliveryResponse(
                 status: answer.status, reason: answer.reason, timestamp: answer.timestamp, respondedAt: now),
             outcome: .answered, faultID: faultID, request: current.request, verdict: current.verdict,
-            environment: current.environment, streamID: current.streamID, receivedAt: now, channelID: channelID)
+            environment: current.environment, streamID: current.streamID, receivedAt: now,
+            channelID: subscribed ?? current.verdict.channelID)
         let receipt = shared.store.record(record)
         answer.apnsID = receipt.apnsID
         respond(streamID: current.streamID, answer)
-        if current.verdict.kind == .broadcast, answer.status == 200 {
-            record.apnsID = receipt.apnsID
-            deliverBroadcast(record)
-        } else if current.verdict.kind == .push, answer.status == 200, let channelID {
-            deliverStoredMessage(after: record, channelID: channelID)
-        }
-    }
-
-    /// Records the delivery of a channel's kept message to the device a push-to-start just
-    /// subscribed (`start`), if the channel keeps one.
-    private func deliverStoredMessage(after start: DeliveryRecord, channelID: String) {
-        if let delivery = effects.storedDelivery(after: start, channelID: channelID) {
-            _ = shared.store.record(delivery)
-        }
+        recordFollowUps(of: record, apnsID: receipt.apnsID, status: answer.status, subscribedChannel: subscribed)
     }
 
     /// Carries out what a success `answer` to `current` does (`AnswerEffects`), completing the
@@ -406,9 +394,26 @@ final class APNSSession {
             random: &random)
     }
 
-    /// Records the deliveries of a broadcast answered 200 (`record`, its id final).
-    private func deliverBroadcast(_ record: DeliveryRecord) {
-        for delivery in effects.deliveries(of: record) { _ = shared.store.record(delivery) }
+    /// What follows a success with effects, once its record is stored (`apnsID`, its final id):
+    /// a broadcast's deliveries to the devices subscribed to its channel, or the kept message of
+    /// the channel a push-to-start just subscribed its device to (`subscribedChannel`).
+    private func recordFollowUps(
+        of record: DeliveryRecord, apnsID: ResponseMessageID, status: Int, subscribedChannel: String?
+    ) {
+        guard status == 200 else { return }
+        var record = record
+        record.apnsID = apnsID
+        switch record.kind {
+        case .broadcast:
+            for delivery in effects.deliveries(of: record) { _ = shared.store.record(delivery) }
+        case .push:
+            guard let channelID = subscribedChannel,
+                let delivery = effects.storedDelivery(after: record, channelID: channelID)
+            else { return }
+            _ = shared.store.record(delivery)
+        case .channel:
+            break
+        }
     }
 
     /// The record of the request being decided, as `recorded` says.
@@ -449,35 +454,30 @@ final class APNSSession {
             switch action {
             case .record(let streamID, var recorded):
                 guard let current, current.streamID == streamID else { continue }
-                var channelID: String?
-                let answered = recorded.outcome == .answered
-                let hasEffect =
-                    answered && AnswerEffects.mayHaveEffect(current.verdict, payload: current.request.payload)
+                var subscribed: String?
+                let hasEffect = recorded.outcome == .answered && AnswerEffects.mayHaveEffect(current.verdict)
                 if hasEffect {
-                    channelID = applyEffects(current, answer: &recorded.answer, now: recorded.answeredAt ?? 0)
+                    subscribed = applyEffects(current, answer: &recorded.answer, now: recorded.answeredAt ?? 0)
                     completedAnswer = (streamID, recorded.answer)
                 }
-                var stored = record(recorded, of: current, channelID: channelID)
+                let stored = record(recorded, of: current, channelID: subscribed)
                 let receipt = shared.store.record(stored)
                 lastReceipt = (streamID, receipt)
                 if recorded.outcome.isOpen { openRecords[streamID] = receipt }
-                if hasEffect, current.verdict.kind == .broadcast, recorded.answer.status == 200 {
-                    stored.apnsID = receipt.apnsID
-                    deliverBroadcast(stored)
-                } else if hasEffect, current.verdict.kind == .push, recorded.answer.status == 200, let channelID {
-                    deliverStoredMessage(after: stored, channelID: channelID)
+                if hasEffect {
+                    recordFollowUps(
+                        of: stored, apnsID: receipt.apnsID, status: recorded.answer.status,
+                        subscribedChannel: subscribed)
                 }
             case .complete(let streamID, var recorded):
                 guard let receipt = openRecords[streamID] else { continue }
                 if let waiting = waitingEffects.removeValue(forKey: streamID), recorded.outcome == .answered {
                     // A delayed answer's effects, when it goes out (the record keeps the channel it named).
-                    _ = applyEffects(waiting, answer: &recorded.answer, now: recorded.answeredAt ?? 0)
+                    let subscribed = applyEffects(waiting, answer: &recorded.answer, now: recorded.answeredAt ?? 0)
                     completedAnswer = (streamID, recorded.answer)
-                    if waiting.verdict.kind == .broadcast, recorded.answer.status == 200 {
-                        var stored = record(recorded, of: waiting)
-                        stored.apnsID = receipt.apnsID
-                        deliverBroadcast(stored)
-                    }
+                    recordFollowUps(
+                        of: record(recorded, of: waiting), apnsID: receipt.apnsID, status: recorded.answer.status,
+                        subscribedChannel: subscribed)
                 }
                 shared.store.complete(
                     sequence: receipt.sequence, with: DeliveryResponse(recorded), outcome: recorded.outcome)

@@ -16,7 +16,7 @@ struct AnswerEffects {
     let registry: Registry
 
     /// Whether a request judged as `verdict` may have an effect (cheap: checked for every push).
-    static func mayHaveEffect(_ verdict: APNSVerdict, payload: [UInt8]) -> Bool {
+    static func mayHaveEffect(_ verdict: APNSVerdict) -> Bool {
         switch verdict.kind {
         case .channel, .broadcast: true
         case .push: verdict.pushType == .liveactivity && verdict.isAccepted
@@ -101,7 +101,7 @@ struct AnswerEffects {
     private func subscribeStartedActivity(
         _ verdict: APNSVerdict, request: APNSRequest, environment: APNSEnvironment
     ) -> String? {
-        guard let token = verdict.deviceToken, Self.contains(request.payload, "input-push-channel"),
+        guard let token = verdict.deviceToken, request.payload.contains(Self.inputPushChannelKey),
             let payload = JSONValue.parse(request.payload), case .string("start")? = payload["aps"]?["event"],
             let id = PayloadAnalyzer.inputPushChannel(in: payload)
         else { return nil }
@@ -169,15 +169,7 @@ struct AnswerEffects {
         return String(topic.dropLast(suffix.count))
     }
 
-    /// Whether `bytes` contain `text` (a quick test before parsing a payload).
-    static func contains(_ bytes: [UInt8], _ text: StaticString) -> Bool {
-        let needle = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        guard let first = needle.first, bytes.count >= needle.count else { return false }
-        var index = 0
-        while index + needle.count <= bytes.count {
-            if bytes[index] == first, bytes[index..<(index + needle.count)].elementsEqual(needle) { return true }
-            index += 1
-        }
-        return false
-    }
+    /// The key a push-to-start names its channel with: a payload without these bytes is not
+    /// parsed.
+    private static let inputPushChannelKey = Array("input-push-channel".utf8)
 }

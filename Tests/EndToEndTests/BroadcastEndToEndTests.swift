@@ -238,10 +238,26 @@ import Testing
             let (delaying, _) = try await FaultInjectionTests.adminPOST(
                 mock, "/v1/faults", #"{"match":{"kind":"broadcast"},"action":{"delay":{"duration":"400ms"}}}"#)
             #expect(delaying == 201)
+            // Followers open before the broadcast: a live wait for the device's two records on the
+            // channel (the start, already there, and the delivery to come), and
+            // an event stream of broadcasts answered 200 (the record is pending until the delay ends).
+            let escaped = try #require(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let wait = WireTruthTests.curlAdmin(
+                mock, "/v1/deliveries/wait?token=\(token)&channelId=\(escaped)&count=2&timeout=8", maxTime: 9)
+            let events = WireTruthTests.curlAdmin(mock, "/v1/events?kind=broadcast&status=200", maxTime: 4)
+            try await Task.sleep(for: .milliseconds(500))  // the followers are subscribed
             let began = Date()
             let sent = try await Self.broadcast(mock, channel: id, payload: Self.update)
             #expect(sent.status == 200)
             #expect(Date().timeIntervalSince(began) >= 0.35)
+            let waited =
+                try JSONSerialization.jsonObject(with: Data(try await wait.value.stdout.utf8)) as? [String: Any]
+            let found = waited?["deliveries"] as? [[String: Any]] ?? []
+            #expect(found.count == 2, "the wait saw the delivery: \(String(describing: waited))")
+            #expect(found.map { $0["viaChannel"] as? Bool } == [false, true])
+            let streamed = WireTruthTests.deliveryEvents(try await events.value.stdout)
+            #expect(streamed.count == 1, "the completed broadcast, once: \(streamed)")
+            #expect(streamed.first?["outcome"] as? String == "answered")
             let (_, all) = try await E2E.adminGET(mock, "/v1/deliveries?token=\(token)")
             let records = all["deliveries"] as? [[String: Any]] ?? []
             #expect(records.count == 2, "the start and the delayed broadcast's delivery: \(records)")
