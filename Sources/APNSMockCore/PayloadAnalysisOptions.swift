@@ -55,11 +55,33 @@ public struct PayloadAnalysisOptions: Sendable, Hashable {
             strings: catalog.locales.isEmpty ? nil : catalog.strings(for: locale ?? defaultLocale))
     }
 
-    /// What the analyzer needs for a broadcast sent with `apns-priority` `priority` (as sent).
-    /// A broadcast reaches many devices: the default locale's strings are used.
-    public func broadcastContext(priority: String?) -> PayloadContext {
+    /// What the analyzer needs for a broadcast sent with `apns-priority` `priority` (as sent),
+    /// shown on a device of `locale` (`nil`: the default locale, as for the broadcast itself,
+    /// which reaches many devices).
+    public func broadcastContext(priority: String?, locale: String? = nil) -> PayloadContext {
         .broadcast(
             priority: priority, payloadLimit: payloadLimit,
-            strings: catalog.locales.isEmpty ? nil : catalog.strings(for: defaultLocale))
+            strings: catalog.locales.isEmpty ? nil : catalog.strings(for: locale ?? defaultLocale))
+    }
+
+    /// The context a request's payload is analysed in, by what the request is: a device push in
+    /// its headers' context; a broadcast, and its delivery to a subscribed device
+    /// (`viaChannel`), in a broadcast's (its limit, its findings); `nil` for channel
+    /// management, whose body is a channel's configuration, not a notification. The one place
+    /// that chooses, for records and for fault rules that match on `lint` or `preview`.
+    public func context(
+        kind: RecordKind, viaChannel: Bool, pushType: APNSPushType?, pushTypeHeaderPresent: Bool,
+        priority: String?, topic: String?, locale: String?
+    ) -> PayloadContext? {
+        switch kind {
+        case .channel: nil
+        case .broadcast: broadcastContext(priority: priority, locale: locale)
+        case .push:
+            viaChannel
+                ? broadcastContext(priority: priority, locale: locale)
+                : context(
+                    pushType: pushType, pushTypeHeaderPresent: pushTypeHeaderPresent, priority: priority, topic: topic,
+                    locale: locale)
+        }
     }
 }

@@ -185,6 +185,12 @@ public final class Registry: Sendable {
     /// Channel `id`, wherever it is.
     public func channel(_ id: String) -> BroadcastChannel? { state.withLock { $0.channels.channel(id: id) } }
 
+    /// Channel `id` as it was when deleted, while its kept message may still be delivered
+    /// (see `ChannelDirectory.deletedChannelKeepingMessage(id:)`).
+    public func deletedChannelKeepingMessage(_ id: String) -> BroadcastChannel? {
+        state.withLock { $0.channels.deletedChannelKeepingMessage(id: id) }
+    }
+
     /// Turns an app's broadcast capability on or off; off deletes all its channels (returned).
     @discardableResult
     public func setBroadcastEnabled(_ enabled: Bool, bundleID: String) -> [BroadcastChannel] {

@@ -103,10 +103,12 @@ public struct DeliveryRecord: Sendable {
     /// Whether the `apns-id` was generated, not sent by the client.
     public var apnsIDGenerated: Bool { apnsID.isGenerated }
 
-    /// What the analyzer needs to know of this push besides its payload.
-    public func payloadContext(options: PayloadAnalysisOptions, locale: String?) -> PayloadContext {
+    /// What the analyzer needs to know of this request besides its payload; `nil` for a
+    /// channel-management request, which carries no notification.
+    public func payloadContext(options: PayloadAnalysisOptions, locale: String?) -> PayloadContext? {
         options.context(
-            pushType: pushType, pushTypeHeaderPresent: headerBlock.firstValue(named: "apns-push-type") != nil,
+            kind: kind, viaChannel: viaChannel, pushType: pushType,
+            pushTypeHeaderPresent: headerBlock.firstValue(named: "apns-push-type") != nil,
             priority: header("apns-priority"), topic: topic, locale: locale)
     }
 

@@ -29,17 +29,19 @@ public final class PayloadAnalyses: Sendable {
     }
 
     /// `record` with its payload's lint and preview (`analysis`): cached since an earlier
-    /// read, or computed now and cached. The preview is left out when the push was rejected.
+    /// read, or computed now and cached. The preview is left out when the push was rejected; a
+    /// channel-management record has none (its body is no notification).
     public func analyzed(_ record: DeliveryRecord) -> DeliveryRecord {
-        guard record.analysis == nil else { return record }
+        guard record.analysis == nil, record.kind != .channel else { return record }
         var record = record
         var analysis: PayloadAnalysis
         if let cached = cache.withLockedValue({ $0[record.sequence] }) {
             analysis = cached
         } else {
+            guard let context = record.payloadContext(options: options, locale: record.token.flatMap(deviceLocale))
+            else { return record }
             analysis = PayloadAnalyzer.analyze(
-                payload: record.payload, payloadSize: record.payloadSize,
-                context: record.payloadContext(options: options, locale: record.token.flatMap(deviceLocale)))
+                payload: record.payload, payloadSize: record.payloadSize, context: context)
             if record.sequence != 0 {
                 let sequence = record.sequence
                 let capacity = capacity

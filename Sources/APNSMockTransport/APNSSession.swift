@@ -383,7 +383,9 @@ final class APNSSession {
         let receipt = shared.store.record(record)
         answer.apnsID = receipt.apnsID
         respond(streamID: current.streamID, answer)
-        recordFollowUps(of: record, apnsID: receipt.apnsID, status: answer.status, subscribedChannel: subscribed)
+        recordFollowUps(
+            of: record, apnsID: receipt.apnsID, succeeded: current.verdict.isAccepted && answer.status == 200,
+            subscribedChannel: subscribed)
     }
 
     /// Carries out what a success `answer` to `current` does (`AnswerEffects`), completing the
@@ -396,11 +398,13 @@ final class APNSSession {
 
     /// What follows a success with effects, once its record is stored (`apnsID`, its final id):
     /// a broadcast's deliveries to the devices subscribed to its channel, or the kept message of
-    /// the channel a push-to-start just subscribed its device to (`subscribedChannel`).
+    /// the channel a push-to-start just subscribed its device to (`subscribedChannel`). Only when
+    /// the request `succeeded`: the rules accepted it and it was answered 200 (a fault rule's 200
+    /// on a rejected broadcast reaches no device).
     private func recordFollowUps(
-        of record: DeliveryRecord, apnsID: ResponseMessageID, status: Int, subscribedChannel: String?
+        of record: DeliveryRecord, apnsID: ResponseMessageID, succeeded: Bool, subscribedChannel: String?
     ) {
-        guard status == 200 else { return }
+        guard succeeded else { return }
         var record = record
         record.apnsID = apnsID
         switch record.kind {
@@ -466,7 +470,8 @@ final class APNSSession {
                 if recorded.outcome.isOpen { openRecords[streamID] = receipt }
                 if hasEffect {
                     recordFollowUps(
-                        of: stored, apnsID: receipt.apnsID, status: recorded.answer.status,
+                        of: stored, apnsID: receipt.apnsID,
+                        succeeded: current.verdict.isAccepted && recorded.answer.status == 200,
                         subscribedChannel: subscribed)
                 }
             case .complete(let streamID, var recorded):
@@ -476,7 +481,8 @@ final class APNSSession {
                     let subscribed = applyEffects(waiting, answer: &recorded.answer, now: recorded.answeredAt ?? 0)
                     completedAnswer = (streamID, recorded.answer)
                     recordFollowUps(
-                        of: record(recorded, of: waiting), apnsID: receipt.apnsID, status: recorded.answer.status,
+                        of: record(recorded, of: waiting), apnsID: receipt.apnsID,
+                        succeeded: waiting.verdict.isAccepted && recorded.answer.status == 200,
                         subscribedChannel: subscribed)
                 }
                 shared.store.complete(

@@ -25,11 +25,14 @@ struct AnswerEffects {
 
     /// Carries out a channel request's operation and completes `answer` with what it returns; a
     /// push-to-start's subscription. Returns the channel the record names (`nil`: the verdict's).
+    /// Only a request the rules accepted and that is answered with a success has an effect: a
+    /// fault rule's failure on an accepted request has none, and its success on a rejected one
+    /// goes out as the rule says, with none either.
     func apply(
         _ verdict: APNSVerdict, request: APNSRequest, environment: APNSEnvironment, answer: inout APNSAnswer,
         now: Int64, random: inout FastRandom
     ) -> String? {
-        guard (200...299).contains(answer.status) else { return nil }
+        guard verdict.isAccepted, (200...299).contains(answer.status) else { return nil }
         switch verdict.kind {
         case .channel:
             return applyChannelOperation(verdict, environment: environment, answer: &answer, now: now, random: &random)
@@ -105,14 +108,14 @@ struct AnswerEffects {
             let payload = JSONValue.parse(request.payload), case .string("start")? = payload["aps"]?["event"],
             let id = PayloadAnalyzer.inputPushChannel(in: payload)
         else { return nil }
-        guard let channel = registry.channel(id) else {
-            // A deleted channel whose kept message may still be delivered (off by default).
-            return registry.storedMessagesOutliveChannels ? id : nil
-        }
-        guard channel.environment == environment,
+        let live = registry.channel(id)
+        // A deleted channel whose kept message may still be delivered (off by default): the
+        // same app and environment only, and nothing to subscribe to.
+        guard let channel = live ?? registry.deletedChannelKeepingMessage(id),
+            channel.environment == environment,
             verdict.topic.map({ Self.bundleID(ofLiveActivityTopic: $0) == channel.bundleID }) ?? false
         else { return nil }
-        registry.subscribe(token, to: id)
+        if live != nil { registry.subscribe(token, to: id) }
         return id
     }
 

@@ -46,13 +46,15 @@ struct LiveRequestFacts: DeliveryFacts {
     var matchAnalysis: PayloadAnalysis? {
         if let cached = analysis.value { return cached }
         let token = verdict.deviceToken
-        let computed = PayloadAnalyzer.analyze(
-            payload: request.payload, payloadSize: request.payloadSize,
-            context: analysisOptions.context(
-                pushType: verdict.pushType,
+        guard
+            let context = analysisOptions.context(
+                kind: verdict.kind, viaChannel: false, pushType: verdict.pushType,
                 pushTypeHeaderPresent: request.headerBlock.firstValue(named: "apns-push-type") != nil,
                 priority: request.headerBlock.firstValue(named: "apns-priority"), topic: verdict.topic,
-                locale: token.flatMap { registry.device($0)?.locale }))
+                locale: token.flatMap { registry.device($0)?.locale })
+        else { return nil }
+        let computed = PayloadAnalyzer.analyze(
+            payload: request.payload, payloadSize: request.payloadSize, context: context)
         analysis.value = computed
         return computed
     }

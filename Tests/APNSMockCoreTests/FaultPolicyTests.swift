@@ -208,4 +208,29 @@ import Testing
         #expect(decision.answer.body == nil)
         #expect(decision.answer.uniqueID != nil)
     }
+
+    /// A rule's 200 carries `apns-unique-id` where a success of that kind does: a device push's
+    /// in the sandbox only, a broadcast's in every environment ("Sending broadcast push
+    /// notification requests to APNs"), a channel request's never.
+    @Test(arguments: [
+        (RecordKind.push, APNSEnvironment.sandbox, true), (.push, .production, false), (.broadcast, .sandbox, true),
+        (.broadcast, .production, true), (.channel, .sandbox, false), (.channel, .production, false),
+    ])
+    func aRuleThatAcceptsGivesTheKindsUniqueID(_ kind: RecordKind, _ environment: APNSEnvironment, _ unique: Bool) {
+        var random = FastRandom(seed: (1, 2, 3, 4))
+        let verdict = APNSVerdict(status: 400, reason: .channelNotRegistered, kind: kind)
+        var decision = RequestDecision(
+            streamID: 1,
+            answer: APNSAnswer.from(verdict, apnsID: .echoed("x"), environment: environment, random: &random))
+        let inputs = FaultInputs(rule: { _, _ in
+            FaultHit(ruleID: "ok", action: FaultAction(.respond(FaultResponse(status: 200))))
+        })
+        var state = ConnectionFaultState()
+        FaultPolicy.apply(
+            inputs, verdict: verdict, environment: environment, draining: false, now: 0, to: &decision,
+            state: &state, random: &random)
+        #expect(decision.answer.status == 200)
+        #expect((decision.answer.uniqueID != nil) == unique)
+        #expect(APNSAnswer.successCarriesUniqueID(kind: kind, environment: environment) == unique)
+    }
 }

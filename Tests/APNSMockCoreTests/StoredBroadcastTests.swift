@@ -35,7 +35,16 @@ import Testing
         #expect(directory.storedMessage(of: channel.id, at: Self.sentAt + 60_000) == nil, "expired")
         directory.delete(id: channel.id)
         #expect((directory.storedMessage(of: channel.id, at: Self.sentAt) != nil) == outlive)
+        // The deleted channel as it was: its app and environment say who may still get it.
+        let kept = directory.deletedChannelKeepingMessage(id: channel.id)
+        #expect((kept != nil) == outlive)
+        if outlive {
+            #expect(kept?.bundleID == "com.example.app")
+            #expect(kept?.environment == .sandbox)
+        }
+        #expect(directory.channel(id: channel.id) == nil)
         directory.removeAll()
+        #expect(directory.deletedChannelKeepingMessage(id: channel.id) == nil)
         #expect(directory.storedMessage(of: channel.id, at: Self.sentAt) == nil)
     }
 }

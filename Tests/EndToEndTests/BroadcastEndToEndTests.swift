@@ -22,10 +22,14 @@ import Testing
         }
     }
 
+    /// - Parameter connectTo: `HOST:PORT` curl connects to instead of the URL's (`--connect-to`),
+    ///   so that the URL's host name is the TLS server name, as a client of Apple's hosts sends it.
     static func curl(
-        _ method: String, _ url: String, headers: [String] = [], body: String? = nil, authority: String? = nil
+        _ method: String, _ url: String, headers: [String] = [], body: String? = nil, authority: String? = nil,
+        connectTo: String? = nil
     ) async throws -> Exchange {
         var arguments = ["-sS", "-i", "--http2", "--cacert", E2E.caFile, "-X", method, "-H", E2E.authorizationHeader]
+        if let connectTo { arguments += ["--connect-to", "::\(connectTo)"] }
         for header in headers { arguments += ["-H", header] }
         // curl turns `host` into HTTP/2's `:authority`.
         if let authority { arguments += ["-H", "host: \(authority)"] }

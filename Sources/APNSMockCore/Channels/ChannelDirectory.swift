@@ -23,8 +23,9 @@ public struct ChannelDirectory: Sendable {
     /// stored messages after you delete the channel"): off by default, so that a test's delete
     /// is final unless it asks otherwise.
     public var storedMessagesOutliveChannels = false
-    /// The kept messages of deleted channels, by id, while `storedMessagesOutliveChannels`.
-    private var deletedChannelsMessages: [String: StoredBroadcast] = [:]
+    /// Deleted channels whose message is kept, by id, while `storedMessagesOutliveChannels`:
+    /// the channel as it was (its app and environment say who may still get the message).
+    private var deletedChannelsKeepingMessages: [String: BroadcastChannel] = [:]
 
     public init(limit: Int = ChannelDirectory.defaultLimit) {
         self.limit = limit
@@ -122,8 +123,14 @@ public struct ChannelDirectory: Sendable {
 
     /// Keeps a deleted channel's message when `storedMessagesOutliveChannels`.
     private mutating func keepMessage(of channel: BroadcastChannel?) {
-        guard storedMessagesOutliveChannels, let channel, let message = channel.storedMessage else { return }
-        deletedChannelsMessages[channel.id] = message
+        guard storedMessagesOutliveChannels, let channel, channel.storedMessage != nil else { return }
+        deletedChannelsKeepingMessages[channel.id] = channel
+    }
+
+    /// Channel `id` as it was when deleted, while it keeps a message that may still be delivered
+    /// (`storedMessagesOutliveChannels`); `nil` otherwise.
+    public func deletedChannelKeepingMessage(id: String) -> BroadcastChannel? {
+        deletedChannelsKeepingMessages[id]
     }
 
     /// Keeps `message` as channel `id`'s (a storage channel's most recent broadcast).
@@ -134,7 +141,8 @@ public struct ChannelDirectory: Sendable {
     /// The message channel `id` keeps at `now` (a deleted channel's too, while
     /// `storedMessagesOutliveChannels`), `nil` when none or expired.
     public func storedMessage(of id: String, at now: Int64) -> StoredBroadcast? {
-        guard let message = channel(id: id)?.storedMessage ?? deletedChannelsMessages[id], message.expiresAt > now
+        guard let message = (channel(id: id) ?? deletedChannelKeepingMessage(id: id))?.storedMessage,
+            message.expiresAt > now
         else { return nil }
         return message
     }
@@ -144,7 +152,7 @@ public struct ChannelDirectory: Sendable {
         channelsByScope = [:]
         scopeByID = [:]
         disabledBundleIDs = []
-        deletedChannelsMessages = [:]
+        deletedChannelsKeepingMessages = [:]
     }
 
     // MARK: capability

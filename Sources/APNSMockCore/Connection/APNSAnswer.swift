@@ -58,10 +58,14 @@ public struct APNSAnswer: Sendable, Equatable {
     public static func from(
         _ verdict: APNSVerdict, apnsID: ResponseMessageID, environment: APNSEnvironment, random: inout FastRandom
     ) -> APNSAnswer {
-        guard verdict.kind == .push else { return fromChannelAPI(verdict, apnsID: apnsID, random: &random) }
+        guard verdict.kind == .push else {
+            return fromChannelAPI(verdict, apnsID: apnsID, environment: environment, random: &random)
+        }
         var answer = APNSAnswer(status: verdict.status, timestamp: verdict.timestamp, apnsID: apnsID)
         if verdict.isAccepted {
-            if environment == .sandbox { answer.uniqueID = .generate(using: &random, lowercase: true) }
+            if successCarriesUniqueID(kind: .push, environment: environment) {
+                answer.uniqueID = .generate(using: &random, lowercase: true)
+            }
         } else {
             answer.rejected(by: verdict)
         }
@@ -72,16 +76,31 @@ public struct APNSAnswer: Sendable, Equatable {
     /// an `apns-unique-id` in every environment.
     @inline(never)
     private static func fromChannelAPI(
-        _ verdict: APNSVerdict, apnsID: ResponseMessageID, random: inout FastRandom
+        _ verdict: APNSVerdict, apnsID: ResponseMessageID, environment: APNSEnvironment, random: inout FastRandom
     ) -> APNSAnswer {
         var answer = APNSAnswer(status: verdict.status, timestamp: verdict.timestamp, apnsID: apnsID)
         answer.idHeader = .requestID
         if verdict.isAccepted {
-            if verdict.kind == .broadcast { answer.uniqueID = .generate(using: &random, lowercase: true) }
+            if successCarriesUniqueID(kind: verdict.kind, environment: environment) {
+                answer.uniqueID = .generate(using: &random, lowercase: true)
+            }
         } else {
             answer.rejected(by: verdict)
         }
         return answer
+    }
+
+    /// Whether a success answer to a request of `kind` carries `apns-unique-id`: a device
+    /// push's in the sandbox only ("Handling notification responses from APNs"), a broadcast's
+    /// in every environment ("Sending broadcast push notification requests to APNs"), a
+    /// channel request's never. Also for a success a fault rule makes of a rejection.
+    @inline(__always)
+    public static func successCarriesUniqueID(kind: RecordKind, environment: APNSEnvironment) -> Bool {
+        switch kind {
+        case .push: environment == .sandbox
+        case .broadcast: true
+        case .channel: false
+        }
     }
 
     /// The rejection `verdict` says, with its JSON body.

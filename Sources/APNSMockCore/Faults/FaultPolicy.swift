@@ -38,14 +38,15 @@ public enum FaultPolicy {
         }
         if let rule = inputs.rule, let hit = rule(verdict, decision.answer) {
             decision.faultID = hit.ruleID
-            apply(hit, to: &decision, environment: environment, random: &random)
+            apply(hit, to: &decision, kind: verdict.kind, environment: environment, random: &random)
         }
         if !inputs.behaviors.isEmpty { react(inputs.behaviors, to: &decision, state: &state, now: now) }
     }
 
     /// What a fault rule's action does to the decision.
     static func apply(
-        _ hit: FaultHit, to decision: inout RequestDecision, environment: APNSEnvironment, random: inout FastRandom
+        _ hit: FaultHit, to decision: inout RequestDecision, kind: RecordKind = .push, environment: APNSEnvironment,
+        random: inout FastRandom
     ) {
         decision.delayMilliseconds = hit.delayMilliseconds
         switch hit.action.effect {
@@ -58,7 +59,9 @@ public enum FaultPolicy {
             decision.answer.dataFrames = response.dataFrames
             if response.status == 200 {
                 decision.answer.body = nil
-                if environment == .sandbox, decision.answer.uniqueID == nil {
+                if APNSAnswer.successCarriesUniqueID(kind: kind, environment: environment),
+                    decision.answer.uniqueID == nil
+                {
                     decision.answer.uniqueID = .generate(using: &random, lowercase: true)
                 }
             } else {
