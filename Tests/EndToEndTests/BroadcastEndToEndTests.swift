@@ -248,7 +248,7 @@ import Testing
             let escaped = try #require(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
             let wait = WireTruthTests.curlAdmin(
                 mock, "/v1/deliveries/wait?token=\(token)&channelId=\(escaped)&count=2&timeout=8", maxTime: 9)
-            let events = WireTruthTests.curlAdmin(mock, "/v1/events?kind=broadcast&status=200", maxTime: 4)
+            let events = WireTruthTests.curlAdmin(mock, "/v1/events?kind=broadcast&status=200", maxTime: 10)
             try await Task.sleep(for: .milliseconds(500))  // the followers are subscribed
             let began = Date()
             let sent = try await Self.broadcast(mock, channel: id, payload: Self.update)

@@ -38,8 +38,10 @@ import Testing
             #expect(created == 201)
             let wait = Self.curlAdmin(
                 mock, "/v1/deliveries/wait?token=\(token)&status=200&count=1&timeout=8", maxTime: 9)
-            let answered = Self.curlAdmin(mock, "/v1/events?status=200&token=\(token)", maxTime: 4)
-            let everything = Self.curlAdmin(mock, "/v1/events?token=\(token)", maxTime: 4)
+            // The streams end only at curl's --max-time: long enough for a loaded machine (a CI
+            // run with 4 s lost both streams while the push was still being sent).
+            let answered = Self.curlAdmin(mock, "/v1/events?status=200&token=\(token)", maxTime: 10)
+            let everything = Self.curlAdmin(mock, "/v1/events?token=\(token)", maxTime: 10)
             try await Task.sleep(for: .milliseconds(500))  // the followers are subscribed
             let push = try await FaultInjectionTests.curlPush(mock, token: token)
             #expect(push.status == 200)
