@@ -24,6 +24,8 @@ public struct VerificationReport: Sendable {
         /// (field, expected, actual) for each condition it does not satisfy.
         public var differences: [(field: String, expected: String, actual: String?)]
         public var summary: String
+        /// The record's `detail`: why the mock refused it (or what a fault did), when it says.
+        public var detail: String?
     }
 
     /// The file the expectations came from.
@@ -69,12 +71,15 @@ public struct VerificationReport: Sendable {
                     return "\(key)=\(text)"
                 }
                 let status = record?["response"]?["status"]?.scalarText.map { "status=\($0)" }
+                let reason = record?["response"]?["reason"].flatMap { $0 == .null ? nil : $0.scalarText }
+                let detail = record?["detail"].flatMap { $0 == .null ? nil : $0.scalarText }
                 nearMisses.append(
                     NearMiss(
                         sequence: Int(miss["sequence"]?.scalarText ?? "") ?? 0,
                         satisfied: Int(miss["satisfied"]?.scalarText ?? "") ?? 0,
                         of: Int(miss["of"]?.scalarText ?? "") ?? 0, differences: differences,
-                        summary: (summary + [status].compactMap { $0 }).joined(separator: " ")))
+                        summary: (summary + [status, reason.map { "reason=\($0)" }].compactMap { $0 })
+                            .joined(separator: " "), detail: detail))
             }
         }
         var steps: [Result] = []
@@ -121,6 +126,7 @@ public struct VerificationReport: Sendable {
                     lines.append(
                         "\(indent)        \(difference.field): expected \"\(difference.expected)\", got \(actual)")
                 }
+                if let detail = miss.detail { lines.append("\(indent)        why: \(detail)") }
             }
         } else if (result.matched ?? 0) == 0 {
             lines.append("\(indent)    no stored record matches any of its fields")

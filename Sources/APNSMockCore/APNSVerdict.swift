@@ -35,6 +35,10 @@ public struct APNSVerdict: Sendable, Equatable {
     public var sentMessageID: String?
     /// What the request is: a device push, a broadcast or a channel-management request.
     public var kind: RecordKind
+    /// Why the request was rejected, in words (the mock's explanation beside Apple's reason,
+    /// which the wire answer never changes): the claim and the clock, the header value and the
+    /// rule it broke, the size and the limit. `nil` when accepted.
+    public var detail: String?
     /// What a broadcast or channel-management request carried and the rules found (`nil` for a
     /// device push): one reference, so that a device push's verdict stays as small as before.
     private var channelFacts: ChannelRequestFacts?
@@ -63,9 +67,10 @@ public struct APNSVerdict: Sendable, Equatable {
         newToken: NewProviderToken? = nil, goAway: Bool = false, sentMessageID: String? = nil,
         rawDeviceToken: String? = nil, kind: RecordKind = .push, channelOperation: ChannelOperation? = nil,
         channelID: String? = nil, storagePolicy: MessageStoragePolicy? = nil, sentPushType: String? = nil,
-        requestID: String? = nil, channel: BroadcastChannel? = nil
+        requestID: String? = nil, channel: BroadcastChannel? = nil, detail: String? = nil
     ) {
         self.kind = kind
+        self.detail = detail
         if kind != .push {
             channelFacts = ChannelRequestFacts(
                 operation: channelOperation, channelID: channelID, storagePolicy: storagePolicy,

@@ -75,7 +75,7 @@ public struct BroadcastRules: Sendable {
             authentication: base.authentication, nextAuthState: base.nextAuthState, newToken: base.newToken,
             goAway: base.goAway, sentMessageID: base.apnsID, kind: .broadcast, channelID: base.channelID,
             storagePolicy: facts.channel?.storagePolicy, sentPushType: base.pushTypeHeader, requestID: base.requestID,
-            channel: facts.channel)
+            channel: facts.channel, detail: base.detail)
     }
 
     /// The largest payload accepted: `--payload-limit` when set, else 5120.
@@ -87,66 +87,105 @@ public struct BroadcastRules: Sendable {
     ) -> APNSReason? {
         switch check {
         case .headerListSize:
-            return request.headerListTooLarge ? .headerListTooLarge : nil
+            guard request.headerListTooLarge else { return nil }
+            return facts.base.fail(.headerListTooLarge, RejectionWords.headerListTooLarge(policy: policy))
         case .method:
-            return request.method == "POST" ? nil : .methodNotAllowed
+            guard request.method != "POST" else { return nil }
+            return facts.base.fail(.methodNotAllowed, "the method is \(request.method); broadcasts are POST")
         case .path:
-            guard let bundleID = Self.bundleID(inPath: request.path) else { return .badPath }
+            guard let bundleID = Self.bundleID(inPath: request.path) else {
+                return facts.base.fail(
+                    .badPath, RejectionWords.badPath(request.path, expected: "/4/broadcasts/apps/<bundle id>"))
+            }
             facts.bundleID = bundleID
             // The topic a topic-specific key must cover: the app's (no apns-topic here).
             facts.base.topic = bundleID
             return nil
         case .duplicateHeaders:
-            return facts.base.hasDuplicates ? .duplicateHeaders : nil
+            guard facts.base.hasDuplicates else { return nil }
+            return facts.base.fail(.duplicateHeaders, RejectionWords.duplicateHeaders(request))
         case .authentication:
             return ProviderAuthentication.authenticate(
                 request: request, context: context, policy: policy, facts: &facts.base)
         case .topic:
             guard let bundleID = facts.bundleID else { return .badPath }
-            return Self.checkBundleID(bundleID, context: context)
+            return Self.checkBundleID(bundleID, context: context, facts: &facts.base)
         case .capability:
             guard let bundleID = facts.bundleID else { return .badPath }
-            return channels.isBroadcastEnabled(bundleID: bundleID) ? nil : .featureNotEnabled
+            return Self.checkCapability(bundleID, channels: channels, facts: &facts.base)
         case .messageID:
-            if let id = facts.base.apnsID, !APNSMessageID.isValid(id) { return .badMessageId }
+            if let id = facts.base.apnsID, !APNSMessageID.isValid(id) {
+                return facts.base.fail(.badMessageId, RejectionWords.badMessageID(id, header: "apns-id"))
+            }
             return nil
         case .channelID:
-            return Self.checkChannelID(facts.base.channelID)
+            return Self.checkChannelID(facts: &facts.base)
         case .pushType:
-            guard let raw = facts.base.pushTypeHeader, !raw.isEmpty else { return .missingPushType }
-            guard raw.lowercased() == Self.pushType.rawValue else { return .invalidPushType }
+            guard let raw = facts.base.pushTypeHeader, !raw.isEmpty else {
+                return facts.base.fail(.missingPushType, "no apns-push-type; a broadcast must send LiveActivity")
+            }
+            guard raw.lowercased() == Self.pushType.rawValue else {
+                return facts.base.fail(
+                    .invalidPushType, "apns-push-type is \(RejectionWords.quoted(raw)); a broadcast sends LiveActivity")
+            }
             facts.pushTypeAccepted = true
             return nil
         case .expiration:
-            guard let raw = facts.base.expiration, RequestRules.isUnixSeconds(raw) else { return .badExpirationDate }
+            guard let raw = facts.base.expiration else {
+                return facts.base.fail(.badExpirationDate, "no apns-expiration; a broadcast must send one (0: deliver now)")
+            }
+            guard RequestRules.isUnixSeconds(raw) else {
+                return facts.base.fail(.badExpirationDate, RejectionWords.badExpiration(raw))
+            }
             return nil
         case .priority:
             // Required, and exactly one of the three documented values.
-            guard let raw = facts.base.priority, RequestRules.isPriority(raw) else { return .badPriority }
+            guard let raw = facts.base.priority else {
+                return facts.base.fail(.badPriority, "no apns-priority; a broadcast must send 10, 5 or 1")
+            }
+            guard RequestRules.isPriority(raw) else { return facts.base.fail(.badPriority, RejectionWords.badPriority(raw)) }
             return nil
         case .channelRegistry:
             guard let bundleID = facts.bundleID, let id = facts.base.channelID,
                 let channel = channels.channel(
                     id, in: ChannelScope(bundleID: bundleID, environment: context.environment))
-            else { return .channelNotRegistered }
+            else {
+                return Self.channelNotRegistered(
+                    facts.base.channelID, bundleID: facts.bundleID, context: context, channels: channels,
+                    facts: &facts.base)
+            }
             facts.channel = channel
             return nil
         case .storagePolicy:
             // "No Message Stored": the message is never kept, so it must not ask to be. A storing
             // channel keeps the most recent message at most 8 hours, a maximum and no refusal.
-            guard facts.channel?.storagePolicy == .noMessageStored else { return nil }
-            return facts.base.expiration.flatMap { Int64($0) } == 0 ? nil : .badExpirationDate
+            guard facts.channel?.storagePolicy == .noMessageStored,
+                facts.base.expiration.flatMap({ Int64($0) }) != 0
+            else { return nil }
+            return facts.base.fail(
+                .badExpirationDate,
+                "apns-expiration is \(facts.base.expiration ?? ""), but the channel stores no message (message-storage-policy 0): only 0 is accepted"
+            )
         case .payloadEmpty:
-            return request.payloadSize == 0 ? .payloadEmpty : nil
+            guard request.payloadSize == 0 else { return nil }
+            return facts.base.fail(.payloadEmpty, "the request has no body; a broadcast needs a JSON payload")
         case .payloadSize:
-            return request.payloadSize > effectivePayloadLimit ? .payloadTooLarge : nil
+            guard request.payloadSize > effectivePayloadLimit else { return nil }
+            return facts.base.fail(
+                .payloadTooLarge,
+                RejectionWords.payloadTooLarge(
+                    size: request.payloadSize, limit: effectivePayloadLimit, what: "broadcasts",
+                    overridden: policy.payloadAnalysis.payloadLimit != nil))
         case .payloadFormat:
             guard policy.strictPayload else { return nil }
-            guard PayloadKind.classify(request.payload) == .object else { return .badRequestPayload }
+            guard PayloadKind.classify(request.payload) == .object else {
+                return facts.base.fail(.badRequestPayload, RejectionWords.notAJSONObject)
+            }
             let analysis = PayloadAnalyzer.analyze(
                 payload: request.payload, payloadSize: request.payloadSize,
                 context: policy.payloadAnalysis.broadcastContext(priority: facts.base.priority))
-            return analysis.hasErrors ? .badRequestPayload : nil
+            guard analysis.hasErrors else { return nil }
+            return facts.base.fail(.badRequestPayload, RejectionWords.lintErrors(analysis))
         case .deviceToken, .collapseID, .deviceRegistry, .channelBody, .channelLimit:
             return nil  // steps of other APIs: not in `checkOrder`
         }
@@ -163,18 +202,63 @@ public struct BroadcastRules: Sendable {
     /// The bundle ID a broadcast or channel request names, against the credentials: a topic
     /// (a push-type suffix) is not a bundle ID (TopicDisallowed), and a certificate must be for
     /// the app (TopicMismatch). A token's key was held against the bundle ID by authentication.
-    static func checkBundleID(_ bundleID: String, context: ConnectionContext) -> APNSReason? {
-        if ChannelScope.pushTypeSuffix(of: bundleID) != nil { return .topicDisallowed }
+    static func checkBundleID(_ bundleID: String, context: ConnectionContext, facts: inout RequestFacts)
+        -> APNSReason?
+    {
+        if let suffix = ChannelScope.pushTypeSuffix(of: bundleID) {
+            return facts.fail(
+                .topicDisallowed, "the path names '\(bundleID)', a topic (suffix '\(suffix)'); name the bundle id")
+        }
         if case .certificate(let identity) = context.authentication {
-            guard identity.topics.contains(bundleID) || identity.bundleID == bundleID else { return .topicMismatch }
+            guard identity.topics.contains(bundleID) || identity.bundleID == bundleID else {
+                return facts.fail(
+                    .topicMismatch,
+                    "the path names '\(bundleID)'; the certificate's topics are \(RejectionWords.list(identity.topics))")
+            }
         }
         return nil
     }
 
+    /// The app's broadcast capability is on (FeatureNotEnabled).
+    static func checkCapability(_ bundleID: String, channels: ChannelDirectory, facts: inout RequestFacts)
+        -> APNSReason?
+    {
+        guard !channels.isBroadcastEnabled(bundleID: bundleID) else { return nil }
+        return facts.fail(
+            .featureNotEnabled,
+            "broadcast is switched off for '\(bundleID)' (PUT /v1/apps/\(bundleID)/broadcast {\"enabled\":true} turns it on)")
+    }
+
     /// `apns-channel-id` present (MissingChannelId) and well-formed (BadChannelId).
-    static func checkChannelID(_ id: String?) -> APNSReason? {
-        guard let id, !id.isEmpty else { return .missingChannelId }
-        return ChannelID.isValid(id) ? nil : .badChannelId
+    static func checkChannelID(facts: inout RequestFacts) -> APNSReason? {
+        guard let id = facts.channelID, !id.isEmpty else {
+            return facts.fail(.missingChannelId, "no apns-channel-id header")
+        }
+        guard ChannelID.isValid(id) else {
+            return facts.fail(
+                .badChannelId,
+                "apns-channel-id \(RejectionWords.quoted(id)) is not base64 (A–Z a–z 0–9 + /, padded with =) of 1–\(ChannelID.maximumBytes) bytes"
+            )
+        }
+        return nil
+    }
+
+    /// ChannelNotRegistered, saying where the id is known, if anywhere: another app, the other
+    /// environment, or nowhere (never created, or deleted).
+    static func channelNotRegistered(
+        _ id: String?, bundleID: String?, context: ConnectionContext, channels: ChannelDirectory,
+        facts: inout RequestFacts
+    ) -> APNSReason {
+        let elsewhere = id.flatMap { channels.channel(id: $0) }
+        let detail: String
+        if let elsewhere, elsewhere.environment != context.environment {
+            detail = "channel \(id ?? "") is a \(elsewhere.environment.rawValue) channel; this connection is \(context.environment.rawValue)"
+        } else if let elsewhere {
+            detail = "channel \(id ?? "") belongs to '\(elsewhere.bundleID)', not '\(bundleID ?? "")'"
+        } else {
+            detail = "no channel \(id ?? "") exists (never created, or deleted)"
+        }
+        return facts.fail(.channelNotRegistered, detail)
     }
 }
 

@@ -69,7 +69,8 @@ public struct ChannelRules: Sendable {
             goAway: base.goAway, kind: .channel, channelOperation: facts.operation,
             channelID: usesChannelID ? base.channelID : nil,
             storagePolicy: facts.bodyStoragePolicy ?? facts.channel?.storagePolicy,
-            sentPushType: facts.sentBodyPushType, requestID: base.requestID, channel: facts.channel)
+            sentPushType: facts.sentBodyPushType, requestID: base.requestID, channel: facts.channel,
+            detail: base.detail)
     }
 
     private func run(
@@ -78,9 +79,15 @@ public struct ChannelRules: Sendable {
     ) -> APNSReason? {
         switch check {
         case .headerListSize:
-            return request.headerListTooLarge ? .headerListTooLarge : nil
+            guard request.headerListTooLarge else { return nil }
+            return facts.base.fail(.headerListTooLarge, RejectionWords.headerListTooLarge(policy: policy))
         case .path:
-            guard let resource = Self.resource(inPath: request.path) else { return .badPath }
+            guard let resource = Self.resource(inPath: request.path) else {
+                return facts.base.fail(
+                    .badPath,
+                    RejectionWords.badPath(
+                        request.path, expected: "/1/apps/<bundle id>/channels or /1/apps/<bundle id>/all-channels"))
+            }
             facts.resource = resource
             // The topic a topic-specific key must cover: the app's.
             facts.base.topic = resource.bundleID
@@ -88,24 +95,28 @@ public struct ChannelRules: Sendable {
         case .method:
             guard let resource = facts.resource else { return .badPath }
             guard let operation = Self.operation(method: request.method, allChannels: resource.allChannels) else {
-                return .methodNotAllowed
+                return facts.base.fail(
+                    .methodNotAllowed,
+                    "the method is \(request.method); \(resource.allChannels ? "all-channels takes GET" : "channels takes POST, GET or DELETE")"
+                )
             }
             facts.operation = operation
             return nil
         case .duplicateHeaders:
-            return facts.base.hasDuplicates ? .duplicateHeaders : nil
+            guard facts.base.hasDuplicates else { return nil }
+            return facts.base.fail(.duplicateHeaders, RejectionWords.duplicateHeaders(request))
         case .authentication:
             return ProviderAuthentication.authenticate(
                 request: request, context: context, policy: policy, facts: &facts.base)
         case .topic:
             guard let resource = facts.resource else { return .badPath }
-            return BroadcastRules.checkBundleID(resource.bundleID, context: context)
+            return BroadcastRules.checkBundleID(resource.bundleID, context: context, facts: &facts.base)
         case .capability:
             guard let resource = facts.resource else { return .badPath }
-            return channels.isBroadcastEnabled(bundleID: resource.bundleID) ? nil : .featureNotEnabled
+            return BroadcastRules.checkCapability(resource.bundleID, channels: channels, facts: &facts.base)
         case .channelID:
             guard facts.operation == .read || facts.operation == .delete else { return nil }
-            return BroadcastRules.checkChannelID(facts.base.channelID)
+            return BroadcastRules.checkChannelID(facts: &facts.base)
         case .channelBody:
             guard facts.operation == .create else { return nil }
             return checkBody(request, facts: &facts)
@@ -114,13 +125,21 @@ public struct ChannelRules: Sendable {
             guard let resource = facts.resource, let id = facts.base.channelID,
                 let channel = channels.channel(
                     id, in: ChannelScope(bundleID: resource.bundleID, environment: context.environment))
-            else { return .channelNotRegistered }
+            else {
+                return BroadcastRules.channelNotRegistered(
+                    facts.base.channelID, bundleID: facts.resource?.bundleID, context: context, channels: channels,
+                    facts: &facts.base)
+            }
             facts.channel = channel
             return nil
         case .channelLimit:
             guard facts.operation == .create, let resource = facts.resource else { return nil }
             let scope = ChannelScope(bundleID: resource.bundleID, environment: context.environment)
-            return channels.count(in: scope) < channels.limit ? nil : .cannotCreateChannelConfig
+            guard channels.count(in: scope) >= channels.limit else { return nil }
+            return facts.base.fail(
+                .cannotCreateChannelConfig,
+                "'\(resource.bundleID)' has \(channels.count(in: scope)) channels in \(context.environment.rawValue), the limit (--channel-limit, Apple's 10,000)"
+            )
         case .deviceToken, .messageID, .pushType, .priority, .expiration, .collapseID, .payloadEmpty, .payloadSize,
             .payloadFormat, .storagePolicy, .deviceRegistry:
             return nil  // steps of other APIs: not in `checkOrder`
@@ -134,14 +153,25 @@ public struct ChannelRules: Sendable {
     private func checkBody(_ request: APNSRequest, facts: inout ChannelFacts) -> APNSReason? {
         guard request.payloadSize > 0, request.payload.count == request.payloadSize,
             let body = JSONValue.parse(request.payload), case .object = body
-        else { return .badRequestPayload }
+        else {
+            return facts.base.fail(
+                .badRequestPayload,
+                #"the body is not a JSON object such as {"message-storage-policy": 1, "push-type": "LiveActivity"}"#)
+        }
         if case .string(let pushType)? = body["push-type"] { facts.sentBodyPushType = pushType }
         if case .number(_, let text)? = body["message-storage-policy"], let code = Int(text) {
             facts.bodyStoragePolicy = MessageStoragePolicy(rawValue: code)
         }
-        guard facts.bodyStoragePolicy != nil else { return .badRequestParams }
+        guard facts.bodyStoragePolicy != nil else {
+            return facts.base.fail(
+                .badRequestParams,
+                "message-storage-policy is \(body["message-storage-policy"]?.jsonText ?? "missing"); it must be 0 or 1"
+            )
+        }
         guard let pushType = facts.sentBodyPushType, pushType.lowercased() == BroadcastRules.pushType.rawValue else {
-            return .badRequestParams
+            return facts.base.fail(
+                .badRequestParams,
+                "push-type is \(facts.sentBodyPushType.map { "'\($0)'" } ?? "missing"); it must be LiveActivity")
         }
         facts.bodyPushType = pushType
         return nil

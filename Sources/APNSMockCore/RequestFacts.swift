@@ -23,6 +23,15 @@ struct RequestFacts {
     var nextAuthState: ConnectionAuthState?
     var newToken: NewProviderToken?
     var goAway = false
+    /// Why the failing check failed, in words, for the record's `detail` (set only on failure).
+    var detail: String?
+
+    /// Notes why the check fails and returns its reason: `return facts.fail(.badPriority, "…")`.
+    /// The words are built only for a failure, never for an accepted request.
+    mutating func fail(_ reason: APNSReason, _ detail: String) -> APNSReason {
+        self.detail = detail
+        return reason
+    }
 
     init(_ request: APNSRequest) {
         let block = request.headerBlock

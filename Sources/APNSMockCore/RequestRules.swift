@@ -51,7 +51,8 @@ public struct RequestRules: Sendable {
             status: failure.map { APNSStatus.forReason($0.1) } ?? 200, reason: failure?.1, failedCheck: failure?.0,
             deviceToken: facts.deviceToken, pushType: facts.pushType, topic: facts.effectiveTopic ?? facts.topic,
             timestamp: facts.timestamp, authentication: facts.authentication, nextAuthState: facts.nextAuthState,
-            newToken: facts.newToken, goAway: facts.goAway, sentMessageID: facts.apnsID, rawDeviceToken: rawDeviceToken)
+            newToken: facts.newToken, goAway: facts.goAway, sentMessageID: facts.apnsID, rawDeviceToken: rawDeviceToken,
+            detail: facts.detail)
     }
 
     /// A rejected request's record still holds every fact its headers carried: the push type as
@@ -77,22 +78,29 @@ public struct RequestRules: Sendable {
     ) -> APNSReason? {
         switch check {
         case .headerListSize:
-            return request.headerListTooLarge ? .headerListTooLarge : nil
+            guard request.headerListTooLarge else { return nil }
+            return facts.fail(.headerListTooLarge, RejectionWords.headerListTooLarge(policy: policy))
         case .method:
-            return request.method == "POST" ? nil : .methodNotAllowed
+            guard request.method != "POST" else { return nil }
+            return facts.fail(.methodNotAllowed, "the method is \(request.method); device pushes are POST")
         case .path:
             return checkPath(request.path, facts: &facts)
         case .deviceToken:
-            guard let raw = facts.rawToken, let token = DeviceToken.normalized(raw) else { return .badDeviceToken }
+            guard let raw = facts.rawToken, let token = DeviceToken.normalized(raw) else {
+                return facts.fail(.badDeviceToken, RejectionWords.malformedToken(facts.rawToken.map(String.init) ?? ""))
+            }
             facts.deviceToken = token
             return nil
         case .duplicateHeaders:
-            return facts.hasDuplicates ? .duplicateHeaders : nil
+            guard facts.hasDuplicates else { return nil }
+            return facts.fail(.duplicateHeaders, RejectionWords.duplicateHeaders(request))
         case .authentication:
             return ProviderAuthentication.authenticate(
                 request: request, context: context, policy: policy, facts: &facts)
         case .messageID:
-            if let id = facts.apnsID, !APNSMessageID.isValid(id) { return .badMessageId }
+            if let id = facts.apnsID, !APNSMessageID.isValid(id) {
+                return facts.fail(.badMessageId, RejectionWords.badMessageID(id, header: "apns-id"))
+            }
             return nil
         case .pushType:
             guard let raw = facts.pushTypeHeader else {
@@ -100,37 +108,55 @@ public struct RequestRules: Sendable {
                 facts.pushType = voipTopic ? .voip : .alert
                 return nil
             }
-            guard let type = APNSPushType(rawValue: raw) else { return .invalidPushType }
+            guard let type = APNSPushType(rawValue: raw) else {
+                return facts.fail(
+                    .invalidPushType,
+                    "apns-push-type is '\(raw)'; APNs knows \(APNSPushType.allCases.map(\.rawValue).joined(separator: ", ")) (lower case)"
+                )
+            }
             facts.pushType = type
             return nil
         case .topic:
             return checkTopic(context: context, facts: &facts)
         case .priority:
             guard let raw = facts.priority else { return nil }
-            guard Self.isPriority(raw) else { return .badPriority }
-            if raw == "10" && facts.pushType == .background { return .badPriority }
+            guard Self.isPriority(raw) else { return facts.fail(.badPriority, RejectionWords.badPriority(raw)) }
+            if raw == "10" && facts.pushType == .background {
+                return facts.fail(
+                    .badPriority, "apns-priority is 10 on a background push; background pushes must use 5 (or 1)")
+            }
             return nil
         case .expiration:
-            guard let raw = facts.expiration else { return nil }
-            return Self.isUnixSeconds(raw) ? nil : .badExpirationDate
+            guard let raw = facts.expiration, !Self.isUnixSeconds(raw) else { return nil }
+            return facts.fail(.badExpirationDate, RejectionWords.badExpiration(raw))
         case .collapseID:
-            guard let id = facts.collapseID else { return nil }
-            return id.utf8.count > Self.collapseIDLimit ? .badCollapseId : nil
+            guard let id = facts.collapseID, id.utf8.count > Self.collapseIDLimit else { return nil }
+            return facts.fail(
+                .badCollapseId, "apns-collapse-id is \(id.utf8.count) bytes; at most \(Self.collapseIDLimit) are allowed")
         case .payloadEmpty:
-            return request.payloadSize == 0 ? .payloadEmpty : nil
+            guard request.payloadSize == 0 else { return nil }
+            return facts.fail(.payloadEmpty, "the request has no body; a push needs a JSON payload")
         case .payloadSize:
             let limit = policy.payloadAnalysis.limit(for: facts.pushType)
-            return request.payloadSize > limit ? .payloadTooLarge : nil
+            guard request.payloadSize > limit else { return nil }
+            return facts.fail(
+                .payloadTooLarge,
+                RejectionWords.payloadTooLarge(
+                    size: request.payloadSize, limit: limit, what: "\(facts.pushType?.rawValue ?? "alert") pushes",
+                    overridden: policy.payloadAnalysis.payloadLimit != nil))
         case .payloadFormat:
             guard policy.strictPayload else { return nil }
-            guard PayloadKind.classify(request.payload) == .object else { return .badRequestPayload }
+            guard PayloadKind.classify(request.payload) == .object else {
+                return facts.fail(.badRequestPayload, RejectionWords.notAJSONObject)
+            }
             let analysis = PayloadAnalyzer.analyze(
                 payload: request.payload, payloadSize: request.payloadSize,
                 context: policy.payloadAnalysis.context(
                     pushType: facts.pushType, pushTypeHeaderPresent: facts.pushTypeHeader != nil,
                     priority: facts.priority, topic: facts.effectiveTopic ?? facts.topic,
                     locale: facts.deviceToken.flatMap { context.registry.devices[$0]?.locale }))
-            return analysis.hasErrors ? .badRequestPayload : nil
+            guard analysis.hasErrors else { return nil }
+            return facts.fail(.badRequestPayload, RejectionWords.lintErrors(analysis))
         case .deviceRegistry:
             return checkDevice(context: context, facts: &facts)
         case .capability, .channelID, .channelBody, .channelRegistry, .storagePolicy, .channelLimit:
@@ -144,21 +170,35 @@ public struct RequestRules: Sendable {
         var topic = facts.topic.flatMap { $0.isEmpty ? nil : $0 }
         if case .certificate(let identity) = context.authentication {
             // "location" pushes need token authentication.
-            if facts.pushType == .location { return .topicDisallowed }
+            if facts.pushType == .location {
+                return facts.fail(
+                    .topicDisallowed, "location pushes need token authentication; this connection uses a certificate")
+            }
             if topic == nil {
                 // A single-topic certificate defaults to its subject; a multi-topic one must say.
                 guard !identity.isMultiTopic, let fallback = identity.bundleID ?? identity.topics.first else {
-                    return .missingTopic
+                    return facts.fail(
+                        .missingTopic,
+                        "no apns-topic, and the certificate has several topics (\(RejectionWords.list(identity.topics))); name one"
+                    )
                 }
                 topic = fallback
             }
-            guard let topic, identity.topics.contains(topic) else { return .badTopic }
+            guard let topic, identity.topics.contains(topic) else {
+                return facts.fail(
+                    .badTopic,
+                    "apns-topic is '\(topic ?? "")'; the certificate's topics are \(RejectionWords.list(identity.topics))")
+            }
             facts.effectiveTopic = topic
         }
-        guard let topic else { return .missingTopic }
+        guard let topic else {
+            return facts.fail(.missingTopic, "no apns-topic; token-authenticated pushes must name their topic")
+        }
         facts.effectiveTopic = topic
         if let suffix = facts.pushType?.requiredTopicSuffix, !topic.hasSuffix(suffix) || topic == suffix {
-            return .badTopic
+            return facts.fail(
+                .badTopic,
+                "apns-topic is '\(topic)'; \(facts.pushType?.rawValue ?? "") pushes need a topic ending in '\(suffix)'")
         }
         return nil
     }
@@ -168,29 +208,46 @@ public struct RequestRules: Sendable {
     private func checkDevice(context: ConnectionContext, facts: inout RequestFacts) -> APNSReason? {
         guard let token = facts.deviceToken else { return nil }
         guard let device = context.registry.devices[token] else {
-            return policy.strictRegistry ? .badDeviceToken : nil
+            guard policy.strictRegistry else { return nil }
+            return facts.fail(.badDeviceToken, "the device token is not registered, and --strict-registry is on")
         }
-        if let environment = device.environment, environment != context.environment { return .badDeviceToken }
-        if !device.accepts(topic: facts.effectiveTopic ?? facts.topic) { return .deviceTokenNotForTopic }
+        if let environment = device.environment, environment != context.environment {
+            return facts.fail(
+                .badDeviceToken,
+                "the device token is registered for \(environment.rawValue); this connection is \(context.environment.rawValue)"
+            )
+        }
+        if !device.accepts(topic: facts.effectiveTopic ?? facts.topic) {
+            return facts.fail(
+                .deviceTokenNotForTopic,
+                "the device token is registered for '\(device.topic ?? "")'; the push is for '\(facts.effectiveTopic ?? facts.topic ?? "")'"
+            )
+        }
         switch device.state {
         case .active: return nil
         case .unregistered(let at):
             facts.timestamp = at
-            return .unregistered
+            return facts.fail(.unregistered, "the device token was unregistered at \(at) (epoch ms)")
         case .expired(let at):
             facts.timestamp = at
-            return .expiredToken
+            return facts.fail(.expiredToken, "the device token expired at \(at) (epoch ms)")
         }
     }
 
     private func checkPath(_ path: String, facts: inout RequestFacts) -> APNSReason? {
-        if path == "/3/device" || path == Self.devicePathPrefix { return .missingDeviceToken }
+        if path == "/3/device" || path == Self.devicePathPrefix {
+            return facts.fail(.missingDeviceToken, "the path \(path) has no device token after /3/device/")
+        }
         let prefix = Self.devicePathPrefix.utf8
         let utf8 = path.utf8
         // Bytes, not Characters: this runs for every push.
-        guard utf8.count > prefix.count, ASCIIBytes.hasPrefix(path, "/3/device/") else { return .badPath }
+        guard utf8.count > prefix.count, ASCIIBytes.hasPrefix(path, "/3/device/") else {
+            return facts.fail(.badPath, RejectionWords.badPath(path, expected: "/3/device/<device token>"))
+        }
         let token = Substring(utf8.dropFirst(prefix.count))
-        if ASCIIBytes.contains(token, UInt8(ascii: "/")) { return .badPath }
+        if ASCIIBytes.contains(token, UInt8(ascii: "/")) {
+            return facts.fail(.badPath, RejectionWords.badPath(path, expected: "/3/device/<device token>"))
+        }
         facts.rawToken = token
         return nil
     }

@@ -30,6 +30,7 @@ extension DeliveryRecord {
         case outcome
         case faultID
         case channelID
+        case detail
 
         /// Every field in declaration order, made once (`allCases` builds a new array per call).
         static let all = allCases
@@ -70,6 +71,7 @@ extension DeliveryRecord {
             case .faultID: Definition(json: ["faultId"], matcher: ["faultId"], storage: .fixed)
             case .channelID:
                 Definition(json: ["channelId", "viaChannel"], matcher: ["channelId"], storage: .variable)
+            case .detail: Definition(json: ["detail"], storage: .variable)
             }
         }
     }

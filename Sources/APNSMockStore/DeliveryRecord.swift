@@ -51,6 +51,10 @@ public struct DeliveryRecord: Sendable {
     /// A delivery the mock made to a subscribed device for a broadcast, not a request a client
     /// sent (its `channelID` is the broadcast's channel).
     public var viaChannel = false
+    /// Why the request was rejected, or what the mock's own controls (a mode, a behavior, the
+    /// throttle, a fault rule) did to its answer, in words; `nil` for a plain success. Apple's
+    /// reason on the wire never changes; this is what the mock can say that Apple cannot.
+    public var detail: String?
     /// The payload's lint and preview: not stored, computed on the first read of the record
     /// and cached by the store (`DeliveryStore.analyzed`); `nil` until then. The preview is
     /// left out when the push was rejected.
@@ -62,9 +66,10 @@ public struct DeliveryRecord: Sendable {
         pushType: APNSPushType?, apnsID: ResponseMessageID, uniqueID: ResponseMessageID?, payload: [UInt8],
         payloadSize: Int, authentication: AuthenticationResult? = nil, response: DeliveryResponse?,
         outcome: DeliveryOutcome? = nil, faultID: String? = nil, kind: RecordKind = .push, channelID: String? = nil,
-        viaChannel: Bool = false
+        viaChannel: Bool = false, detail: String? = nil
     ) {
         self.kind = kind
+        self.detail = detail
         self.channelID = channelID
         self.viaChannel = viaChannel
         self.receivedAt = receivedAt

@@ -126,9 +126,25 @@ public enum DeliveryRecordJSON {
                 json.string(record.channelID)
                 json.key(keys[1])
                 json.bool(record.viaChannel)
+            case .detail:
+                json.key(keys[0])
+                json.string(record.detail)
             }
         }
-        if let analysis = record.analysis { writeAnalysis(analysis, to: &json) }
+        if let analysis = record.analysis {
+            writeAnalysis(analysis, to: &json)
+        } else if record.kind == .channel {
+            // A channel request carries no notification: nothing to analyse, the keys all the same.
+            json.key(analysisKeys[0])
+            json.null()
+            json.key(analysisKeys[1])
+            json.null()
+            json.key(analysisKeys[2])
+            json.beginArray()
+            json.endArray()
+            json.key(analysisKeys[3])
+            json.null()
+        }
         json.endObject()
     }
 

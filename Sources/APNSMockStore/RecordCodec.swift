@@ -48,6 +48,9 @@ enum RecordCodec {
                 channelID.withUTF8 { writer.entry(field, $0) }
             case .payload:
                 record.payload.withUnsafeBufferPointer { writer.entry(field, $0) }
+            case .detail:
+                guard let detail = record.detail else { continue }
+                writer.entry(field, text: detail)
             case .authentication:
                 guard let result = record.authentication else { continue }
                 let start = writer.beginEntry(field)
@@ -90,6 +93,7 @@ enum RecordCodec {
                 record.viaChannel = bytes.first == UInt8(ascii: "1")
                 record.channelID = string(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
             case .payload: record.payload = Array(bytes)
+            case .detail: record.detail = string(bytes)
             case .authentication:
                 var inner = BlobReader(bytes)
                 record.authentication = readAuthentication(&inner)

@@ -30,6 +30,8 @@ public final class APNSListenerContext: Sendable {
     let idleTimeout: Duration?
     /// Epoch milliseconds; injectable for tests.
     let now: @Sendable () -> Int64
+    /// One `notice` line per rejection, rate-limited.
+    let rejections = RejectionLog()
     private let nextConnectionID = Atomic<UInt64>(1)
 
     public init(

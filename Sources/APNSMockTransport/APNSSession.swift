@@ -259,7 +259,8 @@ final class APNSSession {
                     answerWithEffects(
                         CurrentRequest(
                             request: request, verdict: decided.verdict, environment: environment,
-                            streamID: ready.streamID, receivedAt: now), answer: answer, faultID: decided.faultID)
+                            streamID: ready.streamID, receivedAt: now), answer: answer, faultID: decided.faultID,
+                        detail: decided.detail)
                 } else {
                     let receipt = shared.store.record(
                         record(
@@ -267,10 +268,13 @@ final class APNSSession {
                             response: DeliveryResponse(
                                 status: answer.status, reason: answer.reason, timestamp: answer.timestamp,
                                 respondedAt: now),
-                            outcome: .answered, faultID: decided.faultID, request: request, verdict: decided.verdict,
-                            environment: environment, streamID: ready.streamID, receivedAt: now,
-                            channelID: nil))
+                            outcome: .answered, faultID: decided.faultID, detail: decided.detail, request: request,
+                            verdict: decided.verdict, environment: environment, streamID: ready.streamID,
+                            receivedAt: now, channelID: nil))
                     answer.apnsID = receipt.apnsID
+                    if answer.status != 200 {
+                        noteRejection(answer, goAway: false, verdict: decided.verdict, detail: decided.detail, now: now)
+                    }
                     respond(streamID: ready.streamID, answer)
                 }
             } else {
@@ -369,7 +373,7 @@ final class APNSSession {
 
     /// The common case of a request whose success has effects (a channel request, a broadcast, a
     /// push-to-start): carried out, recorded, answered, and a broadcast's deliveries recorded.
-    private func answerWithEffects(_ current: CurrentRequest, answer: APNSAnswer, faultID: String?) {
+    private func answerWithEffects(_ current: CurrentRequest, answer: APNSAnswer, faultID: String?, detail: String?) {
         var answer = answer
         let now = current.receivedAt
         let subscribed = applyEffects(current, answer: &answer, now: now)
@@ -377,15 +381,26 @@ final class APNSSession {
             answer: answer,
             response: DeliveryResponse(
                 status: answer.status, reason: answer.reason, timestamp: answer.timestamp, respondedAt: now),
-            outcome: .answered, faultID: faultID, request: current.request, verdict: current.verdict,
+            outcome: .answered, faultID: faultID, detail: detail, request: current.request, verdict: current.verdict,
             environment: current.environment, streamID: current.streamID, receivedAt: now,
             channelID: subscribed ?? current.verdict.channelID)
         let receipt = shared.store.record(record)
         answer.apnsID = receipt.apnsID
+        if !(200...299).contains(answer.status) {
+            noteRejection(answer, goAway: false, verdict: current.verdict, detail: record.detail, now: now)
+        }
         respond(streamID: current.streamID, answer)
         recordFollowUps(
             of: record, apnsID: receipt.apnsID, succeeded: current.verdict.isAccepted && answer.status == 200,
             subscribedChannel: subscribed)
+    }
+
+    /// Logs a rejection (`notice`, rate-limited across the server): Apple's reason and the
+    /// mock's detail. Only for rejections, never on a success's path.
+    private func noteRejection(_ answer: APNSAnswer, goAway: Bool, verdict: APNSVerdict, detail: String?, now: Int64) {
+        shared.rejections.note(
+            status: goAway ? nil : answer.status, reason: answer.reason, detail: detail ?? verdict.detail,
+            kind: verdict.kind, apnsID: answer.apnsID.text, connectionID: connectionID, now: now, logger: logger)
     }
 
     /// Carries out what a success `answer` to `current` does (`AnswerEffects`), completing the
@@ -426,14 +441,14 @@ final class APNSSession {
     ) -> DeliveryRecord {
         record(
             answer: recorded.answer, response: DeliveryResponse(recorded), outcome: recorded.outcome,
-            faultID: recorded.faultID, request: current.request, verdict: current.verdict,
+            faultID: recorded.faultID, detail: recorded.detail, request: current.request, verdict: current.verdict,
             environment: current.environment, streamID: current.streamID, receivedAt: current.receivedAt,
             channelID: channelID ?? current.verdict.channelID)
     }
 
     /// The record of a request: what it carried, what the rules found, and its answer's fate.
     private func record(
-        answer: APNSAnswer, response: DeliveryResponse?, outcome: DeliveryOutcome, faultID: String?,
+        answer: APNSAnswer, response: DeliveryResponse?, outcome: DeliveryOutcome, faultID: String?, detail: String?,
         request: APNSRequest, verdict: APNSVerdict, environment: APNSEnvironment, streamID: Int32, receivedAt: Int64,
         channelID: String?
     ) -> DeliveryRecord {
@@ -443,7 +458,8 @@ final class APNSSession {
             token: verdict.deviceToken ?? verdict.rawDeviceToken, topic: verdict.topic, pushType: verdict.pushType,
             apnsID: answer.apnsID, uniqueID: answer.uniqueID, payload: request.payload,
             payloadSize: request.payloadSize, authentication: verdict.authentication, response: response,
-            outcome: outcome, faultID: faultID, kind: verdict.kind, channelID: channelID)
+            outcome: outcome, faultID: faultID, kind: verdict.kind, channelID: channelID,
+            detail: detail ?? verdict.detail)
     }
 
     /// Performs the actions; `current` is the request they were decided for, if any (its record).
@@ -467,6 +483,13 @@ final class APNSSession {
                 let stored = record(recorded, of: current, channelID: subscribed)
                 let receipt = shared.store.record(stored)
                 lastReceipt = (streamID, receipt)
+                if recorded.outcome == .goAway || !(200...299).contains(recorded.answer.status) {
+                    var answer = recorded.answer
+                    answer.apnsID = receipt.apnsID
+                    noteRejection(
+                        answer, goAway: recorded.outcome == .goAway, verdict: current.verdict, detail: stored.detail,
+                        now: current.receivedAt)
+                }
                 if recorded.outcome.isOpen { openRecords[streamID] = receipt }
                 if hasEffect {
                     recordFollowUps(

@@ -32,6 +32,11 @@ struct BroadcastCase: Sendable, CustomTestStringConvertible {
         #expect(verdict.failedCheck == check, sourceLocation: sourceLocation)
         #expect(verdict.isAccepted == (status == 200), sourceLocation: sourceLocation)
         #expect(verdict.kind == .broadcast, sourceLocation: sourceLocation)
+        // Every rejection says why in words (issue 20: "the mock says why"); a success says nothing.
+        #expect(
+            (verdict.detail != nil) == (reason != nil), "detail: \(verdict.detail ?? "nil")",
+            sourceLocation: sourceLocation)
+        if let detail = verdict.detail { #expect(!detail.isEmpty, sourceLocation: sourceLocation) }
     }
 }
 

@@ -35,6 +35,11 @@ struct ChannelCase: Sendable, CustomTestStringConvertible {
         #expect(verdict.failedCheck == check, sourceLocation: sourceLocation)
         #expect(verdict.isAccepted == (reason == nil), sourceLocation: sourceLocation)
         #expect(verdict.kind == .channel, sourceLocation: sourceLocation)
+        // Every rejection says why in words (issue 20: "the mock says why"); a success says nothing.
+        #expect(
+            (verdict.detail != nil) == (reason != nil), "detail: \(verdict.detail ?? "nil")",
+            sourceLocation: sourceLocation)
+        if let detail = verdict.detail { #expect(!detail.isEmpty, sourceLocation: sourceLocation) }
     }
 }
 

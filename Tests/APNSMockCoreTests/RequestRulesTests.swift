@@ -29,6 +29,11 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         #expect(verdict.reason == reason, sourceLocation: sourceLocation)
         #expect(verdict.failedCheck == check, sourceLocation: sourceLocation)
         #expect(verdict.isAccepted == (status == 200), sourceLocation: sourceLocation)
+        // Every rejection says why in words (issue 20: "the mock says why"); a success says nothing.
+        #expect(
+            (verdict.detail != nil) == (reason != nil), "detail: \(verdict.detail ?? "nil")",
+            sourceLocation: sourceLocation)
+        if let detail = verdict.detail { #expect(!detail.isEmpty, sourceLocation: sourceLocation) }
         if let reason {
             #expect(APNSStatus.forReason(reason) == status, sourceLocation: sourceLocation)
         }

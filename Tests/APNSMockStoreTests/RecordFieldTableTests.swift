@@ -27,7 +27,8 @@ import Testing
                 certificateSubject: nil, certificateTopics: []),
             response: DeliveryResponse(
                 status: 410, reason: .unregistered, timestamp: 1_650_000_000_000, respondedAt: 1_700_000_000_005),
-            outcome: .answered, faultID: "f3", kind: .broadcast, channelID: "dHN0LWNoYW5uZWwtaWQ=", viaChannel: true)
+            outcome: .answered, faultID: "f3", kind: .broadcast, channelID: "dHN0LWNoYW5uZWwtaWQ=", viaChannel: true,
+            detail: "the device token was unregistered at 1650000000000 (epoch ms)")
     }
 
     static func keys(_ json: [UInt8]) -> [String] {

@@ -10,4 +10,7 @@ public enum EnvironmentScope: String, Sendable, Hashable, CaseIterable, Codable 
         case .production: return environment == .production
         }
     }
+
+    /// The scope in words, for a rejection's detail: `sandbox`, `production`, `either environment`.
+    var words: String { self == .both ? "either environment" : rawValue }
 }

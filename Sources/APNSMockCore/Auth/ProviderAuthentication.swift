@@ -16,10 +16,15 @@ enum ProviderAuthentication {
         case .certificate(let identity):
             facts.authentication = AuthenticationResult(
                 method: .certificate, certificateSubject: identity.subject, certificateTopics: identity.topics)
-            if identity.verificationError != nil { return .badCertificate }
+            if let error = identity.verificationError {
+                return facts.fail(.badCertificate, "the client certificate was not accepted: \(error)")
+            }
             if !identity.environment.allows(context.environment) {
                 facts.goAway = true
-                return .badCertificateEnvironment
+                return facts.fail(
+                    .badCertificateEnvironment,
+                    "the client certificate is for \(identity.environment.words); this connection is \(context.environment.rawValue)"
+                )
             }
             return nil
         case .token:
@@ -30,10 +35,17 @@ enum ProviderAuthentication {
     private static func authenticateToken(
         request: APNSRequest, context: ConnectionContext, policy: ValidationPolicy, facts: inout RequestFacts
     ) -> APNSReason? {
-        guard let authorization = facts.authorization else { return .missingProviderToken }
+        guard let authorization = facts.authorization else {
+            return facts.fail(
+                .missingProviderToken,
+                "no authorization header; a connection without a client certificate needs 'authorization: bearer <JWT>'")
+        }
         let block = request.headerBlock
         guard let bearer = block.withBytes(authorization, ProviderTokenParser.bearerTokenRange) else {
-            return .invalidProviderToken
+            return facts.fail(
+                .invalidProviderToken,
+                "the authorization header is not 'bearer <JWT>': \(RejectionWords.quoted(block.string(authorization), limit: 20))"
+            )
         }
         let tokenRange = (authorization.lowerBound + bearer.lowerBound)..<(authorization.lowerBound + bearer.upperBound)
         // The connection's current token is compared as bytes: no string for the usual push.
@@ -56,11 +68,28 @@ enum ProviderAuthentication {
         } else if let cached = registry.tokens[token] {
             details = cached
         } else {
-            guard let parsed = ProviderTokenParser.parse(token), parsed.algorithm == "ES256" else {
-                return .invalidProviderToken
+            guard let parsed = ProviderTokenParser.parse(token) else {
+                return facts.fail(
+                    .invalidProviderToken,
+                    "the provider token is not a JWT with a header {alg, kid} and claims {iss, iat} (base64url, three parts)"
+                )
+            }
+            guard parsed.algorithm == "ES256" else {
+                return facts.fail(
+                    .invalidProviderToken, "the provider token's alg is '\(parsed.algorithm)'; APNs accepts only ES256")
             }
             if let key = registry.keys[parsed.keyID] {
-                guard parsed.teamID == key.teamID, parsed.isSigned(by: key) else { return .invalidProviderToken }
+                guard parsed.teamID == key.teamID else {
+                    return facts.fail(
+                        .invalidProviderToken,
+                        "the token's iss (team) is '\(parsed.teamID)', but key '\(parsed.keyID)' belongs to team '\(key.teamID)'"
+                    )
+                }
+                guard parsed.isSigned(by: key) else {
+                    return facts.fail(
+                        .invalidProviderToken,
+                        "the token's signature does not verify with the public key registered as '\(parsed.keyID)'")
+                }
                 details = CachedProviderToken(
                     keyID: parsed.keyID, teamID: parsed.teamID, issuedAt: parsed.issuedAt, signatureVerified: true)
             } else {
@@ -73,30 +102,75 @@ enum ProviderAuthentication {
         facts.authentication = AuthenticationResult(
             method: .token, teamID: details.teamID, keyID: details.keyID,
             signatureVerified: details.signatureVerified && key != nil, keyUnknown: key == nil)
-        if key == nil && policy.strictRegistry { return .invalidProviderToken }
+        if key == nil && policy.strictRegistry {
+            return facts.fail(
+                .invalidProviderToken,
+                "the token's kid '\(details.keyID)' is not a registered key (--strict-registry); the mock knows \(RejectionWords.list(registry.keys.keys.sorted()))"
+            )
+        }
         let nowSeconds = context.now / 1000
-        if details.issuedAt > nowSeconds + policy.tokenClockSkewSeconds { return .invalidProviderToken }
-        if nowSeconds - details.issuedAt > policy.tokenLifetimeSeconds { return .expiredProviderToken }
+        if details.issuedAt > nowSeconds + policy.tokenClockSkewSeconds {
+            return facts.fail(
+                .invalidProviderToken,
+                "the token's iat \(details.issuedAt) is \(details.issuedAt - nowSeconds) s in the future (the mock's clock reads \(nowSeconds); \(policy.tokenClockSkewSeconds) s of skew are allowed)"
+            )
+        }
+        if nowSeconds - details.issuedAt > policy.tokenLifetimeSeconds {
+            return facts.fail(
+                .expiredProviderToken,
+                "the token's iat \(details.issuedAt) is \(nowSeconds - details.issuedAt) s old; tokens older than \(policy.tokenLifetimeSeconds) s are expired"
+            )
+        }
 
-        if let bound = state.boundTeamID, bound != details.teamID { return .invalidProviderToken }
+        if let bound = state.boundTeamID, bound != details.teamID {
+            return facts.fail(
+                .invalidProviderToken,
+                "this connection is bound to team '\(bound)' by its first accepted push; the token is team '\(details.teamID)'"
+            )
+        }
         if let firstKeyID = state.firstKeyID, firstKeyID != details.keyID {
             let firstKey = registry.keys[firstKeyID]
             if let firstKey, firstKey.isTopicSpecific {
                 // After a topic-specific key: only it and its related key.
                 let related = firstKey.relatedKeyID == details.keyID || key?.relatedKeyID == firstKeyID
-                if !related { return .unrelatedKeyIdInToken }
+                if !related {
+                    return facts.fail(
+                        .unrelatedKeyIdInToken,
+                        "this connection started with topic-specific key '\(firstKeyID)'; key '\(details.keyID)' is not it or its related key"
+                    )
+                }
             } else {
                 // After a team-scoped key: another team-scoped key of the same team and environment.
-                if let key, key.isTopicSpecific { return .unrelatedKeyIdInToken }
-                if let key, !key.environment.allows(context.environment) { return .unrelatedKeyIdInToken }
+                if let key, key.isTopicSpecific {
+                    return facts.fail(
+                        .unrelatedKeyIdInToken,
+                        "this connection started with team-scoped key '\(firstKeyID)'; key '\(details.keyID)' is topic-specific"
+                    )
+                }
+                if let key, !key.environment.allows(context.environment) {
+                    return facts.fail(
+                        .unrelatedKeyIdInToken,
+                        "this connection started with key '\(firstKeyID)'; key '\(details.keyID)' is for \(key.environment.words), not \(context.environment.rawValue)"
+                    )
+                }
             }
         }
-        if let key, !key.environment.allows(context.environment) { return policy.environmentKeyReason }
-        if let key, let topic = facts.topic, !topic.isEmpty, !key.covers(topic: topic) { return .topicDisallowed }
+        if let key, !key.environment.allows(context.environment) {
+            return facts.fail(
+                policy.environmentKeyReason,
+                "key '\(details.keyID)' is for \(key.environment.words); this connection is \(context.environment.rawValue)")
+        }
+        if let key, let topic = facts.topic, !topic.isEmpty, !key.covers(topic: topic) {
+            return facts.fail(
+                .topicDisallowed, "key '\(details.keyID)' is topic-specific and does not cover '\(topic)'")
+        }
         if let current = state.currentToken, current != token, let acceptedAt = state.currentTokenAcceptedAt,
             context.now - acceptedAt < policy.tokenRefreshIntervalSeconds * 1000
         {
-            return .tooManyProviderTokenUpdates
+            return facts.fail(
+                .tooManyProviderTokenUpdates,
+                "a new provider token \((context.now - acceptedAt) / 1000) s after this connection's previous one; APNs allows one every \(policy.tokenRefreshIntervalSeconds / 60) minutes"
+            )
         }
         if state.boundTeamID != nil, state.firstKeyID != nil, state.currentToken == token,
             state.currentTokenDetails == details, state.currentTokenKeyGeneration == registry.keyGeneration

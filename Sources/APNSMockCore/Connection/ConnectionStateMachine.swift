@@ -49,12 +49,20 @@ public struct ConnectionStateMachine: Sendable {
         public var answeredAt: Int64?
         /// The fault rule that acted on the request (set when the record is first written).
         public var faultID: String?
+        /// Why the mock's own controls (a mode, a behavior, the throttle, a fault rule) changed
+        /// the answer, in words (set when the record is first written; the rules' reasons are
+        /// the verdict's `detail`).
+        public var detail: String?
 
-        public init(outcome: DeliveryOutcome, answer: APNSAnswer, answeredAt: Int64? = nil, faultID: String? = nil) {
+        public init(
+            outcome: DeliveryOutcome, answer: APNSAnswer, answeredAt: Int64? = nil, faultID: String? = nil,
+            detail: String? = nil
+        ) {
             self.outcome = outcome
             self.answer = answer
             self.answeredAt = answeredAt
             self.faultID = faultID
+            self.detail = detail
         }
     }
 
@@ -342,6 +350,8 @@ public struct ConnectionStateMachine: Sendable {
         public var answerNow: APNSAnswer?
         /// The fault rule that acted (for the record of `answerNow`).
         public var faultID: String?
+        /// Why the mock's own controls changed the answer (for the record of `answerNow`).
+        public var detail: String?
     }
 
     /// A request has arrived whole (or enough of it): the rules judge it with the connection's
@@ -388,9 +398,9 @@ public struct ConnectionStateMachine: Sendable {
         let answeredNow = Self.decided(
             decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase,
             closeReason: &closeReason, into: &actions)
-        let faultID = decision.faultID
         return OnRequestReady(
-            verdict: verdict, answerNow: answeredNow ? decision.answer : nil, faultID: faultID)
+            verdict: verdict, answerNow: answeredNow ? decision.answer : nil, faultID: decision.faultID,
+            detail: decision.detail)
     }
 
     /// The id the answer carries: the client's `apns-id` (device pushes) or `apns-request-id`
@@ -576,7 +586,9 @@ public struct ConnectionStateMachine: Sendable {
                 actions.append(
                     .record(
                         streamID: streamID,
-                        RecordedAnswer(outcome: .goAway, answer: decision.answer, faultID: decision.faultID)))
+                        RecordedAnswer(
+                            outcome: .goAway, answer: decision.answer, faultID: decision.faultID,
+                            detail: decision.detail)))
                 actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
                 return false
             }
@@ -613,14 +625,16 @@ public struct ConnectionStateMachine: Sendable {
                 actions.append(
                     .record(
                         streamID: streamID,
-                        RecordedAnswer(outcome: .pending, answer: decision.answer, faultID: decision.faultID)))
+                        RecordedAnswer(
+                            outcome: .pending, answer: decision.answer, faultID: decision.faultID,
+                            detail: decision.detail)))
                 actions.append(.startTimer(streamID: streamID, milliseconds: max(0, delay)))
                 return false
             }
             Self.settle(
                 streamID: streamID, answer: decision.answer, fate: decision.fate, recorded: false,
-                faultID: decision.faultID, now: now, live: &live, phase: &phase, closeReason: &closeReason,
-                into: &actions)
+                faultID: decision.faultID, detail: decision.detail, now: now, live: &live, phase: &phase,
+                closeReason: &closeReason, into: &actions)
         }
         return false
     }
@@ -635,12 +649,13 @@ public struct ConnectionStateMachine: Sendable {
     /// (it waited), so that the record is written (`record`) or completed (`complete`) once.
     private static func settle(
         streamID: Int32, answer: APNSAnswer, fate: RequestDecision.Fate, recorded: Bool, faultID: String?,
-        now: Int64, live: inout Live, phase: inout Phase, closeReason: inout CloseReason?,
+        detail: String? = nil, now: Int64, live: inout Live, phase: inout Phase, closeReason: inout CloseReason?,
         into actions: inout [Action]
     ) {
         func note(_ recordedAnswer: RecordedAnswer) {
             var recordedAnswer = recordedAnswer
             recordedAnswer.faultID = faultID
+            recordedAnswer.detail = detail
             actions.append(
                 recorded
                     ? .complete(streamID: streamID, recordedAnswer) : .record(streamID: streamID, recordedAnswer))

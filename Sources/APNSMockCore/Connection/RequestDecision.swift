@@ -15,6 +15,9 @@ public struct RequestDecision: Sendable, Equatable {
     public var refuseOpenStreams: Bool
     /// The fault rule that acted, if one did.
     public var faultID: String?
+    /// Why a mode, a behavior, the throttle or a fault rule changed the answer, in words; `nil`
+    /// when none did (the rules' own reasons are the verdict's `detail`).
+    public var detail: String?
 
     public init(
         streamID: Int32, answer: APNSAnswer, delayMilliseconds: Int64? = nil, fate: Fate = .answer,

@@ -15,30 +15,39 @@ public enum FaultPolicy {
         _ inputs: FaultInputs, verdict: APNSVerdict, environment: APNSEnvironment, draining: Bool, now: Int64,
         to decision: inout RequestDecision, state: inout ConnectionFaultState, random: inout FastRandom
     ) {
-        func reject(_ status: Int, _ reason: APNSReason) {
+        func reject(_ status: Int, _ reason: APNSReason, _ detail: String) {
             decision.answer.reject(status, reason)
+            decision.detail = detail
             if decision.fate == .goAwayInsteadOfAnswer { decision.fate = .answer }
         }
         if inputs.shutdownMode, !draining {
-            reject(503, .shutdown)
+            reject(503, .shutdown, "the shutdown mode is on (POST /v1/modes/shutdown; DELETE ends it)")
         } else if inputs.unavailable {
             // The broadcast and channel APIs spell it with a space ("Handling error responses
             // from APNs", broadcast and channel tables).
-            reject(503, verdict.kind == .push ? .serviceUnavailable : .serviceUnavailableWithSpace)
+            reject(
+                503, verdict.kind == .push ? .serviceUnavailable : .serviceUnavailableWithSpace,
+                "the unavailable mode is on (POST /v1/modes/unavailable; DELETE ends it)")
         }
         if state.poisoned {
-            reject(403, .expiredProviderToken)
+            reject(
+                403, .expiredProviderToken,
+                "the expired-token-poison behavior: after an ExpiredProviderToken this connection answers every request so")
         } else if now < state.lockedOutUntil {
-            reject(429, .tooManyProviderTokenUpdates)
+            reject(
+                429, .tooManyProviderTokenUpdates,
+                "the token-update-lockout behavior: this connection is locked out for \(state.lockedOutUntil - now) ms more after TooManyProviderTokenUpdates"
+            )
         }
         if let throttle = inputs.throttle, decision.answer.status == 200, let token = verdict.deviceToken,
             throttle(token)
         {
-            reject(429, .tooManyRequests)
+            reject(429, .tooManyRequests, "the throttle (--throttle) allows no more pushes to this device token now")
         }
         if let rule = inputs.rule, let hit = rule(verdict, decision.answer) {
             decision.faultID = hit.ruleID
             apply(hit, to: &decision, kind: verdict.kind, environment: environment, random: &random)
+            decision.detail = describe(hit)
         }
         if !inputs.behaviors.isEmpty { react(inputs.behaviors, to: &decision, state: &state, now: now) }
     }
@@ -80,6 +89,24 @@ public enum FaultPolicy {
         case .setMaxConcurrentStreams(let limit)?:
             decision.maxConcurrentStreams = limit
         }
+    }
+
+    /// What fault rule `hit` did, in words (a record's `detail`).
+    static func describe(_ hit: FaultHit) -> String {
+        var parts: [String] = []
+        if let delay = hit.delayMilliseconds { parts.append("delayed the answer by \(delay) ms") }
+        switch hit.action.effect {
+        case nil: break
+        case .respond(let response)?:
+            parts.append("answered \(response.status)" + (response.reason.map { " \($0.rawValue)" } ?? ""))
+        case .hang?: parts.append("never answers (hang)")
+        case .resetStream(let code)?: parts.append("reset the stream (\(code.description))")
+        case .goAway(let code, _, _)?: parts.append("sent GOAWAY (\(code.description))")
+        case .close(let respondFirst)?:
+            parts.append(respondFirst ? "answered, then closed the connection" : "closed the connection")
+        case .setMaxConcurrentStreams(let limit)?: parts.append("announced MAX_CONCURRENT_STREAMS \(limit)")
+        }
+        return "fault rule '\(hit.ruleID)' " + parts.joined(separator: " and ")
     }
 
     /// The behaviors' reaction to the answer that goes out: they change how the connection
