@@ -30,7 +30,25 @@ enum E2E {
         _ body: (RunningMock) async throws -> Result
     ) async throws -> Result {
         let configuration = try configuration ?? mockConfiguration()
-        return try await withRunningMock(APNSMockApplication(configuration: configuration, now: now), body)
+        return try await withRunningMock(APNSMockApplication(configuration: configuration, now: now)) { mock in
+            let result = try await body(mock)
+            expectEveryRejectionExplained(mock)
+            return result
+        }
+    }
+
+    /// Every rejection a test provoked says why in its record (issue 20: the mock says why):
+    /// an answer outside 2xx, or a GOAWAY instead of an answer, has a `detail`.
+    static func expectEveryRejectionExplained(_ mock: RunningMock, sourceLocation: SourceLocation = #_sourceLocation) {
+        let unexplained = mock.deliveries.all().filter { record in
+            guard let response = record.response else { return false }
+            let rejected = response.goAway || !(200...299).contains(response.status ?? 200)
+            return rejected && record.detail == nil
+        }
+        #expect(
+            unexplained.isEmpty,
+            "rejections without a detail: \(unexplained.map { "#\($0.sequence) \($0.path) \($0.response?.reason?.rawValue ?? "")" })",
+            sourceLocation: sourceLocation)
     }
 
     /// The tests' configuration: free ports, the committed certificates, the sample key.
