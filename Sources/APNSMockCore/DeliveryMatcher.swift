@@ -37,7 +37,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
         case channelID(String)
         /// What became of the request (`outcome`).
         case outcome(DeliveryOutcome)
-        /// What the record is of (`kind`: `push`).
+        /// What the record is of (`kind`: `push`, `broadcast` or `channel`).
         case kind(RecordKind)
         /// The payload's lint (`lint`): `error` or `warning` (a finding of that severity),
         /// `clean` (no finding at all), or a finding's code.

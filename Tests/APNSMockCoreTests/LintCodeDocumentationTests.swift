@@ -3,16 +3,18 @@ import Testing
 
 @testable import APNSMockCore
 
-/// The README's lint-code table lists every code the analyzer emits, with its severity.
+/// The lint-code table of docs/LINT-CODES.md lists every code the analyzer emits, with its
+/// severity.
 @Suite struct LintCodeDocumentationTests {
-    @Test func theReadmeTableHasEveryCode() throws {
+    @Test func theLintCodesPageHasEveryCode() throws {
         var path = #filePath.split(separator: "/").map(String.init)
         path.removeLast(3)
-        let readme = try String(contentsOfFile: "/" + path.joined(separator: "/") + "/README.md", encoding: .utf8)
+        let page = try String(
+            contentsOfFile: "/" + path.joined(separator: "/") + "/docs/LINT-CODES.md", encoding: .utf8)
         for code in LintCode.all {
             #expect(
-                readme.contains("| `\(code.rawValue)` | \(code.severity.rawValue) |"),
-                "README.md lacks the row of \(code.rawValue)")
+                page.contains("| `\(code.rawValue)` | \(code.severity.rawValue) |"),
+                "docs/LINT-CODES.md lacks the row of \(code.rawValue)")
         }
     }
 }

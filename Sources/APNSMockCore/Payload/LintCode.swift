@@ -8,7 +8,7 @@ public struct LintCode: RawRepresentable, Sendable, Hashable, CustomStringConver
     public let rawValue: String
     /// How serious a finding with this code is (a code the analyzer does not emit: `warning`).
     public let severity: LintSeverity
-    /// One sentence describing the code, for the README's table.
+    /// One sentence describing the code, for the table of docs/LINT-CODES.md.
     public let summary: String
 
     /// The code `rawValue`, with its severity and summary when the analyzer emits it.
