@@ -83,7 +83,7 @@ public struct ExpectationFile: Sendable {
         var expectations: [DeliveryExpectation] = []
         if let value = fields.first(where: { $0.key == "expect" })?.value {
             do {
-                expectations = try DeliveryExpectation.list(value.json)
+                expectations = try DeliveryExpectation.list(value.json(textKeys: SpecValue.tokenKeys))
             } catch {
                 throw fail("", error.message)
             }

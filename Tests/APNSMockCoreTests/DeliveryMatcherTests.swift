@@ -145,7 +145,8 @@ struct DeliveryMatcherTests {
         #expect(invalid?.code == .invalidValue)
         #expect(
             invalid?.message(naming: "query parameter")
-                == "query parameter 'match.status' must be an HTTP status code such as 200 or 410; got 'ok'")
+                == "query parameter 'match.status' must be an HTTP status code from 200 to 599, such as 200 or 410; got 'ok'"
+        )
         #expect(throws: MatcherError.self) { try DeliveryMatcher(json: .object([("status", .string("ok"))])) }
         #expect(throws: MatcherError.self) { try DeliveryMatcher(json: .object([("headers", .string("x"))])) }
         #expect(throws: MatcherError.self) { try DeliveryMatcher(json: .string("token")) }

@@ -204,20 +204,20 @@ struct FaultRuleTests {
             "'action' holds both 'respond' and 'hang'"
         ),
         (
-            #"{"action": {"respond": {"status": 99, "reason": "X"}}}"#,
-            "'action.respond.status' must be an integer from 100 to 599"
+            #"{"action": {"respond": {"status": 199, "reason": "X"}}}"#,
+            "'action.respond.status' must be an integer from 200 to 599"
         ),
         (
             #"{"action": {"respond": {"status": 600, "reason": "X"}}}"#,
-            "'action.respond.status' must be an integer from 100 to 599"
+            "'action.respond.status' must be an integer from 200 to 599"
         ),
         (
             #"{"action": {"respond": {"status": "410", "reason": "X"}}}"#,
-            "'action.respond.status' must be an integer from 100 to 599"
+            "'action.respond.status' must be an integer from 200 to 599"
         ),
         (
             #"{"action": {"respond": {"status": 410.5, "reason": "X"}}}"#,
-            "'action.respond.status' must be an integer from 100 to 599"
+            "'action.respond.status' must be an integer from 200 to 599"
         ),
         (#"{"action": {"respond": {"reason": "X"}}}"#, "'action.respond.status' is missing"),
         (#"{"action": {"respond": {"status": 410}}}"#, "'action.respond.reason' is missing"),
@@ -370,7 +370,7 @@ struct FaultRuleTests {
     }
 
     @Test func errorMessagesAreTheWholeSentence() throws {
-        #expect(throws: FaultRuleError("'action.respond.status' must be an integer from 100 to 599")) {
+        #expect(throws: FaultRuleError("'action.respond.status' must be an integer from 200 to 599")) {
             try Self.parse(#"{"action": {"respond": {"status": 99, "reason": "X"}}}"#)
         }
         #expect(FaultRuleError("x").description == "x")

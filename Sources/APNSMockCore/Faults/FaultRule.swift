@@ -67,7 +67,7 @@ public struct FaultRule: Sendable, Hashable {
     ///   - defaultSeed: the server's seed (`serve --seed`), from which a rule without
     ///     `select.seed` derives its own.
     /// - Throws: `FaultRuleError` whose message names the offending field by key path
-    ///   (`'action.respond.status' must be an integer from 100 to 599`); unknown fields too.
+    ///   (`'action.respond.status' must be an integer from 200 to 599`); unknown fields too.
     public static func parse(_ json: JSONValue, id: String, createdAt: Int64, defaultSeed: UInt64)
         throws(FaultRuleError) -> FaultRule
     {
