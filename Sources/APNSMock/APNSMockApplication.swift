@@ -194,9 +194,36 @@ public struct APNSMockApplication: Sendable {
         try? await channel.close()
     }
 
-    /// Serves until SIGINT/SIGTERM; calls `onReady` once both ports listen.
+    /// Serves until SIGINT/SIGTERM; calls `onReady` once both ports listen. A graceful end logs
+    /// one `notice` line saying what it drained (`shutdownSummary`).
     public func run(onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
         try await makeServiceGroup(shutdownSignals: [.sigterm, .sigint], onReady: onReady).run()
+        logShutdown()
+    }
+
+    /// The line a graceful end logs: the connections it closed (and how many only when the
+    /// grace ran out), the streams it answered meanwhile, and the records the store holds.
+    public var shutdownSummary: String {
+        let drained = connections.drainSummary ?? DrainSummary(connections: 0)
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        let grace =
+            drained.closedAtGraceEnd > 0
+            ? " (\(drained.closedAtGraceEnd) at the end of the \(configuration.shutdownGrace) grace)" : ""
+        return
+            "shut down: closed \(count(drained.connections, "connection"))\(grace), answered \(count(drained.streamsAnswered, "stream")) while draining, \(count(store.count, "record")) held"
+    }
+
+    /// Logs `shutdownSummary` at `notice`, with its numbers as metadata.
+    func logShutdown() {
+        let drained = connections.drainSummary ?? DrainSummary(connections: 0)
+        logger.notice(
+            "\(shutdownSummary)",
+            metadata: [
+                "apnsmock.shutdown.connections": "\(drained.connections)",
+                "apnsmock.shutdown.closedAtGraceEnd": "\(drained.closedAtGraceEnd)",
+                "apnsmock.shutdown.streamsAnswered": "\(drained.streamsAnswered)",
+                "apnsmock.shutdown.records": "\(store.count)",
+            ])
     }
 
     /// The admin app and the APNs listener in one `ServiceGroup`; a graceful shutdown (a signal

@@ -74,7 +74,8 @@ extension DeliveryMatcher {
                 guard Self.fieldNames.contains(name) else {
                     throw MatcherError(
                         .unknownField, field: "\(location).\(name)",
-                        "; known: \(Self.fieldNames.joined(separator: ", "))")
+                        "\(NameSuggestion.didYouMean(name, among: Self.fieldNames)); known: \(Self.fieldNames.joined(separator: ", "))"
+                    )
                 }
                 guard let text = value.scalarText, value != .null else {
                     throw MatcherError(
@@ -210,7 +211,9 @@ extension DeliveryMatcher {
             }
             return .authMethod(text)
         default:
-            throw MatcherError(.unknownField, field: label, "; known: \(fieldNames.joined(separator: ", "))")
+            throw MatcherError(
+                .unknownField, field: label,
+                "\(NameSuggestion.didYouMean(name, among: fieldNames)); known: \(fieldNames.joined(separator: ", "))")
         }
     }
 

@@ -103,9 +103,9 @@ public struct ConfigurationDocument: Sendable {
     {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try FileProblem.readText(path)
         } catch {
-            throw ConfigurationFileError(file: path, problem: SpecError(path: "", problem: "cannot be read"))
+            throw ConfigurationFileError(file: path, problem: SpecError(path: "", problem: error.description))
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return try parse(yaml: text, file: path, baseDirectory: directory, now: now)

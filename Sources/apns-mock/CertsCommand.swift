@@ -100,12 +100,13 @@ struct CertsCommand: ParsableCommand {
             let caPath = ca ?? "certs/ca.pem"
             let caKeyPath = caKey ?? "certs/ca-key.pem"
             func read(_ flag: String, _ path: String) throws -> String {
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                do {
+                    return try FileProblem.readText(path)
+                } catch {
                     throw CLIError(
-                        "\(flag): cannot read '\(path)'. Run from the repository root (it holds certs/), or pass the file's path."
+                        "\(flag): cannot read '\(path)': \(error). Run from the repository root (it holds certs/), or pass the file's path."
                     )
                 }
-                return text
             }
             let caPEM = try read("--ca", caPath)
             let caKeyPEM = try read("--ca-key", caKeyPath)

@@ -81,8 +81,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical; logs go to stderr (default notice).")
     var logLevel: String?
     @Option(
+        parsing: .upToNextOption,
         help: ArgumentHelp(
-            "DeliveryExpectation file or directory whose setup: (keys, devices, faults, channels) is applied at start and by POST /v1/reset. Repeatable.",
+            "Expectation files or directories whose setup: (keys, devices, faults, channels) is applied at start and by POST /v1/reset: several after one flag (--expectations a.yaml b.yaml), or the flag repeated.",
             valueName: "file-or-dir"))
     var expectations: [String] = []
     @Option(help: "Default seed of fault rules' probability selections and delays (default 0).")
@@ -315,12 +316,13 @@ struct ServeCommand: AsyncParsableCommand {
             files.append(
                 (source("--client-ca", given: clientCA != nil, "clientCA", inFile: fileSets.clientCA), clientCAPath))
         }
-        for (source, path) in files where !FileManager.default.isReadableFile(atPath: path) {
+        for (source, path) in files {
+            guard let problem = FileProblem.check(path) else { continue }
             let hint =
                 source.hasPrefix("--")
                 ? "Run from the repository root (it holds certs/), or pass the file's path."
                 : "Paths in the configuration file are relative to its directory."
-            throw CLIError("\(source): cannot read '\(path)'. \(hint)")
+            throw CLIError("\(source): cannot read '\(path)': \(problem). \(hint)")
         }
         return configuration
     }

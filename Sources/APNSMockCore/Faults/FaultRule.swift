@@ -104,7 +104,8 @@ public struct FaultRule: Sendable, Hashable {
         for member in members {
             guard known.contains(member.key) else {
                 throw FaultRuleError(
-                    "unknown matcher field 'match.\(member.key)'; known: \(known.joined(separator: ", "))")
+                    "unknown matcher field 'match.\(member.key)'\(NameSuggestion.didYouMean(member.key, among: known)); known: \(known.joined(separator: ", "))"
+                )
             }
             guard member.key == "connectionId" else { continue }
             guard !seenConnectionID else { throw FaultRuleError("'match.connectionId' is given more than once") }
