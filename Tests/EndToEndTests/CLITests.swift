@@ -53,6 +53,10 @@ import Testing
     @Test(arguments: [
         (["serve", "--tls-cert", "/nonexistent/server.pem"], "--tls-cert: cannot read '/nonexistent/server.pem'"),
         (["serve", "--environment", "staging"], "--environment must be sandbox, production or auto"),
+        (["serve", "--chain", "apple"], "--chain must be apple-like or untrusted-root; got 'apple'"),
+        (["serve", "--chain", "apple-like", "--tls-cert", "x.pem"], "--chain is served in place of --tls-cert"),
+        (["serve", "--chain-out", "/tmp/x"], "--chain-out needs --chain"),
+        (["certs", "generate", "--chain", "apple", "--out", "/tmp/x"], "--chain must be apple-like or untrusted-root"),
         (["serve", "--bogus"], "Unknown option '--bogus'"),
         (["serve", "--log-level", "loud"], "--log-level must be one of"),
         (["token", "--key", "/nonexistent.p8", "--key-id", "A", "--team-id", "B"], "--key: cannot read"),

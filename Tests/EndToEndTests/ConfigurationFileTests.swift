@@ -158,6 +158,15 @@ import Testing
         #expect(configuration.keys.isEmpty && configuration.devices.isEmpty)
     }
 
+    @Test func aGeneratedChainIsASetting() throws {
+        let directory = try Self.directory(["conf/apns-mock.yaml": "chain: untrusted-root\nchainOut: chain\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try ConfigurationFile(contentsOf: directory.path + "/conf/apns-mock.yaml").configuration
+        #expect(configuration.serverChain == .untrustedRoot)
+        #expect(configuration.serverChainDirectory == directory.path + "/conf/chain")
+        #expect(APNSMockConfiguration().serverChain == nil)
+    }
+
     @Test func keyFilesAreRelativeToTheFilesDirectory() throws {
         let p8 = try String(contentsOfFile: E2E.keyFile, encoding: .utf8)
         let publicPEM = try String(
@@ -208,6 +217,8 @@ import Testing
         ("recordCapcity: 10", "recordCapcity is not a known field (did you mean 'recordCapacity'?); known fields:"),
         ("RecordCapacity: 10", "RecordCapacity is not a known field (did you mean 'recordCapacity'?)"),
         ("port: 70000", "port must be 0–65535; got 70000"),
+        ("chain: apple", "chain must be apple-like or untrusted-root; got 'apple'"),
+        ("chain: apple-like\ntlsCert: a.pem", "chain is served in place of tlsCert and tlsKey"),
         ("port: [2197, http]", "port[1] must be a whole number; got 'http'"),
         ("port: []", "port must list at least one port"),
         ("adminPort: -1", "adminPort must be 0–65535; got -1"),
