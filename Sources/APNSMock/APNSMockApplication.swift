@@ -3,6 +3,7 @@ import APNSMockCore
 import APNSMockRegistry
 import APNSMockStore
 import APNSMockTransport
+import Foundation
 import Hummingbird
 import Logging
 import NIOCore
@@ -70,6 +71,8 @@ public struct APNSMockApplication: Sendable {
     let logger: Logger
     /// The live APNs connections (closed by `POST /v1/reset?closeConnections=true`).
     let connections: ConnectionRegistry
+    /// The files of the chain generated for `configuration.serverChain` (`nil` without one).
+    public let serverChainFiles: ServerChain.Files?
     /// The admin API's own low-priority thread.
     let adminExecutor = AdminExecutor()
     /// Fault rules, modes, behaviors.
@@ -101,9 +104,31 @@ public struct APNSMockApplication: Sendable {
         {
             throw AdminExposureError(host: configuration.adminHost)
         }
+        var certificatePath = configuration.tlsCertificatePath
+        var keyPath = configuration.tlsKeyPath
+        if let kind = configuration.serverChain {
+            let directory =
+                configuration.serverChainDirectory
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-chain-\(UUID().uuidString)")
+                .path
+            let files = try ServerChain.generate(kind).write(to: directory)
+            certificatePath = files.servedChain
+            keyPath = files.leafKey
+            serverChainFiles = files
+            if let root = files.root {
+                logger.notice(
+                    "serving the \(kind) chain (TEST ONLY, generated now): a client must trust \(root)",
+                    metadata: ["apnsmock.chain.root": "\(root)"])
+            } else {
+                logger.notice(
+                    "serving the \(kind) chain (TEST ONLY, generated now): its root was given to nobody, so clients must refuse it",
+                    metadata: ["apnsmock.chain.directory": "\(directory)"])
+            }
+        } else {
+            serverChainFiles = nil
+        }
         let tls = try TLSServerContext(
-            certificatePath: configuration.tlsCertificatePath, privateKeyPath: configuration.tlsKeyPath,
-            clientCAPath: configuration.clientCAPath)
+            certificatePath: certificatePath, privateKeyPath: keyPath, clientCAPath: configuration.clientCAPath)
         let analysis = PayloadAnalysisOptions(
             catalog: try configuration.localizationsPath.map(LocalizationDirectory.load(path:))
                 ?? LocalizationCatalog(),
@@ -194,9 +219,36 @@ public struct APNSMockApplication: Sendable {
         try? await channel.close()
     }
 
-    /// Serves until SIGINT/SIGTERM; calls `onReady` once both ports listen.
+    /// Serves until SIGINT/SIGTERM; calls `onReady` once both ports listen. A graceful end logs
+    /// one `notice` line saying what it drained (`shutdownSummary`).
     public func run(onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
         try await makeServiceGroup(shutdownSignals: [.sigterm, .sigint], onReady: onReady).run()
+        logShutdown()
+    }
+
+    /// The line a graceful end logs: the connections it closed (and how many only when the
+    /// grace ran out), the streams it answered meanwhile, and the records the store holds.
+    public var shutdownSummary: String {
+        let drained = connections.drainSummary ?? DrainSummary(connections: 0)
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        let grace =
+            drained.closedAtGraceEnd > 0
+            ? " (\(drained.closedAtGraceEnd) at the end of the \(configuration.shutdownGrace) grace)" : ""
+        return
+            "shut down: closed \(count(drained.connections, "connection"))\(grace), answered \(count(drained.streamsAnswered, "stream")) while draining, \(count(store.count, "record")) held"
+    }
+
+    /// Logs `shutdownSummary` at `notice`, with its numbers as metadata.
+    func logShutdown() {
+        let drained = connections.drainSummary ?? DrainSummary(connections: 0)
+        logger.notice(
+            "\(shutdownSummary)",
+            metadata: [
+                "apnsmock.shutdown.connections": "\(drained.connections)",
+                "apnsmock.shutdown.closedAtGraceEnd": "\(drained.closedAtGraceEnd)",
+                "apnsmock.shutdown.streamsAnswered": "\(drained.streamsAnswered)",
+                "apnsmock.shutdown.records": "\(store.count)",
+            ])
     }
 
     /// The admin app and the APNs listener in one `ServiceGroup`; a graceful shutdown (a signal

@@ -32,6 +32,11 @@ public struct APNSMockConfiguration: Sendable {
     /// PEM server certificate (chain) and key.
     public var tlsCertificatePath = "certs/server.pem"
     public var tlsKeyPath = "certs/server-key.pem"
+    /// A chain generated at start and served in place of `tlsCertificatePath` and `tlsKeyPath`
+    /// (`--chain`; see ``ServerChain``); `nil`: those files.
+    public var serverChain: ServerChainKind?
+    /// Where the generated chain is written (`--chain-out`); `nil`: a new temporary directory.
+    public var serverChainDirectory: String?
     public var environment = EnvironmentMode.sandbox
     /// HTTP/2 SETTINGS announced to clients.
     public var http2 = HTTP2Settings()

@@ -41,6 +41,8 @@ public struct ConfigurationFile: Sendable {
         if let adminInsecure = document.adminInsecure { configuration.adminInsecure = adminInsecure }
         if let path = document.tlsCertificatePath { configuration.tlsCertificatePath = path }
         if let path = document.tlsKeyPath { configuration.tlsKeyPath = path }
+        if let chain = document.chain { configuration.serverChain = chain }
+        if let path = document.chainDirectory { configuration.serverChainDirectory = path }
         if let environment = document.environment { configuration.environment = environment }
         if let streams = document.maxConcurrentStreams { configuration.http2.maxConcurrentStreams = streams }
         if let size = document.maxHeaderListSize { configuration.http2.maxHeaderListSize = size }

@@ -1,4 +1,5 @@
 import APNSMockCore
+import APNSMockRegistry
 import Foundation
 
 /// Reads an app's localizations from a directory (`--localizations DIR`): every
@@ -14,10 +15,8 @@ public enum LocalizationDirectory {
     /// - Throws: `LoadError` naming the directory, or the file and line that is wrong.
     public static func load(path: String) throws(LoadError) -> LocalizationCatalog {
         let root = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
-        else {
-            throw LoadError(description: "localizations directory '\(path)' does not exist or is not a directory")
+        if let problem = FileProblem.check(root.path, expecting: .directory) {
+            throw LoadError(description: "localizations directory '\(path)': \(problem)")
         }
         guard let walker = FileManager.default.enumerator(atPath: root.path) else {
             throw LoadError(description: "localizations directory '\(path)' cannot be read")

@@ -116,7 +116,7 @@ enum ChannelRoutes {
                 filter.environment = environment
             default:
                 guard let token = DeviceToken.normalized(value) else {
-                    throw .badParameter("query parameter 'token' \(DeviceSpec.tokenProblem(value))")
+                    throw .badParameter("query parameter 'token' \(DeviceToken.problem(value))")
                 }
                 filter.token = token
             }

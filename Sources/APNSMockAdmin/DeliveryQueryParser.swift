@@ -42,7 +42,9 @@ public struct DeliveryQueryParser {
                 let known =
                     (DeliveryMatcher.fieldNames + ["headers.<name>", "payload.<path>", "preview.<field>"]
                         + allowed.sorted())
-                throw .badParameter("unknown query parameter '\(name)'; known: \(known.joined(separator: ", "))")
+                let suggestion = NameSuggestion.didYouMean(name, among: DeliveryMatcher.fieldNames + allowed.sorted())
+                throw .badParameter(
+                    "unknown query parameter '\(name)'\(suggestion); known: \(known.joined(separator: ", "))")
             }
             switch name {
             case "since", "before":

@@ -148,7 +148,7 @@ enum RegistryRoutes {
     static func pathToken(_ context: BasicRequestContext) throws(AdminError) -> String {
         let token = context.parameters.get("token") ?? ""
         guard let normalized = DeviceToken.normalized(token) else {
-            throw .badParameter("path parameter 'token' \(DeviceSpec.tokenProblem(token))")
+            throw .badParameter("path parameter 'token' \(DeviceToken.problem(token))")
         }
         return normalized
     }

@@ -1,5 +1,9 @@
 /// The HTTP status APNs answers with for a reason.
 public enum APNSStatus {
+    /// The statuses an answer can have, APNs's or a fault rule's `respond`: a final HTTP
+    /// status (a 1xx is never one), so also what a matcher's `status` takes.
+    public static let answerRange = 200...599
+
     /// The documented status for `reason`, or 400 for a reason APNs does not list.
     public static func forReason(_ reason: APNSReason) -> Int {
         switch reason {

@@ -93,7 +93,8 @@ public struct DeliveryExpectation: Sendable, Hashable {
         for member in members where !Self.fieldNames.contains(member.key) {
             throw MatcherError(
                 .unknownField, field: "\(location).\(member.key)", naming: .path,
-                "is not an expectation field; known: \(Self.fieldNames.joined(separator: ", "))")
+                "is not an expectation field\(NameSuggestion.didYouMean(member.key, among: Self.fieldNames)); known: \(Self.fieldNames.joined(separator: ", "))"
+            )
         }
         if let name = json["name"] {
             guard case .string(let text) = name, !text.isEmpty else {
@@ -197,7 +198,8 @@ public struct DeliveryExpectation: Sendable, Hashable {
         default:
             throw MatcherError(
                 .unknownField, field: "\(location).\(member.key)", naming: .path,
-                "is not a count; use exactly, atLeast, atMost or none")
+                "is not a count\(NameSuggestion.didYouMean(member.key, among: ["exactly", "atLeast", "atMost", "none"])); use exactly, atLeast, atMost or none"
+            )
         }
     }
 

@@ -74,12 +74,21 @@ extension DeliveryMatcher {
                 guard Self.fieldNames.contains(name) else {
                     throw MatcherError(
                         .unknownField, field: "\(location).\(name)",
-                        "; known: \(Self.fieldNames.joined(separator: ", "))")
+                        "\(NameSuggestion.didYouMean(name, among: Self.fieldNames)); known: \(Self.fieldNames.joined(separator: ", "))"
+                    )
                 }
                 guard let text = value.scalarText, value != .null else {
                     throw MatcherError(
                         .invalidValue, field: "\(location).\(name)", naming: .quotedPath, "must be a string or a number"
                     )
+                }
+                // Hex is text (YAML files keep an unquoted token as text: `SpecValue.tokenKeys`).
+                if name == "token" || name == "tokenPrefix" {
+                    guard case .string = value else {
+                        throw MatcherError(
+                            .invalidValue, field: "\(location).\(name)", naming: .quotedPath,
+                            "must be a string of hex digits; got \(text)")
+                    }
                 }
                 var number: Double?
                 if case .number(let parsed, _) = value { number = parsed }
@@ -111,8 +120,9 @@ extension DeliveryMatcher {
     {
         func integer(_ range: ClosedRange<Int>, _ what: String) throws(MatcherError) -> Int {
             // A JSON number written with a fraction or exponent is read by value: 95.0 is 95, as
-            // JSON Schema's `integer` says.
-            let parsed = Int(text) ?? number.flatMap { Int(exactly: $0) }
+            // JSON Schema's `integer` says; text must be the plain decimal ("0200" and "+200" are
+            // not, as the OpenAPI document's patterns say).
+            let parsed = number.flatMap { Int(exactly: $0) } ?? Int(text).flatMap { String($0) == text ? $0 : nil }
             guard let value = parsed, range.contains(value) else {
                 throw MatcherError(.invalidValue, field: label, "must be \(what); got '\(text)'")
             }
@@ -129,18 +139,35 @@ extension DeliveryMatcher {
             return value
         }
         switch name {
-        case "token", "tokenPrefix":
+        case "token":
             guard !text.isEmpty else { throw MatcherError(.emptyValue, field: label, "is empty") }
-            return name == "token" ? .token(text.lowercased()) : .tokenPrefix(text.lowercased())
+            guard let token = DeviceToken.normalized(text) else {
+                throw MatcherError(.invalidValue, field: label, DeviceToken.problem(text))
+            }
+            return .token(token)
+        case "tokenPrefix":
+            guard !text.isEmpty else { throw MatcherError(.emptyValue, field: label, "is empty") }
+            guard DeviceToken.isHexPrefix(text) else {
+                throw MatcherError(
+                    .invalidValue, field: label,
+                    "must be the start of a device token: 1 to \(DeviceToken.maximumBytes * 2) hex digits; got '\(DeviceToken.shown(text))'"
+                )
+            }
+            return .tokenPrefix(text.lowercased())
         case "topic": return .topic(text)
         case "reason": return .reason(text)
         case "collapseId": return .collapseID(text)
         case "pushType":
             return .pushType(try oneOf(APNSPushType.self))
         case "status":
-            return .status(try integer(100...599, "an HTTP status code such as 200 or 410"))
+            return .status(
+                try integer(APNSStatus.answerRange, "an HTTP status code from 200 to 599, such as 200 or 410"))
         case "priority":
-            return .priority(try integer(0...100, "an apns-priority such as 10, 5 or 1"))
+            let priority = try integer(1...10, "an apns-priority: 10, 5 or 1")
+            guard Self.priorities.contains(priority) else {
+                throw MatcherError(.invalidValue, field: label, "must be an apns-priority: 10, 5 or 1; got '\(text)'")
+            }
+            return .priority(priority)
         case "apnsId":
             guard APNSMessageID.isValid(text) else {
                 throw MatcherError(.invalidValue, field: label, "must be a UUID (8-4-4-4-12 hex digits); got '\(text)'")
@@ -184,7 +211,9 @@ extension DeliveryMatcher {
             }
             return .authMethod(text)
         default:
-            throw MatcherError(.unknownField, field: label, "; known: \(fieldNames.joined(separator: ", "))")
+            throw MatcherError(
+                .unknownField, field: label,
+                "\(NameSuggestion.didYouMean(name, among: fieldNames)); known: \(fieldNames.joined(separator: ", "))")
         }
     }
 

@@ -126,6 +126,9 @@ public struct DeliveryMatcher: Sendable, Hashable {
     /// The `lint` values that are not finding codes.
     public static let lintSummaries = ["error", "warning", "clean"]
 
+    /// The `apns-priority` values APNs accepts, which a `priority` condition takes.
+    public static let priorities = [10, 5, 1]
+
     /// Whether some condition needs the payload's analysis (`lint`, `preview.*`).
     public var needsAnalysis: Bool {
         conditions.contains {

@@ -11,6 +11,30 @@ public enum DeviceToken {
         return Array(hex.utf8).withUnsafeBufferPointer { normalized(bytes: $0) }
     }
 
+    /// Whether `text` can start a token: 1 to 512 hex digits, any case (odd counts too).
+    public static func isHexPrefix(_ text: some StringProtocol) -> Bool {
+        guard !text.isEmpty, text.utf8.count <= maximumBytes * 2 else { return false }
+        return text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                UInt8(ascii: "A")...UInt8(ascii: "F"):
+                true
+            default: false
+            }
+        }
+    }
+
+    /// The sentence completing "`token` …" for a token `normalized` refuses: the allowed form,
+    /// and what was given.
+    public static func problem(_ token: some StringProtocol) -> String {
+        "must be an even number of hex digits, \(minimumBytes)–\(maximumBytes) bytes; got '\(shown(token))'"
+    }
+
+    /// `text` as a message quotes it: its first 64 characters and an ellipsis when longer.
+    public static func shown(_ text: some StringProtocol) -> String {
+        text.count > 64 ? String(text.prefix(64)) + "…" : String(text)
+    }
+
     /// Whether `token` is already a normalized token: lower-case hex of 8–256 bytes.
     public static func isLowercaseHexToken(_ token: String) -> Bool {
         var token = token

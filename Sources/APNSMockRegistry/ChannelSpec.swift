@@ -67,7 +67,7 @@ public struct ChannelSpec: Sendable, Hashable {
             guard let token = DeviceToken.normalized(written) else {
                 throw SpecError(
                     path: SpecError.join(object.path(of: "subscribers"), index: index),
-                    problem: DeviceSpec.tokenProblem(written))
+                    problem: DeviceToken.problem(written))
             }
             if seen.insert(token).inserted { spec.subscribers.append(token) }
         }

@@ -14,6 +14,8 @@ import Logging
 /// adminInsecure: false       # true: allow a non-loopback adminHost without a token
 /// tlsCert: certs/server.pem  # paths are relative to this file's directory
 /// tlsKey: certs/server-key.pem
+/// chain: apple-like          # or untrusted-root: a chain generated at start, served instead
+/// chainOut: chain            # where it is written (default: a new temporary directory)
 /// environment: sandbox       # sandbox, production or auto
 /// maxConcurrentStreams: 1000
 /// maxHeaderListSize: 8000
@@ -53,6 +55,10 @@ public struct ConfigurationDocument: Sendable {
     public var tlsCertificatePath: String?
     /// Resolved against the file's directory.
     public var tlsKeyPath: String?
+    /// A generated chain served in place of `tlsCert` and `tlsKey`.
+    public var chain: ServerChainKind?
+    /// Where the generated chain is written; resolved against the file's directory.
+    public var chainDirectory: String?
     public var environment: EnvironmentMode?
     public var maxConcurrentStreams: UInt32?
     public var maxHeaderListSize: UInt32?
@@ -85,7 +91,7 @@ public struct ConfigurationDocument: Sendable {
     /// The top-level keys of the file.
     public static let fields = [
         "host", "port", "adminHost", "adminPort", "channelsPort", "adminToken", "adminInsecure", "tlsCert", "tlsKey",
-        "environment",
+        "chain", "chainOut", "environment",
         "maxConcurrentStreams",
         "maxHeaderListSize", "recordCapacity", "threads", "strictPayload", "strictRegistry", "authStreamLimit",
         "environmentKeyReason", "clientCA", "logLevel", "seed", "throttle", "behaviors", "idleTimeout",
@@ -103,9 +109,9 @@ public struct ConfigurationDocument: Sendable {
     {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try FileProblem.readText(path)
         } catch {
-            throw ConfigurationFileError(file: path, problem: SpecError(path: "", problem: "cannot be read"))
+            throw ConfigurationFileError(file: path, problem: SpecError(path: "", problem: error.description))
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return try parse(yaml: text, file: path, baseDirectory: directory, now: now)
@@ -143,6 +149,16 @@ public struct ConfigurationDocument: Sendable {
         document.adminInsecure = try object.bool("adminInsecure")
         document.tlsCertificatePath = try path(object, "tlsCert", baseDirectory)
         document.tlsKeyPath = try path(object, "tlsKey", baseDirectory)
+        if let text = try object.string("chain") {
+            guard let kind = ServerChainKind(rawValue: text) else {
+                throw object.error("chain", "must be \(ServerChainKind.spelled); got '\(text)'")
+            }
+            document.chain = kind
+        }
+        document.chainDirectory = try path(object, "chainOut", baseDirectory)
+        if document.chain != nil, document.tlsCertificatePath != nil || document.tlsKeyPath != nil {
+            throw object.error("chain", "is served in place of tlsCert and tlsKey: give one or the other")
+        }
         document.environment = try object.choice(
             "environment", ["sandbox": EnvironmentMode.sandbox, "production": .production, "auto": .auto])
         document.maxConcurrentStreams = try object.integer("maxConcurrentStreams", in: 1...Int64(UInt32.max)).map {

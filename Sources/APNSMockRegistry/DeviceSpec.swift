@@ -48,13 +48,6 @@ public enum DeviceSpec {
         return try object.integer(field, in: 0...Int64.max) ?? now
     }
 
-    /// The sentence completing "`token` …" for a token `DeviceToken.normalized` refuses.
-    package static func tokenProblem(_ token: String) -> String {
-        let shown = token.count > 64 ? String(token.prefix(64)) + "…" : token
-        return
-            "must be an even number of hex digits, \(DeviceToken.minimumBytes)–\(DeviceToken.maximumBytes) bytes; got '\(shown)'"
-    }
-
     private static func decode(_ object: SpecObject, token pathToken: String?, now: Int64) throws(SpecError)
         -> DeviceRegistration
     {
@@ -67,7 +60,7 @@ public enum DeviceSpec {
         } else {
             let written = try object.requiredString("token")
             guard let normalized = DeviceToken.normalized(written) else {
-                throw object.error("token", tokenProblem(written))
+                throw object.error("token", DeviceToken.problem(written))
             }
             token = normalized
         }

@@ -21,9 +21,13 @@ public struct ExpectationFile: Sendable {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw ExpectationFileError(file: path, line: nil, message: "no such file or directory")
+                throw ExpectationFileError(
+                    file: path, line: nil, message: FileProblem.check(path)?.description ?? "no such file or directory")
             }
             if isDirectory.boolValue {
+                if let problem = FileProblem.check(path, expecting: .directory) {
+                    throw ExpectationFileError(file: path, line: nil, message: problem.description)
+                }
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
                 let yaml = names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
                 guard !yaml.isEmpty else {
@@ -43,9 +47,9 @@ public struct ExpectationFile: Sendable {
     public static func load(file: String, now: Int64) throws(ExpectationFileError) -> ExpectationFile {
         let text: String
         do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
+            text = try FileProblem.readText(file)
         } catch {
-            throw ExpectationFileError(file: file, line: nil, message: "cannot be read")
+            throw ExpectationFileError(file: file, line: nil, message: error.description)
         }
         let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         return try parse(yaml: text, file: file, baseDirectory: directory, now: now)
@@ -69,7 +73,10 @@ public struct ExpectationFile: Sendable {
             throw fail("", "must be a YAML mapping with setup: and expect:; got \(root.kindDescription)")
         }
         for field in fields where !fields.isEmpty && !Self.fields.contains(field.key) {
-            throw fail(field.key, "\(field.key) is not a field of an expectation file; known: setup, expect")
+            throw fail(
+                field.key,
+                "\(field.key) is not a field of an expectation file\(NameSuggestion.didYouMean(field.key, among: Self.fields)); known: setup, expect"
+            )
         }
         var setup = SetupSection()
         if let value = fields.first(where: { $0.key == "setup" })?.value {
@@ -83,7 +90,7 @@ public struct ExpectationFile: Sendable {
         var expectations: [DeliveryExpectation] = []
         if let value = fields.first(where: { $0.key == "expect" })?.value {
             do {
-                expectations = try DeliveryExpectation.list(value.json)
+                expectations = try DeliveryExpectation.list(value.json(textKeys: SpecValue.tokenKeys))
             } catch {
                 throw fail("", error.message)
             }

@@ -114,8 +114,11 @@ public enum ProviderKeySpec {
         default:
             let path = try object.requiredString(field)
             let fullPath = resolve(path, against: baseDirectory ?? "")
-            guard let text = try? String(contentsOfFile: fullPath, encoding: .utf8) else {
-                throw object.error(field, "names a file that cannot be read: '\(fullPath)'")
+            let text: String
+            do {
+                text = try FileProblem.readText(fullPath)
+            } catch {
+                throw object.error(field, "names a file that cannot be read: '\(fullPath)': \(error)")
             }
             return field == "publicKeyFile"
                 ? try publicKey(fromPublicPEM: text, field: object.path(of: field), file: fullPath)

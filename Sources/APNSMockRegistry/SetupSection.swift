@@ -79,7 +79,7 @@ public struct SetupSection: Sendable {
         }
         for (index, element) in (try object.array("faults") ?? []).enumerated() {
             let path = SpecError.join(object.path(of: "faults"), index: index)
-            let json = element.json
+            let json = element.json(textKeys: SpecValue.tokenKeys)
             do throws(FaultRuleError) {
                 _ = try FaultRule.parse(json, id: "check", createdAt: now, defaultSeed: 0)
             } catch {

@@ -1,3 +1,5 @@
+import APNSMockCore
+
 /// Reads the fields of one JSON or YAML object, each error naming the field's key path.
 ///
 /// Every getter treats a missing field and `null` alike (`nil`); `rejectUnknownFields(known:)`
@@ -42,7 +44,9 @@ public struct SpecObject: Sendable {
     public func rejectUnknownFields(known: [String]) throws(SpecError) {
         for key in keys where !known.contains(key) {
             throw SpecError(
-                path: path(of: key), problem: "is not a known field; known fields: \(known.joined(separator: ", "))",
+                path: path(of: key),
+                problem:
+                    "is not a known field\(NameSuggestion.didYouMean(key, among: known)); known fields: \(known.joined(separator: ", "))",
                 code: .unknownField)
         }
     }

@@ -89,7 +89,15 @@ public indirect enum SpecValue: Sendable {
 
     /// The value as JSON: YAML plain scalars become numbers or booleans when they read as
     /// one (`3`, `true`), and strings otherwise (a hex token stays a string).
-    public var json: JSONValue {
+    public var json: JSONValue { json(textKeys: []) }
+
+    /// The keys whose plain scalars are always text: device tokens, which are hex even when
+    /// written unquoted with digits only (`token: 5701…0001`).
+    public static let tokenKeys: Set<String> = ["token", "tokenPrefix"]
+
+    /// The value as JSON, as `json` reads it, except that a plain scalar that is the value of a
+    /// key in `textKeys` (at any depth) stays a string.
+    public func json(textKeys: Set<String>) -> JSONValue {
         switch self {
         case .null: return .null
         case .bool(let value): return .bool(value)
@@ -100,8 +108,15 @@ public indirect enum SpecValue: Sendable {
             if text == "true" || text == "false" { return .bool(text == "true") }
             if let number = JSONValue.parse(text), case .number = number { return number }
             return .string(text)
-        case .array(let elements): return .array(elements.map(\.json))
-        case .object(let fields): return .object(fields.map { ($0.key, $0.value.json) })
+        case .array(let elements): return .array(elements.map { $0.json(textKeys: textKeys) })
+        case .object(let fields):
+            return .object(
+                fields.map { field in
+                    if textKeys.contains(field.key), case .plain(let text) = field.value {
+                        return (field.key, .string(text))
+                    }
+                    return (field.key, field.value.json(textKeys: textKeys))
+                })
         }
     }
 

@@ -359,6 +359,7 @@ final class APNSSession {
     }
 
     private func respond(streamID: Int32, _ answer: APNSAnswer) {
+        shared.connections.noteAnswered()
         http2.respond(streamID: streamID, status: answer.status, body: answer.body, dataFrames: answer.dataFrames) {
             headers in
             if answer.body != nil { headers.add("content-type", "application/json") }

@@ -2,6 +2,7 @@ import APNSMockCore
 import APNSMockRegistry
 import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
 /// The live APNs connections of every listener sharing a context, each with a handle bound to
 /// its event loop, so that the admin API (through `ConnectionControl`) and graceful shutdown
@@ -19,6 +20,12 @@ public final class ConnectionRegistry: ConnectionControl {
     }
 
     private let entries = NIOLockedValueBox<[ObjectIdentifier: Entry]>([:])
+    /// What graceful shutdown found and did, once it has begun (`nil` before).
+    private let drained = NIOLockedValueBox<DrainSummary?>(nil)
+    /// Whether a graceful shutdown has begun: answers are then counted.
+    private let draining = Atomic<Bool>(false)
+    /// Streams answered since the shutdown began.
+    private let answeredWhileDraining = Atomic<Int>(0)
 
     public init() {}
 
@@ -60,7 +67,12 @@ public final class ConnectionRegistry: ConnectionControl {
     /// streams answered) or `grace` has passed, whichever is first (awaiting their close
     /// futures, not polling), and closes what is left.
     public func drain(debugData: [UInt8], grace: Duration) async {
+        // Every listener sharing the registry drains it; the first one counts what was open.
+        draining.store(true, ordering: .relaxed)
         let open = entries.withLockedValue { Array($0.values) }
+        drained.withLockedValue { summary in
+            if summary == nil { summary = DrainSummary(connections: open.count) }
+        }
         for entry in open { entry.execute { $0.shutdown(debugData: debugData) } }
         guard let loop = open.first?.channel.eventLoop else { return }
         let allClosed = EventLoopFuture.andAllComplete(open.map(\.channel.closeFuture), on: loop)
@@ -70,7 +82,26 @@ public final class ConnectionRegistry: ConnectionControl {
             _ = await group.next()
             group.cancelAll()
             // Completes `allClosed` when the grace ran out first.
-            _ = await close(reason: .shutdownGraceEnded)
+            let cut = await close(reason: .shutdownGraceEnded)
+            drained.withLockedValue { $0?.closedAtGraceEnd += cut }
+        }
+    }
+
+    /// Counts a stream answered, when a graceful shutdown is under way. Called from the
+    /// connections' event loops; one relaxed load when not draining.
+    func noteAnswered() {
+        guard draining.load(ordering: .relaxed) else { return }
+        answeredWhileDraining.add(1, ordering: .relaxed)
+    }
+
+    /// What graceful shutdown drained: `nil` when none has begun.
+    public var drainSummary: DrainSummary? {
+        drained.withLockedValue { summary in
+            summary.map {
+                var summary = $0
+                summary.streamsAnswered = answeredWhileDraining.load(ordering: .relaxed)
+                return summary
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import APNSMock
 import APNSMockAdmin
+import APNSMockCore
 import APNSMockRegistry
 import APNSMockStore
 import APNSMockTransport
@@ -52,9 +53,16 @@ struct CertsCommand: ParsableCommand {
         @Option(help: "With --client: the issuing CA certificate (default: certs/ca.pem).") var ca: String?
         @Option(help: "With --client: the issuing CA's private key (default: certs/ca-key.pem).") var caKey: String?
         @Option(help: "With --client: base name of the files written (default: provider).") var name: String?
+        @Option(
+            help: ArgumentHelp(
+                "Write a chain shaped like APNs's instead (TEST ONLY): apple-like (root.pem to trust, intermediate.pem, server.pem, server-key.pem) or untrusted-root (no root.pem); serve it with --tls-cert DIR/server.pem --tls-key DIR/server-key.pem.",
+                valueName: "apple-like|untrusted-root"))
+        var chain: String?
 
         func run() throws {
-            if client {
+            if let chain {
+                try generateChain(chain)
+            } else if client {
                 try generateClient()
             } else {
                 let clientOnly: [(String, String?)] = [
@@ -71,6 +79,21 @@ struct CertsCommand: ParsableCommand {
                 }
                 print("wrote \(out)/ca.pem, ca-key.pem, server.pem, server-key.pem")
             }
+        }
+
+        private func generateChain(_ name: String) throws {
+            guard let kind = ServerChainKind(rawValue: name) else {
+                throw CLIError("--chain must be \(ServerChainKind.spelled); got '\(name)'")
+            }
+            guard !client else { throw CLIError("--chain and --client cannot be combined") }
+            let files: ServerChain.Files
+            do {
+                files = try ServerChain.generate(kind).write(to: out)
+            } catch {
+                throw CLIError("cannot write the chain to '\(out)': \(error)")
+            }
+            let trust = files.root.map { "; a client must trust \($0)" } ?? "; its root was given to nobody"
+            print("wrote the \(kind) chain (TEST ONLY) to \(out): server.pem, server-key.pem, intermediate.pem\(trust)")
         }
 
         private func generateClient() throws {
@@ -100,12 +123,13 @@ struct CertsCommand: ParsableCommand {
             let caPath = ca ?? "certs/ca.pem"
             let caKeyPath = caKey ?? "certs/ca-key.pem"
             func read(_ flag: String, _ path: String) throws -> String {
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                do {
+                    return try FileProblem.readText(path)
+                } catch {
                     throw CLIError(
-                        "\(flag): cannot read '\(path)'. Run from the repository root (it holds certs/), or pass the file's path."
+                        "\(flag): cannot read '\(path)': \(error). Run from the repository root (it holds certs/), or pass the file's path."
                     )
                 }
-                return text
             }
             let caPEM = try read("--ca", caPath)
             let caKeyPEM = try read("--ca-key", caKeyPath)

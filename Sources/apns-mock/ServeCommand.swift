@@ -43,6 +43,16 @@ struct ServeCommand: AsyncParsableCommand {
     var adminInsecure = false
     @Option(help: "PEM server certificate chain (default certs/server.pem).") var tlsCert: String?
     @Option(help: "PEM server private key (default certs/server-key.pem).") var tlsKey: String?
+    @Option(
+        help: ArgumentHelp(
+            "Serve a chain generated at start instead of --tls-cert/--tls-key (TEST ONLY): apple-like (leaf ← intermediate ← a root named like Apple's USERTrust RSA root, written as root.pem for the client to trust) or untrusted-root (a root nobody is given).",
+            valueName: "apple-like|untrusted-root"))
+    var chain: String?
+    @Option(
+        help: ArgumentHelp(
+            "Where --chain writes root.pem, intermediate.pem, server.pem and server-key.pem (default: a new temporary directory, named in the log).",
+            valueName: "dir"))
+    var chainOut: String?
     @Option(help: "sandbox, production, or auto: from the TLS server name or :authority (default sandbox).")
     var environment: String?
     @Option(help: "SETTINGS_MAX_CONCURRENT_STREAMS announced to clients (default 1000).")
@@ -81,8 +91,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical; logs go to stderr (default notice).")
     var logLevel: String?
     @Option(
+        parsing: .upToNextOption,
         help: ArgumentHelp(
-            "DeliveryExpectation file or directory whose setup: (keys, devices, faults, channels) is applied at start and by POST /v1/reset. Repeatable.",
+            "Expectation files or directories whose setup: (keys, devices, faults, channels) is applied at start and by POST /v1/reset: several after one flag (--expectations a.yaml b.yaml), or the flag repeated.",
             valueName: "file-or-dir"))
     var expectations: [String] = []
     @Option(help: "Default seed of fault rules' probability selections and delays (default 0).")
@@ -134,6 +145,15 @@ struct ServeCommand: AsyncParsableCommand {
     static let noClientCA = "none"
 
     func validate() throws {
+        if let chain, ServerChainKind(rawValue: chain) == nil {
+            throw ValidationError("--chain must be \(ServerChainKind.spelled); got '\(chain)'")
+        }
+        if chain != nil, tlsCert != nil || tlsKey != nil {
+            throw ValidationError("--chain is served in place of --tls-cert and --tls-key: give one or the other")
+        }
+        if chainOut != nil, chain == nil {
+            throw ValidationError("--chain-out needs --chain")
+        }
         if let environment, EnvironmentMode(rawValue: environment) == nil {
             throw ValidationError("--environment must be sandbox, production or auto; got '\(environment)'")
         }
@@ -301,6 +321,8 @@ struct ServeCommand: AsyncParsableCommand {
             // On the development certificates, accept the committed sample provider certificates.
             configuration.useDevelopmentClientCA()
         }
+        // A flag's chain or certificate replaces the file's, whichever the file gave.
+        if tlsCert != nil || tlsKey != nil { configuration.serverChain = nil }
         var files = [
             (
                 source("--tls-cert", given: tlsCert != nil, "tlsCert", inFile: fileSets.tlsCert),
@@ -315,12 +337,14 @@ struct ServeCommand: AsyncParsableCommand {
             files.append(
                 (source("--client-ca", given: clientCA != nil, "clientCA", inFile: fileSets.clientCA), clientCAPath))
         }
-        for (source, path) in files where !FileManager.default.isReadableFile(atPath: path) {
+        if configuration.serverChain != nil { files.removeFirst(2) }
+        for (source, path) in files {
+            guard let problem = FileProblem.check(path) else { continue }
             let hint =
                 source.hasPrefix("--")
                 ? "Run from the repository root (it holds certs/), or pass the file's path."
                 : "Paths in the configuration file are relative to its directory."
-            throw CLIError("\(source): cannot read '\(path)'. \(hint)")
+            throw CLIError("\(source): cannot read '\(path)': \(problem). \(hint)")
         }
         return configuration
     }
@@ -341,6 +365,8 @@ struct ServeCommand: AsyncParsableCommand {
         if adminInsecure { configuration.adminInsecure = true }
         if let tlsCert { configuration.tlsCertificatePath = tlsCert }
         if let tlsKey { configuration.tlsKeyPath = tlsKey }
+        if let chain { configuration.serverChain = ServerChainKind(rawValue: chain) }
+        if let chainOut { configuration.serverChainDirectory = chainOut }
         if let environment { configuration.environment = EnvironmentMode(rawValue: environment)! }
         if let maxConcurrentStreams { configuration.http2.maxConcurrentStreams = maxConcurrentStreams }
         if let maxHeaderListSize { configuration.http2.maxHeaderListSize = maxHeaderListSize }

@@ -1,4 +1,5 @@
 import APNSMock
+import APNSMockRegistry
 import ArgumentParser
 import Foundation
 
@@ -12,8 +13,11 @@ struct TokenCommand: ParsableCommand {
     @Option(help: "The 10-character team id.") var teamId: String
 
     func run() throws {
-        guard let pem = try? String(contentsOfFile: key, encoding: .utf8) else {
-            throw CLIError("--key: cannot read '\(key)'")
+        let pem: String
+        do {
+            pem = try FileProblem.readText(key)
+        } catch {
+            throw CLIError("--key: cannot read '\(key)': \(error)")
         }
         do {
             print(try ProviderToken.make(privateKeyPEM: pem, keyID: keyId, teamID: teamId))

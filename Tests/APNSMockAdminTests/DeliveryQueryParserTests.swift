@@ -8,13 +8,13 @@ import Testing
 @Suite struct DeliveryQueryParserTests {
     @Test func parsesEveryParameter() throws {
         let query = try DeliveryQueryParser.parse([
-            ("token", "ABCD"), ("topic", "com.a"), ("pushType", "voip"), ("status", "410"),
+            ("token", "ABCD0123ABCD0123"), ("topic", "com.a"), ("pushType", "voip"), ("status", "410"),
             ("apnsId", "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D"), ("since", "5"), ("limit", "20"), ("order", "desc"),
             ("payload.aps.alert.title", "Hi"), ("headers.apns-priority", "5"),
         ])
         #expect(
             query.matcher.conditions == [
-                .token("abcd"), .topic("com.a"), .pushType(.voip), .status(410),
+                .token("abcd0123abcd0123"), .topic("com.a"), .pushType(.voip), .status(410),
                 .apnsID("7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D"),
                 .payload(path: [.key("aps"), .key("alert"), .key("title")], expected: .string("Hi")),
                 .header(name: "apns-priority", value: "5"),
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func endpointParametersAreAllowedOnlyWhereTheyBelong() throws {
-        let parsed = try DeliveryQueryParser.parse([("count", "2"), ("token", "ab")], allowing: ["count"])
+        let parsed = try DeliveryQueryParser.parse([("count", "2"), ("tokenPrefix", "ab")], allowing: ["count"])
         #expect(parsed.extra["count"] == "2")
         #expect(throws: AdminError.self) { try DeliveryQueryParser.parse([("count", "2")]) }
     }
@@ -41,6 +41,8 @@ import Testing
         ("limit", "0"), ("limit", "ten"), ("limit", "100001"), ("status", "abc"), ("status", "99"),
         ("pushType", "banner"), ("apnsId", "nope"), ("since", "-1"), ("order", "up"), ("bogus", "1"),
         ("token", ""), ("environment", "prod"), ("authMethod", "jwt"), ("priority", "high"), ("payload..x", "1"),
+        ("token", "zz"), ("tokenPrefix", "xyz"), ("status", "150"), ("priority", "7"), ("kind", "pushes"),
+        ("outcome", "delivered"),
     ])
     func rejectsBadValuesNamingTheParameter(_ name: String, _ value: String) {
         #expect {

@@ -80,7 +80,10 @@ import Testing
         (#"{"unregisteredAt":"yesterday"}"#, "unregisteredAt must be a whole number; got a string"),
         (#"{"unregisteredAt":-1}"#, "unregisteredAt must be 0–"),
         (#"{"token":"cdcdcdcdcdcdcdcd"}"#, "token 'cdcdcdcdcdcdcdcd' does not match the token in the path"),
-        (#"{"topc":"com.example.app"}"#, "topc is not a known field; known fields: token, topic"),
+        (
+            #"{"topc":"com.example.app"}"#,
+            "topc is not a known field (did you mean 'topic'?); known fields: token, topic"
+        ),
         ("topic=com.example.app", "is not valid JSON"),
         (#""com.example.app""#, "must be an object of named fields; got a string"),
     ])

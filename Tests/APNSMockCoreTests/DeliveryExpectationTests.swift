@@ -11,11 +11,11 @@ struct ExpectationTests {
 
     @Test func readsEveryField() throws {
         let list = try Self.parse(
-            #"[{"name":"a","match":{"token":"abcd"},"count":{"exactly":2},"within":"500ms"},"#
+            #"[{"name":"a","match":{"token":"abcd0123abcd0123"},"count":{"exactly":2},"within":"500ms"},"#
                 + #"{"name":"b","match":{"status":410},"count":{"none":true}},{"name":"c","match":{}}]"#)
         #expect(list[0].count == .exactly(2))
         #expect(list[0].within == 0.5)
-        #expect(list[0].match.conditions == [.token("abcd")])
+        #expect(list[0].match.conditions == [.token("abcd0123abcd0123")])
         #expect(list[1].count == .none)
         #expect(list[1].within == nil)
         #expect(list[2].count == .atLeast(1))

@@ -133,11 +133,12 @@ struct DeliveryMatcherTests {
         #expect(unknown?.field == "expect[0].match.tokn")
         #expect(
             unknown?.message
-                == "unknown matcher field 'expect[0].match.tokn'; known: \(DeliveryMatcher.fieldNames.joined(separator: ", "))"
+                == "unknown matcher field 'expect[0].match.tokn' (did you mean 'token'?); known: \(DeliveryMatcher.fieldNames.joined(separator: ", "))"
         )
         // The sentence is built from the fields: a URL's reader calls the field a query parameter.
         #expect(
-            unknown?.message(naming: "query parameter").hasPrefix("unknown query parameter 'expect[0].match.tokn';")
+            unknown?.message(naming: "query parameter").hasPrefix(
+                "unknown query parameter 'expect[0].match.tokn' (did you mean 'token'?);")
                 == true)
         let invalid = #expect(throws: MatcherError.self) {
             try DeliveryMatcher(json: .object([("status", .string("ok"))]))
@@ -145,7 +146,8 @@ struct DeliveryMatcherTests {
         #expect(invalid?.code == .invalidValue)
         #expect(
             invalid?.message(naming: "query parameter")
-                == "query parameter 'match.status' must be an HTTP status code such as 200 or 410; got 'ok'")
+                == "query parameter 'match.status' must be an HTTP status code from 200 to 599, such as 200 or 410; got 'ok'"
+        )
         #expect(throws: MatcherError.self) { try DeliveryMatcher(json: .object([("status", .string("ok"))])) }
         #expect(throws: MatcherError.self) { try DeliveryMatcher(json: .object([("headers", .string("x"))])) }
         #expect(throws: MatcherError.self) { try DeliveryMatcher(json: .string("token")) }

@@ -204,20 +204,20 @@ struct FaultRuleTests {
             "'action' holds both 'respond' and 'hang'"
         ),
         (
-            #"{"action": {"respond": {"status": 99, "reason": "X"}}}"#,
-            "'action.respond.status' must be an integer from 100 to 599"
+            #"{"action": {"respond": {"status": 199, "reason": "X"}}}"#,
+            "'action.respond.status' must be an integer from 200 to 599"
         ),
         (
             #"{"action": {"respond": {"status": 600, "reason": "X"}}}"#,
-            "'action.respond.status' must be an integer from 100 to 599"
+            "'action.respond.status' must be an integer from 200 to 599"
         ),
         (
             #"{"action": {"respond": {"status": "410", "reason": "X"}}}"#,
-            "'action.respond.status' must be an integer from 100 to 599"
+            "'action.respond.status' must be an integer from 200 to 599"
         ),
         (
             #"{"action": {"respond": {"status": 410.5, "reason": "X"}}}"#,
-            "'action.respond.status' must be an integer from 100 to 599"
+            "'action.respond.status' must be an integer from 200 to 599"
         ),
         (#"{"action": {"respond": {"reason": "X"}}}"#, "'action.respond.status' is missing"),
         (#"{"action": {"respond": {"status": 410}}}"#, "'action.respond.reason' is missing"),
@@ -244,7 +244,10 @@ struct FaultRuleTests {
             #"{"action": {"respond": {"status": 410, "reason": "X", "dataFrames": 17}}}"#,
             "'action.respond.dataFrames' must be an integer from 1 to 16"
         ),
-        (#"{"action": {"respond": {"stauts": 410}}}"#, "unknown field 'action.respond.stauts'; known: status, reason"),
+        (
+            #"{"action": {"respond": {"stauts": 410}}}"#,
+            "unknown field 'action.respond.stauts' (did you mean 'status'?); known: status, reason"
+        ),
         (#"{"action": {"respond": 410}}"#, "'action.respond' must be an object"),
         (#"{"action": {"hang": true}}"#, "'action.hang' must be an empty object"),
         (#"{"action": {"hang": {"x": 1}}}"#, "unknown field 'action.hang.x'; 'action.hang' takes no fields"),
@@ -343,7 +346,10 @@ struct FaultRuleTests {
         (#"{"select": {"for": 30}, "action": {"hang": {}}}"#, "'select.for' must be a duration from 1ms to 24h"),
         // match
         (#"{"match": [], "action": {"hang": {}}}"#, "'match' must be an object of matcher fields"),
-        (#"{"match": {"tokn": "ab"}, "action": {"hang": {}}}"#, "unknown matcher field 'match.tokn'; known: token"),
+        (
+            #"{"match": {"tokn": "ab"}, "action": {"hang": {}}}"#,
+            "unknown matcher field 'match.tokn' (did you mean 'token'?); known: token"
+        ),
         (#"{"match": {"tokn": "ab"}, "action": {"hang": {}}}"#, "authMethod, headers, payload, connectionId"),
         (#"{"match": {"status": 700}, "action": {"hang": {}}}"#, "matcher field 'match.status' must be an HTTP status"),
         (#"{"match": {"pushType": "loud"}, "action": {"hang": {}}}"#, "matcher field 'match.pushType' must be one of"),
@@ -370,7 +376,7 @@ struct FaultRuleTests {
     }
 
     @Test func errorMessagesAreTheWholeSentence() throws {
-        #expect(throws: FaultRuleError("'action.respond.status' must be an integer from 100 to 599")) {
+        #expect(throws: FaultRuleError("'action.respond.status' must be an integer from 200 to 599")) {
             try Self.parse(#"{"action": {"respond": {"status": 99, "reason": "X"}}}"#)
         }
         #expect(FaultRuleError("x").description == "x")

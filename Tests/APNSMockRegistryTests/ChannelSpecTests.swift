@@ -159,7 +159,7 @@ import Testing
         ("channels: {bundleId: a.b}", "setup.channels must be a list; got an object"),
         (
             "chanels: []",
-            "setup.chanels is not a known field; known fields: keys, devices, faults, channels, broadcastDisabled"
+            "setup.chanels is not a known field (did you mean 'channels'?); known fields: keys, devices, faults, channels, broadcastDisabled"
         ),
     ])
     func badSetupSectionsNameTheField(_ yaml: String, _ message: String) {

@@ -111,7 +111,7 @@ import Testing
             ),
             (
                 ["teamId": "DEF123GHIJ", "publicKey": committedPublicPEM, "enviroment": "sandbox"],
-                "enviroment is not a known field; known fields: keyId, teamId"
+                "enviroment is not a known field (did you mean 'environment'?); known fields: keyId, teamId"
             ),
             (
                 ["keyId": "OTHER12345", "teamId": "DEF123GHIJ", "publicKey": committedPublicPEM],
@@ -182,6 +182,8 @@ import Testing
             _ = try ProviderKeySpec.decode(setup: missing, baseDirectory: "/tmp")
         }
         #expect(
-            error?.description == "setup.keys[1].publicKeyFile names a file that cannot be read: '/tmp/nowhere.pem'")
+            error?.description
+                == "setup.keys[1].publicKeyFile names a file that cannot be read: '/tmp/nowhere.pem': no such file or directory"
+        )
     }
 }

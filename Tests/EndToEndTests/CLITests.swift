@@ -53,10 +53,32 @@ import Testing
     @Test(arguments: [
         (["serve", "--tls-cert", "/nonexistent/server.pem"], "--tls-cert: cannot read '/nonexistent/server.pem'"),
         (["serve", "--environment", "staging"], "--environment must be sandbox, production or auto"),
+        (["serve", "--chain", "apple"], "--chain must be apple-like or untrusted-root; got 'apple'"),
+        (["serve", "--chain", "apple-like", "--tls-cert", "x.pem"], "--chain is served in place of --tls-cert"),
+        (["serve", "--chain-out", "/tmp/x"], "--chain-out needs --chain"),
+        (["certs", "generate", "--chain", "apple", "--out", "/tmp/x"], "--chain must be apple-like or untrusted-root"),
         (["serve", "--bogus"], "Unknown option '--bogus'"),
         (["serve", "--log-level", "loud"], "--log-level must be one of"),
         (["token", "--key", "/nonexistent.p8", "--key-id", "A", "--team-id", "B"], "--key: cannot read"),
-        (["serve", "--config", "/nonexistent/apns-mock.yaml"], "/nonexistent/apns-mock.yaml: cannot be read"),
+        (
+            ["serve", "--config", "/nonexistent/apns-mock.yaml"],
+            "/nonexistent/apns-mock.yaml: no such file or directory"
+        ),
+        (["serve", "--config", E2E.repositoryRoot + "/certs"], "/certs: is a directory, not a file"),
+        (["serve", "--tls-cert", E2E.repositoryRoot + "/certs"], "/certs': is a directory, not a file"),
+        (
+            ["serve", "--tls-key", "/nonexistent/key.pem"],
+            "--tls-key: cannot read '/nonexistent/key.pem': no such file"
+        ),
+        (
+            ["serve", "--expectations", "/nonexistent/a.yaml"],
+            "--expectations: /nonexistent/a.yaml: no such file or directory"
+        ),
+        (["serve", "--localizations", E2E.repositoryRoot + "/certs/ca.pem"], "/certs/ca.pem': is not a directory"),
+        (
+            ["token", "--key", E2E.repositoryRoot + "/certs", "--key-id", "A", "--team-id", "B"],
+            "/certs': is a directory, not a file"
+        ),
         (["serve", "--auth-stream-limit", "maybe"], "--auth-stream-limit must be on or off; got 'maybe'"),
         (
             ["serve", "--environment-key-reason", "Nope"],
@@ -73,7 +95,7 @@ import Testing
         (["serve", "--payload-limit", "6000"], "--payload-limit must be 256–5120 bytes; got 6000"),
         (
             ["serve", "--localizations", "/nonexistent/l10n"],
-            "localizations directory '/nonexistent/l10n' does not exist"
+            "localizations directory '/nonexistent/l10n': no such file or directory"
         ),
         (["export", "not-a-uuid"], "the apns-id must be a UUID"),
     ])

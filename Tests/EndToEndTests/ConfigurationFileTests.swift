@@ -158,6 +158,15 @@ import Testing
         #expect(configuration.keys.isEmpty && configuration.devices.isEmpty)
     }
 
+    @Test func aGeneratedChainIsASetting() throws {
+        let directory = try Self.directory(["conf/apns-mock.yaml": "chain: untrusted-root\nchainOut: chain\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try ConfigurationFile(contentsOf: directory.path + "/conf/apns-mock.yaml").configuration
+        #expect(configuration.serverChain == .untrustedRoot)
+        #expect(configuration.serverChainDirectory == directory.path + "/conf/chain")
+        #expect(APNSMockConfiguration().serverChain == nil)
+    }
+
     @Test func keyFilesAreRelativeToTheFilesDirectory() throws {
         let p8 = try String(contentsOfFile: E2E.keyFile, encoding: .utf8)
         let publicPEM = try String(
@@ -204,8 +213,12 @@ import Testing
             "setup:\n  keys:\n    - {keyId: ABC123DEFG, teamId: DEF123GHIJ, publicKeyFile: pub.pem, environment: prod}",
             "setup.keys[0].environment must be sandbox, production or both; got 'prod'"
         ),
-        ("prot: 2197", "prot is not a known field; known fields: host, port"),
+        ("prot: 2197", "prot is not a known field (did you mean 'port'?); known fields: host, port"),
+        ("recordCapcity: 10", "recordCapcity is not a known field (did you mean 'recordCapacity'?); known fields:"),
+        ("RecordCapacity: 10", "RecordCapacity is not a known field (did you mean 'recordCapacity'?)"),
         ("port: 70000", "port must be 0–65535; got 70000"),
+        ("chain: apple", "chain must be apple-like or untrusted-root; got 'apple'"),
+        ("chain: apple-like\ntlsCert: a.pem", "chain is served in place of tlsCert and tlsKey"),
         ("port: [2197, http]", "port[1] must be a whole number; got 'http'"),
         ("port: []", "port must list at least one port"),
         ("adminPort: -1", "adminPort must be 0–65535; got -1"),
@@ -232,7 +245,7 @@ import Testing
         ("host: ''", "host must not be empty"),
         ("tlsCert: [a]", "tlsCert must be a string; got a list"),
         ("setup: [1]", "setup must be an object of named fields; got a list"),
-        ("setup: {kees: []}", "setup.kees is not a known field; known fields: keys, devices"),
+        ("setup: {kees: []}", "setup.kees is not a known field (did you mean 'keys'?); known fields: keys, devices"),
         ("setup: {keys: {keyId: A}}", "setup.keys must be a list; got an object"),
         ("setup: {keys: [{keyId: K1, teamId: T1}]}", "setup.keys[0] must have exactly one of publicKey, privateKey"),
         (
@@ -283,7 +296,7 @@ import Testing
             _ = try ConfigurationFile(contentsOf: "/nonexistent/apns-mock.yaml")
             Issue.record("a missing file was accepted")
         } catch {
-            #expect(error.description == "/nonexistent/apns-mock.yaml: cannot be read")
+            #expect(error.description == "/nonexistent/apns-mock.yaml: no such file or directory")
         }
     }
 

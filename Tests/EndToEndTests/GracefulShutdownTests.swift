@@ -16,8 +16,9 @@ import Testing
         process.arguments = ["serve", "--port", "0", "--admin-port", "0"]
         process.currentDirectoryURL = URL(fileURLWithPath: E2E.repositoryRoot)
         let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = err
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let line = E2E.firstLine(of: out)
@@ -42,5 +43,10 @@ import Testing
         #expect(!process.isRunning)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+        // One line says what the drain did: the connection, the stream answered after GOAWAY.
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(
+            stderr.contains("shut down: closed 1 connection, answered 1 stream while draining, 1 record held"),
+            "\(stderr)")
     }
 }

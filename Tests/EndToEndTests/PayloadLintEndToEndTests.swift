@@ -315,7 +315,7 @@ import Testing
         await #expect {
             try await E2E.withMock(E2E.mockConfiguration { $0.localizationsPath = directory.path + "/none" }) { _ in }
         } throws: { error in
-            "\(error)".contains("does not exist")
+            "\(error)".contains("/none': no such file or directory")
         }
     }
 }

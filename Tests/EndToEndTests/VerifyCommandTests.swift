@@ -177,9 +177,9 @@ import Testing
         try """
         expect:
           - name: fine
-            match: {token: abcd}
+            match: {tokenPrefix: abcd}
           - name: broken
-            match: {token: abcd}
+            match: {tokenPrefix: abcd}
             count: {exactly: many}
         """.write(toFile: bad, atomically: true, encoding: .utf8)
         let badFile = try await Self.verify(nil, [bad])

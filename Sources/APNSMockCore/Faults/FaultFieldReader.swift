@@ -23,7 +23,8 @@ struct FaultFieldReader {
                         "unknown field '\(path(member.key))'; '\(location)' takes no fields", code: .unknownField)
                 }
                 throw FaultRuleError(
-                    "unknown field '\(path(member.key))'; known: \(known.joined(separator: ", "))", code: .unknownField)
+                    "unknown field '\(path(member.key))'\(NameSuggestion.didYouMean(member.key, among: known)); known: \(known.joined(separator: ", "))",
+                    code: .unknownField)
             }
             guard seen.insert(member.key).inserted else {
                 throw FaultRuleError("'\(path(member.key))' is given more than once", code: .duplicateField)

@@ -1,13 +1,13 @@
 /// The answer a `respond` fault sends instead of the one the rules would give.
 ///
 /// JSON: `{"status": 410, "reason": "Unregistered", "timestamp": 1700000000000, "dataFrames": 1}`.
-/// Any status from 100 to 599 and any reason (Apple's or invented) are allowed, but like APNs a
+/// Any status from 200 to 599 and any reason (Apple's or invented) are allowed, but like APNs a
 /// non-200 answer always carries a reason and a 200 never does.
 public struct FaultResponse: Sendable, Hashable {
     /// The most DATA frames a body may be split over.
     public static let dataFramesLimit = 16
 
-    /// The HTTP status, 100...599.
+    /// The HTTP status, 200...599 (`APNSStatus.answerRange`).
     public var status: Int
     /// The body's `reason`; `nil` exactly when `status` is 200.
     public var reason: APNSReason?
@@ -39,7 +39,11 @@ public struct FaultResponse: Sendable, Hashable {
         let fields = try FaultFieldReader(
             json, at: location, known: ["status", "reason", "timestamp", "dataFrames"],
             shape: #"an object such as {"status": 410, "reason": "Unregistered"}"#)
-        guard let status = try fields.integer("status", in: 100...599).map({ Int($0) }) else {
+        guard
+            let status = try fields.integer(
+                "status", in: Int64(APNSStatus.answerRange.lowerBound)...Int64(APNSStatus.answerRange.upperBound)
+            ).map({ Int($0) })
+        else {
             throw FaultRuleError("'\(fields.path("status"))' is missing")
         }
         let reason = try fields.string("reason")

@@ -67,7 +67,7 @@ public struct FaultRule: Sendable, Hashable {
     ///   - defaultSeed: the server's seed (`serve --seed`), from which a rule without
     ///     `select.seed` derives its own.
     /// - Throws: `FaultRuleError` whose message names the offending field by key path
-    ///   (`'action.respond.status' must be an integer from 100 to 599`); unknown fields too.
+    ///   (`'action.respond.status' must be an integer from 200 to 599`); unknown fields too.
     public static func parse(_ json: JSONValue, id: String, createdAt: Int64, defaultSeed: UInt64)
         throws(FaultRuleError) -> FaultRule
     {
@@ -104,7 +104,8 @@ public struct FaultRule: Sendable, Hashable {
         for member in members {
             guard known.contains(member.key) else {
                 throw FaultRuleError(
-                    "unknown matcher field 'match.\(member.key)'; known: \(known.joined(separator: ", "))")
+                    "unknown matcher field 'match.\(member.key)'\(NameSuggestion.didYouMean(member.key, among: known)); known: \(known.joined(separator: ", "))"
+                )
             }
             guard member.key == "connectionId" else { continue }
             guard !seenConnectionID else { throw FaultRuleError("'match.connectionId' is given more than once") }

@@ -1,6 +1,6 @@
 /// A fault rule (or a mode, behavior or throttle setting) that could not be read: what kind of
 /// mistake (`code`) and a sentence naming the offending field by its key path
-/// (`'action.respond.status' must be an integer from 100 to 599`).
+/// (`'action.respond.status' must be an integer from 200 to 599`).
 public struct FaultRuleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of mistake.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
