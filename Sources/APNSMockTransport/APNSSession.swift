@@ -169,12 +169,17 @@ final class APNSSession {
         // GOAWAY and lets the read succeed): then what completed in it can no longer be answered.
         // Sending what it queued tells (its GOAWAY goes out before any answer anyway).
         let terminated = http2.hasReadyRequests && http2.sendQueuedFrames()
-        if terminated || (!ok && !http2.streamLimitViolated) {
+        let ownGoAway = http2.streamLimitViolated || http2.streamIDRegression != nil
+        if terminated || (!ok && !ownGoAway) {
             run { machine, actions in machine.sessionFailed(into: &actions) }
         }
         answerReadyRequests()
         if !ok, http2.streamLimitViolated {
             run { machine, actions in machine.streamLimitViolated(into: &actions) }
+        } else if !ok, let regression = http2.streamIDRegression {
+            run { machine, actions in
+                machine.streamIDWentBack(regression.streamID, highest: regression.highest, into: &actions)
+            }
         }
         noteControlFramesAndClosedStreams()
     }

@@ -42,6 +42,15 @@ final class HTTP2ServerSession {
     var replacesStreamLimitGoAway: (() -> Bool)?
     /// The client opened more streams than it was allowed and `replacesStreamLimitGoAway` said so.
     private(set) var streamLimitViolated = false
+    /// The client sent HEADERS on a stream it never opened, numbered below one it did (RFC 9113
+    /// §5.1.1: a connection error PROTOCOL_ERROR). libnghttp2 1.52 drops such a frame without
+    /// telling (nghttp2 issues #1300, #2233), so the session notices it in `onBeginFrame`, fails
+    /// the read, and the caller sends the GOAWAY.
+    private(set) var streamIDRegression: (streamID: Int32, highest: Int32)?
+    /// The most recently closed streams, oldest first: HEADERS may still arrive on one of them
+    /// (trailers after the server reset it), which RFC 9113 §5.1 says to ignore, not to punish.
+    private var recentlyClosedStreams: [Int32] = []
+    private static let recentlyClosedLimit = 128
 
     /// A GOAWAY or RST_STREAM frame that went over the connection, worth logging.
     enum ControlFrame: Equatable {
@@ -65,6 +74,9 @@ final class HTTP2ServerSession {
             throw TLSError("cannot allocate nghttp2 callbacks")
         }
         defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks) { _, header, user in
+            HTTP2ServerSession.with(user) { $0.onBeginFrame(header!.pointee) }
+        }
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
             HTTP2ServerSession.with(user) { $0.onBeginHeaders(frame!) }
         }
@@ -416,7 +428,22 @@ final class HTTP2ServerSession {
         }
     }
 
+    /// A frame's header arrived. HEADERS on a client stream numbered below the highest one the
+    /// client opened, that is neither open nor recently closed, opens a stream out of order:
+    /// a connection error (RFC 9113 §5.1.1) the library would let pass.
+    private func onBeginFrame(_ header: nghttp2_frame_hd) -> Int32 {
+        guard header.type == UInt8(NGHTTP2_HEADERS.rawValue), header.stream_id & 1 == 1 else { return 0 }
+        let highest = lastProcessedStreamID
+        guard header.stream_id < highest, nghttp2_session_find_stream(session, header.stream_id) == nil,
+            !recentlyClosedStreams.contains(header.stream_id)
+        else { return 0 }
+        streamIDRegression = (header.stream_id, highest)
+        return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
+    }
+
     private func onStreamClose(_ streamID: Int32) -> Int32 {
+        if recentlyClosedStreams.count == Self.recentlyClosedLimit { recentlyClosedStreams.removeFirst() }
+        recentlyClosedStreams.append(streamID)
         if let request = streams.removeValue(forKey: streamID) {
             if case .ready = request.stage {
                 // Still in the ready list: recycled once its answer is submitted.

@@ -30,6 +30,8 @@ public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
     case goAwayInsteadOfAnswer(String?)
     /// The client opened more streams than it acknowledged (`stream-limit-goaway`).
     case streamLimitExceeded
+    /// The client opened a stream numbered below one it had opened (RFC 9113 §5.1.1).
+    case streamIDWentBack(Int32, highest: Int32)
     /// A graceful end (SIGTERM, the shutdown mode) before the connection spoke HTTP/2.
     case shutdownBeforeHTTP2
     case idleTimeout
@@ -63,6 +65,8 @@ public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
         case .goAwayWithError(let code): "GOAWAY \(HTTP2ErrorCode(code)) (a fault rule)"
         case .goAwayInsteadOfAnswer(let reason): "GOAWAY instead of an answer (\(reason ?? "no reason"))"
         case .streamLimitExceeded: "the client opened more streams than it acknowledged (stream-limit-goaway)"
+        case .streamIDWentBack(let streamID, let highest):
+            "the client opened stream \(streamID) after stream \(highest) (RFC 9113 §5.1.1: PROTOCOL_ERROR)"
         case .shutdownBeforeHTTP2: "shutdown before HTTP/2"
         case .idleTimeout: "idle timeout"
         case .closedByAdmin: "closed through the admin API"

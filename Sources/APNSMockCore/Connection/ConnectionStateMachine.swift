@@ -519,6 +519,20 @@ public struct ConnectionStateMachine: Sendable {
         actions.append(.close(afterFlush: true))
     }
 
+    /// The client sent HEADERS on stream `streamID`, below stream `highest` it opened before,
+    /// on a stream it never opened: a connection error PROTOCOL_ERROR (RFC 9113 §5.1.1). GOAWAY
+    /// names the last stream processed and says why in its debug data; then the connection closes.
+    public mutating func streamIDWentBack(_ streamID: Int32, highest: Int32, into actions: inout [Action]) {
+        guard !isClosed else { return }
+        beginClosing(.streamIDWentBack(streamID, highest: highest))
+        actions.append(
+            .goAway(
+                errorCode: HTTP2ErrorCode.protocolError.rawValue, lastStreamID: nil,
+                debugData: Array(
+                    "HEADERS on stream \(streamID), below stream \(highest) already opened (RFC 9113 §5.1.1)".utf8)))
+        actions.append(.close(afterFlush: true))
+    }
+
     // MARK: for tests
 
     /// Carries out `decision` as if the rules and the fault policy had made it (tests drive
