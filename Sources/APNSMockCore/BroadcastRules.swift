@@ -132,7 +132,8 @@ public struct BroadcastRules: Sendable {
             return nil
         case .expiration:
             guard let raw = facts.base.expiration else {
-                return facts.base.fail(.badExpirationDate, "no apns-expiration; a broadcast must send one (0: deliver now)")
+                return facts.base.fail(
+                    .badExpirationDate, "no apns-expiration; a broadcast must send one (0: deliver now)")
             }
             guard RequestRules.isUnixSeconds(raw) else {
                 return facts.base.fail(.badExpirationDate, RejectionWords.badExpiration(raw))
@@ -143,7 +144,9 @@ public struct BroadcastRules: Sendable {
             guard let raw = facts.base.priority else {
                 return facts.base.fail(.badPriority, "no apns-priority; a broadcast must send 10, 5 or 1")
             }
-            guard RequestRules.isPriority(raw) else { return facts.base.fail(.badPriority, RejectionWords.badPriority(raw)) }
+            guard RequestRules.isPriority(raw) else {
+                return facts.base.fail(.badPriority, RejectionWords.badPriority(raw))
+            }
             return nil
         case .channelRegistry:
             guard let bundleID = facts.bundleID, let id = facts.base.channelID,
@@ -213,7 +216,8 @@ public struct BroadcastRules: Sendable {
             guard identity.topics.contains(bundleID) || identity.bundleID == bundleID else {
                 return facts.fail(
                     .topicMismatch,
-                    "the path names '\(bundleID)'; the certificate's topics are \(RejectionWords.list(identity.topics))")
+                    "the path names '\(bundleID)'; the certificate's topics are \(RejectionWords.list(identity.topics))"
+                )
             }
         }
         return nil
@@ -226,7 +230,8 @@ public struct BroadcastRules: Sendable {
         guard !channels.isBroadcastEnabled(bundleID: bundleID) else { return nil }
         return facts.fail(
             .featureNotEnabled,
-            "broadcast is switched off for '\(bundleID)' (PUT /v1/apps/\(bundleID)/broadcast {\"enabled\":true} turns it on)")
+            "broadcast is switched off for '\(bundleID)' (PUT /v1/apps/\(bundleID)/broadcast {\"enabled\":true} turns it on)"
+        )
     }
 
     /// `apns-channel-id` present (MissingChannelId) and well-formed (BadChannelId).
@@ -252,7 +257,8 @@ public struct BroadcastRules: Sendable {
         let elsewhere = id.flatMap { channels.channel(id: $0) }
         let detail: String
         if let elsewhere, elsewhere.environment != context.environment {
-            detail = "channel \(id ?? "") is a \(elsewhere.environment.rawValue) channel; this connection is \(context.environment.rawValue)"
+            detail =
+                "channel \(id ?? "") is a \(elsewhere.environment.rawValue) channel; this connection is \(context.environment.rawValue)"
         } else if let elsewhere {
             detail = "channel \(id ?? "") belongs to '\(elsewhere.bundleID)', not '\(bundleID ?? "")'"
         } else {

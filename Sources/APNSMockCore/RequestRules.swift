@@ -132,7 +132,8 @@ public struct RequestRules: Sendable {
         case .collapseID:
             guard let id = facts.collapseID, id.utf8.count > Self.collapseIDLimit else { return nil }
             return facts.fail(
-                .badCollapseId, "apns-collapse-id is \(id.utf8.count) bytes; at most \(Self.collapseIDLimit) are allowed")
+                .badCollapseId,
+                "apns-collapse-id is \(id.utf8.count) bytes; at most \(Self.collapseIDLimit) are allowed")
         case .payloadEmpty:
             guard request.payloadSize == 0 else { return nil }
             return facts.fail(.payloadEmpty, "the request has no body; a push needs a JSON payload")
@@ -187,7 +188,8 @@ public struct RequestRules: Sendable {
             guard let topic, identity.topics.contains(topic) else {
                 return facts.fail(
                     .badTopic,
-                    "apns-topic is '\(topic ?? "")'; the certificate's topics are \(RejectionWords.list(identity.topics))")
+                    "apns-topic is '\(topic ?? "")'; the certificate's topics are \(RejectionWords.list(identity.topics))"
+                )
             }
             facts.effectiveTopic = topic
         }

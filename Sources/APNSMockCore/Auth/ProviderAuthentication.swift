@@ -38,7 +38,8 @@ enum ProviderAuthentication {
         guard let authorization = facts.authorization else {
             return facts.fail(
                 .missingProviderToken,
-                "no authorization header; a connection without a client certificate needs 'authorization: bearer <JWT>'")
+                "no authorization header; a connection without a client certificate needs 'authorization: bearer <JWT>'"
+            )
         }
         let block = request.headerBlock
         guard let bearer = block.withBytes(authorization, ProviderTokenParser.bearerTokenRange) else {
@@ -158,7 +159,8 @@ enum ProviderAuthentication {
         if let key, !key.environment.allows(context.environment) {
             return facts.fail(
                 policy.environmentKeyReason,
-                "key '\(details.keyID)' is for \(key.environment.words); this connection is \(context.environment.rawValue)")
+                "key '\(details.keyID)' is for \(key.environment.words); this connection is \(context.environment.rawValue)"
+            )
         }
         if let key, let topic = facts.topic, !topic.isEmpty, !key.covers(topic: topic) {
             return facts.fail(

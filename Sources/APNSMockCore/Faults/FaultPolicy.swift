@@ -32,7 +32,8 @@ public enum FaultPolicy {
         if state.poisoned {
             reject(
                 403, .expiredProviderToken,
-                "the expired-token-poison behavior: after an ExpiredProviderToken this connection answers every request so")
+                "the expired-token-poison behavior: after an ExpiredProviderToken this connection answers every request so"
+            )
         } else if now < state.lockedOutUntil {
             reject(
                 429, .tooManyProviderTokenUpdates,
