@@ -1,3 +1,4 @@
+import APNSMockCore
 import Foundation
 
 #if canImport(Glibc)
@@ -132,6 +133,37 @@ struct AdminClient {
             body = decoded
         }
         return Response(status: status, body: body)
+    }
+}
+
+extension AdminClient {
+    /// `GET path` of one delivery for a command (`explain`, `export`): the body of a 200, or the
+    /// command fails with the admin API's message: exit 1 for an answer that is not 200 (no such
+    /// delivery), 2 for a bad apns-id or `--admin`, an unreachable API or a 401.
+    static func deliveryResource(
+        command: String, apnsID: String, path: String, admin: String, token: String?
+    ) -> [UInt8] {
+        guard APNSMessageID.isValid(apnsID) else {
+            fail(2, "apns-mock \(command): the apns-id must be a UUID (8-4-4-4-12 hex digits); got '\(apnsID)'")
+        }
+        let base = admin.hasSuffix("/") ? String(admin.dropLast()) : admin
+        guard let client = AdminClient(url: base) else {
+            fail(2, "apns-mock \(command): --admin must be a URL such as http://127.0.0.1:2198; got '\(admin)'")
+        }
+        let response: Response
+        do {
+            response = try client.send(
+                method: "GET", path: path, headers: authorization(token: token), timeout: 30)
+        } catch {
+            fail(2, "apns-mock \(command): cannot reach the admin API at \(base): \(error)")
+        }
+        guard response.status == 200 else {
+            let message =
+                (JSONValue.parse(response.body)?["error"]?["message"]?.scalarText)
+                ?? String(decoding: response.body, as: UTF8.self)
+            fail(response.status == 401 ? 2 : 1, "apns-mock \(command): \(message) (HTTP \(response.status))")
+        }
+        return response.body
     }
 }
 

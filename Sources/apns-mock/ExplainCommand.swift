@@ -24,26 +24,10 @@ struct ExplainCommand: ParsableCommand {
     var adminToken: String?
 
     func run() throws {
-        guard APNSMessageID.isValid(apnsID) else {
-            fail(2, "apns-mock explain: the apns-id must be a UUID (8-4-4-4-12 hex digits); got '\(apnsID)'")
-        }
-        let base = admin.hasSuffix("/") ? String(admin.dropLast()) : admin
-        guard let client = AdminClient(url: base) else {
-            fail(2, "apns-mock explain: --admin must be a URL such as http://127.0.0.1:2198; got '\(admin)'")
-        }
-        let response: AdminClient.Response
-        do {
-            response = try client.send(
-                method: "GET", path: "/v1/deliveries/\(apnsID)", headers: AdminClient.authorization(token: adminToken),
-                timeout: 30)
-        } catch {
-            fail(2, "apns-mock explain: cannot reach the admin API at \(base): \(error)")
-        }
-        guard response.status == 200, let record = JSONValue.parse(response.body) else {
-            let message =
-                (JSONValue.parse(response.body)?["error"]?["message"]?.scalarText)
-                ?? String(decoding: response.body, as: UTF8.self)
-            fail(response.status == 401 ? 2 : 1, "apns-mock explain: \(message) (HTTP \(response.status))")
+        let body = AdminClient.deliveryResource(
+            command: "explain", apnsID: apnsID, path: "/v1/deliveries/\(apnsID)", admin: admin, token: adminToken)
+        guard let record = JSONValue.parse(body) else {
+            fail(1, "apns-mock explain: the admin API's answer is not JSON")
         }
         print(Self.explanation(of: record))
     }

@@ -27,33 +27,15 @@ struct ExportCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        guard APNSMessageID.isValid(apnsID) else {
-            fail(2, "apns-mock export: the apns-id must be a UUID (8-4-4-4-12 hex digits); got '\(apnsID)'")
-        }
-        let base = admin.hasSuffix("/") ? String(admin.dropLast()) : admin
-        guard let client = AdminClient(url: base) else {
-            fail(2, "apns-mock export: --admin must be a URL such as http://127.0.0.1:2198; got '\(admin)'")
-        }
-        let headers = AdminClient.authorization(token: adminToken)
-        let response: AdminClient.Response
-        do {
-            response = try client.send(
-                method: "GET", path: "/v1/deliveries/\(apnsID)/simulator.apns", headers: headers, timeout: 30)
-        } catch {
-            fail(2, "apns-mock export: cannot reach the admin API at \(base): \(error)")
-        }
-        guard response.status == 200 else {
-            let message =
-                (JSONValue.parse(response.body)?["error"]?["message"]?.scalarText)
-                ?? String(decoding: response.body, as: UTF8.self)
-            fail(response.status == 401 ? 2 : 1, "apns-mock export: \(message) (HTTP \(response.status))")
-        }
+        let body = AdminClient.deliveryResource(
+            command: "export", apnsID: apnsID, path: "/v1/deliveries/\(apnsID)/simulator.apns", admin: admin,
+            token: adminToken)
         let path = output ?? "\(apnsID).apns"
         if path == "-" {
-            FileHandle.standardOutput.write(Data(response.body + [0x0A]))
+            FileHandle.standardOutput.write(Data(body + [0x0A]))
             return
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(response.body + [0x0A])) else {
+        guard FileManager.default.createFile(atPath: path, contents: Data(body + [0x0A])) else {
             fail(2, "apns-mock export: cannot write '\(path)'")
         }
         print("wrote \(path): xcrun simctl push booted \(path)")

@@ -79,30 +79,45 @@ public struct ProviderCertificate: Sendable, Equatable {
     /// More than one topic: a push must name its topic in `apns-topic`.
     public var isMultiTopic: Bool { topics.count > 1 }
 
-    /// Reads a DER-encoded certificate. Throws ``ParseError`` for anything that is not an X.509
+    /// Reads a DER-encoded certificate: only the fields a provider certificate's reading needs
+    /// (subject, validity, extensions). The public key is never decoded: the client's key was
+    /// already checked by OpenSSL in the handshake, and swift-crypto frees an RSA key that
+    /// BoringSSL refuses twice (`_RSA.Signing.PublicKey(derRepresentation:)`), which a client
+    /// certificate would otherwise reach. Throws ``ParseError`` for anything that is not an X.509
     /// certificate or whose topics extension is malformed.
     public init(derEncoded bytes: [UInt8]) throws {
-        let certificate: Certificate
+        let fields: CertificateFields
         do {
-            certificate = try Certificate(derEncoded: bytes)
+            fields = try CertificateFields(derEncoded: bytes)
         } catch {
             throw ParseError("not a DER-encoded X.509 certificate: \(error)")
         }
-        try self.init(certificate: certificate)
+        try self.init(
+            subject: fields.subject, notValidBefore: fields.notValidBefore, notValidAfter: fields.notValidAfter,
+            extensions: fields.extensions)
     }
 
     /// Reads the provider fields of `certificate`. Throws ``ParseError`` when its topics
     /// extension is malformed.
     public init(certificate: Certificate) throws {
-        subject = Self.describe(certificate.subject)
-        bundleID = Self.firstAttribute(Self.userIDAttribute, in: certificate.subject)
-        teamID = Self.firstAttribute(.RDNAttributeType.organizationalUnitName, in: certificate.subject)
-        notValidBefore = certificate.notValidBefore
-        notValidAfter = certificate.notValidAfter
-        isVoIPServices = certificate.extensions[oid: Self.voipServicesExtension] != nil
+        try self.init(
+            subject: certificate.subject, notValidBefore: certificate.notValidBefore,
+            notValidAfter: certificate.notValidAfter, extensions: certificate.extensions)
+    }
 
-        let sandbox = certificate.extensions[oid: Self.sandboxExtension] != nil
-        let production = certificate.extensions[oid: Self.productionExtension] != nil
+    private init(
+        subject name: DistinguishedName, notValidBefore: Date, notValidAfter: Date,
+        extensions: Certificate.Extensions
+    ) throws {
+        subject = Self.describe(name)
+        bundleID = Self.firstAttribute(Self.userIDAttribute, in: name)
+        teamID = Self.firstAttribute(.RDNAttributeType.organizationalUnitName, in: name)
+        self.notValidBefore = notValidBefore
+        self.notValidAfter = notValidAfter
+        isVoIPServices = extensions[oid: Self.voipServicesExtension] != nil
+
+        let sandbox = extensions[oid: Self.sandboxExtension] != nil
+        let production = extensions[oid: Self.productionExtension] != nil
         switch (sandbox, production) {
         case (true, true): environment = .both
         case (true, false): environment = .sandbox
@@ -110,7 +125,7 @@ public struct ProviderCertificate: Sendable, Equatable {
         case (false, false): environment = .unspecified
         }
 
-        if let topicsExtension = certificate.extensions[oid: Self.topicsExtension] {
+        if let topicsExtension = extensions[oid: Self.topicsExtension] {
             let parsed = try Self.parseTopics(topicsExtension.value)
             topics = parsed.topics
             topicKinds = parsed.kinds
