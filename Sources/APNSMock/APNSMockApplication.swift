@@ -156,7 +156,7 @@ public struct APNSMockApplication: Sendable {
             environmentMode: configuration.environment, store: store, registry: registry,
             authStreamLimit: configuration.authStreamLimit, logger: logger, shutdownGrace: configuration.shutdownGrace,
             connectionLog: connectionLog, faults: faults, maxConnections: configuration.maxConnections,
-            idleTimeout: configuration.idleTimeout, now: now)
+            idleTimeout: configuration.idleTimeout, handshakeTimeout: configuration.handshakeTimeout, now: now)
         connections = context.connections
         var listeners: [APNSListener] = []
         do {

@@ -86,6 +86,9 @@ public struct APNSMockConfiguration: Sendable {
     public var behaviors: [ConnectionBehavior: Int64] = [:]
     /// Idle connections get GOAWAY `{"reason":"IdleTimeout"}` after this long.
     public var idleTimeout: Duration?
+    /// Connections that have not finished the TLS handshake and the HTTP/2 client preface this
+    /// long after accept are closed (slow or half-open handshakes); `nil`: never.
+    public var handshakeTimeout: Duration? = .seconds(10)
     /// Connections beyond this many are closed at accept.
     public var maxConnections: Int?
     /// How long SIGTERM waits for connections to finish their streams.

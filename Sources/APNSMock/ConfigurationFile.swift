@@ -58,6 +58,9 @@ public struct ConfigurationFile: Sendable {
         if let throttle = document.throttle { configuration.throttle = throttle }
         if let behaviors = document.behaviors { configuration.behaviors = behaviors }
         if let seconds = document.idleTimeout { configuration.idleTimeout = .milliseconds(Int64(seconds * 1000)) }
+        if let seconds = document.handshakeTimeout {
+            configuration.handshakeTimeout = seconds > 0 ? .milliseconds(Int64(seconds * 1000)) : nil
+        }
         if let limit = document.maxConnections { configuration.maxConnections = limit }
         if let path = document.localizationsPath { configuration.localizationsPath = path }
         if let locale = document.locale { configuration.locale = locale }

@@ -77,6 +77,8 @@ public struct ConfigurationDocument: Sendable {
     public var behaviors: [ConnectionBehavior: Int64]?
     /// Seconds.
     public var idleTimeout: Double?
+    /// `handshakeTimeout`, in seconds; 0 turns it off.
+    public var handshakeTimeout: Double?
     public var maxConnections: Int?
     /// Resolved against the file's directory.
     public var localizationsPath: String?
@@ -94,7 +96,7 @@ public struct ConfigurationDocument: Sendable {
         "chain", "chainOut", "environment",
         "maxConcurrentStreams",
         "maxHeaderListSize", "recordCapacity", "threads", "strictPayload", "strictRegistry", "authStreamLimit",
-        "environmentKeyReason", "clientCA", "logLevel", "seed", "throttle", "behaviors", "idleTimeout",
+        "environmentKeyReason", "clientCA", "logLevel", "seed", "throttle", "behaviors", "idleTimeout", "handshakeTimeout",
         "maxConnections", "localizations", "locale", "payloadLimit", "channelLimit", "storedMessagesOutliveChannels",
         "setup",
     ]
@@ -210,6 +212,12 @@ public struct ConfigurationDocument: Sendable {
                 throw object.error("idleTimeout", "must be a duration such as 30s or 5m; got '\(text)'")
             }
             document.idleTimeout = seconds
+        }
+        if let text = try object.string("handshakeTimeout") {
+            guard let seconds = DurationText.seconds(text), seconds >= 0 else {
+                throw object.error("handshakeTimeout", "must be a duration such as 10s (0 turns it off); got '\(text)'")
+            }
+            document.handshakeTimeout = seconds
         }
         document.maxConnections = try object.integer("maxConnections", in: 1...1_000_000).map { Int($0) }
         document.localizationsPath = try path(object, "localizations", baseDirectory)

@@ -41,6 +41,8 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// When bytes last arrived (`--idle-timeout`), as the event loop's uptime.
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
+    /// Closes the connection if it has not reached HTTP/2 in time (`--handshake-timeout`).
+    private var handshakeCheck: Scheduled<Void>?
     /// The I/O error that ended the connection, if one did.
     private var closeError: String?
     /// Why the connection could not be set up, if it could not.
@@ -76,6 +78,12 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     func channelActive(context: ChannelHandlerContext) {
         logger.debug("connection opened", metadata: ["apnsmock.peer": "\(Self.peer(context))"])
         if let idleTimeout = shared.idleTimeout { scheduleIdleCheck(after: TimeAmount(idleTimeout), context: context) }
+        if let handshakeTimeout = shared.handshakeTimeout {
+            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            handshakeCheck = context.eventLoop.scheduleTask(in: TimeAmount(handshakeTimeout)) {
+                bound.value.checkHandshake()
+            }
+        }
         shared.connectionLog.opened(id: connectionID, peer: Self.peer(context), at: shared.now())
         context.fireChannelActive()
     }
@@ -98,6 +106,8 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         lingerTimeout = nil
         idleCheck?.cancel()
         idleCheck = nil
+        handshakeCheck?.cancel()
+        handshakeCheck = nil
         context.fireChannelInactive()
     }
 
@@ -390,6 +400,17 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private func scheduleIdleCheck(after delay: TimeAmount, context: ChannelHandlerContext) {
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         idleCheck = context.eventLoop.scheduleTask(in: delay) { bound.value.checkIdle() }
+    }
+
+    /// `--handshake-timeout` ran out: a connection still greeting, in its TLS handshake or
+    /// before the HTTP/2 preface is closed (a slow or half-open handshake holds nothing longer).
+    private func checkHandshake() {
+        handshakeCheck = nil
+        guard let context, let session, !channelClosing else { return }
+        if session.handshakeTimeoutElapsed() {
+            logger.notice("handshake timeout: closed before TLS and HTTP/2 were set up")
+            afterSessionStep(context: context)
+        }
     }
 
     private func checkIdle() {

@@ -28,6 +28,9 @@ public final class APNSListenerContext: Sendable {
     let maxConnections: Int?
     /// A connection idle this long gets GOAWAY `{"reason":"IdleTimeout"}` (`--idle-timeout`).
     let idleTimeout: Duration?
+    /// A connection still in its TLS handshake or before the HTTP/2 preface this long after
+    /// accept is closed (`--handshake-timeout`).
+    let handshakeTimeout: Duration?
     /// Epoch milliseconds; injectable for tests.
     let now: @Sendable () -> Int64
     /// One `notice` line per rejection, rate-limited.
@@ -39,6 +42,7 @@ public final class APNSListenerContext: Sendable {
         store: DeliveryStore, registry: Registry = Registry(), authStreamLimit: Bool = true, logger: Logger,
         shutdownGrace: Duration = .seconds(5), connectionLog: ConnectionLog = ConnectionLog(),
         faults: FaultControl = FaultControl(), maxConnections: Int? = nil, idleTimeout: Duration? = nil,
+        handshakeTimeout: Duration? = nil,
         now: @escaping @Sendable () -> Int64 = APNSListenerContext.systemNow
     ) {
         self.registry = registry
@@ -54,6 +58,7 @@ public final class APNSListenerContext: Sendable {
         self.faults = faults
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout
+        self.handshakeTimeout = handshakeTimeout
         self.now = now
     }
 

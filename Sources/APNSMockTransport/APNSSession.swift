@@ -213,6 +213,14 @@ final class APNSSession {
 
     /// The idle timeout ran out with nothing received: a graceful end with `debugData`, unless
     /// a stream waits for its answer or is being received. Returns whether it ended.
+    /// `--handshake-timeout` ran out; returns whether the connection closes (it had not reached
+    /// HTTP/2).
+    func handshakeTimeoutElapsed() -> Bool {
+        var ended = false
+        run { machine, actions in ended = machine.handshakeTimeoutElapsed(into: &actions) }
+        return ended
+    }
+
     func idleTimeoutElapsed(debugData: [UInt8]) -> Bool {
         let streamsBeingReceived = http2.streamsBeingReceived.count
         var ended = false

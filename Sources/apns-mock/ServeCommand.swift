@@ -112,6 +112,11 @@ struct ServeCommand: AsyncParsableCommand {
             "Send GOAWAY {\"reason\":\"IdleTimeout\"} to connections idle this long (e.g. 5m; a bare number is seconds).",
             valueName: "duration"))
     var idleTimeout: String?
+    @Option(
+        help: ArgumentHelp(
+            "Close connections that have not finished the TLS handshake and the HTTP/2 preface after this long (default 10s; 0 turns it off).",
+            valueName: "duration"))
+    var handshakeTimeout: String?
     @Option(help: "Refuse APNs connections beyond this many.")
     var maxConnections: Int?
     @Option(
@@ -194,6 +199,10 @@ struct ServeCommand: AsyncParsableCommand {
             do { _ = try ConnectionBehavior.parse(spec: spec) } catch {
                 throw ValidationError("--behavior \(error.message)")
             }
+        }
+        if let handshakeTimeout, (DurationText.seconds(handshakeTimeout) ?? -1) < 0 {
+            throw ValidationError(
+                "--handshake-timeout must be a duration such as 10s (0 turns it off); got '\(handshakeTimeout)'")
         }
         if let idleTimeout, (DurationText.seconds(idleTimeout) ?? 0) <= 0 {
             throw ValidationError("--idle-timeout must be a duration such as 30s or 5m; got '\(idleTimeout)'")
@@ -388,6 +397,9 @@ struct ServeCommand: AsyncParsableCommand {
             if let (name, lockout) = try? ConnectionBehavior.parse(spec: spec) {
                 configuration.behaviors[name] = lockout ?? ConnectionBehavior.defaultLockoutMilliseconds
             }
+        }
+        if let handshakeTimeout, let seconds = DurationText.seconds(handshakeTimeout) {
+            configuration.handshakeTimeout = seconds > 0 ? .milliseconds(Int64(seconds * 1000)) : nil
         }
         if let idleTimeout, let seconds = DurationText.seconds(idleTimeout) {
             configuration.idleTimeout = .milliseconds(Int64(seconds * 1000))

