@@ -96,7 +96,8 @@ public struct ConfigurationDocument: Sendable {
         "chain", "chainOut", "environment",
         "maxConcurrentStreams",
         "maxHeaderListSize", "recordCapacity", "threads", "strictPayload", "strictRegistry", "authStreamLimit",
-        "environmentKeyReason", "clientCA", "logLevel", "seed", "throttle", "behaviors", "idleTimeout", "handshakeTimeout",
+        "environmentKeyReason", "clientCA", "logLevel", "seed", "throttle", "behaviors", "idleTimeout",
+        "handshakeTimeout",
         "maxConnections", "localizations", "locale", "payloadLimit", "channelLimit", "storedMessagesOutliveChannels",
         "setup",
     ]
