@@ -212,6 +212,14 @@ public final class RunningMock: Sendable {
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
+    /// The provider-behaviour report of what the mock received (in `window`), as
+    /// `GET /v1/report` gives it: per provider identity, its numbers and findings.
+    public func providerReport(window: ReportWindow = ReportWindow()) -> ProviderReport {
+        ProviderReportAnalyzer.report(
+            deliveries: application.reader.behaviorDeliveries(in: window),
+            connections: application.connectionLog.behaviorConnections(), window: window)
+    }
+
     /// Forgets every record and puts keys and devices back to the configuration's, as
     /// `POST /v1/reset` does.
     public func reset() {

@@ -40,6 +40,22 @@ public struct DeliveryReader: Sendable {
         DeliveryFollower(store: store, query: query, after: cursor, analyses: analyses)
     }
 
+    /// Summaries for the provider-behaviour report of the records received in `window`
+    /// (analysed, for their lint), read a page at a time: each page one short hold of the
+    /// store's lock, the analyses outside it.
+    public func behaviorDeliveries(in window: ReportWindow) -> [BehaviorDelivery] {
+        var summaries: [BehaviorDelivery] = []
+        var query = DeliveryQuery(limit: 1000)
+        while true {
+            let page = self.query(query)
+            for record in page.deliveries where window.contains(record.receivedAt) {
+                if let summary = record.behaviorDelivery { summaries.append(summary) }
+            }
+            guard let next = page.next else { return summaries }
+            query.since = next
+        }
+    }
+
     /// Empties the store and forgets the analyses.
     public func removeAll() {
         store.removeAll()

@@ -9,7 +9,8 @@ struct APNSMockCommand: AsyncParsableCommand {
         abstract: "A mock Apple Push Notification service for integration tests.",
         version: APNSMockVersion.current,
         subcommands: [
-            ServeCommand.self, VerifyCommand.self, ExplainCommand.self, ExportCommand.self, CertsCommand.self,
+            ServeCommand.self, VerifyCommand.self, ReportCommand.self, ExplainCommand.self, ExportCommand.self,
+            CertsCommand.self,
             KeysCommand.self,
             TokenCommand.self,
         ],

@@ -1,0 +1,81 @@
+/// What the provider-behaviour report needs of one recorded request: a plain summary of a
+/// record (the store builds it; table tests write it by hand).
+public struct BehaviorDelivery: Sendable, Hashable {
+    /// The record's sequence number (the order requests arrived in).
+    public var sequence: UInt64
+    /// The `apns-id` of the answer (the client's, or the one the mock generated).
+    public var apnsID: String
+    /// The mock generated `apnsID` (the client sent none), so it says nothing about retries.
+    public var apnsIDGenerated: Bool
+    /// When the request's headers arrived, epoch milliseconds.
+    public var receivedAt: Int64
+    /// When it was answered, epoch milliseconds; `nil` while unanswered.
+    public var respondedAt: Int64?
+    public var connectionID: UInt64
+    public var identity: ProviderIdentity
+    /// The provider token's `iat` (UNIX seconds), for token authentication.
+    public var tokenIssuedAt: Int64?
+    /// The device token (lower-case hex); `nil` for a broadcast.
+    public var deviceToken: String?
+    /// `BehaviorDelivery.fingerprint(of:)` of the payload bytes.
+    public var payloadFingerprint: UInt64
+    public var topic: String?
+    /// `apns-push-type` as sent; `nil` when the header was missing.
+    public var pushTypeHeader: String?
+    /// `apns-priority` as sent.
+    public var priorityHeader: String?
+    /// `apns-expiration` as sent.
+    public var expirationHeader: String?
+    /// `apns-collapse-id` as sent.
+    public var collapseIDHeader: String?
+    /// The answer's status (`nil`: unanswered, or only a GOAWAY).
+    public var status: Int?
+    public var reason: String?
+    /// The payload's lint findings, one code each.
+    public var lint: [LintCode]
+    /// A broadcast push (to a channel), not to a device.
+    public var isBroadcast: Bool
+
+    public init(
+        sequence: UInt64, apnsID: String, apnsIDGenerated: Bool = false, receivedAt: Int64, respondedAt: Int64? = nil,
+        connectionID: UInt64, identity: ProviderIdentity, tokenIssuedAt: Int64? = nil, deviceToken: String? = nil,
+        payloadFingerprint: UInt64 = 0, topic: String? = nil, pushTypeHeader: String? = nil,
+        priorityHeader: String? = nil, expirationHeader: String? = nil, collapseIDHeader: String? = nil,
+        status: Int? = nil, reason: String? = nil, lint: [LintCode] = [], isBroadcast: Bool = false
+    ) {
+        self.sequence = sequence
+        self.apnsID = apnsID
+        self.apnsIDGenerated = apnsIDGenerated
+        self.receivedAt = receivedAt
+        self.respondedAt = respondedAt
+        self.connectionID = connectionID
+        self.identity = identity
+        self.tokenIssuedAt = tokenIssuedAt
+        self.deviceToken = deviceToken
+        self.payloadFingerprint = payloadFingerprint
+        self.topic = topic
+        self.pushTypeHeader = pushTypeHeader
+        self.priorityHeader = priorityHeader
+        self.expirationHeader = expirationHeader
+        self.collapseIDHeader = collapseIDHeader
+        self.status = status
+        self.reason = reason
+        self.lint = lint
+        self.isBroadcast = isBroadcast
+    }
+
+    /// A 64-bit FNV-1a hash of `bytes`: equal payloads have equal fingerprints, in every
+    /// process (unlike `Hasher`).
+    public static func fingerprint<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    /// The headers that decide APNs's answer besides credentials: a re-send with the same
+    /// ones is unchanged.
+    var answerHeaders: [String?] { [topic, pushTypeHeader, priorityHeader, expirationHeader, collapseIDHeader] }
+}
