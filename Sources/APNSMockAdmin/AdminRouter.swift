@@ -38,6 +38,7 @@ public enum AdminRouter {
         FaultRoutes.add(
             to: router,
             FaultRoutes.Targets(faults: faults, connectionLog: connectionLog, connections: connections, now: now))
+        DashboardRoutes.add(to: router)
         router.get("/health") { _, _ in
             json(status: .ok, Array(#"{"status":"ok"}"#.utf8))
         }
