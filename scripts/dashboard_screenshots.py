@@ -25,7 +25,7 @@ FRENCH = "0f" * 32
 def start(binary):
     server = subprocess.Popen(
         [binary, "serve", "--config", "apns-mock.example.yaml", "--port", "0", "--admin-port", "0", "--channels-port", "0"],
-        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     ready = server.stdout.readline()
     fields = dict(part.split("=", 1) for part in ready.split() if "=" in part)
     if "admin" not in fields:
@@ -65,8 +65,9 @@ def pushes(binary, admin, apns):
             "id": "outage", "match": {"topic": "com.example.app"}, "select": {"first": 1},
             "action": {"respond": {"status": 503, "reason": "ServiceUnavailable"}}})
         push(DEVICE, {"aps": {"alert": {"title": "Flash sale", "body": "Two hours only"}}})
-        httpx.post(f"{admin}/v1/faults", json={
-            "id": "gone", "match": {"token": "0f0f"}, "action": {"respond": {"status": 410, "reason": "Unregistered"}}})
+        added = httpx.post(f"{admin}/v1/faults", json={
+            "id": "gone", "match": {"token": FRENCH}, "select": {"first": 1}, "action": {"respond": {"status": 410, "reason": "Unregistered"}}})
+        added.raise_for_status()
 
 
 def main():
@@ -85,6 +86,7 @@ def main():
             page.screenshot(path=os.path.join(output, "dashboard-deliveries.png"))
             page.locator('#cards .card[data-status="410"]').click()
             expect(page.locator("#detail")).to_be_visible()
+            page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=os.path.join(output, "dashboard-detail.png"))
             page.click("#detail-close")
             page.click("#tab-faults")
