@@ -8,9 +8,11 @@ a check fails, 3 when playwright or chromium is missing (the Swift test decides 
 """
 
 import json
+import re
 import secrets
 import ssl
 import sys
+import threading
 import time
 
 CHROMIUM = "/usr/bin/chromium"
@@ -173,6 +175,25 @@ def check_faults(page, provider, device):
     expect(page.locator('[data-fault-id="dashboard-410"]')).to_have_count(0)
     expect_status(provider.push(device, {"aps": {"alert": {"title": "Rule gone"}}}), 200)
 
+    # A delayed answer: the card shows the push pending, then the same card (by sequence) answered.
+    page.fill("#fault-json", json.dumps({"id": "slow", "match": {"token": device}, "select": {"first": 1},
+                                         "action": {"delay": {"duration": "1500ms"}}}))
+    page.click("#fault-form button[type=submit]")
+    expect(page.locator('[data-fault-id="slow"]')).to_be_visible()
+    page.click("#tab-deliveries")
+    answers = []
+    pusher = threading.Thread(target=lambda: answers.append(provider.push(device, {"aps": {"alert": {"title": "Slow"}}})))
+    pusher.start()
+    slow = card(page, "Slow")
+    expect(slow).to_have_class(re.compile(r"\bpending\b"))
+    expect(slow).to_have_attribute("data-status", "pending")
+    pusher.join(timeout=10)
+    assert answers == [200], f"the delayed push answered {answers}"
+    expect(slow).to_have_attribute("data-status", "200")
+    expect(slow).to_have_count(1)
+    expect(slow).not_to_have_class(re.compile(r"\bpending\b"))
+    page.click("#tab-faults")
+
     # Modes toggle from the page.
     page.check("#mode-unavailable")
     expect(page.locator("#mode-unavailable")).to_be_checked()
@@ -215,6 +236,14 @@ def check_token(page, provider, token):
     page.reload()
     expect(page.locator("#stream-state")).to_have_attribute("data-state", "live", timeout=10_000)
     expect(card(page, title)).to_have_count(1)
+
+    # Or in the address's fragment (never sent to the server), which the page then removes.
+    other = page.context.browser.new_page()
+    other.goto(page.url.split("#")[0] + "#token=" + token)
+    expect(other.locator("#stream-state")).to_have_attribute("data-state", "live", timeout=10_000)
+    expect(card(other, title)).to_have_count(1)
+    assert "token" not in other.url, f"the token stayed in the address: {other.url}"
+    other.close()
     step("token", started)
 
 
