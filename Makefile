@@ -12,9 +12,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian/Ubuntu packages: to build, and (TEST_PACKAGES) to run the end-to-end clients.
 BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
-TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs
+TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
-.PHONY: run build release release-static image test-image test test-unit test-asan test-tsan test-examples deps test-deps format lint clean
+.PHONY: run build release release-static image test-image test test-unit test-asan test-tsan test-examples deps test-deps format lint clean screenshots
 
 run: deps build
 	.build/debug/apns-mock serve
@@ -102,6 +102,13 @@ test-asan: test-deps
 
 test-tsan: test-deps
 	$(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-tsan --sanitize=thread --filter 'APNSMockStoreTests|APNSMockTransportTests|APNSMockAdminTests|EndToEndTests'
+
+# The dashboard's screenshots in the README (docs/screenshots/*.png): a mock on free ports with
+# the example configuration, a few pushes, Debian's chromium driven by playwright (as the browser
+# tests are; no browser download).
+screenshots: test-deps
+	$(SWIFT) build --product apns-mock
+	$(PYTHON) scripts/dashboard_screenshots.py .build/debug/apns-mock docs/screenshots
 
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift

@@ -104,9 +104,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            // The OpenAPI document, compiled in as bytes (PackageResources.openapi_yaml): the binary
-            // needs no resource bundle beside it.
-            resources: [.embedInCode("openapi.yaml")]
+            // The OpenAPI document and the dashboard's files, compiled in as bytes
+            // (PackageResources.openapi_yaml, .index_html, …): the binary needs no resource bundle beside it.
+            resources: [
+                .embedInCode("openapi.yaml"),
+                .embedInCode("Dashboard/index.html"),
+                .embedInCode("Dashboard/dashboard.js"),
+                .embedInCode("Dashboard/dashboard.css"),
+            ]
         ),
         .target(
             name: "APNSMock",
@@ -193,4 +198,3 @@ let package = Package(
         ),
     ]
 )
-

@@ -6,8 +6,10 @@ public struct AdminAccess: Sendable, Equatable {
     /// The token callers present as `authorization: Bearer TOKEN`; `nil`: no token asked for.
     public let token: String?
 
-    /// The admin calls that never need the token (orchestrators probe health without secrets).
-    public static let openPaths: Set<String> = ["/health"]
+    /// The admin calls that never need the token: health (orchestrators probe it without
+    /// secrets) and the dashboard's files, which hold no data (the page asks for the token and
+    /// sends it on the calls it makes; a browser cannot send a bearer header when it navigates).
+    public static let openPaths: Set<String> = Set(["/health"]).union(DashboardRoutes.paths)
 
     public init(token: String?) {
         self.token = token

@@ -39,6 +39,7 @@ public enum AdminRouter {
             to: router,
             FaultRoutes.Targets(faults: faults, connectionLog: connectionLog, connections: connections, now: now))
         ReportRoutes.add(to: router, reader: reader, executor: executor, connectionLog: connectionLog, now: now)
+        DashboardRoutes.add(to: router)
         router.get("/health") { _, _ in
             json(status: .ok, Array(#"{"status":"ok"}"#.utf8))
         }

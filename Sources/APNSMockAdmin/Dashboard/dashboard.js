@@ -1,0 +1,813 @@
+// apns-mock dashboard: hand-written, no framework, no build step. Everything it shows comes from
+// the admin API (the same calls a script makes); untrusted text (payloads, headers) is only ever
+// set as textContent, never parsed as HTML.
+//
+// The admin token (servers started with --admin-token) is typed into the page, kept in this tab's
+// sessionStorage and sent as `authorization: Bearer` on every fetch. The delivery stream is read
+// with fetch streaming rather than EventSource, which cannot send that header.
+"use strict";
+
+(() => {
+  const TOKEN_KEY = "apns-mock.adminToken";
+  const FILTER_KEY = "apns-mock.filter";
+  const FIRST_PAGE = 200;  // records shown on load
+  const MOST_CARDS = 500;  // older cards are dropped beyond this
+  const RETRY_MS = 1000;
+
+  const $ = (id) => document.getElementById(id);
+  const state = {
+    records: new Map(),  // sequence -> record
+    cards: new Map(),    // sequence -> <li>
+    selected: null,      // sequence shown in the detail pane
+    lastSequence: 0,     // the newest sequence the stream has sent (where a reconnect resumes)
+    abort: null,         // AbortController of the running stream
+    devices: new Map(),  // token -> locale, from GET /v1/devices
+    tab: "deliveries",
+    tokenAsked: false,
+  };
+
+  // MARK: helpers
+
+  /** An element with attributes and children (strings become text nodes). */
+  function el(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (name === "class") node.className = value;
+      else if (name === "text") node.textContent = value;
+      else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+      else node.setAttribute(name, value === true ? "" : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === undefined || child === null || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function show(node, visible) { node.hidden = !visible; }
+
+  function say(node, message) {
+    node.textContent = message || "";
+    show(node, Boolean(message));
+  }
+
+  function announce(message) {
+    const announcer = $("announcer");
+    announcer.textContent = "";
+    // A fresh text node after a tick, so that screen readers announce a repeated message too.
+    setTimeout(() => { announcer.textContent = message; }, 30);
+  }
+
+  function text(value) {
+    if (value === undefined || value === null) return "—";
+    if (typeof value === "object") return JSON.stringify(value);
+    return String(value);
+  }
+
+  function time(milliseconds, withDate) {
+    if (milliseconds === undefined || milliseconds === null) return "—";
+    const date = new Date(milliseconds);
+    const clock = date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    return withDate ? `${date.toLocaleDateString()} ${clock}.${String(date.getMilliseconds()).padStart(3, "0")}` : clock;
+  }
+
+  function definitionList(pairs, className) {
+    const list = el("dl", { class: className || "kv" });
+    for (const [key, value] of pairs) {
+      if (value === undefined) continue;
+      list.append(el("dt", { text: key }), el("dd", { text: text(value) }));
+    }
+    return list;
+  }
+
+  function pretty(value) {
+    return el("pre", { text: typeof value === "string" ? value : JSON.stringify(value, null, 2) });
+  }
+
+  // MARK: the admin API
+
+  function token() { return sessionStorage.getItem(TOKEN_KEY) || ""; }
+
+  function headers(extra) {
+    const result = Object.assign({}, extra);
+    if (token()) result.authorization = `Bearer ${token()}`;
+    return result;
+  }
+
+  class APIError extends Error {
+    constructor(status, body) {
+      super(body && body.error ? body.error.message : `the admin API answered ${status}`);
+      this.status = status;
+      this.code = body && body.error ? body.error.code : undefined;
+    }
+  }
+
+  /** One admin call; the decoded JSON answer, or an APIError carrying the API's message. */
+  async function api(method, path, body) {
+    const init = { method, cache: "no-store", headers: headers(body === undefined ? {} : { "content-type": "application/json" }) };
+    if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
+    const response = await fetch(path, init);
+    const raw = await response.text();
+    let json = null;
+    try { json = raw ? JSON.parse(raw) : null; } catch (_) { json = null; }
+    if (response.status === 401) tokenNeeded(json);
+    if (!response.ok) throw new APIError(response.status, json);
+    return json;
+  }
+
+  function tokenNeeded(body) {
+    const form = $("token-form");
+    form.classList.add("needed");
+    const why = body && body.error ? body.error.message : "this server asks for its admin token";
+    say($("problem"), `${why}. Type the admin token in the field above; the page keeps it for this tab only.`);
+    setStreamState("locked", "Needs the admin token");
+    if (!state.tokenAsked) {
+      state.tokenAsked = true;
+      $("token-input").focus();
+    }
+  }
+
+  function setStreamState(name, label) {
+    const node = $("stream-state");
+    node.dataset.state = name;
+    node.textContent = label;
+  }
+
+  /** The filter as a query string: the text field's value, without a leading `?` or spaces. */
+  function filterQuery() {
+    return $("filter-input").value.trim().replace(/^\?/, "").replace(/^&+|&+$/g, "");
+  }
+
+  function withFilter(path, extra) {
+    const parts = [filterQuery(), extra].filter(Boolean);
+    return parts.length ? `${path}?${parts.join("&")}` : path;
+  }
+
+  // MARK: the deliveries
+
+  /** Loads the newest page for the filter, then follows the event stream from there. */
+  async function startDeliveries() {
+    if (state.abort) state.abort.abort();
+    const controller = new AbortController();
+    state.abort = controller;
+    sessionStorage.setItem(FILTER_KEY, $("filter-input").value);
+    say($("filter-error"), "");
+    $("filter-input").removeAttribute("aria-invalid");
+    clearCards();
+    setStreamState("connecting", "Connecting…");
+    let page;
+    try {
+      page = await api("GET", withFilter("/v1/deliveries", `order=desc&limit=${FIRST_PAGE}`));
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      return stopped(error);
+    }
+    if (controller.signal.aborted) return;
+    say($("problem"), "");
+    const records = page.deliveries || [];
+    for (const record of records.slice().reverse()) upsert(record, false);
+    state.lastSequence = records.reduce((most, record) => Math.max(most, record.sequence), 0);
+    updateCount();
+    follow(controller);
+  }
+
+  function stopped(error) {
+    if (error instanceof APIError && error.status === 400) {
+      say($("filter-error"), error.message);
+      $("filter-input").setAttribute("aria-invalid", "true");
+      setStreamState("error", "Stopped: the filter is not valid");
+    } else if (!(error instanceof APIError && error.status === 401)) {
+      say($("problem"), `The admin API cannot be read: ${error.message}`);
+      setStreamState("error", "Disconnected");
+    }
+  }
+
+  /** Reads `GET /v1/events` until aborted, reconnecting after `lastSequence` when it ends. */
+  async function follow(controller) {
+    while (!controller.signal.aborted) {
+      try {
+        await readStream(controller);
+        if (controller.signal.aborted) return;
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        if (error instanceof APIError && (error.status === 400 || error.status === 401)) return stopped(error);
+      }
+      setStreamState("connecting", "Reconnecting…");
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  }
+
+  async function readStream(controller) {
+    const response = await fetch(withFilter("/v1/events", `since=${state.lastSequence}`), {
+      headers: headers({ accept: "text/event-stream" }),
+      cache: "no-store",
+      signal: controller.signal,
+    });
+    if (!response.ok) {
+      let body = null;
+      try { body = await response.json(); } catch (_) { body = null; }
+      if (response.status === 401) tokenNeeded(body);
+      throw new APIError(response.status, body);
+    }
+    setStreamState("live", "Live");
+    say($("problem"), "");
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value.replace(/\r\n?/g, "\n");
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        serverEvent(block);
+      }
+    }
+  }
+
+  /** One Server-Sent Event: `delivery` (new with an id, an answer decided since without) or `dropped`. */
+  function serverEvent(block) {
+    let name = "message";
+    let id = null;
+    const data = [];
+    for (const line of block.split("\n")) {
+      if (line === "" || line.startsWith(":")) continue;
+      const colon = line.indexOf(":");
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+      if (field === "event") name = value;
+      else if (field === "id") id = value;
+      else if (field === "data") data.push(value);
+    }
+    if (name === "delivery" && data.length) {
+      const record = JSON.parse(data.join("\n"));
+      if (id !== null) state.lastSequence = Math.max(state.lastSequence, Number(id));
+      const isNew = !state.records.has(record.sequence);
+      upsert(record, true);
+      updateCount();
+      if (isNew) announce(arrival(record));
+      refreshSoon();
+    } else if (name === "dropped") {
+      say($("problem"), "The page fell behind and missed records that aged out of the store; it resumes from the newest.");
+    }
+  }
+
+  function arrival(record) {
+    const preview = previewOf(record);
+    if (failed(record)) return `Rejected: ${record.response.status} ${record.response.reason || ""} for ${record.topic || record.path}`;
+    return `New notification from ${appName(record)}: ${preview.title || preview.body || record.pushType || "no text"}`;
+  }
+
+  /**
+   * What the banner says: the record's preview, or for a rejected push (which has none: it was not
+   * delivered) the same fields read plainly from its payload, so the card still shows what was sent.
+   */
+  function previewOf(record) {
+    if (record.preview) return record.preview;
+    const aps = record.payload && typeof record.payload === "object" && record.payload.aps;
+    if (!aps || typeof aps !== "object") return {};
+    const alert = aps.alert;
+    const preview = typeof alert === "string" ? { body: alert } : {};
+    if (alert && typeof alert === "object") {
+      for (const key of ["title", "subtitle", "body"]) if (typeof alert[key] === "string") preview[key] = alert[key];
+    }
+    if (Number.isInteger(aps.badge)) preview.badge = aps.badge;
+    if (typeof aps.sound === "string") preview.sound = { name: aps.sound, critical: false };
+    else if (aps.sound && typeof aps.sound === "object") {
+      preview.sound = { name: aps.sound.name, critical: aps.sound.critical === 1, volume: aps.sound.volume };
+    }
+    if (typeof aps["interruption-level"] === "string") preview.interruptionLevel = aps["interruption-level"];
+    return preview;
+  }
+
+  function failed(record) {
+    const response = record.response;
+    return Boolean(response && (response.goAway || (response.status !== null && (response.status < 200 || response.status > 299))));
+  }
+
+  function appName(record) {
+    return (record.topic || "").replace(/\.push-type\.[a-z]+$/, "") || (record.kind === "push" ? "(no topic)" : record.kind);
+  }
+
+  /** Adds a record's card, or replaces it in place when the record was sent before (pending, then answered). */
+  function upsert(record, live) {
+    const sequence = record.sequence;
+    state.records.set(sequence, record);
+    const card = renderCard(record);
+    const old = state.cards.get(sequence);
+    if (old) {
+      const hadFocus = old.contains(document.activeElement);
+      old.replaceWith(card);
+      if (hadFocus) card.querySelector(".card").focus();
+    } else {
+      const list = $("cards");
+      let before = null;
+      for (const item of list.children) {
+        if (Number(item.dataset.sequence) < sequence) { before = item; break; }
+      }
+      list.insertBefore(card, before);
+      if (live) card.classList.add("arrived");
+    }
+    state.cards.set(sequence, card);
+    if (state.selected === sequence) renderDetail(record);
+    while (state.cards.size > MOST_CARDS) {
+      const oldest = Math.min(...state.cards.keys());
+      state.cards.get(oldest).remove();
+      state.cards.delete(oldest);
+      state.records.delete(oldest);
+    }
+  }
+
+  function clearCards() {
+    $("cards").replaceChildren();
+    state.cards.clear();
+    state.records.clear();
+    state.lastSequence = 0;
+    updateCount();
+  }
+
+  function updateCount() {
+    const count = state.cards.size;
+    $("delivery-count").textContent = count === 0
+      ? (filterQuery() ? "No deliveries match the filter yet." : "No deliveries yet: push to the mock and they appear here.")
+      : `${count} ${count === 1 ? "delivery" : "deliveries"}${filterQuery() ? " matching the filter" : ""}, newest first.`;
+  }
+
+  function chip(label, className) { return el("span", { class: `chip ${className || ""}`.trim(), text: label }); }
+
+  /** A record as an iOS notification banner. */
+  function renderCard(record) {
+    const item = $("card-template").content.firstElementChild.cloneNode(true);
+    const card = item.querySelector(".card");
+    const preview = previewOf(record);
+    const aps = record.payload && typeof record.payload === "object" ? record.payload.aps || {} : {};
+    item.dataset.sequence = record.sequence;
+    card.dataset.sequence = record.sequence;
+    card.dataset.apnsId = record.apnsId || "";
+    card.dataset.status = record.response && record.response.status !== null ? record.response.status : "pending";
+    const app = appName(record);
+    item.querySelector(".app-letter").textContent = (app.split(".").pop() || "?").charAt(0).toUpperCase();
+    item.querySelector(".app-name").textContent = app;
+    const when = item.querySelector(".card-time");
+    when.textContent = time(record.receivedAt);
+    when.dateTime = new Date(record.receivedAt).toISOString();
+    if (Number.isInteger(preview.badge) && preview.badge > 0) {
+      const badge = item.querySelector(".badge");
+      badge.textContent = String(preview.badge);
+      show(badge, true);
+    }
+    let title = preview.title;
+    if (!title && !preview.body) {
+      if (preview.silent) title = "Silent (background) push";
+      else if (record.kind !== "push") title = `${record.kind}: ${record.method} ${record.path}`;
+      else if (failed(record)) title = "Rejected push";
+      else title = "(nothing to show)";
+      card.classList.add("untitled");
+    }
+    item.querySelector(".card-title").textContent = title || "";
+    item.querySelector(".card-subtitle").textContent = preview.subtitle || "";
+    item.querySelector(".card-body").textContent = preview.body || "";
+
+    const contentState = aps["content-state"];
+    if (contentState && typeof contentState === "object") {
+      const list = item.querySelector(".card-state");
+      for (const [key, value] of Object.entries(contentState)) {
+        list.append(el("dt", { text: key }), el("dd", { text: text(value) }));
+      }
+      show(list, true);
+    }
+
+    const chips = item.querySelector(".card-chips");
+    if (record.pushType) chips.append(chip(record.pushType === "liveactivity" ? "Live Activity" : record.pushType));
+    if (typeof aps.event === "string") chips.append(chip(`event: ${aps.event}`));
+    if (preview.badge === 0) chips.append(chip("clears the badge"));
+    if (preview.sound) {
+      chips.append(chip(`sound: ${preview.sound.name || "(none)"}`));
+      if (preview.sound.critical) {
+        const volume = typeof preview.sound.volume === "number" ? ` ${Math.round(preview.sound.volume * 100)}%` : "";
+        chips.append(chip(`critical sound${volume}`, "critical"));
+      }
+    }
+    if (preview.interruptionLevel) chips.append(chip(preview.interruptionLevel, preview.interruptionLevel === "critical" ? "critical" : ""));
+    const locale = state.devices.get((record.token || "").toLowerCase());
+    if (locale) chips.append(chip(`locale: ${locale}`));
+    if (record.priority !== null && record.priority !== undefined) chips.append(chip(`priority ${record.priority}`));
+    if (record.faultId) chips.append(chip(`fault: ${record.faultId}`, "failed"));
+    const errors = (record.lint || []).filter((finding) => finding.severity === "error").length;
+    if (errors) chips.append(chip(`${errors} lint error${errors === 1 ? "" : "s"}`, "failed"));
+
+    if (!record.response) {
+      card.classList.add("pending");
+      chips.append(chip("answer pending"));
+    } else if (failed(record)) {
+      card.classList.add("failed");
+      const response = record.response;
+      item.querySelector(".card-reason").textContent = response.goAway
+        ? `GOAWAY ${response.reason || ""}`.trim()
+        : `${response.status} ${response.reason || ""}`.trim();
+      item.querySelector(".card-detail").textContent = record.detail || "";
+      show(item.querySelector(".card-failure"), true);
+    }
+    if (state.selected === record.sequence) card.setAttribute("aria-current", "true");
+    return item;
+  }
+
+  // MARK: the detail pane
+
+  function openDetail(sequence) {
+    const record = state.records.get(sequence);
+    if (!record) return;
+    for (const current of document.querySelectorAll('.card[aria-current="true"]')) current.removeAttribute("aria-current");
+    const card = state.cards.get(sequence);
+    if (card) card.querySelector(".card").setAttribute("aria-current", "true");
+    state.selected = sequence;
+    renderDetail(record);
+    show($("detail"), true);
+    $("panel-deliveries").classList.add("with-detail");
+    $("detail-title").focus();
+  }
+
+  function closeDetail() {
+    const sequence = state.selected;
+    state.selected = null;
+    show($("detail"), false);
+    $("panel-deliveries").classList.remove("with-detail");
+    for (const current of document.querySelectorAll('.card[aria-current="true"]')) current.removeAttribute("aria-current");
+    const card = state.cards.get(sequence);
+    if (card) card.querySelector(".card").focus();
+  }
+
+  function section(title, ...content) {
+    return el("section", { class: "detail-section" }, el("h3", { text: title }), ...content);
+  }
+
+  function renderDetail(record) {
+    $("detail-title").textContent = `#${record.sequence} · ${record.apnsId || "no apns-id"}`;
+    const response = record.response;
+    const parts = [];
+    parts.push(section("Answer",
+      response
+        ? definitionList([
+          ["status", response.status],
+          ["reason", response.reason],
+          ["timestamp", response.timestamp],
+          ["GOAWAY", response.goAway],
+          ["outcome", record.outcome],
+          ["answered at", time(record.respondedAt, true)],
+          ["took", record.respondedAt && record.receivedAt ? `${record.respondedAt - record.receivedAt} ms` : undefined],
+        ])
+        : el("p", { text: `No answer yet (${record.outcome || "pending"}).` }),
+      record.detail ? el("p", { class: "explain" }, el("strong", { text: "Why: " }), record.detail) : null));
+    if (record.faultId) {
+      const rule = el("div", {}, el("p", { text: `Rule '${record.faultId}' acted on this request.` }));
+      parts.push(section("Fault rule", rule));
+      api("GET", `/v1/faults/${encodeURIComponent(record.faultId)}`)
+        .then((body) => rule.append(pretty(body)))
+        .catch(() => rule.append(el("p", { class: "help", text: "The rule has been removed since." })));
+    }
+    parts.push(section("Request", definitionList([
+      ["kind", record.kind],
+      ["method", record.method],
+      ["path", record.path],
+      ["authority", record.authority],
+      ["environment", record.environment],
+      ["token", record.token],
+      ["topic", record.topic],
+      ["push type", record.pushType],
+      ["priority", record.priority],
+      ["expiration", record.expiration],
+      ["collapse id", record.collapseId],
+      ["channel", record.channelId],
+      ["connection / stream", `${record.connectionId} / ${record.streamId}`],
+      ["received at", time(record.receivedAt, true)],
+      ["payload size", record.payloadSize !== undefined ? `${record.payloadSize} of ${record.payloadLimit ?? "?"} bytes` : undefined],
+      ["device locale", state.devices.get((record.token || "").toLowerCase())],
+    ])));
+    parts.push(section("Headers", definitionList(Object.entries(record.headers || {}))));
+    const auth = [];
+    if (record.auth) auth.push(definitionList(Object.entries(record.auth)));
+    if (record.authorization) auth.push(el("p", { class: "help", text: "Provider token (signature not kept):" }), pretty(record.authorization));
+    parts.push(section("Authentication", auth.length ? auth : el("p", { text: "None presented." })));
+    const findings = record.lint || [];
+    parts.push(section(`Lint (${findings.length})`, findings.length
+      ? el("ul", { class: "lint" }, findings.map((finding) => el("li", {},
+        el("span", { class: finding.severity, text: `${finding.severity} ${finding.code}` }),
+        finding.path ? ` at ${finding.path}: ` : ": ", finding.message)))
+      : el("p", { text: "No findings." })));
+    if (record.preview) parts.push(section("Preview", pretty(record.preview)));
+    parts.push(section("Payload", pretty(record.payload === undefined ? null : record.payload)));
+    parts.push(el("details", {}, el("summary", { text: "The whole record (JSON)" }), pretty(record)));
+    $("detail-body").replaceChildren(...parts);
+  }
+
+  function cardKeys(event) {
+    const card = event.target.closest(".card");
+    if (!card) return;
+    const cards = Array.from(document.querySelectorAll("#cards .card"));
+    const index = cards.indexOf(card);
+    let next = null;
+    switch (event.key) {
+      case "Enter":
+      case " ":
+        event.preventDefault();
+        openDetail(Number(card.dataset.sequence));
+        return;
+      case "ArrowDown": next = cards[index + 1]; break;
+      case "ArrowUp": next = cards[index - 1]; break;
+      case "Home": next = cards[0]; break;
+      case "End": next = cards[cards.length - 1]; break;
+      default: return;
+    }
+    event.preventDefault();
+    if (next) next.focus();
+  }
+
+  // MARK: panels
+
+  let refreshTimer = null;
+  /** Refreshes the panel on screen shortly after a delivery (counts, connections change). */
+  function refreshSoon() {
+    if (state.tab === "deliveries" || refreshTimer) return;
+    refreshTimer = setTimeout(() => { refreshTimer = null; loadPanel(state.tab); }, 400);
+  }
+
+  function loadPanel(name) {
+    if (name === "faults") return Promise.all([loadFaults(), loadModes(), loadBehaviors()]);
+    if (name === "connections") return loadConnections();
+    if (name === "registry") return loadRegistry();
+    return Promise.resolve();
+  }
+
+  function selectTab(name, focus) {
+    state.tab = name;
+    for (const tab of document.querySelectorAll('[role="tab"]')) {
+      const selected = tab.id === `tab-${name}`;
+      tab.setAttribute("aria-selected", String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+      if (selected && focus) tab.focus();
+      show($(tab.getAttribute("aria-controls")), selected);
+    }
+    loadPanel(name).catch(() => {});
+  }
+
+  function tabKeys(event) {
+    const tabs = Array.from(document.querySelectorAll('[role="tab"]'));
+    const index = tabs.indexOf(event.target);
+    let next = null;
+    if (event.key === "ArrowRight") next = tabs[(index + 1) % tabs.length];
+    else if (event.key === "ArrowLeft") next = tabs[(index - 1 + tabs.length) % tabs.length];
+    else if (event.key === "Home") next = tabs[0];
+    else if (event.key === "End") next = tabs[tabs.length - 1];
+    if (!next) return;
+    event.preventDefault();
+    selectTab(next.id.replace("tab-", ""), true);
+  }
+
+  async function loadFaults() {
+    const list = $("fault-list");
+    let body;
+    try { body = await api("GET", "/v1/faults"); } catch (error) { return say($("fault-error"), error.message); }
+    const rules = body.faults || [];
+    if (!rules.length) return list.replaceChildren(el("li", { class: "help", text: "No fault rules: every push is answered by the rules of APNs." }));
+    list.replaceChildren(...rules.map((rule) => {
+      const shown = Object.assign({}, rule);
+      for (const key of ["id", "createdAt", "hits", "matches"]) delete shown[key];
+      return el("li", { "data-fault-id": rule.id },
+        el("div", { class: "row" },
+          el("strong", { text: rule.id }),
+          el("span", { class: "help", text: `matched ${rule.matches}, acted ${rule.hits}` }),
+          el("button", {
+            type: "button", class: "danger", "aria-label": `Delete rule ${rule.id}`, text: "Delete",
+            onclick: () => deleteFault(rule.id),
+          })),
+        el("pre", { class: "compact", text: JSON.stringify(shown) }));
+    }));
+  }
+
+  async function addFault(event) {
+    event.preventDefault();
+    const source = $("fault-json").value;
+    let rule;
+    try { rule = JSON.parse(source); } catch (error) {
+      return say($("fault-error"), `The rule is not JSON: ${error.message}`);
+    }
+    try {
+      const added = await api("POST", "/v1/faults", rule);
+      say($("fault-error"), "");
+      announce(`Rule ${added.id} added.`);
+    } catch (error) {
+      say($("fault-error"), error.message);
+    }
+    await loadFaults();
+  }
+
+  async function deleteFault(id) {
+    try {
+      await api("DELETE", `/v1/faults/${encodeURIComponent(id)}`);
+      announce(`Rule ${id} deleted.`);
+    } catch (error) {
+      say($("fault-error"), error.message);
+    }
+    await loadFaults();
+  }
+
+  async function clearFaults() {
+    try {
+      const body = await api("DELETE", "/v1/faults");
+      announce(`${body.removed} rules removed.`);
+    } catch (error) {
+      say($("fault-error"), error.message);
+    }
+    await loadFaults();
+  }
+
+  // Bumped by every switch a user flips: a reading of the modes begun before it is stale, and must
+  // not put the box back as it was.
+  let modeChanges = 0;
+
+  async function loadModes() {
+    const changes = modeChanges;
+    let modes;
+    try { modes = await api("GET", "/v1/modes"); } catch (error) { return say($("mode-error"), error.message); }
+    if (changes !== modeChanges) return;
+    $("mode-shutdown").checked = modes.shutdown;
+    $("mode-unavailable").checked = modes.unavailable;
+    $("mode-refuse-tls").checked = modes.refuseTls > 0;
+    const notes = [];
+    if (modes.unavailableUntil) notes.push(`unavailable until ${time(modes.unavailableUntil)}`);
+    if (modes.refuseTls > 0) notes.push(`${modes.refuseTls} TLS handshakes still to refuse`);
+    if (modes.throttle) notes.push(`throttle ${modes.throttle} (set at start)`);
+    $("mode-summary").textContent = notes.join("; ");
+  }
+
+  async function toggleMode(event) {
+    const box = event.target;
+    modeChanges += 1;
+    const paths = { "mode-shutdown": "shutdown", "mode-unavailable": "unavailable", "mode-refuse-tls": "refuse-tls" };
+    let path = `/v1/modes/${paths[box.id]}`;
+    if (box.checked && box.id === "mode-unavailable" && $("mode-unavailable-for").value.trim()) {
+      path += `?for=${encodeURIComponent($("mode-unavailable-for").value.trim())}`;
+    }
+    if (box.checked && box.id === "mode-refuse-tls") path += `?count=${encodeURIComponent($("mode-refuse-count").value || "1")}`;
+    try {
+      await api(box.checked ? "POST" : "DELETE", path);
+      say($("mode-error"), "");
+      announce(`${paths[box.id]} ${box.checked ? "on" : "off"}.`);
+    } catch (error) {
+      say($("mode-error"), error.message);
+    }
+    modeChanges += 1;
+    await loadModes();
+  }
+
+  async function loadBehaviors() {
+    let body;
+    try { body = await api("GET", "/v1/behaviors"); } catch (error) { return say($("behavior-error"), error.message); }
+    const list = $("behavior-list");
+    const behaviors = body.behaviors || [];
+    if (!behaviors.length) return list.replaceChildren(el("li", { class: "help", text: "None switched on." }));
+    list.replaceChildren(...behaviors.map((behavior) => el("li", {},
+      el("div", { class: "row" },
+        el("strong", { text: behavior.name }),
+        behavior.lockout ? el("span", { class: "help", text: `lockout ${behavior.lockout}` }) : null,
+        el("button", {
+          type: "button", class: "danger", "aria-label": `Switch off ${behavior.name}`, text: "Switch off",
+          onclick: async () => {
+            try { await api("DELETE", `/v1/behaviors/${encodeURIComponent(behavior.name)}`); } catch (error) { say($("behavior-error"), error.message); }
+            await loadBehaviors();
+          },
+        })))));
+  }
+
+  async function addBehavior(event) {
+    event.preventDefault();
+    const body = { name: $("behavior-name").value };
+    const lockout = $("behavior-lockout").value.trim();
+    if (lockout && body.name === "token-update-lockout") body.lockout = lockout;
+    try {
+      await api("POST", "/v1/behaviors", body);
+      say($("behavior-error"), "");
+    } catch (error) {
+      say($("behavior-error"), error.message);
+    }
+    await loadBehaviors();
+  }
+
+  /** A table of objects, the columns in `columns` first, then any other field they have. */
+  function objectTable(items, columns, caption) {
+    if (!items.length) return el("p", { class: "help", text: `No ${caption}.` });
+    const names = columns.slice();
+    for (const item of items) for (const key of Object.keys(item)) if (!names.includes(key)) names.push(key);
+    return el("table", {},
+      el("caption", { class: "visually-hidden", text: caption }),
+      el("thead", {}, el("tr", {}, names.map((name) => el("th", { scope: "col", text: name })))),
+      el("tbody", {}, items.map((item) => el("tr", {}, names.map((name) => {
+        const value = item[name];
+        if (Array.isArray(value) && value.length > 3) {
+          return el("td", {}, el("details", {}, el("summary", { text: `${value.length} items` }), pretty(value)));
+        }
+        return el("td", {}, el("code", { text: text(value) }));
+      })))));
+  }
+
+  async function loadConnections() {
+    let body;
+    try { body = await api("GET", "/v1/connections"); } catch (error) { return say($("problem"), error.message); }
+    const rows = (body.connections || []).slice().reverse().map((connection) => {
+      const handshake = (connection.events || []).find((event) => event.kind === "handshake") || {};
+      return {
+        id: connection.id,
+        peer: connection.peer,
+        state: connection.state,
+        opened: time(connection.openedAt, true),
+        closed: connection.closedAt ? time(connection.closedAt, true) : "—",
+        tls: [handshake.tlsVersion, handshake.alpn, handshake.serverName].filter(Boolean).join(" "),
+        events: (connection.events || []).map((event) => {
+          const rest = Object.assign({}, event);
+          delete rest.at;
+          delete rest.kind;
+          const extra = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : "";
+          return `${time(event.at, true)} ${event.kind}${extra}`;
+        }),
+      };
+    });
+    $("connection-table").replaceChildren(objectTable(rows, ["id", "peer", "state", "opened", "closed", "tls", "events"], "connections"));
+  }
+
+  async function loadDevices() {
+    const body = await api("GET", "/v1/devices");
+    state.devices = new Map((body.devices || []).filter((device) => device.locale).map((device) => [device.token.toLowerCase(), device.locale]));
+    return body.devices || [];
+  }
+
+  async function loadRegistry() {
+    try {
+      const [keys, devices, channels] = await Promise.all([
+        api("GET", "/v1/keys"), loadDevices(), api("GET", "/v1/channels"),
+      ]);
+      $("key-table").replaceChildren(objectTable(keys.keys || [], ["keyId", "teamId"], "provider keys"));
+      $("device-table").replaceChildren(objectTable(devices, ["token", "topic", "environment", "state"], "devices"));
+      $("channel-table").replaceChildren(objectTable(channels.channels || [], ["channelId", "bundleId"], "channels"));
+    } catch (error) {
+      say($("problem"), error.message);
+    }
+  }
+
+  // MARK: start
+
+  function useToken(event) {
+    event.preventDefault();
+    const value = $("token-input").value.trim();
+    if (value) sessionStorage.setItem(TOKEN_KEY, value);
+    $("token-input").value = "";
+    tokenChanged();
+  }
+
+  function tokenChanged() {
+    $("token-form").classList.remove("needed");
+    $("token-input").placeholder = token() ? "token set for this tab" : "only with --admin-token";
+    say($("problem"), "");
+    state.tokenAsked = false;
+    // The devices' locales first, so that the first cards can name them.
+    loadDevices().catch(() => {}).finally(startDeliveries);
+    loadPanel(state.tab).catch(() => {});
+  }
+
+  function init() {
+    // `#token=…` in the address: taken into session storage and removed from the address (a
+    // fragment never reaches the server, and is not left in the history either).
+    const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
+    if (fragment.get("token")) {
+      sessionStorage.setItem(TOKEN_KEY, fragment.get("token"));
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    $("filter-input").value = sessionStorage.getItem(FILTER_KEY) || "";
+    $("token-form").addEventListener("submit", useToken);
+    $("token-forget").addEventListener("click", () => { sessionStorage.removeItem(TOKEN_KEY); tokenChanged(); });
+    $("filter-form").addEventListener("submit", (event) => { event.preventDefault(); startDeliveries(); });
+    $("filter-clear").addEventListener("click", () => { $("filter-input").value = ""; startDeliveries(); });
+    $("cards").addEventListener("keydown", cardKeys);
+    $("cards").addEventListener("click", (event) => {
+      const card = event.target.closest(".card");
+      if (card) openDetail(Number(card.dataset.sequence));
+    });
+    $("detail-close").addEventListener("click", closeDetail);
+    $("detail").addEventListener("keydown", (event) => { if (event.key === "Escape") closeDetail(); });
+    for (const tab of document.querySelectorAll('[role="tab"]')) {
+      tab.addEventListener("click", () => selectTab(tab.id.replace("tab-", ""), false));
+      tab.addEventListener("keydown", tabKeys);
+    }
+    $("fault-form").addEventListener("submit", addFault);
+    $("faults-clear").addEventListener("click", clearFaults);
+    for (const id of ["mode-shutdown", "mode-unavailable", "mode-refuse-tls"]) $(id).addEventListener("change", toggleMode);
+    $("behavior-form").addEventListener("submit", addBehavior);
+    for (const button of document.querySelectorAll("[data-refresh]")) {
+      button.addEventListener("click", () => loadPanel(button.dataset.refresh === "registry" ? "registry" : "connections"));
+    }
+    tokenChanged();
+  }
+
+  init();
+})();

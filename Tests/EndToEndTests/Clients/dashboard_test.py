@@ -1,0 +1,289 @@
+"""The dashboard in a real browser: Debian's chromium, headless, driven by playwright. Pushes go
+through httpx over HTTP/2 as a provider sends them; the checks read what the page shows.
+
+usage: python dashboard_test.py ADMIN_URL APNS_PORT CA_FILE PROVIDER_JWT [--admin-token TOKEN]
+
+Prints one JSON line per step ({"step": …, "seconds": …}); exits 1 with the reason on stderr when
+a check fails, 3 when playwright or chromium is missing (the Swift test decides whether that fails).
+"""
+
+import json
+import re
+import secrets
+import ssl
+import sys
+import threading
+import time
+
+CHROMIUM = "/usr/bin/chromium"
+
+try:
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+except ImportError as error:  # pragma: no cover - reported to the Swift test
+    print(f"missing: {error}", file=sys.stderr)
+    sys.exit(3)
+
+
+class Provider:
+    """A provider's HTTP/2 connection to the mock (one connection, reused for every push)."""
+
+    def __init__(self, port, ca_file, jwt):
+        self.base = f"https://localhost:{port}"
+        self.jwt = jwt
+        self.client = httpx.Client(http2=True, verify=ssl.create_default_context(cafile=ca_file), timeout=10)
+
+    def push(self, token, payload, topic="com.example.app", push_type="alert", **headers):
+        request_headers = {
+            "authorization": f"bearer {self.jwt}",
+            "apns-topic": topic,
+            "apns-push-type": push_type,
+        }
+        request_headers.update({name.replace("_", "-"): value for name, value in headers.items()})
+        response = self.client.post(f"{self.base}/3/device/{token}", headers=request_headers, content=json.dumps(payload))
+        return response.status_code
+
+
+def expect_status(status, expected):
+    assert status == expected, f"a push answered {status}, not {expected}"
+
+
+def step(name, started):
+    print(json.dumps({"step": name, "seconds": round(time.monotonic() - started, 3)}), flush=True)
+
+
+def card(page, text):
+    """The card whose title is `text`."""
+    return page.locator("#cards .card", has=page.locator(".card-title", has_text=text))
+
+
+def open_dashboard(browser, admin_url):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    problems = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(admin_url + "/")
+    return page, problems
+
+
+def check_deliveries(page, provider):
+    device = secrets.token_hex(32)
+    nonce = secrets.token_hex(3)
+
+    # A banner's title appears within a second of the push's answer.
+    started = time.monotonic()
+    expect(page.locator("#stream-state")).to_have_attribute("data-state", "live", timeout=10_000)
+    step("live", started)
+    title = f"Hello {nonce}"
+    status = provider.push(device, {"aps": {"alert": {"title": title, "subtitle": "From the test", "body": "Body text"},
+                                            "badge": 2, "sound": "default", "interruption-level": "time-sensitive"}})
+    assert status == 200, f"the push answered {status}"
+    answered = time.monotonic()
+    banner = card(page, title)
+    banner.wait_for(timeout=5_000)
+    latency = time.monotonic() - answered
+    print(json.dumps({"step": "banner", "seconds": round(latency, 3)}), flush=True)
+    assert latency <= 1.0, f"the banner appeared {latency:.3f} s after the push was answered (at most 1 s)"
+    expect(banner.locator(".card-subtitle")).to_have_text("From the test")
+    expect(banner.locator(".card-body")).to_have_text("Body text")
+    expect(banner.locator(".badge")).to_have_text("2")
+    expect(banner.locator(".card-chips")).to_contain_text("sound: default")
+    expect(banner.locator(".card-chips")).to_contain_text("time-sensitive")
+    expect(page.locator("#announcer")).to_contain_text(title)
+
+    # A Live Activity update shows its content state.
+    status = provider.push(device, {"aps": {"timestamp": int(time.time()), "event": "update",
+                                            "content-state": {"score": "2-1"}, "alert": {"title": f"Goal {nonce}"}}},
+                           topic="com.example.app.push-type.liveactivity", push_type="liveactivity")
+    assert status == 200, f"the Live Activity push answered {status}"
+    activity = card(page, f"Goal {nonce}")
+    expect(activity.locator(".card-state")).to_contain_text("score")
+    expect(activity.locator(".card-state")).to_contain_text("2-1")
+    expect(activity.locator(".card-chips")).to_contain_text("Live Activity")
+
+    # A rejected push shows Apple's reason and the mock's detail.
+    status = provider.push("nothex", {"aps": {"alert": {"title": f"Rejected {nonce}"}}})
+    assert status == 400, f"the bad token answered {status}"
+    rejected = page.locator('#cards .card[data-status="400"]').first
+    expect(rejected.locator(".card-reason")).to_have_text("400 BadDeviceToken")
+    expect(rejected.locator(".card-detail")).to_contain_text("not even-length hex")
+    step("cards", started)
+
+    # The filter narrows the list; a filter the API refuses says why.
+    page.fill("#filter-input", "status=400")
+    page.press("#filter-input", "Enter")
+    expect(page.locator("#cards .card")).to_have_count(1)
+    expect(page.locator("#cards .card")).to_have_attribute("data-status", "400")
+    expect(card(page, title)).to_have_count(0)
+    provider.push(device, {"aps": {"alert": {"title": f"Hidden {nonce}"}}})
+    provider.push("nothex2", {"aps": {"alert": {"title": "x"}}})
+    expect(page.locator("#cards .card")).to_have_count(2)
+    expect(card(page, f"Hidden {nonce}")).to_have_count(0)
+    page.fill("#filter-input", "colour=red")
+    page.press("#filter-input", "Enter")
+    expect(page.locator("#filter-error")).to_contain_text("unknown query parameter 'colour'")
+    page.click("#filter-clear")
+    expect(card(page, f"Hidden {nonce}")).to_have_count(1)
+    step("filter", started)
+
+    # The keyboard opens the detail pane: arrows move between cards, Enter opens, Escape closes.
+    cards = page.locator("#cards .card")
+    cards.first.focus()
+    page.keyboard.press("ArrowDown")
+    expect(cards.nth(1)).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    second = cards.nth(2)  # the first rejected push (newest first: nothex2, Hidden, nothex, …)
+    expect(second).to_be_focused()
+    apns_id = second.get_attribute("data-apns-id")
+    page.keyboard.press("Enter")
+    detail = page.locator("#detail")
+    expect(detail).to_be_visible()
+    expect(page.locator("#detail-title")).to_be_focused()
+    expect(page.locator("#detail-title")).to_contain_text(apns_id)
+    for heading in ["Answer", "Request", "Headers", "Authentication", "Lint", "Payload"]:
+        expect(detail.locator("h3", has_text=heading)).to_have_count(1)
+    expect(detail).to_contain_text("BadDeviceToken")
+    expect(detail).to_contain_text("apns-topic")
+    expect(detail).to_contain_text("Why:")
+    page.keyboard.press("Escape")
+    expect(detail).to_be_hidden()
+    expect(second).to_be_focused()
+    step("keyboard", started)
+    return device
+
+
+def check_faults(page, provider, device):
+    started = time.monotonic()
+    # A fault rule created in the page makes the next push fail; deleting it there undoes that.
+    page.click("#tab-faults")
+    rule = {"id": "dashboard-410", "match": {"token": device},
+            "action": {"respond": {"status": 410, "reason": "Unregistered"}}}
+    page.fill("#fault-json", json.dumps(rule))
+    page.click("#fault-form button[type=submit]")
+    expect(page.locator('[data-fault-id="dashboard-410"]')).to_be_visible()
+    expect_status(provider.push(device, {"aps": {"alert": {"title": "After the rule"}}}), 410)
+    expect(page.locator('[data-fault-id="dashboard-410"]')).to_contain_text("acted 1")
+    page.fill("#fault-json", "{not json")
+    page.click("#fault-form button[type=submit]")
+    expect(page.locator("#fault-error")).to_contain_text("not JSON")
+    page.click("#tab-deliveries")
+    failed = card(page, "After the rule")
+    expect(failed.locator(".card-reason")).to_have_text("410 Unregistered")
+    expect(failed.locator(".card-chips")).to_contain_text("fault: dashboard-410")
+    page.click("#tab-faults")
+    page.click('button[aria-label="Delete rule dashboard-410"]')
+    expect(page.locator('[data-fault-id="dashboard-410"]')).to_have_count(0)
+    expect_status(provider.push(device, {"aps": {"alert": {"title": "Rule gone"}}}), 200)
+
+    # A delayed answer: the card shows the push pending, then the same card (by sequence) answered.
+    page.fill("#fault-json", json.dumps({"id": "slow", "match": {"token": device}, "select": {"first": 1},
+                                         "action": {"delay": {"duration": "1500ms"}}}))
+    page.click("#fault-form button[type=submit]")
+    expect(page.locator('[data-fault-id="slow"]')).to_be_visible()
+    page.click("#tab-deliveries")
+    answers = []
+    pusher = threading.Thread(target=lambda: answers.append(provider.push(device, {"aps": {"alert": {"title": "Slow"}}})))
+    pusher.start()
+    slow = card(page, "Slow")
+    expect(slow).to_have_class(re.compile(r"\bpending\b"))
+    expect(slow).to_have_attribute("data-status", "pending")
+    pusher.join(timeout=10)
+    assert answers == [200], f"the delayed push answered {answers}"
+    expect(slow).to_have_attribute("data-status", "200")
+    expect(slow).to_have_count(1)
+    expect(slow).not_to_have_class(re.compile(r"\bpending\b"))
+    page.click("#tab-faults")
+
+    # Modes toggle from the page.
+    page.check("#mode-unavailable")
+    expect(page.locator("#mode-unavailable")).to_be_checked()
+    expect_status(provider.push(device, {"aps": {"alert": {"title": "Unavailable"}}}), 503)
+    page.uncheck("#mode-unavailable")
+    expect(page.locator("#mode-unavailable")).not_to_be_checked()
+    expect_status(provider.push(device, {"aps": {"alert": {"title": "Back"}}}), 200)
+    step("faults", started)
+
+    # The connection log and the registry.
+    page.click("#tab-connections")
+    expect(page.locator("#connection-table tbody tr").first).to_be_visible()
+    expect(page.locator("#connection-table")).to_contain_text("h2")
+    page.click("#tab-registry")
+    expect(page.locator("#key-table")).to_contain_text("ABC123DEFG")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#tab-connections")).to_be_focused()
+    expect(page.locator("#panel-connections")).to_be_visible()
+    page.click("#tab-deliveries")
+
+    # A narrow window: one column, nothing wider than the screen.
+    page.set_viewport_size({"width": 390, "height": 800})
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 391, f"the page is {width} px wide in a 390 px window"
+    page.set_viewport_size({"width": 1280, "height": 800})
+    step("panels", started)
+
+
+def check_token(page, provider, token):
+    started = time.monotonic()
+    expect(page.locator("#stream-state")).to_have_attribute("data-state", "locked", timeout=10_000)
+    expect(page.locator("#problem")).to_contain_text("admin token")
+    expect(page.locator("#token-input")).to_be_focused()
+    page.fill("#token-input", token)
+    page.press("#token-input", "Enter")
+    expect(page.locator("#stream-state")).to_have_attribute("data-state", "live", timeout=10_000)
+    title = f"Behind a token {secrets.token_hex(3)}"
+    expect_status(provider.push(secrets.token_hex(32), {"aps": {"alert": {"title": title}}}), 200)
+    card(page, title).wait_for(timeout=2_000)
+    page.reload()
+    expect(page.locator("#stream-state")).to_have_attribute("data-state", "live", timeout=10_000)
+    expect(card(page, title)).to_have_count(1)
+
+    # Or in the address's fragment (never sent to the server), which the page then removes.
+    other = page.context.browser.new_page()
+    other.goto(page.url.split("#")[0] + "#token=" + token)
+    expect(other.locator("#stream-state")).to_have_attribute("data-state", "live", timeout=10_000)
+    expect(card(other, title)).to_have_count(1)
+    assert "token" not in other.url, f"the token stayed in the address: {other.url}"
+    other.close()
+    step("token", started)
+
+
+def main():
+    admin_url, apns_port, ca_file, jwt, *rest = sys.argv[1:]
+    admin_token = rest[1] if rest[:1] == ["--admin-token"] else None
+    provider = Provider(apns_port, ca_file, jwt)
+    started = time.monotonic()
+    try:
+        playwright = sync_playwright().start()
+    except Exception as error:  # pragma: no cover
+        print(f"missing: playwright cannot start: {error}", file=sys.stderr)
+        sys.exit(3)
+    try:
+        try:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
+        except Exception as error:
+            print(f"missing: chromium cannot start from {CHROMIUM}: {error}", file=sys.stderr)
+            sys.exit(3)
+        step("browser", started)
+        page, problems = open_dashboard(browser, admin_url)
+        if admin_token:
+            check_token(page, provider, admin_token)
+        else:
+            device = check_deliveries(page, provider)
+            check_faults(page, provider, device)
+        # The page's own errors and Content-Security-Policy refusals ("Refused to …"); answers
+        # outside 2xx are logged as "Failed to load resource" and some are the point (a refused
+        # filter, the 401s before the token, the favicon the page does not have).
+        problems = [problem for problem in problems if not problem.startswith("Failed to load resource")]
+        assert not problems, f"the page logged errors: {problems}"
+        browser.close()
+    except AssertionError as error:
+        print(f"FAILED: {error}", file=sys.stderr)
+        sys.exit(1)
+    finally:
+        playwright.stop()
+        provider.client.close()
+    step("done", started)
+
+
+if __name__ == "__main__":
+    main()
