@@ -56,7 +56,7 @@ public final class MockMetrics: Sendable {
             descriptor: Self.descriptor(
                 "answer_latency", unit: "seconds",
                 "Time from a request's last frame to its answer being submitted, fault delays included"),
-            labels: [], buckets: Self.latencyBuckets)
+            buckets: Self.latencyBuckets)
         liveConnections = registry.makeGauge(
             descriptor: Self.descriptor("connections", unit: "", "APNs connections open now"))
         connectionsOpened = registry.makeCounter(
