@@ -162,4 +162,33 @@ import Testing
                     >= 2)
         }
     }
+    /// A fault rule's delay is part of the answer's latency: it is measured from the request's
+    /// last frame to the answer's submission, not from when the rule decided.
+    @Test(.enabled(if: python != nil || E2E.clientsRequired, "set APNS_MOCK_PYTHON (make test does)"))
+    func latencyIncludesAFaultRulesDelay() async throws {
+        let python = try #require(Self.python, "APNS_MOCK_PYTHON is not set")
+        try await E2E.withMock(E2E.mockConfiguration { $0.adminToken = Self.adminToken }) { mock in
+            let slow = E2E.randomToken()
+            let created = try await E2E.run(
+                "curl",
+                [
+                    "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
+                    "authorization: Bearer \(Self.adminToken)", "-H", "content-type: application/json", "--data",
+                    #"{"id":"slow","match":{"token":"\#(slow)"},"action":{"delay":{"duration":"300ms"}}}"#,
+                    mock.endpoints.adminURL + "/v1/faults",
+                ])
+            #expect(created.stdout == "201")
+            #expect(try await FaultInjectionTests.curlPush(mock, token: slow).status == 200)
+            let scrape = try await Self.scrape(mock, python: python)
+            #expect(scrape.value("apns_mock_answer_latency_seconds_count") == 1)
+            #expect((scrape.value("apns_mock_answer_latency_seconds_sum") ?? 0) >= 0.3)
+            #expect(scrape.value("apns_mock_answer_latency_seconds_bucket", ["le": "0.1"]) == 0)
+            #expect(scrape.value("apns_mock_answer_latency_seconds_bucket", ["le": "0.5"]) == 1)
+            #expect(scrape.value("apns_mock_faults_fired_total", ["rule": "slow"]) == 1)
+            #expect(
+                scrape.value(
+                    "apns_mock_requests_total", ["kind": "push", "push_type": "alert", "status": "200", "reason": ""])
+                    == 1)
+        }
+    }
 }
