@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // swift-metrics comes with swift-prometheus (its handler protocols) and Hummingbird.
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -65,6 +67,14 @@ let package = Package(
             ]
         ),
         .target(
+            name: "APNSMockMetrics",
+            dependencies: [
+                "APNSMockCore",
+                "APNSMockStore",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .target(
             name: "APNSMockRegistry",
             dependencies: [
                 "APNSMockCore",
@@ -79,6 +89,7 @@ let package = Package(
                 "APNSMockCore",
                 "APNSMockStore",
                 "APNSMockRegistry",
+                "APNSMockMetrics",
                 "CNGHTTP2",
                 "COpenSSL",
                 "CAPNSMockShims",
@@ -97,6 +108,7 @@ let package = Package(
                 "APNSMockCore",
                 "APNSMockStore",
                 "APNSMockRegistry",
+                "APNSMockMetrics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -119,6 +131,7 @@ let package = Package(
                 "APNSMockCore",
                 "APNSMockStore",
                 "APNSMockRegistry",
+                "APNSMockMetrics",
                 "APNSMockTransport",
                 "APNSMockAdmin",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -148,6 +161,10 @@ let package = Package(
                 "APNSMockCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        .testTarget(
+            name: "APNSMockMetricsTests",
+            dependencies: ["APNSMockMetrics", "APNSMockStore", "APNSMockCore"]
         ),
         .testTarget(
             name: "APNSMockStoreTests",

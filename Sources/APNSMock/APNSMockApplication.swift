@@ -1,5 +1,6 @@
 import APNSMockAdmin
 import APNSMockCore
+import APNSMockMetrics
 import APNSMockRegistry
 import APNSMockStore
 import APNSMockTransport
@@ -79,6 +80,8 @@ public struct APNSMockApplication: Sendable {
     public let faults: FaultControl
     /// Live and recent APNs connections.
     public let connectionLog = ConnectionLog()
+    /// The mock's Prometheus metrics, served at `GET /metrics` on the admin port.
+    public let metrics: MockMetrics
     let now: @Sendable () -> Int64
 
     /// Checks the configuration, loads the TLS files, binds the APNs ports (accepting nothing
@@ -142,6 +145,8 @@ public struct APNSMockApplication: Sendable {
         registry.storedMessagesOutliveChannels = configuration.storedMessagesOutliveChannels
         self.registry = registry
         store = DeliveryStore(capacity: configuration.recordCapacity)
+        let metrics = MockMetrics(store: store)
+        self.metrics = metrics
         analyses = PayloadAnalyses(
             options: analysis, capacity: configuration.recordCapacity, deviceLocale: { registry.device($0)?.locale })
         self.now = now
@@ -156,7 +161,8 @@ public struct APNSMockApplication: Sendable {
             environmentMode: configuration.environment, store: store, registry: registry,
             authStreamLimit: configuration.authStreamLimit, logger: logger, shutdownGrace: configuration.shutdownGrace,
             connectionLog: connectionLog, faults: faults, maxConnections: configuration.maxConnections,
-            idleTimeout: configuration.idleTimeout, handshakeTimeout: configuration.handshakeTimeout, now: now)
+            idleTimeout: configuration.idleTimeout, handshakeTimeout: configuration.handshakeTimeout, metrics: metrics,
+            now: now)
         connections = context.connections
         var listeners: [APNSListener] = []
         do {
@@ -270,7 +276,7 @@ public struct APNSMockApplication: Sendable {
                 store: store, analyses: analyses, registry: registry, executor: adminExecutor,
                 reset: { [self] in resetState() }, connections: connections,
                 access: AdminAccess(token: configuration.adminToken), faults: faults, connectionLog: connectionLog,
-                now: now),
+                now: now, metrics: metrics),
             configuration: .init(address: .hostname(configuration.adminHost, port: configuration.adminPort)),
             onServerRunning: { channel in
                 for listener in listeners { listener.startAccepting() }

@@ -45,6 +45,9 @@ public final class RunningMock: Sendable {
     public var adminURL: String { endpoints.adminURL }
     /// Keys and devices; changes apply to the next push.
     public var registry: Registry { application.registry }
+    /// Its Prometheus metrics (what `GET /metrics` serves): `metrics.exposition()` reads them
+    /// without HTTP, and `metrics.registry` takes metrics of your own.
+    public var metrics: MockMetrics { application.metrics }
 
     /// Starts a mock on free loopback ports with a new CA and server certificate (valid for
     /// `localhost`, `127.0.0.1`, `::1` and Apple's APNs host names), which also signs provider

@@ -1,4 +1,5 @@
 import APNSMockCore
+import APNSMockMetrics
 import APNSMockRegistry
 import APNSMockStore
 import Hummingbird
@@ -19,15 +20,19 @@ public enum AdminRouter {
     ///   - faults: fault rules, modes and behaviors (`/v1/faults`, `/v1/modes`, `/v1/behaviors`).
     ///   - connectionLog: live and recent connections (`/v1/connections`).
     ///   - now: the clock (epoch ms) that dates rules and modes.
+    ///   - metrics: the mock's metrics (`GET /metrics`); `nil`: a new set over `store`.
     public static func build(
         store: DeliveryStore, analyses: PayloadAnalyses = PayloadAnalyses(), registry: Registry,
         executor: AdminExecutor,
         reset: @escaping @Sendable () async -> Void = {}, connections: (any ConnectionControl)? = nil,
         access: AdminAccess = AdminAccess(token: nil), faults: FaultControl = FaultControl(),
-        connectionLog: ConnectionLog = ConnectionLog(), now: @escaping @Sendable () -> Int64 = WallClock.milliseconds
+        connectionLog: ConnectionLog = ConnectionLog(), now: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
+        metrics: MockMetrics? = nil
     ) -> Router<BasicRequestContext> {
         let router = Router()
         let reader = DeliveryReader(store: store, analyses: analyses)
+        let metrics = metrics ?? MockMetrics(store: store)
+        router.add(middleware: AdminMetricsMiddleware(metrics: metrics))
         if access.token != nil {
             router.add(middleware: AdminTokenMiddleware(access: access))
         }
@@ -42,6 +47,13 @@ public enum AdminRouter {
         DashboardRoutes.add(to: router)
         router.get("/health") { _, _ in
             json(status: .ok, Array(#"{"status":"ok"}"#.utf8))
+        }
+        // Behind the token like every route but /health: a scraper sends it (Prometheus's
+        // `authorization` or `bearer_token_file`), and the metrics say what the mock received.
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: MockMetrics.contentType],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
         router.get(RouterPath(AdminAPIDocument.path)) { _, _ in
             Response(
@@ -107,7 +119,7 @@ public enum AdminRouter {
             return json(status: .ok, Array(#"{"deleted":\#(deleted)}"#.utf8))
         }
         router.get("/v1/events") { request, _ in
-            eventStream(request, reader: reader, executor: executor)
+            eventStream(request, reader: reader, executor: executor, metrics: metrics)
         }
         router.post("/v1/verify") { request, _ in
             let expectations: [DeliveryExpectation]
@@ -295,7 +307,9 @@ public enum AdminRouter {
     /// matches once answered. `Last-Event-ID` (or `since`) resumes after that record.
     /// A reader that falls so far behind that records age out of the store before it reads them
     /// gets a final `dropped` event saying how many it missed, and the stream ends.
-    static func eventStream(_ request: Request, reader: DeliveryReader, executor: AdminExecutor) -> Response {
+    static func eventStream(
+        _ request: Request, reader: DeliveryReader, executor: AdminExecutor, metrics: MockMetrics
+    ) -> Response {
         let store = reader.store
         let parsed: DeliveryQueryParser.Parsed
         do throws(AdminError) {
@@ -311,7 +325,11 @@ public enum AdminRouter {
         let startSequence = start
         let body = ResponseBody { writer in
             let subscription = store.notifier.subscribe(token: query.matcher.indexableToken)
-            defer { subscription.cancel() }
+            metrics.eventStream(opened: true)
+            defer {
+                subscription.cancel()
+                metrics.eventStream(opened: false)
+            }
             let keepAlive = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(15))

@@ -139,6 +139,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 // The usual case, decided by the first byte without copying.
                 let refused = shared.faults.tlsRefusals > 0 && shared.faults.takeTLSRefusal()
                 if session.greetingReceived(.tls, tlsRefused: refused) == .refuseTLS {
+                    shared.metrics.handshake(.refused)
                     log("handshakeFailed", [("error", "refused by the refuse-tls mode")])
                     logger.info("TLS handshake refused (refuse-tls mode)")
                     performClose(afterFlush: false)
@@ -169,6 +170,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             greetingBytes = []
             process(context: context)
         case .refuseTLS:
+            shared.metrics.handshake(.refused)
             log("handshakeFailed", [("error", "refused by the refuse-tls mode")])
             logger.info("TLS handshake refused (refuse-tls mode)")
             greetingBytes = []
@@ -230,6 +232,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 flushCiphertext(context: context)
                 return
             case .failed(let message):
+                shared.metrics.handshake(tls.refusedForALPN ? .alpnRefused : .failed)
                 if tls.refusedForALPN {
                     logger.notice(
                         "TLS handshake refused: the client offered ALPN without h2 (APNs speaks HTTP/2 only)",
@@ -275,6 +278,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     /// TLS is up: the session learns the authentication mode and ALPN, and queues SETTINGS.
     private func handshakeCompleted(_ tls: TLSConnection, _ session: APNSSession, context: ChannelHandlerContext) {
+        shared.metrics.handshake(.completed)
         let serverName = tls.serverName
         let alpn = tls.alpnProtocol
         let authentication = authenticationMode(tls)

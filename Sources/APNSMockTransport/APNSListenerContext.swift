@@ -1,4 +1,5 @@
 import APNSMockCore
+import APNSMockMetrics
 import APNSMockRegistry
 import APNSMockStore
 import Logging
@@ -19,7 +20,9 @@ public final class APNSListenerContext: Sendable {
     /// How long a graceful shutdown waits for connections to finish their streams.
     let shutdownGrace: Duration
     /// Every live connection of the listeners sharing this context.
-    public let connections = ConnectionRegistry()
+    public let connections: ConnectionRegistry
+    /// The mock's metrics (`GET /metrics`): answers, latency, connections, handshakes, faults.
+    public let metrics: MockMetrics
     /// What happened on live and recent connections (`GET /v1/connections`).
     public let connectionLog: ConnectionLog
     /// Fault rules, modes, throttling and behaviors.
@@ -43,8 +46,11 @@ public final class APNSListenerContext: Sendable {
         shutdownGrace: Duration = .seconds(5), connectionLog: ConnectionLog = ConnectionLog(),
         faults: FaultControl = FaultControl(), maxConnections: Int? = nil, idleTimeout: Duration? = nil,
         handshakeTimeout: Duration? = nil,
+        metrics: MockMetrics = MockMetrics(),
         now: @escaping @Sendable () -> Int64 = APNSListenerContext.systemNow
     ) {
+        self.metrics = metrics
+        connections = ConnectionRegistry(metrics: metrics)
         self.registry = registry
         self.authStreamLimit = authStreamLimit
         self.tls = tls

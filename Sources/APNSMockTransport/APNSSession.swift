@@ -1,7 +1,9 @@
 import APNSMockCore
+import APNSMockMetrics
 import APNSMockRegistry
 import APNSMockStore
 import Logging
+import NIOCore
 
 /// One APNs connection's logic without sockets or TLS: its state machine from the first byte
 /// to the close, and its HTTP/2 session once TLS is up (plaintext in, answers decided,
@@ -49,6 +51,20 @@ final class APNSSession {
     /// An answer its effects completed (a new channel id, a configuration) for the `respond`
     /// that follows its record.
     private var completedAnswer: (streamID: Int32, answer: APNSAnswer)?
+    /// Answers counted by label set (`apns_mock_requests_total`), without a registry look-up.
+    private var requestCounters: RequestCounters
+    /// When the requests being answered now had all arrived (monotonic nanoseconds): where an
+    /// answer's latency starts.
+    private var readyAt: UInt64 = 0
+    /// Streams whose answer waits (a delay), with what their answer is counted by.
+    private var waitingAnswers: [Int32: WaitingAnswer] = [:]
+
+    /// What the answer of a stream that waits is counted by, once it goes out.
+    private struct WaitingAnswer {
+        var kind: RecordKind
+        var pushType: APNSPushType?
+        var readyAt: UInt64
+    }
 
     /// A request being decided, with what its record is made of.
     private struct CurrentRequest {
@@ -70,6 +86,7 @@ final class APNSSession {
             configuredStreams: context.settings.maxConcurrentStreams, authStreamLimit: context.authStreamLimit,
             service: service)
         self.connectionID = connectionID
+        requestCounters = RequestCounters(metrics: context.metrics)
         let faults = context.faults
         http2.replacesStreamLimitGoAway = {
             faults.active.contains(.behaviors) && faults.isEnabled(.streamLimitGoAway)
@@ -244,7 +261,10 @@ final class APNSSession {
     }
 
     private func answerReadyRequests() {
-        for ready in http2.takeReadyRequests() {
+        let readyRequests = http2.takeReadyRequests()
+        guard !readyRequests.isEmpty else { return }
+        readyAt = NIODeadline.now().uptimeNanoseconds
+        for ready in readyRequests {
             let now = shared.now()
             let parts = ready.request
             let authority = parts.authority ?? parts.host
@@ -265,6 +285,7 @@ final class APNSSession {
                 request, streamID: ready.streamID, environment: environment, registry: registry, rules: shared.rules,
                 faults: faults, now: now, random: &random, into: &actions)
             if let token = decided.verdict.newToken { shared.registry.remember(token) }
+            if let faultID = decided.faultID { shared.metrics.faultFired(ruleID: faultID) }
             http2.finishAnswer(ready.request)
             if var answer = decided.answerNow {
                 // The common case: recorded once, answered, nothing else.
@@ -288,7 +309,9 @@ final class APNSSession {
                     if answer.status != 200 {
                         noteRejection(answer, goAway: false, verdict: decided.verdict, detail: decided.detail, now: now)
                     }
-                    respond(streamID: ready.streamID, answer)
+                    respond(
+                        streamID: ready.streamID, answer, kind: decided.verdict.kind,
+                        pushType: decided.verdict.pushType, readyAt: readyAt)
                 }
             } else {
                 let current = CurrentRequest(
@@ -296,6 +319,8 @@ final class APNSSession {
                     receivedAt: now)
                 if machine.isWaiting(streamID: ready.streamID) {
                     http2.watchClose(ready.streamID)
+                    waitingAnswers[ready.streamID] = WaitingAnswer(
+                        kind: decided.verdict.kind, pushType: decided.verdict.pushType, readyAt: readyAt)
                     if AnswerEffects.mayHaveEffect(decided.verdict) {
                         waitingEffects[ready.streamID] = current
                     }
@@ -371,8 +396,16 @@ final class APNSSession {
         }
     }
 
-    private func respond(streamID: Int32, _ answer: APNSAnswer) {
+    /// Submits `answer` on `streamID` and counts it: by its labels, and its latency since
+    /// `readyAt` (monotonic nanoseconds) when known.
+    private func respond(
+        streamID: Int32, _ answer: APNSAnswer, kind: RecordKind, pushType: APNSPushType?, readyAt: UInt64?
+    ) {
         shared.connections.noteAnswered()
+        requestCounters.count(status: answer.status, reason: answer.reason, pushType: pushType, kind: kind)
+        defer {
+            if let readyAt { shared.metrics.answered(afterNanoseconds: NIODeadline.now().uptimeNanoseconds &- readyAt) }
+        }
         http2.respond(streamID: streamID, status: answer.status, body: answer.body, dataFrames: answer.dataFrames) {
             headers in
             if answer.body != nil { headers.add("content-type", "application/json") }
@@ -403,7 +436,9 @@ final class APNSSession {
         if !(200...299).contains(answer.status) {
             noteRejection(answer, goAway: false, verdict: current.verdict, detail: record.detail, now: now)
         }
-        respond(streamID: current.streamID, answer)
+        respond(
+            streamID: current.streamID, answer, kind: current.verdict.kind, pushType: current.verdict.pushType,
+            readyAt: readyAt)
         recordFollowUps(
             of: record, apnsID: receipt.apnsID, succeeded: current.verdict.isAccepted && answer.status == 200,
             subscribedChannel: subscribed)
@@ -488,6 +523,9 @@ final class APNSSession {
             switch action {
             case .record(let streamID, var recorded):
                 guard let current, current.streamID == streamID else { continue }
+                if !recorded.outcome.isOpen && recorded.outcome != .answered {
+                    shared.metrics.unanswered(recorded.outcome)
+                }
                 var subscribed: String?
                 let hasEffect = recorded.outcome == .answered && AnswerEffects.mayHaveEffect(current.verdict)
                 if hasEffect {
@@ -513,6 +551,11 @@ final class APNSSession {
                 }
             case .complete(let streamID, var recorded):
                 guard let receipt = openRecords[streamID] else { continue }
+                if !recorded.outcome.isOpen && recorded.outcome != .answered {
+                    // Never answered: the answer that would have been counted will not come.
+                    shared.metrics.unanswered(recorded.outcome)
+                    waitingAnswers[streamID] = nil
+                }
                 if let waiting = waitingEffects.removeValue(forKey: streamID), recorded.outcome == .answered {
                     // A delayed answer's effects, when it goes out (the record keeps the channel it named).
                     let subscribed = applyEffects(waiting, answer: &recorded.answer, now: recorded.answeredAt ?? 0)
@@ -537,7 +580,18 @@ final class APNSSession {
                 } else if let receipt = openRecords[streamID] {
                     answer.apnsID = receipt.apnsID
                 }
-                respond(streamID: streamID, answer)
+                if let current, current.streamID == streamID {
+                    waitingAnswers[streamID] = nil
+                    respond(
+                        streamID: streamID, answer, kind: current.verdict.kind, pushType: current.verdict.pushType,
+                        readyAt: readyAt)
+                } else if let waiting = waitingAnswers.removeValue(forKey: streamID) {
+                    respond(
+                        streamID: streamID, answer, kind: waiting.kind, pushType: waiting.pushType,
+                        readyAt: waiting.readyAt)
+                } else {
+                    respond(streamID: streamID, answer, kind: .push, pushType: nil, readyAt: nil)
+                }
             case .resetStream(let streamID, let errorCode):
                 logger.debug(
                     "RST_STREAM", metadata: ["apnsmock.stream.id": "\(streamID)", "apnsmock.error": "\(errorCode)"])

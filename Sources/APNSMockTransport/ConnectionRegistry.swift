@@ -1,4 +1,5 @@
 import APNSMockCore
+import APNSMockMetrics
 import APNSMockRegistry
 import NIOConcurrencyHelpers
 import NIOCore
@@ -27,15 +28,23 @@ public final class ConnectionRegistry: ConnectionControl {
     /// Streams answered since the shutdown began.
     private let answeredWhileDraining = Atomic<Int>(0)
 
-    public init() {}
+    /// Counts connections opened and open (`apns_mock_connections`).
+    private let metrics: MockMetrics
+
+    /// - Parameter metrics: where connections opened and closed are counted.
+    public init(metrics: MockMetrics = MockMetrics()) {
+        self.metrics = metrics
+    }
 
     /// Tracks `channel` and its handler until the channel closes. Call on the channel's loop.
     func add(_ channel: any Channel, handler: APNSConnectionHandler) {
         let id = ObjectIdentifier(channel)
         let entry = Entry(channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
         entries.withLockedValue { $0[id] = entry }
-        channel.closeFuture.whenComplete { [entries] _ in
+        metrics.connectionOpened()
+        channel.closeFuture.whenComplete { [entries, metrics] _ in
             _ = entries.withLockedValue { $0.removeValue(forKey: id) }
+            metrics.connectionClosed()
         }
     }
 
