@@ -89,7 +89,7 @@ import Testing
             async let stream = E2E.run(
                 "curl", ["-sS", "-N", "--max-time", "4", mock.endpoints.adminURL + "/v1/events?token=\(token)"],
                 timeout: 20)
-            try await Task.sleep(for: .milliseconds(800))
+            try await WireTruthTests.awaitFollowers(mock, streams: 1, waiters: 0)
             try await Self.push(mock, token: token)
             try await Self.push(mock, token: E2E.randomToken())
             try await Self.push(mock, token: token)

@@ -249,7 +249,7 @@ import Testing
             let wait = WireTruthTests.curlAdmin(
                 mock, "/v1/deliveries/wait?token=\(token)&channelId=\(escaped)&count=2&timeout=8", maxTime: 9)
             let events = WireTruthTests.curlAdmin(mock, "/v1/events?kind=broadcast&status=200", maxTime: 10)
-            try await Task.sleep(for: .milliseconds(500))  // the followers are subscribed
+            try await WireTruthTests.awaitFollowers(mock, streams: 1, waiters: 1)
             let began = Date()
             let sent = try await Self.broadcast(mock, channel: id, payload: Self.update)
             #expect(sent.status == 200)

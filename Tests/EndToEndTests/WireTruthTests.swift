@@ -17,6 +17,26 @@ import Testing
         }
     }
 
+    /// Returns once the admin API serves at least `streams` event streams and `waiters` waits
+    /// (`GET /metrics`): a follower started as a task may connect only after the test went on
+    /// (the test runner's threads are busy on a loaded machine), and a stream that starts late
+    /// sees nothing of what came before it. Two CI runs failed that way with a fixed sleep.
+    static func awaitFollowers(_ mock: RunningMock, streams: Int, waiters: Int) async throws {
+        func value(_ name: String, in text: String) -> Int {
+            let line = text.split(separator: "\n").first { $0.hasPrefix("apns_mock_\(name) ") }
+            return Int(Double(line?.split(separator: " ").last ?? "") ?? 0)
+        }
+        var text = ""
+        for _ in 0..<400 {
+            text = try await E2E.run("curl", ["-sS", mock.endpoints.adminURL + "/metrics"]).stdout
+            if value("event_streams", in: text) >= streams, value("waiters", in: text) >= waiters { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record(
+            "the followers did not connect: \(text.split(separator: "\n").filter { $0.contains("event_streams") || $0.contains("waiters") })"
+        )
+    }
+
     /// The JSON objects of an SSE stream's `delivery` events, in order.
     static func deliveryEvents(_ stream: String) -> [[String: Any]] {
         stream.components(separatedBy: "\n\n").compactMap { event in
@@ -42,7 +62,7 @@ import Testing
             // run with 4 s lost both streams while the push was still being sent).
             let answered = Self.curlAdmin(mock, "/v1/events?status=200&token=\(token)", maxTime: 10)
             let everything = Self.curlAdmin(mock, "/v1/events?token=\(token)", maxTime: 10)
-            try await Task.sleep(for: .milliseconds(500))  // the followers are subscribed
+            try await Self.awaitFollowers(mock, streams: 2, waiters: 1)
             let push = try await FaultInjectionTests.curlPush(mock, token: token)
             #expect(push.status == 200)
             #expect(push.seconds >= 0.9)
