@@ -54,6 +54,11 @@ import Testing
         let device = E2E.randomToken()
         for _ in 0..<5 { #expect(try await Self.push(apns, device: device).status == "200") }
         let startRSS = Self.rss(process.processIdentifier)
+        // Under AddressSanitizer (make test-asan) freed memory waits in a 256 MB quarantine before
+        // reuse, so RSS grows by about that much whatever the server keeps; the bound stays tight
+        // for the ordinary build.
+        let asan = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
+        let rssBound = startRSS + (asan ? 450_000 : 150_000)
         let client = E2E.repositoryRoot + "/Tests/EndToEndTests/Clients/hostile_h2.py"
         let attacks = [
             "rapid-reset", "continuation-flood", "settings-flood", "ping-flood", "stream-burst", "big-body",
@@ -95,7 +100,7 @@ import Testing
             #expect(after.status == "200", "\(attack): a client after the attack: \(after)")
             pushes += 2
             #expect(
-                Self.rss(process.processIdentifier) < startRSS + 150_000,
+                Self.rss(process.processIdentifier) < rssBound,
                 "\(attack): RSS \(Self.rss(process.processIdentifier)) kB from \(startRSS) kB")
         }
         let page = try await E2E.run("curl", ["-sS", "\(admin)/v1/deliveries?token=\(device)&limit=1"])

@@ -78,9 +78,13 @@ import Testing
             #expect(filtered.count == 1)
             #expect(filtered.first?["outcome"] as? String == "answered")
 
+            // Unfiltered: the record pending, then answered — or only answered when the stream's
+            // first look came after the answer (a loaded machine, AddressSanitizer: a follower
+            // hands out a record in its latest form). Never twice answered, never answered first.
             let all = Self.deliveryEvents(try await everything.value.stdout)
-            #expect(all.map { $0["outcome"] as? String ?? "" } == ["pending", "answered"])
-            #expect(Set(all.map { $0["sequence"] as? Int ?? 0 }).count == 1, "one record, sent twice")
+            let outcomes = all.map { $0["outcome"] as? String ?? "" }
+            #expect(outcomes == ["pending", "answered"] || outcomes == ["answered"], "\(outcomes)")
+            #expect(Set(all.map { $0["sequence"] as? Int ?? 0 }).count == 1, "one record")
         }
     }
 
