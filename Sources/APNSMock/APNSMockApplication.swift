@@ -61,6 +61,8 @@ public struct APNSMockApplication: Sendable {
     public let configuration: APNSMockConfiguration
     /// Every recorded request.
     public let store: DeliveryStore
+    /// The journal (`--journal`), if one is kept.
+    public let journal: DeliveryJournal?
     /// The records' payload analyses (lint, preview), computed where records are read.
     public let analyses: PayloadAnalyses
     /// The store as readers see it: records with their analyses.
@@ -92,7 +94,9 @@ public struct APNSMockApplication: Sendable {
     ///   id twice, more than `channelLimit` for an app, an app in `broadcastDisabled`);
     ///   `BindError` for a port in use (APNs or admin) or an address that cannot
     ///   be bound; `TLSError` for a certificate or key that cannot be used;
-    ///   `LocalizationDirectory.LoadError` for localizations that cannot be read.
+    ///   `LocalizationDirectory.LoadError` for localizations that cannot be read;
+    ///   `DeliveryJournal.OpenError` / `DeliveryJournal.RestoreError` for a journal that cannot
+    ///   be opened or restored.
     /// - Parameter now: the clock, epoch milliseconds (tests inject one).
     public init(
         configuration: APNSMockConfiguration, logger: Logger? = nil,
@@ -144,7 +148,16 @@ public struct APNSMockApplication: Sendable {
             broadcastDisabled: configuration.broadcastDisabled, channelLimit: configuration.channelLimit, now: now())
         registry.storedMessagesOutliveChannels = configuration.storedMessagesOutliveChannels
         self.registry = registry
-        store = DeliveryStore(capacity: configuration.recordCapacity)
+        // Restore first: a journal restored into itself must not read what this run appends.
+        let restored = try configuration.restorePath.map(DeliveryJournal.read(path:))
+        journal = try configuration.journalPath.map { try DeliveryJournal(path: $0) }
+        store = DeliveryStore(capacity: configuration.recordCapacity, sink: journal)
+        if let restored, let path = configuration.restorePath {
+            let count = store.restore(restored.records)
+            logger.notice(
+                "restored \(count) of \(restored.records.count) records from \(path)\(restored.cutOffLastLine ? " (its last line was cut off mid-write and was skipped)" : "")",
+                metadata: ["apnsmock.restore.records": "\(count)"])
+        }
         let metrics = MockMetrics(store: store)
         self.metrics = metrics
         analyses = PayloadAnalyses(
@@ -228,7 +241,9 @@ public struct APNSMockApplication: Sendable {
     /// Serves until SIGINT/SIGTERM; calls `onReady` once both ports listen. A graceful end logs
     /// one `notice` line saying what it drained (`shutdownSummary`).
     public func run(onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
+        defer { journal?.finish() }
         try await makeServiceGroup(shutdownSignals: [.sigterm, .sigint], onReady: onReady).run()
+        journal?.finish()
         logShutdown()
     }
 
@@ -241,7 +256,14 @@ public struct APNSMockApplication: Sendable {
             drained.closedAtGraceEnd > 0
             ? " (\(drained.closedAtGraceEnd) at the end of the \(configuration.shutdownGrace) grace)" : ""
         return
-            "shut down: closed \(count(drained.connections, "connection"))\(grace), answered \(count(drained.streamsAnswered, "stream")) while draining, \(count(store.count, "record")) held"
+            "shut down: closed \(count(drained.connections, "connection"))\(grace), answered \(count(drained.streamsAnswered, "stream")) while draining, \(count(store.count, "record")) held\(journalSummary)"
+    }
+
+    /// `, 12 journaled` (and how many were not) when a journal is kept.
+    private var journalSummary: String {
+        guard let progress = journal?.progress else { return "" }
+        let lost = progress.dropped > 0 ? " (\(progress.dropped) not: the disk could not keep up)" : ""
+        return ", \(progress.written) journaled\(lost)"
     }
 
     /// Logs `shutdownSummary` at `notice`, with its numbers as metadata.

@@ -42,6 +42,10 @@ public struct APNSMockConfiguration: Sendable {
     public var http2 = HTTP2Settings()
     /// Most records kept; the oldest go first.
     public var recordCapacity = 100_000
+    /// `--journal`: appends every record, once its answer is decided, to this file (JSON Lines).
+    public var journalPath: String?
+    /// `--restore`: loads the records of this journal before serving.
+    public var restorePath: String?
     /// Event-loop threads for the APNs and admin listeners; `nil`: one per CPU this process may
     /// run on (its affinity mask, so `taskset -c 0 apns-mock serve` gets one). Takes effect only
     /// through `APNSMockApplication.useThreads(_:)` before the first application starts.

@@ -46,7 +46,27 @@ public enum AdminRouter {
         ReportRoutes.add(to: router, reader: reader, executor: executor, connectionLog: connectionLog, now: now)
         DashboardRoutes.add(to: router)
         router.get("/health") { _, _ in
-            json(status: .ok, Array(#"{"status":"ok"}"#.utf8))
+            var json = JSONWriter(capacity: 160)
+            json.beginObject()
+            json.key("status")
+            json.string("ok")
+            if let progress = store.sink?.progress {
+                json.key("journal")
+                json.beginObject()
+                json.key("written")
+                json.number(progress.written)
+                json.key("queued")
+                json.number(progress.queued)
+                json.key("dropped")
+                json.number(progress.dropped)
+                json.key("failedWrites")
+                json.number(progress.failedWrites)
+                json.key("behind")
+                json.bool(progress.behind)
+                json.endObject()
+            }
+            json.endObject()
+            return Self.json(status: .ok, json.bytes)
         }
         // Behind the token like every route but /health: a scraper sends it (Prometheus's
         // `authorization` or `bearer_token_file`), and the metrics say what the mock received.

@@ -1,4 +1,5 @@
 import APNSMockCore
+import Foundation
 
 /// Renders a `DeliveryRecord` as the admin API's JSON object (camelCase fields, epoch-ms
 /// times), one part per `DeliveryRecord.Field`, in that order.
@@ -32,6 +33,69 @@ public enum DeliveryRecordJSON {
     /// table's order, then the analysis when the record has one.
     public static func write(_ record: DeliveryRecord, to json: inout JSONWriter, tokens: inout TokenCache) {
         json.beginObject()
+        writeFields(record, to: &json, tokens: &tokens)
+        if let analysis = record.analysis {
+            writeAnalysis(analysis, to: &json)
+        } else if record.kind == .channel {
+            // A channel request carries no notification: nothing to analyse, the keys all the same.
+            json.key(analysisKeys[0])
+            json.null()
+            json.key(analysisKeys[1])
+            json.null()
+            json.key(analysisKeys[2])
+            json.beginArray()
+            json.endArray()
+            json.key(analysisKeys[3])
+            json.null()
+        }
+        json.endObject()
+    }
+
+    /// The key of a journal line's exact copy of what came on the wire (`journalLine`).
+    public static let wireKey = "wire"
+
+    /// One line of the journal (`--journal`): the record's JSON as the admin API shows it
+    /// (without the analysis, which is computed again on read), plus `wire`, the request as it
+    /// came: `headers`, every field in order as `[name, value]` (repeated names kept apart,
+    /// the token's signature stripped as the store strips it), and the payload's exact bytes,
+    /// as `payload` (text) or `payloadBase64` (when they are not UTF-8). Ends with a newline.
+    public static func journalLine(_ record: DeliveryRecord, tokens: inout TokenCache) -> [UInt8] {
+        var record = record
+        var encoded: [UInt8] = []
+        record.headerBlock.encode(into: &encoded, strippingTokenSignatures: true)
+        if let stripped = HeaderBlock(encoded: encoded[...], count: record.headerBlock.count) {
+            record.headerBlock = stripped
+        }
+        var json = JSONWriter(capacity: 1024 + record.payload.count * 2)
+        json.beginObject()
+        writeFields(record, to: &json, tokens: &tokens)
+        json.key(wireKey)
+        json.beginObject()
+        json.key("headers")
+        json.beginArray()
+        for field in record.headers {
+            json.beginArray()
+            json.string(field.name)
+            json.string(field.value)
+            json.endArray()
+        }
+        json.endArray()
+        if let text = String(validating: record.payload, as: UTF8.self) {
+            json.key("payload")
+            json.string(text)
+        } else {
+            json.key("payloadBase64")
+            json.string(Data(record.payload).base64EncodedString())
+        }
+        json.endObject()
+        json.endObject()
+        var line = json.bytes
+        line.append(UInt8(ascii: "\n"))
+        return line
+    }
+
+    /// Every field's keys (`Field.definition.json`) in the table's order.
+    private static func writeFields(_ record: DeliveryRecord, to json: inout JSONWriter, tokens: inout TokenCache) {
         for field in DeliveryRecord.Field.all {
             let keys = field.definition.json
             switch field {
@@ -131,21 +195,6 @@ public enum DeliveryRecordJSON {
                 json.string(record.detail)
             }
         }
-        if let analysis = record.analysis {
-            writeAnalysis(analysis, to: &json)
-        } else if record.kind == .channel {
-            // A channel request carries no notification: nothing to analyse, the keys all the same.
-            json.key(analysisKeys[0])
-            json.null()
-            json.key(analysisKeys[1])
-            json.null()
-            json.key(analysisKeys[2])
-            json.beginArray()
-            json.endArray()
-            json.key(analysisKeys[3])
-            json.null()
-        }
-        json.endObject()
     }
 
     /// The keys `writeAnalysis` writes, in order.

@@ -14,6 +14,8 @@ public final class DeliveryStore: Sendable {
     public let capacity: Int
     /// Wakes whoever waits for new records (nobody, usually: then it costs one atomic load).
     public let notifier: DeliveryNotifier
+    /// Receives every record once its answer is decided (the journal), if one is set.
+    public let sink: (any DeliveryRecordSink)?
 
     struct State: Sendable {
         var records = Deque<StoredDelivery>()
@@ -73,9 +75,12 @@ public final class DeliveryStore: Sendable {
         }
     }
 
-    /// - Parameter capacity: the most records held; at least 1.
-    public init(capacity: Int = 100_000) {
+    /// - Parameters:
+    ///   - capacity: the most records held; at least 1.
+    ///   - sink: receives every record once its answer is decided (`--journal`).
+    public init(capacity: Int = 100_000, sink: (any DeliveryRecordSink)? = nil) {
         self.capacity = max(1, capacity)
+        self.sink = sink
         var state = State(byAPNSID: APNSIDTable(capacity: max(1, capacity)))
         // Room for a full store up front: growing rehashes every id while pushes wait. Untouched
         // pages of the table cost no memory.
@@ -109,15 +114,57 @@ public final class DeliveryStore: Sendable {
     /// miss per push). Waiters are signalled after the lock is released.
     @discardableResult
     public func record(_ record: DeliveryRecord) -> Receipt {
+        let receipt = insert(record, restoring: nil)
+        notifier.signal()
+        if let sink, !record.outcome.isOpen {
+            var decided = record
+            decided.sequence = receipt.sequence
+            decided.apnsID = receipt.apnsID
+            sink.recordDecided(decided)
+        }
+        return receipt
+    }
+
+    /// Loads records kept from an earlier run (`--restore`), with their own sequence numbers,
+    /// into an empty store; later records are numbered after the last. Only the newest records
+    /// whose numbers span at most `capacity` are kept; a number missing between two kept records
+    /// stays missing (a deleted placeholder holds its place). A record whose answer was still
+    /// open is restored as `connectionClosed`: the run that took it ended before answering.
+    /// The sink is not told. Returns how many records were loaded (0 when the store is not empty).
+    @discardableResult
+    public func restore(_ records: [DeliveryRecord]) -> Int {
+        guard nextSequence == 1, !records.isEmpty else { return 0 }
+        var newest: [UInt64: DeliveryRecord] = [:]
+        for record in records where record.sequence > 0 { newest[record.sequence] = record }
+        var sequences = newest.keys.sorted()
+        guard let last = sequences.last else { return 0 }
+        sequences.removeAll { last - $0 >= UInt64(capacity) }
+        for sequence in sequences {
+            var record = newest[sequence]!
+            if record.outcome.isOpen { record.outcome = .connectionClosed }
+            insert(record, restoring: sequence)
+        }
+        notifier.signal()
+        return sequences.count
+    }
+
+    @discardableResult
+    private func insert(_ record: DeliveryRecord, restoring restoredSequence: UInt64?) -> Receipt {
         var (bytes, apnsIDOffset) = RecordCodec.encode(record)
         var flags: UInt8 = 0
-        if record.apnsID.isGenerated { flags |= StoredDelivery.flagGeneratedID }
+        if record.apnsID.isGenerated {
+            flags |= restoredSequence == nil ? StoredDelivery.flagGeneratedID : StoredDelivery.flagRestoredGeneratedID
+        }
         // Every token is indexed as the record holds it (lower case when well-formed); queries
         // read the index only for well-formed tokens, so a malformed one is found by a scan.
         let indexedToken = record.token
         if indexedToken != nil { flags |= StoredDelivery.flagIndexedToken }
         var echoedKey: UUIDKey?
-        if case .echoed(let text) = record.apnsID { echoedKey = UUIDKey(text) }
+        switch record.apnsID {
+        case .echoed(let text): echoedKey = UUIDKey(text)
+        case .generated(let high, let low, _) where restoredSequence != nil: echoedKey = UUIDKey(high: high, low: low)
+        case .generated: break
+        }
         // Everything the lock needs, taken out of the record first (the closure then captures
         // a few values instead of copying the record).
         var stored = StoredDelivery(
@@ -132,11 +179,18 @@ public final class DeliveryStore: Sendable {
         let faultID = record.faultID
         let topic = record.topic
         var apnsID = record.apnsID
-        let receipt = state.withLockedValue { state in
+        return state.withLockedValue { state in
+            if let restoredSequence {
+                if state.records.isEmpty { state.nextSequence = restoredSequence }
+                while state.nextSequence < restoredSequence { Self.appendPlaceholder(&state, capacity: capacity) }
+            }
             let sequence = state.nextSequence
             state.nextSequence += 1
-            if case .generated(let high, _, let lowercase) = apnsID {
-                let low = GeneratedMessageID.low(sequence: sequence, secret: state.idSecret)
+            if case .generated(let high, let restoredLow, let lowercase) = apnsID {
+                // A restored id keeps its bits; a new one gets the bits that tie it to `sequence`.
+                let low =
+                    restoredSequence == nil
+                    ? GeneratedMessageID.low(sequence: sequence, secret: state.idSecret) : restoredLow
                 apnsID = .generated(high: high, low: low, lowercase: lowercase)
                 _ = bytes.withUnsafeMutableBufferPointer { bytes in
                     APNSMessageID.write(
@@ -159,8 +213,21 @@ public final class DeliveryStore: Sendable {
             }
             return Receipt(sequence: sequence, apnsID: apnsID)
         }
-        notifier.signal()
-        return receipt
+    }
+
+    /// Holds the place of a sequence number missing from a restored journal: a deleted record.
+    private static func appendPlaceholder(_ state: inout State, capacity: Int) {
+        let sequence = state.nextSequence
+        state.nextSequence += 1
+        if state.records.count >= capacity { evictOldest(&state) }
+        let blob = [UInt8]().withUnsafeBytes { state.blobs.append($0) }
+        state.records.append(
+            StoredDelivery(
+                sequence: sequence, receivedAt: 0, respondedAt: 0, timestamp: StoredDelivery.noTimestamp,
+                connectionID: 0, streamID: 0, payloadSize: 0, status: 0, environment: 0,
+                pushType: StoredDelivery.noPushType, flags: StoredDelivery.flagDeleted, outcome: 0, kind: 0, reason: 0,
+                fault: 0, topic: 0, blob: blob))
+        state.deleted += 1
     }
 
     /// Sets the answer of a record stored without one (or replaces it): `response` when one went
@@ -169,15 +236,18 @@ public final class DeliveryStore: Sendable {
     @discardableResult
     public func complete(sequence: UInt64, with response: DeliveryResponse?, outcome: DeliveryOutcome? = nil) -> Bool {
         let outcome = outcome ?? (response == nil ? .pending : response!.goAway ? .goAway : .answered)
-        let done = state.withLockedValue { state -> Bool in
-            guard let index = state.index(sequence: sequence) else { return false }
+        let journaled = sink != nil && !outcome.isOpen
+        // (stored, the decided record for the sink)
+        let (done, decided) = state.withLockedValue { state -> (Bool, DeliveryRecord?) in
+            guard let index = state.index(sequence: sequence) else { return (false, nil) }
             let reasonID = response?.reason.map { state.interner.id(for: $0.rawValue) } ?? 0
             state.records[index].setResponse(response, outcome: outcome, reasonID: reasonID)
             if outcome.isOpen { state.unsettled.insert(sequence) } else { state.unsettled.remove(sequence) }
             state.completions &+= 1
-            return true
+            return (true, journaled ? Self.decode(state.records[index], state) : nil)
         }
         if done { notifier.signalCompletion() }
+        if let decided { sink?.recordDecided(decided) }
         return done
     }
 
@@ -345,7 +415,7 @@ public final class DeliveryStore: Sendable {
     /// The record as readers see it.
     static func decode(_ stored: StoredDelivery, _ state: State) -> DeliveryRecord {
         let interner = state.interner
-        let generated = stored.flags & StoredDelivery.flagGeneratedID != 0
+        let generated = stored.flags & (StoredDelivery.flagGeneratedID | StoredDelivery.flagRestoredGeneratedID) != 0
         var record = DeliveryRecord(
             receivedAt: stored.receivedAt, connectionID: stored.connectionID, streamID: stored.streamID,
             environment: stored.environment == 1 ? .production : .sandbox, method: "", path: "", authority: nil,

@@ -32,6 +32,9 @@ struct StoredDelivery: Sendable {
     static let noPushType: UInt8 = 0xFF
     static let noTimestamp = Int64.min
     static let flagGeneratedID: UInt8 = 1
+    /// A generated id restored from a journal: shown as generated, but indexed like a sent one
+    /// (its bits are not tied to this run's sequence numbers).
+    static let flagRestoredGeneratedID: UInt8 = 4
     /// The record has a token, and the token index lists it.
     static let flagIndexedToken: UInt8 = 2
     static let flagGoAway: UInt8 = 16

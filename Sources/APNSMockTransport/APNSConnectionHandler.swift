@@ -365,6 +365,8 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     private func flushCiphertext(context: ChannelHandlerContext) {
         guard let tls, tls.pendingCiphertext > 0 else { return }
+        // With a journal, answers go out once their records are written (usually at once).
+        shared.store.sink?.awaitWritten()
         var buffer = context.channel.allocator.buffer(capacity: tls.pendingCiphertext)
         tls.drainCiphertext { buffer.writeBytes($0) }
         lastWrite = context.writeAndFlush(wrapOutboundOut(buffer))

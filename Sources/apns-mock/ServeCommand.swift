@@ -60,6 +60,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "SETTINGS_MAX_HEADER_LIST_SIZE announced and enforced (default 8000).")
     var maxHeaderListSize: UInt32?
     @Option(help: "Most requests recorded; the oldest go first (default 100000).") var recordCapacity: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Append every record, once its answer is decided, to this file as JSON Lines (created if missing).",
+            valueName: "file"))
+    var journal: String?
+    @Option(
+        help: ArgumentHelp(
+            "Load the records of a journal (or of a JSON Lines export) before serving; may be the --journal file.",
+            valueName: "file"))
+    var restore: String?
     @Option(help: "Event-loop threads (default: one per CPU this process may run on, e.g. under taskset).")
     var threads: Int?
     @Flag(
@@ -380,6 +390,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let maxConcurrentStreams { configuration.http2.maxConcurrentStreams = maxConcurrentStreams }
         if let maxHeaderListSize { configuration.http2.maxHeaderListSize = maxHeaderListSize }
         if let recordCapacity { configuration.recordCapacity = recordCapacity }
+        if let journal { configuration.journalPath = journal }
+        if let restore { configuration.restorePath = restore }
         if let threads { configuration.threads = threads }
         if let strictPayload { configuration.strictPayload = strictPayload }
         if let strictRegistry { configuration.strictRegistry = strictRegistry }

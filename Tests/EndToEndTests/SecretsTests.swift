@@ -8,7 +8,7 @@ import Testing
 
 /// No secret leaves the mock (issue 22): a run with an admin token, provider tokens (good,
 /// expired, badly signed), a client certificate and rejections at debug log level; then every
-/// output it has — its log, the records, the event stream, the connection log, the verify
+/// output it has — its log, the journal, the records, the event stream, the connection log, the verify
 /// report, the OpenAPI document — is searched for the JWT signatures, the signing key's and the
 /// client key's private bytes, and the admin token.
 @Suite struct SecretsTests {
@@ -24,11 +24,13 @@ import Testing
         let log = NSTemporaryDirectory() + "secrets-\(UUID().uuidString).log"
         FileManager.default.createFile(atPath: log, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: log) }
+        let journal = NSTemporaryDirectory() + "secrets-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: journal) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLITests.executable)
         process.arguments = [
             "serve", "--port", "0", "--admin-port", "0", "--channels-port", "0", "--log-level", "debug",
-            "--admin-token", Self.adminToken, "--config", "apns-mock.example.yaml",
+            "--admin-token", Self.adminToken, "--config", "apns-mock.example.yaml", "--journal", journal,
         ]
         process.currentDirectoryURL = URL(fileURLWithPath: E2E.repositoryRoot)
         let out = Pipe()
@@ -80,6 +82,8 @@ import Testing
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         outputs["log"] = try String(contentsOfFile: log, encoding: .utf8)
+        outputs["journal"] = try String(contentsOfFile: journal, encoding: .utf8)
+        #expect(outputs["journal"]?.split(separator: "\n").count == 4, "the journal has the pushes")
         #expect(outputs["log"]?.contains("rejected:") == true, "the log saw the rejections")
         #expect(outputs["/v1/deliveries?limit=100"]?.contains(#""total":4"#) == true, "\(outputs)")
 
