@@ -380,16 +380,29 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     /// Closes the channel: once the last write has gone out (or failed), or at once.
+    ///
+    /// After a flush (a GOAWAY is usually the last thing written) the close lingers: the sending
+    /// side is shut (the client reads the GOAWAY, then the end of the stream) while what the
+    /// client still sends is read and dropped, until it closes or `lingerAfterFlush` passes. A
+    /// socket closed with unread bytes in it answers with a reset, and the client's system may
+    /// drop the GOAWAY that had not been read yet.
     private func performClose(afterFlush: Bool) {
         guard let context, !channelClosing else { return }
         channelClosing = true
         if afterFlush, let lastWrite {
             let channel = context.channel
-            lastWrite.whenComplete { _ in channel.close(promise: nil) }
+            let eventLoop = context.eventLoop
+            lastWrite.whenComplete { _ in
+                channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+                eventLoop.scheduleTask(in: Self.lingerAfterFlush) { channel.close(promise: nil) }
+            }
         } else {
             context.close(promise: nil)
         }
     }
+
+    /// How long a connection closed after a flush goes on reading before it closes for good.
+    static let lingerAfterFlush = TimeAmount.seconds(1)
 
     // MARK: called by the registry and timers, on the event loop
 

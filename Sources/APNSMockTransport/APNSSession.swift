@@ -186,7 +186,7 @@ final class APNSSession {
         // GOAWAY and lets the read succeed): then what completed in it can no longer be answered.
         // Sending what it queued tells (its GOAWAY goes out before any answer anyway).
         let terminated = http2.hasReadyRequests && http2.sendQueuedFrames()
-        let ownGoAway = http2.streamLimitViolated || http2.streamIDRegression != nil
+        let ownGoAway = http2.streamLimitViolated || http2.streamIDRegression != nil || http2.flood != nil
         if terminated || (!ok && !ownGoAway) {
             run { machine, actions in machine.sessionFailed(into: &actions) }
         }
@@ -197,6 +197,8 @@ final class APNSSession {
             run { machine, actions in
                 machine.streamIDWentBack(regression.streamID, highest: regression.highest, into: &actions)
             }
+        } else if !ok, let flood = http2.flood {
+            run { machine, actions in machine.clientFlooded(flood, into: &actions) }
         }
         noteControlFramesAndClosedStreams()
     }

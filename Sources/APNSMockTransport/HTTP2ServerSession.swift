@@ -47,6 +47,17 @@ final class HTTP2ServerSession {
     /// telling (nghttp2 issues #1300, #2233), so the session notices it in `onBeginFrame`, fails
     /// the read, and the caller sends the GOAWAY.
     private(set) var streamIDRegression: (streamID: Int32, highest: Int32)?
+    /// The client put excessive load on the connection (rapid reset, a CONTINUATION flood,
+    /// acknowledgements it does not read): the read failed, and the caller sends GOAWAY
+    /// ENHANCE_YOUR_CALM.
+    private(set) var flood: ClientFlood?
+    /// Client resets allowed before it counts as rapid reset.
+    private var resetLimit = StreamResetLimit()
+    private let started = ContinuousClock.now
+    private var nanosecondsSinceStart: UInt64 {
+        let elapsed = started.duration(to: .now).components
+        return UInt64(max(0, elapsed.seconds)) * 1_000_000_000 + UInt64(max(0, elapsed.attoseconds / 1_000_000_000))
+    }
     /// The most recently closed streams, oldest first: HEADERS may still arrive on one of them
     /// (trailers after the server reset it), which RFC 9113 §5.1 says to ignore, not to punish.
     private var recentlyClosedStreams: [Int32] = []
@@ -110,6 +121,11 @@ final class HTTP2ServerSession {
         // told apart and answered in words.
         nghttp2_option_set_no_recv_client_magic(option, 1)
         nghttp2_option_set_peer_max_concurrent_streams(option, 100)
+        // The library's own limits stay as a backstop behind the session's: it answers a rapid
+        // reset with GOAWAY INTERNAL_ERROR, where RFC 9113 names ENHANCE_YOUR_CALM.
+        let backstop = StreamResetLimit()
+        nghttp2_option_set_stream_reset_rate_limit(option, UInt64(backstop.burst * 4), UInt64(backstop.perSecond * 4))
+        nghttp2_option_set_max_continuations(option, Self.maxContinuations)
         let rc = nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
         guard rc == 0, session != nil else { throw TLSError("cannot create an nghttp2 session: \(rc)") }
     }
@@ -151,8 +167,17 @@ final class HTTP2ServerSession {
     func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
         let consumed = nghttp2_session_mem_recv(session, base, bytes.count)
+        switch consumed {
+        case Int(NGHTTP2_ERR_TOO_MANY_CONTINUATIONS.rawValue): flood = flood ?? .continuationFlood
+        case Int(NGHTTP2_ERR_FLOODED.rawValue): flood = flood ?? .unreadAcknowledgements
+        default: break
+        }
         return consumed >= 0
     }
+
+    /// CONTINUATION frames accepted after one HEADERS frame (libnghttp2's default): a header
+    /// block of the largest list the server allows fits in far fewer.
+    static let maxContinuations = 8
 
     /// Whether requests wait to be taken by `takeReadyRequests`.
     var hasReadyRequests: Bool { !ready.isEmpty }
@@ -428,10 +453,17 @@ final class HTTP2ServerSession {
         }
     }
 
-    /// A frame's header arrived. HEADERS on a client stream numbered below the highest one the
+    /// A frame's header arrived. A client RST_STREAM takes a token of `resetLimit`: none left is
+    /// rapid reset. HEADERS on a client stream numbered below the highest one the
     /// client opened, that is neither open nor recently closed, opens a stream out of order:
     /// a connection error (RFC 9113 §5.1.1) the library would let pass.
     private func onBeginFrame(_ header: nghttp2_frame_hd) -> Int32 {
+        if header.type == UInt8(NGHTTP2_RST_STREAM.rawValue),
+            !resetLimit.allowReset(at: nanosecondsSinceStart)
+        {
+            flood = .rapidReset
+            return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
+        }
         guard header.type == UInt8(NGHTTP2_HEADERS.rawValue), header.stream_id & 1 == 1 else { return 0 }
         let highest = lastProcessedStreamID
         guard header.stream_id < highest, nghttp2_session_find_stream(session, header.stream_id) == nil,

@@ -10,7 +10,10 @@ import Testing
 /// (CVE-2023-44487), a CONTINUATION flood, SETTINGS and PING floods, 10,000 streams in a burst,
 /// a 2 MiB body, a zero flow-control window, random bytes after the preface, a TLS handshake that
 /// never finishes. During each attack a well-behaved client (curl) is answered promptly; after
-/// it the server is alive, its memory bounded and the records stored before are all there.
+/// it the server is alive, its memory bounded and the records stored before are all there, and
+/// the server said what it did with the error code RFC 9113 names: GOAWAY ENHANCE_YOUR_CALM for
+/// the floods (rapid reset, CONTINUATION, unread SETTINGS/PING acknowledgements), RST_STREAM
+/// REFUSED_STREAM for streams over the limit, PROTOCOL_ERROR or FRAME_SIZE_ERROR for garbage.
 /// Attacks by `Clients/hostile_h2.py` (Python `h2` from the test venv, raw frames where the
 /// attack needs them).
 @Suite(.serialized) struct HostileHTTP2Tests {
@@ -83,10 +86,27 @@ import Testing
             #expect(output.status == 0, "\(attack): \(output.stderr)")
             let result =
                 (try? JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]) ?? [:]
+            let goAway = result["goaway"] as? [String: Any]
+            let code = goAway?["code"] as? Int
             switch attack {
+            case "rapid-reset", "continuation-flood", "settings-flood", "ping-flood":
+                // RFC 9113 §7: ENHANCE_YOUR_CALM, "excessive load"; the debug data says which.
+                #expect(code == 11, "\(attack): GOAWAY ENHANCE_YOUR_CALM: \(result)")
+                #expect(result["closed"] as? Bool == true, "\(attack): \(result)")
+                let debug = goAway?["debug"] as? String ?? ""
+                let expected = [
+                    "rapid-reset": "rapid reset", "continuation-flood": "CONTINUATION flood",
+                    "settings-flood": "control frame flood", "ping-flood": "control frame flood",
+                ]
+                #expect(debug.contains(expected[attack]!), "\(attack): \(debug)")
+            case "stream-burst":
+                // Streams over the announced limit: a stream error REFUSED_STREAM each (RFC 9113
+                // §5.1.2), the connection goes on.
+                let resets = result["resets"] as? [String: Int] ?? [:]
+                #expect((resets["7"] ?? 0) > 1000, "RST_STREAM REFUSED_STREAM: \(result)")
+                #expect(goAway == nil, "\(result)")
             case "garbage":
-                let goAway = result["goaway"] as? [String: Any]
-                let code = goAway?["code"] as? Int
+                // A frame larger than SETTINGS_MAX_FRAME_SIZE (§4.2) or one that is no frame (§5.4.1).
                 #expect(code == 1 || code == 6, "GOAWAY PROTOCOL_ERROR or FRAME_SIZE_ERROR: \(result)")
             case "slow-handshake":
                 #expect(result["closed"] as? Bool == true, "the handshake timeout closed it: \(result)")

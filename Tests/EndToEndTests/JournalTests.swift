@@ -84,7 +84,7 @@ import Testing
             "client: \(output.stdout) \(output.stderr)")
         #expect((result["errors"] as? [String])?.isEmpty == true, "client errors: \(result["errors"] ?? "")")
         let answered = try #require(result["answered"] as? [String])
-        #expect(answered.count > 100, "the load ran: \(answered.count) pushes answered")
+        #expect(answered.count > 20, "the load ran: \(answered.count) pushes answered")
         #expect((result["failedAfterKill"] as? Int ?? 0) > 0, "pushes were in flight at the kill")
 
         let records = try Self.journalRecords(journal)

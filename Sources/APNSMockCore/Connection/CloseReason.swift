@@ -32,6 +32,8 @@ public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
     case streamLimitExceeded
     /// The client opened a stream numbered below one it had opened (RFC 9113 §5.1.1).
     case streamIDWentBack(Int32, highest: Int32)
+    /// The client put excessive load on the connection: GOAWAY ENHANCE_YOUR_CALM.
+    case clientFlooded(ClientFlood)
     /// A graceful end (SIGTERM, the shutdown mode) before the connection spoke HTTP/2.
     case shutdownBeforeHTTP2
     case idleTimeout
@@ -69,6 +71,7 @@ public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
         case .streamLimitExceeded: "the client opened more streams than it acknowledged (stream-limit-goaway)"
         case .streamIDWentBack(let streamID, let highest):
             "the client opened stream \(streamID) after stream \(highest) (RFC 9113 §5.1.1: PROTOCOL_ERROR)"
+        case .clientFlooded(let flood): "\(flood) (GOAWAY ENHANCE_YOUR_CALM)"
         case .shutdownBeforeHTTP2: "shutdown before HTTP/2"
         case .idleTimeout: "idle timeout"
         case .handshakeTimeout: "no TLS handshake and HTTP/2 preface within the handshake timeout"

@@ -546,6 +546,19 @@ public struct ConnectionStateMachine: Sendable {
         actions.append(.close(afterFlush: true))
     }
 
+    /// The client put excessive load on the connection (`flood`): GOAWAY ENHANCE_YOUR_CALM
+    /// naming the last stream processed, with what it did in the debug data; then the
+    /// connection closes (streams still waiting end unanswered).
+    public mutating func clientFlooded(_ flood: ClientFlood, into actions: inout [Action]) {
+        guard !isClosed else { return }
+        beginClosing(.clientFlooded(flood))
+        actions.append(
+            .goAway(
+                errorCode: HTTP2ErrorCode.enhanceYourCalm.rawValue, lastStreamID: nil,
+                debugData: Array(flood.description.utf8)))
+        actions.append(.close(afterFlush: true))
+    }
+
     // MARK: for tests
 
     /// Carries out `decision` as if the rules and the fault policy had made it (tests drive

