@@ -815,18 +815,22 @@ class Soak:
             r.raise_for_status()
             return parse_metrics(r.text)
 
-    def wait_quiet(self, timeout=20):
-        """Until the server has no APNs connection and no admin waiter or event stream left."""
-        deadline = time.time() + timeout
-        while time.time() < deadline:
+    def wait_quiet(self, timeout=45):
+        """Until the server has no APNs connection and no admin waiter or event stream left. An
+        event stream whose reader hung up while nothing matched is noticed at its next keep-alive
+        comment (every 15 s): the first write after the close may still succeed, the second fails,
+        so up to 30 s."""
+        started = time.time()
+        while time.time() - started < timeout:
             m = self.metrics()
             if total(m, "apns_mock_connections") == 0 and total(m, "apns_mock_event_streams") == 0 and total(
                 m, "apns_mock_waiters"
             ) == 0:
+                self.quiet_after = time.time() - started
                 return m
             time.sleep(0.5)
         raise Failure(
-            "still open 20 s after the clients stopped: "
+            f"still open {timeout} s after the clients stopped: "
             f"{total(m, 'apns_mock_connections'):.0f} connections, {total(m, 'apns_mock_waiters'):.0f} waiters, "
             f"{total(m, 'apns_mock_event_streams'):.0f} event streams"
         )
@@ -1039,7 +1043,10 @@ class Soak:
                 f"growth after the warm-up ({warmup:.0f} s) "
                 f"{'n/a' if rss_growth is None else f'{rss_growth / 1024:+.1f} MiB'}"
             )
-            w(f"  fds       idle {self.idle_fd_count}; run min {min(fds)} max {max(fds)}; idle at the end {final_fds}")
+            w(
+                f"  fds       idle {self.idle_fd_count}; run min {min(fds)} max {max(fds)}; idle at the end {final_fds} "
+                f"(the server let go of every connection and stream {self.quiet_after:.1f} s after the clients stopped)"
+            )
             step = max(1, len(self.samples) // 12)
             w("  series    " + ", ".join(f"{s[0]:.0f}s {s[1] / 1024:.0f}M/{s[2]}fd" for s in self.samples[::step]))
         if failures:
