@@ -1,7 +1,8 @@
 # apns-mock — the two commands a newcomer needs:
 #   make run    install what is missing (apt), build, serve on the defaults
 #   make test   the same set-up, then the whole test suite (unit, HTTP/2, end-to-end, the examples,
-#               AddressSanitizer); CI then runs make test-image (the container image, with podman)
+#               AddressSanitizer, a 60-second soak); CI then runs make test-image (the container image,
+#               with podman)
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -14,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
-.PHONY: run build release release-static image test-image test test-unit test-asan test-tsan test-examples deps test-deps format lint clean screenshots
+.PHONY: run build release release-static image test-image test test-unit test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots
 
 run: deps build
 	.build/debug/apns-mock serve
@@ -76,6 +77,7 @@ test: test-deps
 	$(TEST_ENV) $(SWIFT) test --skip-build --disable-xctest
 	$(MAKE) test-examples
 	$(MAKE) test-asan
+	$(MAKE) test-soak
 
 # The CI examples in examples/ (Python: pytest in its own venv; Node: node --test), each against
 # this build's binary; the venv is refreshed only when requirements.txt changes. Then the Swift
@@ -99,6 +101,19 @@ test-unit: deps
 # The transport and end-to-end tests under AddressSanitizer: the C boundary is where memory bugs hide.
 test-asan: test-deps
 	ASAN_OPTIONS=detect_leaks=0 $(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-asan --sanitize=address --filter 'APNSMockStoreTests|APNSMockTransportTests|APNSMockAdminTests|EndToEndTests'
+
+# The soak (scripts/soak.py): the debug build under h2load, a raw HTTP/2 client, httpx, fault rules,
+# modes, broadcasts and admin readers (a waiter, an event stream, a pager) for SOAK_SECONDS; passes
+# when RSS and open fds stay flat after the warm-up and every request sent is accounted for
+# (recorded, evicted, or refused before it became a request). `make test` runs it for 60 s.
+SOAK_SECONDS ?= 1800
+
+soak: test-deps
+	$(SWIFT) build --product apns-mock
+	SOAK_SECONDS=$(SOAK_SECONDS) $(PYTHON) scripts/soak.py --binary .build/debug/apns-mock
+
+test-soak:
+	$(MAKE) soak SOAK_SECONDS=60
 
 test-tsan: test-deps
 	$(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-tsan --sanitize=thread --filter 'APNSMockStoreTests|APNSMockTransportTests|APNSMockAdminTests|EndToEndTests'

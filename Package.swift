@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "APNSMockTransportTests",
             dependencies: [
-                "APNSMockTransport", "APNSMockStore", "APNSMockRegistry", "APNSMockCore", "CNGHTTP2",
+                "APNSMockTransport", "APNSMockStore", "APNSMockRegistry", "APNSMockCore", "APNSMockMetrics", "CNGHTTP2",
                 "InMemoryHTTP2Client",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -100,6 +100,27 @@ public final class MockMetrics: Sendable {
         registry.makeCounter(descriptor: Self.unansweredRequests, labels: [("outcome", outcome.rawValue)]).increment()
     }
 
+    /// Where a stream the client opened stopped short of becoming a request.
+    public enum RefusalStage: String, Sendable, CaseIterable {
+        /// libnghttp2 refused or ignored the HEADERS that opened it (over the stream limit before
+        /// the client acknowledged it, above a GOAWAY's last stream, a connection error): the
+        /// request never began.
+        case opening
+        /// It ended while its headers or body were arriving: the client reset it, libnghttp2's
+        /// messaging checks reset it (a malformed request), the server refused it, or the
+        /// connection closed.
+        case receiving
+    }
+
+    /// `count` streams the client opened ended before their request was whole, at `stage`: no
+    /// answer, no record (`apns_mock_requests_refused_total{stage}`). With the records stored
+    /// and the answers, this accounts for every stream a client opened.
+    public func refusedBeforeRequest(_ stage: RefusalStage, count: Int = 1) {
+        guard count > 0 else { return }
+        registry.makeCounter(descriptor: Self.refusedRequests, labels: [("stage", stage.rawValue)]).increment(
+            by: Int64(count))
+    }
+
     /// A fault rule fired (`apns_mock_faults_fired_total{rule}`).
     public func faultFired(ruleID: String) {
         registry.makeCounter(descriptor: Self.faultsFired, labels: [("rule", ruleID)]).increment()
@@ -182,6 +203,11 @@ public final class MockMetrics: Sendable {
     static var unansweredRequests: MetricNameDescriptor {
         descriptor(
             "requests_unanswered", unit: "total", "Requests that ended without an answer on their stream, by outcome")
+    }
+    static var refusedRequests: MetricNameDescriptor {
+        descriptor(
+            "requests_refused", unit: "total",
+            "Streams the client opened that never became a request (no answer, no record), by stage")
     }
     static var faultsFired: MetricNameDescriptor {
         descriptor("faults_fired", unit: "total", "Fault rules that fired, by rule id")

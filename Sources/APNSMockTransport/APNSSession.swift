@@ -222,6 +222,8 @@ final class APNSSession {
     func connectionClosed(error: String?) -> CloseReason {
         var reason = CloseReason.clientClosed
         run { machine, actions in reason = machine.connectionClosed(error: error, into: &actions) }
+        http2.abandonStreamsBeingReceived()
+        countRefusedStreams()
         return reason
     }
 
@@ -366,6 +368,7 @@ final class APNSSession {
     /// The client's GOAWAY and RST_STREAM frames and the server's (libnghttp2's own too) go to
     /// the connection log; streams that closed while their answer waited go to the machine.
     private func noteControlFramesAndClosedStreams() {
+        countRefusedStreams()
         if !http2.controlFrames.isEmpty {
             for frame in http2.takeControlFrames() {
                 switch frame {
@@ -396,6 +399,15 @@ final class APNSSession {
         for streamID in http2.takeClosedWatchedStreams() {
             run { machine, actions in machine.streamClosed(streamID: streamID, into: &actions) }
         }
+    }
+
+    /// Counts the streams the client opened that ended before becoming a request
+    /// (`apns_mock_requests_refused_total`).
+    private func countRefusedStreams() {
+        guard http2.hasRefusedStreams else { return }
+        let refused = http2.takeRefusedStreams()
+        shared.metrics.refusedBeforeRequest(.opening, count: refused.opening)
+        shared.metrics.refusedBeforeRequest(.receiving, count: refused.receiving)
     }
 
     /// Submits `answer` on `streamID` and counts it: by its labels, and its latency since

@@ -62,6 +62,15 @@ final class HTTP2ServerSession {
     /// (trailers after the server reset it), which RFC 9113 §5.1 says to ignore, not to punish.
     private var recentlyClosedStreams: [Int32] = []
     private static let recentlyClosedLimit = 128
+    /// The highest stream id a client HEADERS frame opened, and the stream whose opening HEADERS
+    /// is being processed now (`0`: none): cleared when libnghttp2 begins its request, so one
+    /// still set after the frame was refused or ignored by the library.
+    private var highestOpenedStreamID: Int32 = 0
+    private var openingStreamID: Int32 = 0
+    /// Streams the client opened that never became a request, since the last
+    /// `takeRefusedStreams`: refused when opened, or ended while being received.
+    private var refusedWhenOpened = 0
+    private var refusedWhileReceiving = 0
 
     /// A GOAWAY or RST_STREAM frame that went over the connection, worth logging.
     enum ControlFrame: Equatable {
@@ -172,7 +181,40 @@ final class HTTP2ServerSession {
         case Int(NGHTTP2_ERR_FLOODED.rawValue): flood = flood ?? .unreadAcknowledgements
         default: break
         }
+        // A HEADERS frame's header and its processing happen in one step of the library: an
+        // opening still unclaimed after the read was refused or ignored.
+        settleOpening()
         return consumed >= 0
+    }
+
+    /// Whether streams were refused or ended before their request was whole since the last
+    /// `takeRefusedStreams`.
+    var hasRefusedStreams: Bool { refusedWhenOpened != 0 || refusedWhileReceiving != 0 }
+
+    /// Takes the counts of streams the client opened that never became a request: refused when
+    /// opened, and ended while their request was being received.
+    func takeRefusedStreams() -> (opening: Int, receiving: Int) {
+        defer { (refusedWhenOpened, refusedWhileReceiving) = (0, 0) }
+        return (refusedWhenOpened, refusedWhileReceiving)
+    }
+
+    /// The connection is gone: streams still being received never become requests (libnghttp2
+    /// frees them without closing them one by one).
+    func abandonStreamsBeingReceived() {
+        settleOpening()
+        for (streamID, request) in streams where !request.isHandedOver {
+            streams[streamID] = nil
+            refusedWhileReceiving += 1
+        }
+        currentStreamID = 0
+        currentStream = nil
+    }
+
+    private func settleOpening() {
+        if openingStreamID != 0 {
+            refusedWhenOpened += 1
+            openingStreamID = 0
+        }
     }
 
     /// CONTINUATION frames accepted after one HEADERS frame (libnghttp2's default): a header
@@ -356,6 +398,7 @@ final class HTTP2ServerSession {
         guard header.type == UInt8(NGHTTP2_HEADERS.rawValue), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else {
             return 0
         }
+        if header.stream_id == openingStreamID { openingStreamID = 0 }
         let request = spareStreams.popLast() ?? StreamRequest()
         streams[header.stream_id] = request
         currentStreamID = header.stream_id
@@ -458,6 +501,7 @@ final class HTTP2ServerSession {
     /// client opened, that is neither open nor recently closed, opens a stream out of order:
     /// a connection error (RFC 9113 §5.1.1) the library would let pass.
     private func onBeginFrame(_ header: nghttp2_frame_hd) -> Int32 {
+        settleOpening()
         if header.type == UInt8(NGHTTP2_RST_STREAM.rawValue),
             !resetLimit.allowReset(at: nanosecondsSinceStart)
         {
@@ -465,6 +509,11 @@ final class HTTP2ServerSession {
             return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
         }
         guard header.type == UInt8(NGHTTP2_HEADERS.rawValue), header.stream_id & 1 == 1 else { return 0 }
+        if header.stream_id > highestOpenedStreamID {
+            // A client stream opens: it becomes a request, or is counted as refused.
+            highestOpenedStreamID = header.stream_id
+            openingStreamID = header.stream_id
+        }
         let highest = lastProcessedStreamID
         guard header.stream_id < highest, nghttp2_session_find_stream(session, header.stream_id) == nil,
             !recentlyClosedStreams.contains(header.stream_id)
@@ -477,6 +526,7 @@ final class HTTP2ServerSession {
         if recentlyClosedStreams.count == Self.recentlyClosedLimit { recentlyClosedStreams.removeFirst() }
         recentlyClosedStreams.append(streamID)
         if let request = streams.removeValue(forKey: streamID) {
+            if case .receiving = request.stage { refusedWhileReceiving += 1 }
             if case .ready = request.stage {
                 // Still in the ready list: recycled once its answer is submitted.
                 request.stage = .ready(streamClosed: true)

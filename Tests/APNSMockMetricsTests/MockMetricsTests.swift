@@ -118,6 +118,16 @@ import Testing
                 #"apns_mock_admin_requests_total{route="/v1/deliveries/{apnsId}",method="GET",status="404"} 1"#))
     }
 
+    @Test func streamsRefusedBeforeTheyBecameARequestAreCountedByStage() {
+        let metrics = MockMetrics()
+        metrics.refusedBeforeRequest(.opening, count: 2)
+        metrics.refusedBeforeRequest(.receiving)
+        metrics.refusedBeforeRequest(.receiving, count: 0)
+        let lines = Self.lines(metrics)
+        #expect(lines.contains(#"apns_mock_requests_refused_total{stage="opening"} 2"#))
+        #expect(lines.contains(#"apns_mock_requests_refused_total{stage="receiving"} 1"#))
+    }
+
     @Test func twoMocksInOneProcessKeepTheirOwnCounts() {
         let one = MockMetrics()
         let two = MockMetrics()

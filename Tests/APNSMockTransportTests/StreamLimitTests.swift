@@ -46,6 +46,14 @@ import Testing
     static func openThreeStreams(behavior: Bool) throws -> (
         frames: [(type: UInt8, stream: UInt32, payload: [UInt8])], alive: Bool
     ) {
+        let (_, frames, alive) = try openThreeStreamsOnConnection(behavior: behavior)
+        return (frames, alive)
+    }
+
+    /// `openThreeStreams`, with the connection.
+    static func openThreeStreamsOnConnection(behavior: Bool) throws -> (
+        connection: InProcessConnection, frames: [(type: UInt8, stream: UInt32, payload: [UInt8])], alive: Bool
+    ) {
         let faults = FaultControl()
         if behavior { faults.enable(.streamLimitGoAway) }
         let connection = try InProcessConnection(settings: HTTP2Settings(maxConcurrentStreams: 2), faults: faults)
@@ -56,7 +64,7 @@ import Testing
         bytes.withUnsafeBufferPointer { connection.session.receive($0) }
         let alive = !connection.session.isClosed
         connection.session.collectOutput(into: &output)
-        return (frames(output), alive)
+        return (connection, frames(output), alive)
     }
 
     @Test func withTheBehaviorTheClientGetsGoAwayWithAPNsText() throws {
