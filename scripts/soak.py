@@ -831,10 +831,16 @@ class Soak:
                 self.quiet_after = time.time() - started
                 return m
             time.sleep(0.5)
+        with httpx.Client(base_url=self.admin, timeout=30) as admin:
+            live = admin.get("/v1/connections", params={"state": "open"}).text
+        sockets = subprocess.run(["ss", "-tanp"], capture_output=True, text=True).stdout
+        live += "\nsockets of the server: " + " | ".join(
+            line for line in sockets.splitlines() if f"pid={self.process.pid}," in line and "LISTEN" not in line
+        )
         raise Failure(
             f"still open {timeout} s after the clients stopped: "
             f"{total(m, 'apns_mock_connections'):.0f} connections, {total(m, 'apns_mock_waiters'):.0f} waiters, "
-            f"{total(m, 'apns_mock_event_streams'):.0f} event streams"
+            f"{total(m, 'apns_mock_event_streams'):.0f} event streams; live connections: {live[-3000:]}"
         )
 
     def idle_fds(self, near=None, timeout=10):
