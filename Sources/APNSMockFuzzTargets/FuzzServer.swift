@@ -20,7 +20,9 @@ enum FuzzServer {
         }
     }()
 
-    /// A new listener context (registry, metrics) over `store`, quiet, on the fixed clock.
+    /// A new listener context (registry, metrics) over `store`, quiet, on the fixed clock,
+    /// without the one-stream limit before a token is accepted (a client that sends several
+    /// pushes at once gets them all answered, as `apns-mock-bench` does).
     static func makeContext(store: DeliveryStore) -> APNSListenerContext {
         var logger = Logger(label: "apnsmock.fuzz")
         logger.logLevel = .critical
@@ -35,7 +37,7 @@ enum FuzzServer {
             now: FuzzFixtures.now)
         return APNSListenerContext(
             tls: tls, settings: HTTP2Settings(), rules: ServiceRules(), environmentMode: .sandbox,
-            store: store, registry: registry, logger: logger,
+            store: store, registry: registry, authStreamLimit: false, logger: logger,
             now: { FuzzFixtures.now })
     }
 
