@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
-.PHONY: run build release release-static image test-image test test-unit test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots
+.PHONY: run build release release-static image test-image test test-unit test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
 run: deps build
 	.build/debug/apns-mock serve
@@ -77,6 +77,7 @@ test: test-deps
 	$(TEST_ENV) $(SWIFT) test --skip-build --disable-xctest
 	$(MAKE) test-examples
 	$(MAKE) test-asan
+	$(MAKE) test-fuzz
 	$(MAKE) test-soak
 
 # The CI examples in examples/ (Python: pytest in its own venv; Node: node --test), each against
@@ -132,7 +133,49 @@ lint:
 	$(SWIFT) format lint -r Sources Tests
 
 clean:
-	rm -rf .build .build-asan .build-tsan .build-image dist $(VENV) $(EXAMPLES_VENV) .venv-image
+	rm -rf .build .build-asan .build-tsan .build-image .build-fuzz fuzz-out dist $(VENV) $(EXAMPLES_VENV) .venv-image
+
+# libFuzzer targets (Sources/APNSMockFuzzTargets; `APNS_MOCK_FUZZ_TARGET=list` names them): one
+# binary, apns-mock-fuzz, built with SwiftPM's --sanitize=fuzzer (which links libFuzzer's main
+# instead of the target's) and AddressSanitizer in its own scratch path, every Swift module
+# instrumented. make fuzz runs each target for FUZZ_SECONDS from its committed seeds
+# (Tests/FuzzCorpus/<target>, read only) into fuzz-out/corpus/<target>, and prints exec/s; a crash,
+# an ASan report, a timeout (FUZZ_TIMEOUT s for one input) or RSS over FUZZ_RSS_MB is written to
+# fuzz-out/artifacts/<target>/ and fails the run. FUZZ_TARGETS picks some: make fuzz FUZZ_TARGETS=json.
+# make test-fuzz (part of make test) runs each one briefly (FUZZ_SECONDS=5).
+FUZZ_SCRATCH := .build-fuzz
+FUZZ_BIN := $(FUZZ_SCRATCH)/debug/apns-mock-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
+FUZZ_RSS_MB ?= 2048
+FUZZ_TARGETS ?=
+FUZZ_OUT ?= fuzz-out
+
+fuzz-build: deps
+	$(SWIFT) build --scratch-path $(FUZZ_SCRATCH) --sanitize=fuzzer --sanitize=address -Xswiftc -DAPNS_MOCK_FUZZING --product apns-mock-fuzz
+
+fuzz: fuzz-build
+	@targets="$(FUZZ_TARGETS)"; [ -n "$$targets" ] || targets=$$(APNS_MOCK_FUZZ_TARGET=list $(FUZZ_BIN) | cut -f1); \
+	failed=""; summary=""; \
+	for t in $$targets; do \
+	  maxlen=$$(APNS_MOCK_FUZZ_TARGET=list $(FUZZ_BIN) | awk -F'\t' -v t=$$t '$$1 == t { print $$2 }'); \
+	  mkdir -p $(FUZZ_OUT)/corpus/$$t $(FUZZ_OUT)/artifacts/$$t; \
+	  echo "== $$t: $(FUZZ_SECONDS) s, max_len $$maxlen"; \
+	  ASAN_OPTIONS=detect_leaks=0 APNS_MOCK_FUZZ_TARGET=$$t $(FUZZ_BIN) $(FUZZ_OUT)/corpus/$$t Tests/FuzzCorpus/$$t \
+	    -max_total_time=$(FUZZ_SECONDS) -max_len=$$maxlen -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=$(FUZZ_RSS_MB) \
+	    -print_final_stats=1 -artifact_prefix=$(FUZZ_OUT)/artifacts/$$t/ > $(FUZZ_OUT)/$$t.log 2>&1 \
+	    || failed="$$failed $$t"; \
+	  runs=$$(awk '/stat::number_of_executed_units/ { print $$2 }' $(FUZZ_OUT)/$$t.log); \
+	  rate=$$(awk '/stat::average_exec_per_sec/ { print $$2 }' $(FUZZ_OUT)/$$t.log); \
+	  cov=$$(grep -o 'cov: [0-9]*' $(FUZZ_OUT)/$$t.log | tail -1); \
+	  line=$$(printf '%-16s %8s exec/s %10s runs  %s' $$t "$$rate" "$$runs" "$$cov"); echo "$$line"; \
+	  summary="$$summary$$line\n"; \
+	done; \
+	printf "\n$$summary"; \
+	if [ -n "$$failed" ]; then echo "FUZZ FINDINGS in:$$failed (see $(FUZZ_OUT)/<target>.log and $(FUZZ_OUT)/artifacts/)"; exit 1; fi
+
+test-fuzz:
+	$(MAKE) fuzz FUZZ_SECONDS=5
 
 # HTTP/2 load benchmark (docs/BENCHMARKS.md): apns-mock (release build) beside nghttpd and h2o
 # under h2load. Installs nghttp2-client, nghttp2-server and h2o through apt if missing.

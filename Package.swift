@@ -144,6 +144,27 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        // The libFuzzer targets (make fuzz): one function per parser or rule set, over the real API.
+        .target(
+            name: "APNSMockFuzzTargets",
+            dependencies: [
+                "APNSMockCore",
+                "APNSMockStore",
+                "APNSMockRegistry",
+                "APNSMockTransport",
+                "APNSMockAdmin",
+                "InMemoryHTTP2Client",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A libFuzzer binary when built with --sanitize=fuzzer -Xswiftc -DAPNS_MOCK_FUZZING, else a
+        // tool that replays inputs through a target.
+        .executableTarget(
+            name: "apns-mock-fuzz",
+            dependencies: ["APNSMockFuzzTargets"]
+        ),
         .executableTarget(
             name: "apns-mock",
             dependencies: [
@@ -196,6 +217,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
+        ),
+        .testTarget(
+            name: "APNSMockFuzzTargetsTests",
+            dependencies: ["APNSMockFuzzTargets", "APNSMockStore"]
         ),
         .testTarget(
             name: "EndToEndTests",
