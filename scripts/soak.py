@@ -834,9 +834,15 @@ class Soak:
         with httpx.Client(base_url=self.admin, timeout=30) as admin:
             live = admin.get("/v1/connections", params={"state": "open"}).text
         sockets = subprocess.run(["ss", "-tanp"], capture_output=True, text=True).stdout
-        live += "\nsockets of the server: " + " | ".join(
+        server_lines = [
             line for line in sockets.splitlines() if f"pid={self.process.pid}," in line and "LISTEN" not in line
-        )
+        ]
+        peers = {line.split()[4].rsplit(":", 1)[1] for line in server_lines if len(line.split()) > 4}
+        client_lines = [
+            line for line in sockets.splitlines() if any(f"127.0.0.1:{port} " in line for port in peers)
+        ]
+        live += "\nsockets of the server: " + " | ".join(server_lines)
+        live += "\ntheir other ends: " + " | ".join(client_lines) + f" (this script is pid {os.getpid()})"
         raise Failure(
             f"still open {timeout} s after the clients stopped: "
             f"{total(m, 'apns_mock_connections'):.0f} connections, {total(m, 'apns_mock_waiters'):.0f} waiters, "
