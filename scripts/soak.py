@@ -36,6 +36,7 @@ Prints a summary and exits 1 when a check fails.
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -824,6 +825,8 @@ class Soak:
         so up to 30 s."""
         started = time.time()
         while time.time() - started < timeout:
+            # A client socket dropped on an error path closes when Python collects it.
+            gc.collect()
             m = self.metrics()
             if total(m, "apns_mock_connections") == 0 and total(m, "apns_mock_event_streams") == 0 and total(
                 m, "apns_mock_waiters"
