@@ -182,7 +182,7 @@ test-fuzz:
 # Writes bench-results/latest.md. BENCH_QUICK=1 (or make bench-quick): one short repetition.
 # BENCH_BASELINE=<git revision>: that revision's release build (bench/baseline.sh) is measured
 # beside this one in every round, and the report gives this build's cost against it.
-.PHONY: bench bench-quick bench-instructions
+.PHONY: bench bench-quick bench-instructions bench-guard
 
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
@@ -196,6 +196,11 @@ bench: deps
 # sockets): a regression figure that repeats on a busy machine.
 bench-instructions: deps
 	bench/instructions.sh
+
+# The CI guard: the server session's instructions per push (100 B and 4 KB) against
+# bench/instructions-baseline.txt; fails when one exceeds its baseline by more than 5 %.
+bench-guard: deps
+	bench/instructions-guard.sh
 
 bench-quick:
 	BENCH_QUICK=1 $(MAKE) bench

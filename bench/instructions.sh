@@ -9,9 +9,15 @@
 # the answer path: per record, reading every record once through the store (as the admin API
 # does) and the analyzer alone.
 #
-# usage: bench/instructions.sh [N1 N2]   (default 2000 12000)
+# usage: bench/instructions.sh [--server-only] [N1 N2]   (default 2000 12000)
+#   --server-only: the first table alone (what bench/instructions-guard.sh compares)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+server_only=0
+if [[ ${1:-} == --server-only ]]; then
+  server_only=1
+  shift
+fi
 n1=${1:-2000}
 n2=${2:-12000}
 command -v valgrind >/dev/null || {
@@ -43,6 +49,7 @@ for bytes in 100 4096; do
   server=$(( (server2 - server1) / (n2 - n1) ))
   echo "| ${bytes} B | ${per} | ${server} |"
 done
+((server_only)) && exit 0
 echo
 echo "| payload | + reading every record once (query, lint, preview), per record | the analyzer alone, per payload |"
 echo "|---|---:|---:|"

@@ -18,10 +18,18 @@ public enum ASCIIBytes {
         return fast ?? prefix.withUTF8Buffer { string.utf8.starts(with: $0) }
     }
 
-    /// Whether `string` contains the byte `byte`.
+    /// Whether `string` contains the byte `byte` (`memchr` where the bytes are contiguous).
     @inlinable
     public static func contains(_ string: some StringProtocol, _ byte: UInt8) -> Bool {
-        string.utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? string.utf8.contains(byte)
+        string.utf8.withContiguousStorageIfAvailable { firstIndex(of: byte, in: $0) != nil }
+            ?? string.utf8.contains(byte)
+    }
+
+    /// Where `byte` first occurs in `bytes` (one `memchr`).
+    @inlinable
+    public static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress, let found = memchr(base, Int32(byte), bytes.count) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     /// Whether two byte buffers hold the same bytes (one `memcmp`, not a loop of comparisons).

@@ -27,6 +27,8 @@ final class APNSSession {
     weak var driver: (any ConnectionDriver)?
     /// The TLS server name, for `--environment auto` (set when the handshake completes).
     private(set) var serverName: String?
+    /// The ready list's buffer between reads (see `HTTP2ServerSession.takeReadyRequests`).
+    private var spareReadyRequests: [ReadyRequest] = []
     /// Reused for every request.
     private var actions: [ConnectionStateMachine.Action] = []
     /// Actions are being performed: a step run meanwhile (a driver call that collects output
@@ -265,8 +267,14 @@ final class APNSSession {
     }
 
     private func answerReadyRequests() {
-        let readyRequests = http2.takeReadyRequests()
-        guard !readyRequests.isEmpty else { return }
+        guard http2.hasReadyRequests else { return }
+        var readyRequests = spareReadyRequests
+        spareReadyRequests = []
+        http2.takeReadyRequests(into: &readyRequests)
+        defer {
+            readyRequests.removeAll(keepingCapacity: true)
+            spareReadyRequests = readyRequests
+        }
         readyAt = NIODeadline.now().uptimeNanoseconds
         for ready in readyRequests {
             let now = shared.now()
@@ -331,12 +339,14 @@ final class APNSSession {
                 }
                 perform(current)
             }
-            logger.debug(
-                "request decided",
-                metadata: [
-                    "apnsmock.stream.id": "\(ready.streamID)", "apnsmock.path": "\(request.path)",
-                    "apnsmock.status": "\(decided.verdict.status)",
-                ])
+            if logger.logLevel <= .debug {
+                logger.debug(
+                    "request decided",
+                    metadata: [
+                        "apnsmock.stream.id": "\(ready.streamID)", "apnsmock.path": "\(request.path)",
+                        "apnsmock.status": "\(decided.verdict.status)",
+                    ])
+            }
         }
     }
 
@@ -428,7 +438,9 @@ final class APNSSession {
             case .requestID: headers.add("apns-request-id", answer.apnsID, neverIndexed: true)
             }
             if let uniqueID = answer.uniqueID { headers.add("apns-unique-id", uniqueID, neverIndexed: true) }
-            if let channelID = answer.channelID { headers.add("apns-channel-id", channelID, neverIndexed: true) }
+            if let channelID = answer.channelID {
+                headers.add("apns-channel-id", string: channelID, neverIndexed: true)
+            }
         }
     }
 

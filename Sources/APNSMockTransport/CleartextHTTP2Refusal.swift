@@ -21,7 +21,9 @@ final class CleartextHTTP2Refusal {
     /// Feeds the client's bytes after the 24-byte preface and appends what to send.
     func receive(_ bytes: UnsafeBufferPointer<UInt8>, output: inout [UInt8]) {
         if !http2.receive(bytes) { finished = true }
-        for ready in http2.takeReadyRequests() {
+        var readyRequests: [ReadyRequest] = []
+        http2.takeReadyRequests(into: &readyRequests)
+        for ready in readyRequests {
             if !finished {
                 let text = PlainTextResponse.tlsRequired.text
                 http2.respond(streamID: ready.streamID, status: 400, body: Array(text.utf8)) { headers in

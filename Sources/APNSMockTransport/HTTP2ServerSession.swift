@@ -224,10 +224,10 @@ final class HTTP2ServerSession {
     /// Whether requests wait to be taken by `takeReadyRequests`.
     var hasReadyRequests: Bool { !ready.isEmpty }
 
-    /// Takes the requests that are ready to be answered.
-    func takeReadyRequests() -> [ReadyRequest] {
-        defer { ready.removeAll(keepingCapacity: true) }
-        return ready
+    /// Takes the requests that are ready to be answered into `taken` (emptied by the caller, its
+    /// buffer then given back for the next read: no array is allocated per read).
+    func takeReadyRequests(into taken: inout [ReadyRequest]) {
+        swap(&taken, &ready)
     }
 
     /// Serializes what the library queued on its own in the last read (SETTINGS ACK,
@@ -332,21 +332,10 @@ final class HTTP2ServerSession {
         writer.removeAll()
         writer.add(":status", status)
         headers(&writer)
-        responseHeaderSpans.removeAll(keepingCapacity: true)
         writer.bytes.withUnsafeBufferPointer { buffer in
-            let base = UnsafeMutablePointer(mutating: buffer.baseAddress!)
-            var start = 0
-            for field in writer.fields {
-                // A value that changes with every response (an id) would only churn the
-                // client's HPACK table: sent as a literal that is never indexed.
-                let flags = field.neverIndexed ? NGHTTP2_NV_FLAG_NO_INDEX : NGHTTP2_NV_FLAG_NONE
-                responseHeaderSpans.append(
-                    nghttp2_nv(
-                        name: base + start, value: base + field.nameEnd, namelen: field.nameEnd - start,
-                        valuelen: field.valueEnd - field.nameEnd, flags: UInt8(flags.rawValue)))
-                start = field.valueEnd
-            }
-            // nghttp2 copies the fields while submitting; the buffer is reused afterwards.
+            Self.nameValuePairs(
+                of: writer, written: UnsafeMutablePointer(mutating: buffer.baseAddress), into: &responseHeaderSpans)
+            // nghttp2 copies what it must while submitting; the writer is reused afterwards.
             if let body {
                 // Split over `dataFrames` frames: at most this many bytes each.
                 let frames = max(1, min(dataFrames, body.count))
@@ -362,6 +351,47 @@ final class HTTP2ServerSession {
             }
         }
         responseHeaderWriter = writer
+    }
+
+    /// The writer's fields as libnghttp2 takes them. Static names and values are not copied by
+    /// libnghttp2 (`NO_COPY_NAME`, `NO_COPY_VALUE`: they live as long as the program); written
+    /// values point into `written`, the base of `writer.bytes` (nil when empty).
+    private static func nameValuePairs(
+        of writer: ResponseHeaderWriter, written: UnsafeMutablePointer<UInt8>?, into spans: inout [nghttp2_nv]
+    ) {
+        spans.removeAll(keepingCapacity: true)
+        for field in writer.fields {
+            var flags = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+            // A value that changes with every response (an id) would only churn the
+            // client's HPACK table: sent as a literal that is never indexed.
+            if field.neverIndexed { flags |= UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) }
+            let name = staticBytes(field.name, flags: &flags, noCopy: NGHTTP2_NV_FLAG_NO_COPY_NAME)
+            let value: UnsafeMutablePointer<UInt8>
+            let valueLength: Int
+            if let staticValue = field.staticValue {
+                value = staticBytes(staticValue, flags: &flags, noCopy: NGHTTP2_NV_FLAG_NO_COPY_VALUE)
+                valueLength = staticValue.utf8CodeUnitCount
+            } else if let written {
+                value = written + field.valueRange.lowerBound
+                valueLength = field.valueRange.count
+            } else {
+                value = staticBytes("", flags: &flags, noCopy: NGHTTP2_NV_FLAG_NO_COPY_VALUE)
+                valueLength = 0
+            }
+            spans.append(
+                nghttp2_nv(
+                    name: name, value: value, namelen: field.name.utf8CodeUnitCount, valuelen: valueLength,
+                    flags: flags))
+        }
+    }
+
+    /// A static string's bytes, which live as long as the program: libnghttp2 need not copy them.
+    private static func staticBytes(
+        _ text: StaticString, flags: inout UInt8, noCopy: nghttp2_nv_flag
+    ) -> UnsafeMutablePointer<UInt8> {
+        precondition(text.hasPointerRepresentation, "header text must be a string literal")
+        flags |= UInt8(noCopy.rawValue)
+        return UnsafeMutablePointer(mutating: text.utf8Start)
     }
 
     private func readBody(

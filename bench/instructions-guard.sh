@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The instruction-count guard (make bench-guard): counts the server session's instructions per push
+# with callgrind (bench/instructions.sh --server-only: the release build, 100-byte and 4 KB
+# payloads) and fails when a count exceeds bench/instructions-baseline.txt by more than
+# GUARD_TOLERANCE percent (default 5). Prints both figures for each payload size.
+#
+# usage: bench/instructions-guard.sh [N1 N2]   (request counts, as bench/instructions.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+baseline_file=bench/instructions-baseline.txt
+tolerance=${GUARD_TOLERANCE:-5}
+table=$(bench/instructions.sh --server-only "$@")
+status=0
+checked=0
+while read -r bytes baseline; do
+  [[ -z $bytes || $bytes == \#* ]] && continue
+  # A table row: | 100 B | client + server | server session only |
+  measured=$(awk -F'|' -v b="$bytes B" '{gsub(/^ +| +$/, "", $2)} $2 == b {gsub(/ /, "", $4); print $4}' <<<"$table")
+  if [[ -z $measured ]]; then
+    echo "bench-guard: no count for ${bytes} B in:" >&2
+    echo "$table" >&2
+    exit 2
+  fi
+  limit=$((baseline * (100 + tolerance) / 100))
+  verdict=ok
+  if ((measured > limit)); then
+    verdict="FAIL: more than ${tolerance} % above the baseline"
+    status=1
+  fi
+  printf 'bench-guard: %5s B  server session %s instructions per push, baseline %s (limit %s, %+.1f %%): %s\n' \
+    "$bytes" "$measured" "$baseline" "$limit" "$(awk -v m="$measured" -v b="$baseline" 'BEGIN {print (m - b) * 100 / b}')" \
+    "$verdict"
+  checked=$((checked + 1))
+done <"$baseline_file"
+((checked > 0)) || { echo "bench-guard: $baseline_file has no counts" >&2; exit 2; }
+if ((status)); then
+  echo "bench-guard: a count grew; if the growth is intended, say why in docs/BENCHMARKS.md and raise $baseline_file" >&2
+fi
+exit "$status"
