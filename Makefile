@@ -199,8 +199,11 @@ bench-instructions: deps
 
 # The CI guard: the server session's instructions per push (100 B and 4 KB) against
 # bench/instructions-baseline.txt; fails when one exceeds its baseline by more than 5 %.
+# The guard counts the release-static build of the container image (make release-static, in
+# $(IMAGE_SCRATCH)): CI has compiled those modules for make test-image already, so the guard adds one
+# module and a link. Its baseline (bench/instructions-baseline.txt) is counted the same way.
 bench-guard: deps
-	bench/instructions-guard.sh
+	BENCH_SCRATCH=$(IMAGE_SCRATCH) BENCH_BUILD_FLAGS=--static-swift-stdlib bench/instructions-guard.sh
 
 bench-quick:
 	BENCH_QUICK=1 $(MAKE) bench

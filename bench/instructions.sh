@@ -27,11 +27,17 @@ command -v valgrind >/dev/null || {
 # The Makefile's release flags (make bench-instructions exports them).
 RELEASE_FLAGS=${RELEASE_FLAGS:--c release -Xswiftc -cross-module-optimization -Xswiftc -enforce-exclusivity=unchecked}
 # shellcheck disable=SC2086
-swift build $RELEASE_FLAGS --product apns-mock-bench >&2
+# BENCH_SCRATCH / BENCH_BUILD_FLAGS: another scratch path and build flags (make bench-guard uses the
+# container image's release-static build, so that CI compiles the release modules once).
+scratch=${BENCH_SCRATCH:-.build}
+# shellcheck disable=SC2086
+swift build $RELEASE_FLAGS ${BENCH_BUILD_FLAGS:-} --scratch-path "$scratch" --product apns-mock-bench >&2
+# shellcheck disable=SC2086
+bench_bin="$(swift build $RELEASE_FLAGS ${BENCH_BUILD_FLAGS:-} --scratch-path "$scratch" --show-bin-path)/apns-mock-bench"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # valgrind 3.19 cannot read the DWARF of Swift release binaries; symbols stay, debug info goes.
-objcopy --strip-debug .build/release/apns-mock-bench "$work/apns-mock-bench"
+objcopy --strip-debug "$bench_bin" "$work/apns-mock-bench"
 count() { # requests payload-bytes [read-mode]
   valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/apns-mock-bench" "$1" "$2" 64 "${3:-0}" 2>&1 >/dev/null |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'

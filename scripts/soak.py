@@ -945,6 +945,9 @@ class Soak:
             worker.join(150)
             if worker.is_alive():
                 raise Failure(f"{worker.name} did not stop within 150 s")
+        # The modes thread uses the raw client too (inside the closed gate), and may have opened
+        # a connection after the raw client's own last close.
+        raw.client.close()
         after = self.wait_quiet()
         final_fds = self.idle_fds(near=self.idle_fd_count)
         return self.judge(before, after, raw, h2load, httpx_worker, readers, modes, idle_rss, final_fds)
