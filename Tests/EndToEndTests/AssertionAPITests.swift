@@ -159,10 +159,22 @@ import Testing
             let holderOutput = Pipe()
             holder.standardOutput = holderOutput
             try holder.run()
-            try await Task.sleep(for: .milliseconds(800))
+            defer { if holder.isRunning { holder.terminate() } }
+            // Until the connection is live (a loaded machine may take seconds for Python and TLS).
+            let live = Date().addingTimeInterval(20)
+            while Date() < live {
+                let (_, log) = try await E2E.adminGET(mock, "/v1/connections?state=open")
+                if (log["connections"] as? [Any])?.isEmpty == false { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
             let reset = try await E2E.run(
                 "curl", ["-sS", "-X", "POST", mock.endpoints.adminURL + "/v1/reset?closeConnections=true"])
             #expect(reset.stdout == #"{"reset":true,"closedConnections":1}"#)
+            // Awaited without blocking a thread of the test's pool; ended if the close never came.
+            let closed = Date().addingTimeInterval(20)
+            while holder.isRunning, Date() < closed { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(!holder.isRunning, "the held connection was closed")
+            if holder.isRunning { holder.terminate() }
             holder.waitUntilExit()
             #expect(holder.terminationStatus == 0)
             let said = String(decoding: holderOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
