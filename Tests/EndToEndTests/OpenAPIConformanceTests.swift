@@ -46,9 +46,26 @@ import Testing
         let st = try #require(schemathesis, "schemathesis is not installed next to APNS_MOCK_PYTHON")
         let admin = mock.endpoints.adminURL
         // A new seed each run explores more; a failure names it (APNS_MOCK_SCHEMATHESIS_SEED repeats it).
-        let seed =
-            ProcessInfo.processInfo.environment["APNS_MOCK_SCHEMATHESIS_SEED"]
-            ?? String(UInt32.random(in: 0...UInt32.max))
+        let given = ProcessInfo.processInfo.environment["APNS_MOCK_SCHEMATHESIS_SEED"]
+        var seed = given ?? String(UInt32.random(in: 0...UInt32.max))
+        var output = try await runSchemathesis(st, admin: admin, examples: examples, headers: headers, seed: seed)
+        // Hypothesis 6.170's optimiser can crash on its own (an IndexError inside
+        // hypothesis/internal/conjecture, reported as a schemathesis "Runtime Error" with no request
+        // at fault): a crash of the tool, not a finding about the API, so another seed runs once.
+        if output.status != 0, given == nil, output.stdout.contains("Runtime Error"),
+            output.stdout.contains("hypothesis/internal/conjecture")
+        {
+            print("schemathesis crashed inside Hypothesis with seed \(seed); running once more with another seed")
+            seed = String(UInt32.random(in: 0...UInt32.max))
+            output = try await runSchemathesis(st, admin: admin, examples: examples, headers: headers, seed: seed)
+        }
+        #expect(output.status == 0, "schemathesis failed (seed \(seed)):\n\(output.stdout)\n\(output.stderr)")
+    }
+
+    /// One schemathesis run with `seed`.
+    static func runSchemathesis(_ st: String, admin: String, examples: Int, headers: [String], seed: String)
+        async throws -> E2E.Output
+    {
         // Hypothesis keeps its files here rather than in the working directory (the repository).
         let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
             "apns-mock-hypothesis-\(UUID().uuidString)")
@@ -74,7 +91,7 @@ import Testing
                 "PYTHONPATH": E2E.clientsDirectory,
                 "HYPOTHESIS_STORAGE_DIRECTORY": storage.path,
             ])
-        #expect(output.status == 0, "schemathesis failed (seed \(seed)):\n\(output.stdout)\n\(output.stderr)")
+        return output
     }
 
     /// A few records of each kind (accepted, rejected, not JSON, no authorization), so the
