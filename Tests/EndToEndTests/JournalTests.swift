@@ -118,6 +118,42 @@ import Testing
     }
 
     @Test(
+        "A delayed answer is journaled once, answered, while a wait for it is open",
+        .enabled(if: E2E.which("curl") != nil || E2E.clientsRequired, "curl is not installed"))
+    func aDelayedAnswerIsJournaledOnceDecided() async throws {
+        let journal = Self.temporaryPath("journal.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: journal) }
+        let server = try Server(["--journal", journal])
+        defer { server.stop() }
+        let device = "de" + String(E2E.randomToken().dropFirst(2))
+        let rule = try await E2E.run(
+            "curl",
+            [
+                "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "content-type: application/json",
+                "--data",
+                #"{"id":"slow","match":{"tokenPrefix":"de"},"action":{"delay":{"min":"400ms","max":"400ms"}}}"#,
+                server.admin + "/v1/faults",
+            ])
+        #expect(rule.stdout == "201")
+        let wait = Task {
+            try await E2E.run(
+                "curl", ["-sS", "\(server.admin)/v1/deliveries/wait?count=1&token=\(device)&status=200&timeout=10"],
+                timeout: 20)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let push = try await HostileHTTP2Tests.push(server.apns, device: device)
+        #expect(push.status == "200")
+        #expect(push.seconds >= 0.35, "the delay held the answer: \(push.seconds) s")
+        let waited = try await wait.value
+        #expect(waited.stdout.contains(#""status":200"#), "the wait saw the answer: \(waited.stdout)")
+        let lines = try Self.journalRecords(journal).filter { $0["token"] as? String == device }
+        #expect(lines.count == 1, "journaled once, when decided, not while pending: \(lines.count)")
+        #expect(lines.first?["outcome"] as? String == "answered")
+        #expect(lines.first?["faultId"] as? String == "slow")
+        #expect((lines.first?["response"] as? [String: Any])?["status"] as? Int == 200)
+    }
+
+    @Test(
         "SIGTERM while h2load pushes: the streams in flight are answered and journaled, then exit 0",
         .enabled(if: E2E.which("h2load") != nil || E2E.clientsRequired, "h2load is not installed"))
     func sigtermDrainsUnderLoad() async throws {
