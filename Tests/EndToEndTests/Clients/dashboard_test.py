@@ -195,11 +195,14 @@ def check_faults(page, provider, device):
     page.click("#tab-faults")
 
     # Modes toggle from the page.
+    # The box flips before the page's request reaches the mock: wait for the page to say the mock took it.
     page.check("#mode-unavailable")
     expect(page.locator("#mode-unavailable")).to_be_checked()
+    expect(page.locator("#announcer")).to_have_text("unavailable on.")
     expect_status(provider.push(device, {"aps": {"alert": {"title": "Unavailable"}}}), 503)
     page.uncheck("#mode-unavailable")
     expect(page.locator("#mode-unavailable")).not_to_be_checked()
+    expect(page.locator("#announcer")).to_have_text("unavailable off.")
     expect_status(provider.push(device, {"aps": {"alert": {"title": "Back"}}}), 200)
     step("faults", started)
 
