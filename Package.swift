@@ -71,6 +71,7 @@ let package = Package(
             dependencies: [
                 "APNSMockCore",
                 "APNSMockStore",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
@@ -78,6 +79,7 @@ let package = Package(
             name: "APNSMockRegistry",
             dependencies: [
                 "APNSMockCore",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),

@@ -52,7 +52,7 @@ enum ChannelRoutes {
                 let spec = try RegistryRoutes.decodeBody { () throws(SpecError) -> ChannelSpec in
                     try ChannelSpec.decode(json: body)
                 }
-                var generator = SystemRandomNumberGenerator()
+                var generator = FastRandom()
                 let channel: BroadcastChannel
                 do throws(ChannelDirectoryError) {
                     channel = try registry.createChannel(

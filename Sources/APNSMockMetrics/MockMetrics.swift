@@ -1,5 +1,6 @@
 import APNSMockCore
 import APNSMockStore
+import NIOConcurrencyHelpers
 import Prometheus
 import Synchronization
 
@@ -17,7 +18,7 @@ import Synchronization
 /// add, and the latency histogram is the one lock taken per push.
 ///
 /// Thread-safe: the registry and its metrics are, and what is folded in at a scrape sits behind a
-/// `Mutex`.
+/// `NIOLockedValueBox`.
 public final class MockMetrics: Sendable {
     /// The registry every metric of this mock is registered with. Other metrics may be added to it
     /// (directly, or through `PrometheusMetricsFactory(registry:)`): a scrape emits them too.
@@ -45,7 +46,7 @@ public final class MockMetrics: Sendable {
     private let eventStreams: Gauge
     private let eventStreamCount = Atomic<Int>(0)
     /// The store's totals as last folded into `recordsStored` and `recordsEvicted`.
-    private let folded = Mutex<(stored: UInt64, evicted: UInt64)>((0, 0))
+    private let folded = NIOLockedValueBox<(stored: UInt64, evicted: UInt64)>((0, 0))
 
     /// - Parameter store: the store whose records, evictions and waiters a scrape reports.
     public init(store: DeliveryStore? = nil) {
@@ -174,7 +175,7 @@ public final class MockMetrics: Sendable {
         if let store {
             let stored = store.nextSequence - 1
             let evicted = store.dropped
-            folded.withLock { folded in
+            folded.withLockedValue { folded in
                 if stored > folded.stored { recordsStored.increment(by: Int64(stored - folded.stored)) }
                 if evicted > folded.evicted { recordsEvicted.increment(by: Int64(evicted - folded.evicted)) }
                 folded = (max(stored, folded.stored), max(evicted, folded.evicted))

@@ -1,12 +1,12 @@
 import APNSMockCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Live and recently closed APNs connections with what happened on each: the TLS handshake
 /// (its result, version, ALPN, server name, client certificate), SETTINGS and GOAWAY sent or
 /// received, streams reset, the close. The transport writes it (per connection, never per
 /// answered request); `GET /v1/connections` reads it.
 ///
-/// Thread-safe (a `Mutex`).
+/// Thread-safe (a `NIOLockedValueBox`).
 public final class ConnectionLog: Sendable {
     /// One thing that happened on a connection.
     public struct Event: Sendable {
@@ -43,7 +43,7 @@ public final class ConnectionLog: Sendable {
         var closed: [Connection] = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     /// Closed connections kept.
     public let closedLimit: Int
     /// Events kept per connection.
@@ -58,12 +58,12 @@ public final class ConnectionLog: Sendable {
     public func opened(id: UInt64, peer: String, at: Int64) {
         let connection = Connection(
             id: id, peer: peer, openedAt: at, closedAt: nil, events: [Event(at: at, kind: "opened")], droppedEvents: 0)
-        state.withLock { $0.live[id] = connection }
+        state.withLockedValue { $0.live[id] = connection }
     }
 
     /// Adds `event` to a live connection.
     public func note(_ id: UInt64, _ event: Event) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let index = state.live.index(forKey: id) else { return }
             if state.live.values[index].events.count < eventLimit {
                 state.live.values[index].events.append(event)
@@ -76,7 +76,7 @@ public final class ConnectionLog: Sendable {
     /// The connection closed: it moves to the closed list. `by` is `client` or `server`, and
     /// `reason` says why in words.
     public func closed(id: UInt64, at: Int64, by: String, reason: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard var connection = state.live.removeValue(forKey: id) else { return }
             connection.closedAt = at
             connection.events.append(
@@ -88,14 +88,14 @@ public final class ConnectionLog: Sendable {
 
     /// Live connections then closed ones, each in id order.
     public func connections() -> [Connection] {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.live.values.sorted { $0.id < $1.id } + state.closed.sorted { $0.id < $1.id }
         }
     }
 
     /// Forgets closed connections (`POST /v1/reset`); live ones stay.
     public func removeClosed() {
-        state.withLock { $0.closed.removeAll() }
+        state.withLockedValue { $0.closed.removeAll() }
     }
 
     /// `{"connections": [...]}`, optionally only live ones.

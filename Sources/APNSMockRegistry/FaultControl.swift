@@ -1,4 +1,5 @@
 import APNSMockCore
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// Fault rules, server-wide modes, throttling and APNs behaviors: everything that makes the
@@ -8,7 +9,7 @@ import Synchronization
 /// The answer path reads `active` once per push (one relaxed atomic load): while it is empty
 /// nothing else here is looked at, so a push costs what it costs without faults.
 ///
-/// Thread-safe (`Mutex`, `Atomic`).
+/// Thread-safe (`NIOLockedValueBox`, `Atomic`).
 public final class FaultControl: Sendable {
     /// What is switched on, for the answer path's one check.
     public struct Active: OptionSet, Sendable {
@@ -55,7 +56,7 @@ public final class FaultControl: Sendable {
         var recentPushes: [String: [Int64]] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let activeBits = Atomic<UInt32>(0)
     private let tlsRefusalCount = Atomic<Int>(0)
     /// The seed of rules that name none (`serve --seed`).
@@ -66,7 +67,7 @@ public final class FaultControl: Sendable {
     public init(defaultSeed: UInt64 = 0, throttle: ThrottleLimit? = nil, behaviors: [ConnectionBehavior: Int64] = [:]) {
         self.defaultSeed = defaultSeed
         self.throttle = throttle
-        state.withLock { state in
+        state.withLockedValue { state in
             state.behaviors = behaviors
             refreshActive(&state)
         }
@@ -94,7 +95,7 @@ public final class FaultControl: Sendable {
     /// - Throws: `FaultRuleError` naming the field, or an id already in use.
     @discardableResult
     public func addRule(json: JSONValue, now: Int64) throws(FaultRuleError) -> FaultRule {
-        let number = state.withLock { state in
+        let number = state.withLockedValue { state in
             defer { state.nextRuleNumber += 1 }
             return state.nextRuleNumber
         }
@@ -106,7 +107,7 @@ public final class FaultControl: Sendable {
     /// Adds `rule` after the others.
     /// - Throws: `FaultRuleError` when its id is in use.
     public func add(_ rule: FaultRule) throws(FaultRuleError) {
-        let added = state.withLock { state -> Bool in
+        let added = state.withLockedValue { state -> Bool in
             guard !state.rules.contains(where: { $0.rule.id == rule.id }) else { return false }
             state.rules.append(RuleEntry(rule: rule, selector: rule.makeSelector()))
             refreshActive(&state)
@@ -119,7 +120,7 @@ public final class FaultControl: Sendable {
 
     /// The rules in the order they are tried.
     public func rules() -> [ListedRule] {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.rules.map { ListedRule(rule: $0.rule, hits: $0.selector.hits, matches: $0.selector.matches) }
         }
     }
@@ -132,7 +133,7 @@ public final class FaultControl: Sendable {
     /// Removes rule `id`; `false` when there is none.
     @discardableResult
     public func removeRule(id: String) -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let index = state.rules.firstIndex(where: { $0.rule.id == id }) else { return false }
             state.rules.remove(at: index)
             refreshActive(&state)
@@ -143,7 +144,7 @@ public final class FaultControl: Sendable {
     /// Removes every rule; returns how many there were.
     @discardableResult
     public func removeAllRules() -> Int {
-        state.withLock { state in
+        state.withLockedValue { state in
             let count = state.rules.count
             state.rules.removeAll()
             refreshActive(&state)
@@ -158,10 +159,10 @@ public final class FaultControl: Sendable {
     /// payload, which no other connection should wait for); only their selections, which
     /// count, are made under it.
     public func evaluate(_ facts: some DeliveryFacts, connectionID: UInt64, now: Int64) -> FaultHit? {
-        let rules = state.withLock { state in state.ruleSnapshot }
+        let rules = state.withLockedValue { state in state.ruleSnapshot }
         let matching = rules.filter { $0.matches(facts, connectionID: connectionID) }.map(\.id)
         guard !matching.isEmpty else { return nil }
-        return state.withLock { state -> FaultHit? in
+        return state.withLockedValue { state -> FaultHit? in
             for id in matching {
                 // A rule removed since it was matched is skipped.
                 guard let index = state.rules.firstIndex(where: { $0.rule.id == id }),
@@ -179,18 +180,18 @@ public final class FaultControl: Sendable {
 
     /// `POST /v1/modes/shutdown` (on) and `DELETE` (off).
     public func setShutdown(_ on: Bool) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.shutdown = on
             refreshActive(&state)
         }
     }
 
-    public var isShuttingDown: Bool { state.withLock { $0.shutdown } }
+    public var isShuttingDown: Bool { state.withLockedValue { $0.shutdown } }
 
     /// `POST /v1/modes/unavailable`: 503 ServiceUnavailable until `until` (epoch ms; `nil`:
     /// until cleared).
     public func setUnavailable(until: Int64?) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.unavailableUntil = until ?? Int64.max
             refreshActive(&state)
         }
@@ -198,7 +199,7 @@ public final class FaultControl: Sendable {
 
     /// `DELETE /v1/modes/unavailable`.
     public func clearUnavailable() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.unavailableUntil = nil
             refreshActive(&state)
         }
@@ -207,7 +208,7 @@ public final class FaultControl: Sendable {
     /// When the unavailable mode ends (`Int64.max`: when cleared), if it is on at `now`. An
     /// expired mode is cleared here.
     public func unavailableUntil(now: Int64) -> Int64? {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let until = state.unavailableUntil else { return nil }
             if now >= until {
                 state.unavailableUntil = nil
@@ -240,7 +241,7 @@ public final class FaultControl: Sendable {
     /// Counts a push to `token` at `now`; whether it is over the throttle limit.
     public func throttled(token: String, now: Int64) -> Bool {
         guard let throttle else { return false }
-        return state.withLock { state in
+        return state.withLockedValue { state in
             var times = state.recentPushes[token] ?? []
             let start = now - throttle.windowMilliseconds
             times.removeAll { $0 <= start }
@@ -257,7 +258,7 @@ public final class FaultControl: Sendable {
 
     /// Switches `behavior` on; `lockoutMilliseconds` for `token-update-lockout`.
     public func enable(_ behavior: ConnectionBehavior, lockoutMilliseconds: Int64? = nil) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.behaviors[behavior] = lockoutMilliseconds ?? ConnectionBehavior.defaultLockoutMilliseconds
             refreshActive(&state)
         }
@@ -266,7 +267,7 @@ public final class FaultControl: Sendable {
     /// Switches `behavior` off; `false` when it was off.
     @discardableResult
     public func disable(_ behavior: ConnectionBehavior) -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             let removed = state.behaviors.removeValue(forKey: behavior) != nil
             refreshActive(&state)
             return removed
@@ -274,10 +275,12 @@ public final class FaultControl: Sendable {
     }
 
     /// The behaviors switched on, with their lockout (milliseconds).
-    public var behaviors: [ConnectionBehavior: Int64] { state.withLock { $0.behaviors } }
+    public var behaviors: [ConnectionBehavior: Int64] { state.withLockedValue { $0.behaviors } }
 
     /// Whether `behavior` is on.
-    public func isEnabled(_ behavior: ConnectionBehavior) -> Bool { state.withLock { $0.behaviors[behavior] != nil } }
+    public func isEnabled(_ behavior: ConnectionBehavior) -> Bool {
+        state.withLockedValue { $0.behaviors[behavior] != nil }
+    }
 
     // MARK: reset
 
@@ -285,7 +288,7 @@ public final class FaultControl: Sendable {
     /// `behaviors` (those the server started with).
     public func reset(behaviors: [ConnectionBehavior: Int64]) {
         tlsRefusalCount.store(0, ordering: .relaxed)
-        state.withLock { state in
+        state.withLockedValue { state in
             state = State(nextRuleNumber: state.nextRuleNumber)
             state.behaviors = behaviors
             refreshActive(&state)

@@ -1,11 +1,13 @@
 import APNSMockCore
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// The keys and devices the mock was told about, the provider tokens it has already checked,
 /// and the broadcast channels providers created (with the devices subscribed to them).
-/// Thread-safe and synchronous (a `Mutex`); the rules read a `RegistrySnapshot`.
+/// Thread-safe and synchronous (a lock ThreadSanitizer understands: `NIOLockedValueBox`); the
+/// rules read a `RegistrySnapshot`.
 public final class Registry: Sendable {
-    private let state: Mutex<RegistrySnapshot>
+    private let state: NIOLockedValueBox<RegistrySnapshot>
     private let changes = Atomic<UInt64>(0)
 
     /// A registry holding `keys` and `devices`, and the setup's broadcast channels (created at
@@ -20,11 +22,11 @@ public final class Registry: Sendable {
         for device in devices { snapshot.devices[device.token] = device }
         snapshot.channels.limit = channelLimit
         Self.setUp(channels, broadcastDisabled: broadcastDisabled, createdAt: now, in: &snapshot.channels)
-        state = Mutex(snapshot)
+        state = NIOLockedValueBox(snapshot)
     }
 
     /// The current state, as a value (copy-on-write: cheap to take).
-    public func snapshot() -> RegistrySnapshot { state.withLock { $0 } }
+    public func snapshot() -> RegistrySnapshot { state.withLockedValue { $0 } }
 
     /// Counts changes: a connection keeps its snapshot while this stays the same.
     public var changeCount: UInt64 { changes.load(ordering: .acquiring) }
@@ -33,10 +35,11 @@ public final class Registry: Sendable {
     private func change<Result, Failure: Error>(
         _ body: (inout RegistrySnapshot) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try state.withLock { (state) throws(Failure) -> Result in
+        let outcome = state.withLockedValue { state -> Swift.Result<Result, Failure> in
             defer { changes.add(1, ordering: .releasing) }
-            return try body(&state)
+            do throws(Failure) { return .success(try body(&state)) } catch { return .failure(error) }
         }
+        return try outcome.get()
     }
 
     /// Replaces every key and device by `keys` and `devices` (the start-up setup), forgetting
@@ -70,7 +73,9 @@ public final class Registry: Sendable {
         _ channels: [ChannelSpec], broadcastDisabled: [String], createdAt: Int64, in directory: inout ChannelDirectory
     ) {
         for bundleID in broadcastDisabled { directory.setBroadcastEnabled(false, bundleID: bundleID) }
-        var generator = SystemRandomNumberGenerator()
+        // Not SystemRandomNumberGenerator: an `inout` of a zero-sized value has no real address, and
+        // ThreadSanitizer's access check crashed on the one it was given (make test-tsan).
+        var generator = FastRandom()
         for spec in channels.filter({ $0.id != nil }) + channels.filter({ $0.id == nil }) {
             guard
                 let channel = try? directory.create(
@@ -103,10 +108,10 @@ public final class Registry: Sendable {
         }
     }
 
-    public func key(_ keyID: String) -> ProviderKey? { state.withLock { $0.keys[keyID] } }
+    public func key(_ keyID: String) -> ProviderKey? { state.withLockedValue { $0.keys[keyID] } }
 
     /// All keys, by key id.
-    public func keys() -> [ProviderKey] { state.withLock { $0.keys.values.sorted { $0.keyID < $1.keyID } } }
+    public func keys() -> [ProviderKey] { state.withLockedValue { $0.keys.values.sorted { $0.keyID < $1.keyID } } }
 
     /// Remembers a token checked for the first time (bounded: the oldest entries are not
     /// tracked, so the cache is simply emptied when it grows past `tokenCacheLimit`).
@@ -132,10 +137,12 @@ public final class Registry: Sendable {
         change { $0.devices.removeValue(forKey: token.lowercased()) != nil }
     }
 
-    public func device(_ token: String) -> DeviceRegistration? { state.withLock { $0.devices[token.lowercased()] } }
+    public func device(_ token: String) -> DeviceRegistration? {
+        state.withLockedValue { $0.devices[token.lowercased()] }
+    }
 
     public func devices() -> [DeviceRegistration] {
-        state.withLock { $0.devices.values.sorted { $0.token < $1.token } }
+        state.withLockedValue { $0.devices.values.sorted { $0.token < $1.token } }
     }
 
     /// Changes a device's state; registers the token when unknown. Returns the new registration.
@@ -152,11 +159,11 @@ public final class Registry: Sendable {
     // MARK: broadcast channels (APNS-REFERENCE §6)
 
     /// The channels and capabilities as they are now.
-    public func channelDirectory() -> ChannelDirectory { state.withLock { $0.channels } }
+    public func channelDirectory() -> ChannelDirectory { state.withLockedValue { $0.channels } }
 
     /// The most channels an app may have in one environment (Apple's: 10,000).
     public var channelLimit: Int {
-        get { state.withLock { $0.channels.limit } }
+        get { state.withLockedValue { $0.channels.limit } }
         set { change { $0.channels.limit = newValue } }
     }
 
@@ -183,12 +190,12 @@ public final class Registry: Sendable {
     }
 
     /// Channel `id`, wherever it is.
-    public func channel(_ id: String) -> BroadcastChannel? { state.withLock { $0.channels.channel(id: id) } }
+    public func channel(_ id: String) -> BroadcastChannel? { state.withLockedValue { $0.channels.channel(id: id) } }
 
     /// Channel `id` as it was when deleted, while its kept message may still be delivered
     /// (see `ChannelDirectory.deletedChannelKeepingMessage(id:)`).
     public func deletedChannelKeepingMessage(_ id: String) -> BroadcastChannel? {
-        state.withLock { $0.channels.deletedChannelKeepingMessage(id: id) }
+        state.withLockedValue { $0.channels.deletedChannelKeepingMessage(id: id) }
     }
 
     /// Turns an app's broadcast capability on or off; off deletes all its channels (returned).
@@ -216,12 +223,12 @@ public final class Registry: Sendable {
 
     /// The message channel `id` keeps at `now` (see `ChannelDirectory.storedMessage(of:at:)`).
     public func storedMessage(of id: String, at now: Int64) -> StoredBroadcast? {
-        state.withLock { $0.channels.storedMessage(of: id, at: now) }
+        state.withLockedValue { $0.channels.storedMessage(of: id, at: now) }
     }
 
     /// Whether a deleted channel's kept message may still be delivered (off by default).
     public var storedMessagesOutliveChannels: Bool {
-        get { state.withLock { $0.channels.storedMessagesOutliveChannels } }
+        get { state.withLockedValue { $0.channels.storedMessagesOutliveChannels } }
         set { change { $0.channels.storedMessagesOutliveChannels = newValue } }
     }
 

@@ -33,7 +33,7 @@ import Testing
     @Test func resetPutsTheSetupBack() throws {
         let registry = Registry(channels: Self.setup, broadcastDisabled: ["com.example.off"], channelLimit: 3, now: 7)
         let firstIssued = try #require(registry.channelDirectory().channels(in: Self.production).first?.id)
-        var random = SystemRandomNumberGenerator()
+        var random = FastRandom()
         let made = try registry.createChannel(
             in: Self.sandbox, storagePolicy: .mostRecentMessageStored, createdAt: 8, using: &random)
         registry.unsubscribe(Self.token, from: Self.fixedID)

@@ -1,3 +1,4 @@
+import APNSMockCore
 import Testing
 
 @testable import APNSMockStore
@@ -6,7 +7,7 @@ import Testing
     /// Random inserts, replacements and removals against a `Dictionary` model, in a table
     /// small enough that probe runs are long and wrap around the end.
     @Test func behavesLikeADictionary() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = FastRandom()
         let table = APNSIDTable(capacity: 64)
         var model: [UUIDKey: UInt64] = [:]
         // Few distinct highs and lows: many keys share a home slot.
