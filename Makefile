@@ -1,8 +1,8 @@
 # apns-mock — the two commands a newcomer needs:
 #   make run    install what is missing (apt), build, serve on the defaults
 #   make test   the same set-up, then the whole test suite (unit, HTTP/2, end-to-end, the examples,
-#               AddressSanitizer, a 60-second soak); CI then runs make test-image (the container image,
-#               with podman)
+#               AddressSanitizer with leak detection, ThreadSanitizer, 5 s of each fuzz target, a
+#               60-second soak); CI then runs make test-image (the container image, with podman)
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -77,6 +77,7 @@ test: test-deps
 	$(TEST_ENV) $(SWIFT) test --skip-build --disable-xctest
 	$(MAKE) test-examples
 	$(MAKE) test-asan
+	$(MAKE) test-tsan
 	$(MAKE) test-fuzz
 	$(MAKE) test-soak
 
@@ -100,10 +101,22 @@ test-unit: deps
 	$(SWIFT) test --disable-xctest --filter 'APNSMockCoreTests|APNSMockStoreTests|APNSMockRegistryTests|APNSMockAdminTests|APNSMockTransportTests'
 
 # The transport and end-to-end tests under AddressSanitizer: the C boundary is where memory bugs hide.
-# Leak detection is off: the test runner itself leaks Foundation's Process, Pipe and FileHandle
-# objects on Linux (thousands per run), and the processes it starts inherit its ASAN_OPTIONS.
+# Leak detection: on for every apns-mock process the tests start (servers, CLI commands), checked at
+# their exit with Tests/Sanitizers/lsan-suppressions.txt; each report lands in ASAN_REPORTS and
+# scripts/asan-reports.sh fails the run on any. Off for the test runner itself, which leaks
+# Foundation's Process, Pipe and FileHandle objects on Linux (thousands per run); the in-process
+# servers it runs are covered by the memory checks, not by leak detection. OpenAPIConformanceTests is
+# left to the plain run, as under test-tsan.
+ASAN_REPORTS := .build-asan/reports
 test-asan: test-deps
-	ASAN_OPTIONS=detect_leaks=0 $(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-asan --sanitize=address --filter 'APNSMockStoreTests|APNSMockTransportTests|APNSMockAdminTests|EndToEndTests'
+	rm -rf $(ASAN_REPORTS) && mkdir -p $(ASAN_REPORTS)
+	status=0; ASAN_OPTIONS=detect_leaks=0 APNS_MOCK_SANITIZER=address \
+	  APNS_MOCK_CHILD_ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/$(ASAN_REPORTS)/report \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan-suppressions.txt:print_suppressions=0 \
+	  $(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-asan --sanitize=address \
+	  --filter 'APNSMockStoreTests|APNSMockTransportTests|APNSMockAdminTests|EndToEndTests' --skip OpenAPIConformanceTests \
+	  || status=$$?; \
+	scripts/sanitizer-reports.sh $(ASAN_REPORTS) AddressSanitizer && exit $$status
 
 # The soak (scripts/soak.py): the debug build under h2load, a raw HTTP/2 client, httpx, fault rules,
 # modes, broadcasts and admin readers (a waiter, an event stream, a pager) for SOAK_SECONDS; passes
@@ -118,8 +131,19 @@ soak: test-deps
 test-soak:
 	$(MAKE) soak SOAK_SECONDS=60
 
+# ThreadSanitizer on the suites that touch shared state: the registry, store, transport, admin and
+# metrics units and the end-to-end tests (in-process servers with real clients, and the apns-mock
+# processes they start, instrumented too). Reports from every process land in TSAN_REPORTS and fail
+# the run. OpenAPIConformanceTests is left to the plain run (schemathesis takes minutes under a
+# sanitizer and checks the API's documents, not its threads).
+TSAN_REPORTS := .build-tsan/reports
+TSAN_SUITES := APNSMockRegistryTests|APNSMockStoreTests|APNSMockTransportTests|APNSMockAdminTests|APNSMockMetricsTests|EndToEndTests
 test-tsan: test-deps
-	$(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-tsan --sanitize=thread --filter 'APNSMockStoreTests|APNSMockTransportTests|APNSMockAdminTests|EndToEndTests'
+	rm -rf $(TSAN_REPORTS) && mkdir -p $(TSAN_REPORTS)
+	status=0; TSAN_OPTIONS=log_path=$(CURDIR)/$(TSAN_REPORTS)/report APNS_MOCK_SANITIZER=thread \
+	  $(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-tsan --sanitize=thread \
+	  --filter '$(TSAN_SUITES)' --skip OpenAPIConformanceTests || status=$$?; \
+	scripts/sanitizer-reports.sh $(TSAN_REPORTS) ThreadSanitizer && exit $$status
 
 # The dashboard's screenshots in the README (docs/screenshots/*.png): a mock on free ports with
 # the example configuration, a few pushes, Debian's chromium driven by playwright (as the browser

@@ -8,6 +8,7 @@ a check fails, 3 when playwright or chromium is missing (the Swift test decides 
 """
 
 import json
+import os
 import re
 import secrets
 import ssl
@@ -16,6 +17,9 @@ import threading
 import time
 
 CHROMIUM = "/usr/bin/chromium"
+# A banner shows within a second of the push's answer; under a sanitizer (make test-asan and
+# test-tsan set APNS_MOCK_SANITIZER), whose instrumented server runs several times slower, within 5.
+BANNER_SECONDS = 5.0 if os.environ.get("APNS_MOCK_SANITIZER") else 1.0
 
 try:
     import httpx
@@ -80,10 +84,11 @@ def check_deliveries(page, provider):
     assert status == 200, f"the push answered {status}"
     answered = time.monotonic()
     banner = card(page, title)
-    banner.wait_for(timeout=5_000)
+    banner.wait_for(timeout=BANNER_SECONDS * 2_000 + 3_000)
     latency = time.monotonic() - answered
     print(json.dumps({"step": "banner", "seconds": round(latency, 3)}), flush=True)
-    assert latency <= 1.0, f"the banner appeared {latency:.3f} s after the push was answered (at most 1 s)"
+    assert latency <= BANNER_SECONDS, \
+        f"the banner appeared {latency:.3f} s after the push was answered (at most {BANNER_SECONDS:g} s)"
     expect(banner.locator(".card-subtitle")).to_have_text("From the test")
     expect(banner.locator(".card-body")).to_have_text("Body text")
     expect(banner.locator(".badge")).to_have_text("2")
