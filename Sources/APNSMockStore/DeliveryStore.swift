@@ -192,11 +192,7 @@ public final class DeliveryStore: Sendable {
                     restoredSequence == nil
                     ? GeneratedMessageID.low(sequence: sequence, secret: state.idSecret) : restoredLow
                 apnsID = .generated(high: high, low: low, lowercase: lowercase)
-                _ = bytes.withUnsafeMutableBufferPointer { bytes in
-                    APNSMessageID.write(
-                        high: high, low: low, lowercase: lowercase,
-                        into: UnsafeMutableBufferPointer(rebasing: bytes[apnsIDOffset..<(apnsIDOffset + 36)]))
-                }
+                RecordCodec.writePackedID(high: high, low: low, lowercase: lowercase, into: &bytes, at: apnsIDOffset)
             }
             stored.sequence = sequence
             stored.setResponse(
@@ -260,16 +256,14 @@ public final class DeliveryStore: Sendable {
         let blob = state.blobs[oldest.blob]
         // Mutate the index entries in place (one hash): copying a token's list out and back
         // would copy every sequence number of that token on every eviction.
-        if oldest.flags & StoredDelivery.flagIndexedToken != 0, let tokenBytes = RecordCodec.field(.token, in: blob),
-            let index = state.byToken.index(forKey: String(decoding: tokenBytes, as: UTF8.self))
+        if oldest.flags & StoredDelivery.flagIndexedToken != 0, let token = RecordCodec.token(in: blob),
+            let index = state.byToken.index(forKey: token)
         {
             state.byToken.values[index].removeFirst()
             if state.byToken.values[index].isEmpty { state.byToken.remove(at: index) }
         }
         // A generated id has no index entry (its record's sequence number is in it).
-        if oldest.flags & StoredDelivery.flagGeneratedID == 0, let idBytes = RecordCodec.field(.apnsID, in: blob),
-            let key = UUIDKey(bytes: idBytes.assumingMemoryBound(to: UInt8.self))
-        {
+        if oldest.flags & StoredDelivery.flagGeneratedID == 0, let key = RecordCodec.apnsIDKey(in: blob) {
             // The oldest record of its id: the newest when the id was sent once.
             if state.byAPNSID[key] == oldest.sequence {
                 state.byAPNSID.remove(key)
@@ -437,7 +431,6 @@ public final class DeliveryStore: Sendable {
     }
 
     fileprivate static func hasAPNSID(_ record: StoredDelivery, _ key: UUIDKey, _ blobs: BlobArena) -> Bool {
-        guard let bytes = RecordCodec.field(.apnsID, in: blobs[record.blob]) else { return false }
-        return UUIDKey(bytes: bytes.assumingMemoryBound(to: UInt8.self)) == key
+        RecordCodec.apnsIDKey(in: blobs[record.blob]) == key
     }
 }

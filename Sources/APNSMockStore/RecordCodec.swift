@@ -2,8 +2,18 @@ import APNSMockCore
 
 /// Writes and reads the blob part of a stored record: one entry per non-column field, as
 /// `tag, length, bytes`.
+///
+/// The fields every push has are packed where their text has a shorter exact form (a million
+/// records had to fit in 512 MiB): a well-formed token as its bytes instead of its hex digits, a
+/// generated apns-id or apns-unique-id as its 128 bits and its case, and `POST` as no entry at
+/// all. A packed entry's tag is its field's with `packed` set; everything reads back as it was.
 enum RecordCodec {
-    /// The blob of `record`, and where in it a generated apns-id's 36 characters go (the store
+    /// Set on the tag of an entry holding a field's packed form.
+    static let packed: UInt8 = 0x80
+    /// A packed id: a case byte (1 lower case) then the high and low 64 bits, big-endian.
+    static let packedIDCount = 17
+
+    /// The blob of `record`, and where in it a generated apns-id's 17 packed bytes go (the store
     /// writes them under its lock, once the id's bits are final).
     static func encode(_ record: borrowing DeliveryRecord) -> (bytes: [UInt8], apnsIDOffset: Int) {
         var writer = BlobWriter(
@@ -12,6 +22,8 @@ enum RecordCodec {
         for field in DeliveryRecord.Field.variable {
             switch field {
             case .method:
+                // Nearly every request is a POST: no entry means POST.
+                guard record.method != "POST" else { continue }
                 writer.entry(field, text: record.method)
             case .path:
                 // The usual path is `/3/device/<token>`: rebuilt from the token on read.
@@ -21,8 +33,10 @@ enum RecordCodec {
                 guard let authority = record.authority else { continue }
                 writer.entry(field, text: authority)
             case .token:
-                guard let token = record.token else { continue }
-                writer.entry(field, text: token)
+                guard var token = record.token else { continue }
+                token.withUTF8 { digits in
+                    if !writePackedToken(digits, to: &writer) { writer.entry(field, digits) }
+                }
             case .headers:
                 let start = writer.beginEntry(field)
                 writer.varint(record.headerBlock.count)
@@ -31,16 +45,24 @@ enum RecordCodec {
             case .apnsID:
                 if record.apnsID.isGenerated {
                     // The store writes a generated id under its lock, once its bits are final.
-                    writer.bytes.append(field.rawValue)
-                    writer.varint(36)
+                    writer.bytes.append(field.rawValue | packed)
+                    writer.varint(packedIDCount)
                     apnsIDOffset = writer.bytes.count
-                    writer.bytes.append(contentsOf: repeatElement(0, count: 36))
+                    writer.bytes.append(contentsOf: repeatElement(0, count: packedIDCount))
                 } else {
                     record.apnsID.withUTF8 { writer.entry(field, $0) }
                 }
             case .uniqueID:
                 guard let uniqueID = record.uniqueID else { continue }
-                uniqueID.withUTF8 { writer.entry(field, $0) }
+                if case .generated(let high, let low, let lowercase) = uniqueID {
+                    writer.bytes.append(field.rawValue | packed)
+                    writer.varint(packedIDCount)
+                    let start = writer.bytes.count
+                    writer.bytes.append(contentsOf: repeatElement(0, count: packedIDCount))
+                    writePackedID(high: high, low: low, lowercase: lowercase, into: &writer.bytes, at: start)
+                } else {
+                    uniqueID.withUTF8 { writer.entry(field, $0) }
+                }
             case .channelID:
                 guard var channelID = record.channelID else { continue }
                 // One byte says whether the record came by the channel, then the id.
@@ -69,7 +91,22 @@ enum RecordCodec {
     static func decode(_ blob: UnsafeRawBufferPointer, into record: inout DeliveryRecord, generatedID: Bool) {
         var reader = BlobReader(blob)
         var path: String?
+        record.method = "POST"
         while let (tag, bytes) = reader.entry() {
+            if tag & packed != 0 {
+                switch DeliveryRecord.Field(rawValue: tag & ~packed) {
+                case .token: record.token = unpackedToken(bytes)
+                case .apnsID:
+                    guard let id = unpackedID(bytes) else { continue }
+                    record.apnsID = generatedID ? id : .echoed(id.text)
+                case .uniqueID:
+                    // Read back as the text the record had (a generated unique id is shown, never matched).
+                    guard let id = unpackedID(bytes) else { continue }
+                    record.uniqueID = .echoed(id.text)
+                default: continue
+                }
+                continue
+            }
             guard let field = DeliveryRecord.Field(rawValue: tag) else { continue }
             switch field {
             case .method: record.method = string(bytes)
@@ -104,13 +141,90 @@ enum RecordCodec {
         record.path = path ?? RequestRules.devicePathPrefix + (record.token ?? "")
     }
 
-    /// The raw bytes of one blob field, without decoding the others.
-    static func field(_ field: DeliveryRecord.Field, in blob: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    /// The raw bytes of one blob field, without decoding the others, and whether they are its
+    /// packed form.
+    static func field(_ field: DeliveryRecord.Field, in blob: UnsafeRawBufferPointer)
+        -> (bytes: UnsafeRawBufferPointer, packed: Bool)?
+    {
         var reader = BlobReader(blob)
         while let entry = reader.entry() {
-            if entry.tag == field.rawValue { return entry.bytes }
+            if entry.tag & ~packed == field.rawValue { return (entry.bytes, entry.tag & packed != 0) }
         }
         return nil
+    }
+
+    /// The record's token as it holds it, read from its blob alone.
+    static func token(in blob: UnsafeRawBufferPointer) -> String? {
+        guard let (bytes, packed) = field(.token, in: blob) else { return nil }
+        return packed ? unpackedToken(bytes) : string(bytes)
+    }
+
+    /// The record's apns-id as a key, read from its blob alone; `nil` when it is not a UUID.
+    static func apnsIDKey(in blob: UnsafeRawBufferPointer) -> UUIDKey? {
+        guard let (bytes, packed) = field(.apnsID, in: blob) else { return nil }
+        if packed {
+            guard let id = unpackedID(bytes), case .generated(let high, let low, _) = id else { return nil }
+            return UUIDKey(high: high, low: low)
+        }
+        return UUIDKey(bytes: bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Writes a generated id's packed bytes into `bytes` at `offset` (`packedIDCount` of them).
+    static func writePackedID(high: UInt64, low: UInt64, lowercase: Bool, into bytes: inout [UInt8], at offset: Int) {
+        bytes[offset] = lowercase ? 1 : 0
+        for index in 0..<8 {
+            bytes[offset + 1 + index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
+            bytes[offset + 9 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index))
+        }
+    }
+
+    private static func unpackedID(_ bytes: UnsafeRawBufferPointer) -> ResponseMessageID? {
+        guard bytes.count == packedIDCount else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for index in 0..<8 {
+            high = high << 8 | UInt64(bytes[1 + index])
+            low = low << 8 | UInt64(bytes[9 + index])
+        }
+        return .generated(high: high, low: low, lowercase: bytes[0] == 1)
+    }
+
+    /// A token of lower-case hex digits, an even number of them, as its bytes (a packed entry);
+    /// `false` (nothing written) for any other token, which is kept as sent.
+    private static func writePackedToken(_ digits: UnsafeBufferPointer<UInt8>, to writer: inout BlobWriter) -> Bool {
+        guard !digits.isEmpty, digits.count % 2 == 0, digits.count < 0x4000 else { return false }
+        let start = writer.bytes.count
+        writer.bytes.append(DeliveryRecord.Field.token.rawValue | packed)
+        writer.varint(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = lowerHexValue(digits[index]), let low = lowerHexValue(digits[index + 1]) else {
+                writer.bytes.removeSubrange(start...)
+                return false
+            }
+            writer.bytes.append(high << 4 | low)
+            index += 2
+        }
+        return true
+    }
+
+    private static func lowerHexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    private static func unpackedToken(_ bytes: UnsafeRawBufferPointer) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = digits[Int(byte >> 4)]
+                buffer[2 * index + 1] = digits[Int(byte & 0x0F)]
+            }
+            return bytes.count * 2
+        }
     }
 
     private static func isCanonical(path: String, token: String?) -> Bool {

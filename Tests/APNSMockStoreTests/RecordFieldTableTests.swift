@@ -15,7 +15,8 @@ import Testing
         headers.append(name: "apns-expiration", value: "1700000000")
         headers.append(name: "apns-collapse-id", value: "c1")
         return DeliveryRecord(
-            receivedAt: 1_700_000_000_000, connectionID: 7, streamID: 9, environment: .production, method: "POST",
+            // Not POST, which the codec stores as no entry.
+            receivedAt: 1_700_000_000_000, connectionID: 7, streamID: 9, environment: .production, method: "PUT",
             // Not the usual `/3/device/<token>`, which the codec rebuilds from the token instead of storing.
             path: "/3/device/" + String(repeating: "ab", count: 32) + "/x", authority: "api.push.apple.com",
             headerBlock: headers, token: String(repeating: "ab", count: 32), topic: "com.example.app",
@@ -99,6 +100,40 @@ import Testing
         #expect(store.query(DeliveryQuery(matcher: other)).total == 0)
         let record = try #require(store.query(DeliveryQuery(matcher: matcher)).deliveries.first)
         #expect(record.viaChannel)
+    }
+
+    /// A push as providers send it (POST, a token of lower-case hex digits, generated apns-id
+    /// and apns-unique-id) is stored packed — 33 bytes for the token, 17 for each id, none for
+    /// the method — and reads back as it was; other tokens and ids are kept as sent.
+    @Test func packedFieldsReadBackAsTheyWere() throws {
+        let token = String(repeating: "0f9a", count: 16)
+        var random = FastRandom()
+        let apnsID = ResponseMessageID.generate(using: &random)
+        let uniqueID = ResponseMessageID.generate(using: &random, lowercase: true)
+        var push = DeliveryStoreTests.draft(token: token)
+        push.apnsID = apnsID
+        push.uniqueID = uniqueID
+        var asSent = DeliveryStoreTests.draft(token: String(repeating: "0F9A", count: 16))
+        asSent.method = "GET"
+        asSent.uniqueID = .echoed(uniqueID.text)
+
+        let (packedBytes, _) = RecordCodec.encode(push)
+        let (plainBytes, _) = RecordCodec.encode(asSent)
+        // token 34 bytes against 66, apns-id 19 against 38, unique id 19 against 38, method none against 5.
+        #expect(plainBytes.count - packedBytes.count == 32 + 19 + 19 + 5)
+
+        let store = DeliveryStore()
+        let receipt = store.record(push)
+        store.append(asSent)
+        let records = store.query(DeliveryQuery.where(order: .asc)).deliveries
+        try #require(records.count == 2)
+        #expect(records[0].method == "POST" && records[0].token == token && records[0].path == "/3/device/" + token)
+        #expect(records[0].apnsID.isGenerated && records[0].apnsID.text == receipt.apnsID.text)
+        #expect(records[0].uniqueID?.text == uniqueID.text)
+        #expect(records[1].method == "GET" && records[1].token == String(repeating: "0F9A", count: 16))
+        #expect(records[1].apnsID.text == "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D")
+        #expect(store.query(DeliveryQuery.where(apnsID: receipt.apnsID.text)).deliveries.first?.sequence == 1)
+        #expect(store.query(DeliveryQuery.where(token: token)).total == 1)
     }
 
     /// The codec writes an entry for every field the table keeps in the blob (the fixture sets
