@@ -5,6 +5,7 @@ public struct AdminError: Error, Sendable, Equatable {
     private enum Code: String, Sendable {
         case badParameter, notFound, badRequest, unauthorized, methodNotAllowed
         case featureNotEnabled, channelLimitReached, channelExists
+        case shuttingDown
     }
     private let code: Code
     /// A sentence naming the offending field or parameter.
@@ -17,6 +18,7 @@ public struct AdminError: Error, Sendable, Equatable {
         case .notFound: 404
         case .methodNotAllowed: 405
         case .featureNotEnabled, .channelLimitReached, .channelExists: 409
+        case .shuttingDown: 503
         }
     }
     /// The stable code, as sent in JSON.
@@ -48,6 +50,12 @@ public struct AdminError: Error, Sendable, Equatable {
     /// A channel with an id a current channel has (409).
     public static func channelExists(_ message: String) -> AdminError {
         AdminError(code: .channelExists, message: message)
+    }
+
+    /// A wait or a verification that the mock's graceful shutdown (SIGTERM, `stop()`) ended
+    /// before it was over (503).
+    public static func shuttingDown(_ message: String) -> AdminError {
+        AdminError(code: .shuttingDown, message: message)
     }
 
     public static func == (lhs: AdminError, rhs: AdminError) -> Bool { lhs.code == rhs.code }

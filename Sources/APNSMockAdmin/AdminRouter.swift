@@ -148,7 +148,14 @@ public enum AdminRouter {
             } catch {
                 return errorResponse(error)
             }
-            let outcomes = try await ExpectationVerifier(reader: reader, executor: executor).verify(expectations)
+            let verifier = ExpectationVerifier(reader: reader, executor: executor)
+            let (outcomes, cutShort) = try await ShutdownCutoff.run { try await verifier.verify(expectations) }
+            guard !cutShort else {
+                return errorResponse(
+                    .shuttingDown(
+                        "apns-mock is shutting down (SIGTERM or stop()): the verification ended before its expectations were decided"
+                    ))
+            }
             return json(status: .ok, ExpectationVerifier.json(outcomes))
         }
         router.post("/v1/reset") { request, _ in
@@ -272,7 +279,8 @@ public enum AdminRouter {
     // MARK: wait
 
     /// `GET /v1/deliveries/wait?count=N&timeout=S&<matcher>`: 200 with the matching records as
-    /// soon as at least `count` exist, else 408 with those seen when `timeout` runs out.
+    /// soon as at least `count` exist, else 408 with those seen when `timeout` runs out, or 503
+    /// (`shuttingDown`) when the mock's graceful shutdown ends the wait first.
     static func waitRoute(_ request: Request, reader: DeliveryReader, executor: AdminExecutor) async throws -> Response
     {
         let parsed: DeliveryQueryParser.Parsed
@@ -296,8 +304,16 @@ public enum AdminRouter {
                     "query parameter 'timeout' must be a duration of at most \(Int(maximumWaitSeconds)) seconds (a number of seconds, or '500ms', '5s', '2m'); got '\(timeoutText)'"
                 ))
         }
-        let outcome = try await waitForMatches(
-            reader: reader, executor: executor, query: parsed.query, count: count, timeout: timeout)
+        let query = parsed.query
+        let (outcome, cutShort) = try await ShutdownCutoff.run {
+            try await waitForMatches(reader: reader, executor: executor, query: query, count: count, timeout: timeout)
+        }
+        if cutShort && !outcome.satisfied {
+            return errorResponse(
+                .shuttingDown(
+                    "apns-mock is shutting down (SIGTERM or stop()): the wait ended with \(outcome.records.count) of \(count) matching records"
+                ))
+        }
         return json(
             status: outcome.satisfied ? .ok : .requestTimeout,
             deliveriesJSON(outcome.records) { writer in

@@ -49,4 +49,57 @@ import Testing
             stderr.contains("shut down: closed 1 connection, answered 1 stream while draining, 1 record held"),
             "\(stderr)")
     }
+
+    /// A parked wait and a verification still inside its `within` do not hold the exit until they
+    /// time out: SIGTERM answers both 503 `shuttingDown` at once, and the process exits 0.
+    @Test func sigtermEndsParkedWaitsAndVerifications() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLITests.executable)
+        process.arguments = ["serve", "--port", "0", "--admin-port", "0", "--channels-port", "0"]
+        process.currentDirectoryURL = URL(fileURLWithPath: E2E.repositoryRoot)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let line = E2E.firstLine(of: out)
+        let admin = try #require(line.firstMatch(of: #/admin=(http://127\.0\.0\.1:\d+)/#)?.1, "ready line: \(line)")
+        let token = E2E.randomToken()
+        async let wait = E2E.run(
+            "curl", ["-sS", "-w", "\n%{http_code}", "\(admin)/v1/deliveries/wait?count=1&timeout=300&token=\(token)"],
+            timeout: 60)
+        async let verification = E2E.run(
+            "curl",
+            [
+                "-sS", "-w", "\n%{http_code}", "-H", "content-type: application/json", "--data",
+                #"{"expect":[{"name":"a push that never comes","match":{"token":"\#(token)"},"count":{"exactly":1},"within":"300s"}]}"#,
+                "\(admin)/v1/verify",
+            ], timeout: 60)
+        // Both parked: the waiters gauge counts them.
+        var parked = 0
+        for _ in 0..<200 where parked < 2 {
+            let metrics = try await E2E.run("curl", ["-sS", "\(admin)/metrics"])
+            parked =
+                metrics.stdout.split(separator: "\n").first { $0.hasPrefix("apns_mock_waiters ") }
+                .flatMap { Int(Double($0.split(separator: " ").last ?? "") ?? 0) } ?? 0
+            if parked < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(parked == 2)
+        let signalled = Date()
+        kill(process.processIdentifier, SIGTERM)
+        let (waited, verified) = try await (wait, verification)
+        for output in [waited, verified] {
+            #expect(output.stdout.hasSuffix("\n503"), "\(output.stdout) \(output.stderr)")
+            #expect(output.stdout.contains(#""code":"shuttingDown""#), "\(output.stdout)")
+        }
+        #expect(waited.stdout.contains("the wait ended with 0 of 1 matching records"), "\(waited.stdout)")
+        while process.isRunning && Date().timeIntervalSince(signalled) < 10 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!process.isRunning, "still running 10 s after SIGTERM")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(
+            Date().timeIntervalSince(signalled) < 5, "exited \(Date().timeIntervalSince(signalled)) s after SIGTERM")
+    }
 }
