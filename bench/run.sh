@@ -4,7 +4,17 @@
 # Measures apns-mock (release build), nghttpd and h2o answering the same APNs push
 # (POST /3/device/<token>, 100-byte and 4,000-byte JSON payloads) to h2load, the server pinned to
 # one core and h2load to the other: REPS rounds, in each every scenario on every server in turn,
-# one server at a time, each run on a freshly started server. Then apns-mock alone: start-up time,
+# one server at a time, each run on a freshly started server (a warm-up, then DURATION seconds
+# measured; the servers' order rotates by round). /proc gives the server's CPU seconds per run (the
+# headline figure is CPU per push against nghttpd's) and the other load on each core (a round with
+# other load on the server's core is marked disturbed in the report, never left out).
+# apns-mock runs with every feature a test session uses: token auth (verified-token cache),
+# recording, and, for the whole run, bench/readers.py (pinned to h2load's core): 100 parked waiters
+# (GET /v1/deliveries/wait on tokens nobody pushes to) and one unfiltered Server-Sent-Events reader
+# (GET /v1/events). Two more variants of it run as servers of their own in every round, readers too:
+# "apns-mock+rules" with 10 fault rules that match nothing (rule-matching cost), and
+# "apns-mock+broadcast" with a second h2load sending broadcasts to a channel (BROADCAST_RPS a second) beside the
+# device pushes (CPU per request counts both). Then apns-mock alone: start-up time,
 # idle memory, memory after recording RECORDS pushes, the admin token query time over them,
 # throughput with the store full, and throughput while a client pages through the recorded
 # deliveries (bench/pager.py: unfiltered, and filtered by topic) against the same run without it.
@@ -12,21 +22,26 @@
 # Writes bench-results/latest.md (raw h2load output and logs under bench-results/raw/) and prints it.
 #
 # Environment:
-#   BENCH_QUICK=1   1 round of 4-second runs (default: REPS=3 rounds of 10-second runs)
+#   BENCH_QUICK=1   1 round of 4-second runs (default: REPS=5 rounds of 10-second runs)
+#   BENCH_BIN       the apns-mock binary measured (default .build/release/apns-mock)
 #   REPS, DURATION (seconds per measured run), WARMUP_N (requests per warm-up run),
 #   READY_STARTS (starts timed), RECORDS (pushes recorded for the memory figure),
 #   CAPACITY_DURATION (seconds of the run with the store full),
 #   PAGER_LIMIT (records per page of the paging client, 100), PAGER_PAUSE_MS (its pause between pages, 0),
+#   READERS_WAITERS (parked waiters of bench/readers.py in the load runs, 100),
+#   BROADCAST_RPS (broadcasts per second beside the load of apns-mock+broadcast, 1000),
 #   SERVER_CPU / CLIENT_CPU (cores for taskset; default 0 and 1)
 #   BASELINE_BIN    another apns-mock binary, such as an earlier commit's release build (make bench
 #                   BENCH_BASELINE=<rev> builds one): measured as server "baseline" in every load round
-#                   (the servers' order rotates by round), and in the paging runs alone and with the unfiltered pager,
+#                   (the servers' order rotates by round; with the readers, as apns-mock), and in the
+#                   paging runs alone and with the unfiltered pager,
 #                   so the report can give this build's cost against it round by round
 #   BASELINE_LABEL  what the report calls the baseline (default: the binary's path)
 #
 # Expects the release binary: make release (the Makefile's bench
-# target builds it first). Installs nghttp2-client, nghttp2-server and h2o through apt if missing.
-# Every process it starts is stopped on exit, also on failure; every h2load run is bounded.
+# target builds it first), or BENCH_BIN. Installs nghttp2-client, nghttp2-server and h2o through apt
+# if missing. Everything listens and connects on 127.0.0.1 only. Every process it starts is stopped
+# on exit, also on failure; every h2load run, and every reader, is bounded.
 
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -37,7 +52,7 @@ QUICK=${BENCH_QUICK:-0}
 if ((QUICK)); then
     REPS=${REPS:-1} DURATION=${DURATION:-4} WARMUP_N=${WARMUP_N:-5000} READY_STARTS=${READY_STARTS:-3}
 else
-    REPS=${REPS:-3} DURATION=${DURATION:-10} WARMUP_N=${WARMUP_N:-20000} READY_STARTS=${READY_STARTS:-5}
+    REPS=${REPS:-5} DURATION=${DURATION:-10} WARMUP_N=${WARMUP_N:-20000} READY_STARTS=${READY_STARTS:-5}
 fi
 RECORDS=${RECORDS:-1000000}
 CAPACITY_DURATION=${CAPACITY_DURATION:-$((DURATION < 5 ? DURATION : 5))}
@@ -45,7 +60,9 @@ SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
 QUERY_REPS=5
 
-BIN=.build/release/apns-mock
+BIN=${BENCH_BIN:-.build/release/apns-mock}
+READERS_WAITERS=${READERS_WAITERS:-100}
+BROADCAST_RPS=${BROADCAST_RPS:-1000}
 CONFIG=bench/apns-mock-bench.yaml
 OUT=bench-results
 RAW=$OUT/raw
@@ -75,7 +92,7 @@ fi
 for tool in h2load nghttpd curl python3 taskset flock; do
     command -v "$tool" >/dev/null || die "$tool not found"
 done
-[[ -x $BIN ]] || die "$BIN is missing: run make release (make bench builds it)"
+[[ -x $BIN ]] || die "$BIN is missing: run make release (make bench builds it), or name one with BENCH_BIN"
 BASELINE_BIN=${BASELINE_BIN:-}
 [[ -z $BASELINE_BIN || -x $BASELINE_BIN ]] || die "BASELINE_BIN=$BASELINE_BIN is not an executable"
 (($(nproc) >= 2)) || log "WARNING: fewer than 2 cores; server and h2load share one"
@@ -91,8 +108,10 @@ descendants() { # PID: its children, grandchildren, ... (one per line)
         descendants "$c"
     done
 }
+STOP_KILLED=0 # set by stop_pid: 1 when the process was still there 5 s after TERM
 stop_pid() { # PID: TERM it and its descendants, KILL after 5 s, reap it
     local pid=$1 all p i
+    STOP_KILLED=0
     kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
     all="$pid $(descendants "$pid")"
     for p in $all; do kill -TERM "$p" 2>/dev/null || true; done
@@ -100,6 +119,7 @@ stop_pid() { # PID: TERM it and its descendants, KILL after 5 s, reap it
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.1
     done
+    kill -0 "$pid" 2>/dev/null && STOP_KILLED=1
     for p in $all; do kill -KILL "$p" 2>/dev/null || true; done
     wait "$pid" 2>/dev/null || true
 }
@@ -186,6 +206,16 @@ PAYLOAD_4K=bench/payload-4k.json
 # name payload clients streams-per-client
 SCENARIOS=("throughput-100 $PAYLOAD_100 4 64" "throughput-4k $PAYLOAD_4K 4 64" "latency-100 $PAYLOAD_100 1 1")
 
+# Broadcasts (apns-mock+broadcast): to a channel of BUNDLE that the server creates at start.
+BUNDLE=com.example.app
+PATH_BROADCAST=/4/broadcasts/apps/$BUNDLE
+PAYLOAD_BROADCAST=bench/payload-broadcast.json
+BCAST_HEADERS=(-H "apns-push-type: LiveActivity" -H "apns-priority: 10" -H "apns-expiration: 0"
+    -H "authorization: bearer $JWT")
+# apns-mock+rules: FAULT_RULES rules, each on a device token of its own that nobody pushes to.
+FAULT_RULES=10
+nomatch_token() { printf 'cd%.0s' {1..31}; printf '%02x' "$1"; }
+
 # A first push through curl: the status code (expects 200) and the body.
 probe() { # NAME PORT: prints the status code; the body goes to $RAW/probe-NAME.txt
     curl -s --max-time 30 --http2 --cacert certs/ca.pem --connect-to "localhost:$2:127.0.0.1:$2" -o "$RAW/probe-$1.txt" \
@@ -193,8 +223,18 @@ probe() { # NAME PORT: prints the status code; the body goes to $RAW/probe-NAME.
         "https://localhost:$2$PATH_DEVICE" || echo "curl-failed"
 }
 
+# A first broadcast through curl: the status code (expects 200); the body goes to $RAW/probe-broadcast.txt
+probe_broadcast() { # PORT CHANNEL
+    curl -s --max-time 30 --http2 --cacert certs/ca.pem --connect-to "localhost:$1:127.0.0.1:$1" -o "$RAW/probe-broadcast.txt" \
+        -w '%{http_code}' -H "apns-channel-id: $2" "${BCAST_HEADERS[@]}" --data-binary @"$PAYLOAD_BROADCAST" \
+        "https://localhost:$1$PATH_BROADCAST" || echo "curl-failed"
+}
+
 # Every h2load run stops by itself (-n or -D); H2LOAD_LIMIT seconds is the backstop if a server hangs.
 H2LOAD_LIMIT=$((DURATION + 120))
+# bench/readers.py lives through a warm-up and a measured run, each bounded by H2LOAD_LIMIT.
+READERS=bench/readers.py
+READERS_LIMIT=$((2 * H2LOAD_LIMIT + 60))
 h2load_run() { # PORT PAYLOAD CLIENTS STREAMS OUTFILE [h2load options...]; h2load's CPU s in OUTFILE.cpu
     local port=$1 payload=$2 c=$3 m=$4 out=$5 rc=0 TIMEFORMAT='%U %S'
     shift 5
@@ -203,23 +243,91 @@ h2load_run() { # PORT PAYLOAD CLIENTS STREAMS OUTFILE [h2load options...]; h2loa
     ((rc == 0)) || log "h2load exited $rc (see $out)"
 }
 
+# The broadcast h2load of apns-mock+broadcast, in the background (BCAST_PID) beside the measured
+# run: one stream at a time, BROADCAST_RPS a second, RUN_DURATION seconds; its CPU s in OUTFILE.cpu.
+BCAST_PID=""
+start_broadcasts() { # PORT OUTFILE
+    local port=$1 out=$2
+    (
+        TIMEFORMAT='%U %S'
+        time timeout -k 5 "$H2LOAD_LIMIT" taskset -c "$CLIENT_CPU" h2load -H "apns-channel-id: $BCAST_CHANNEL" \
+            "${BCAST_HEADERS[@]}" -d "$PAYLOAD_BROADCAST" -c 1 -m 1 --rps "$BROADCAST_RPS" -D "$RUN_DURATION" \
+            "https://127.0.0.1:$port$PATH_BROADCAST" >"$out" 2>&1 || exit $?
+    ) 2>"$out.cpu" &
+    BCAST_PID=$!
+    PIDS+=("$BCAST_PID")
+}
+wait_broadcasts() { # OUTFILE
+    local rc=0
+    wait "$BCAST_PID" || rc=$?
+    forget_pid "$BCAST_PID"
+    BCAST_PID=""
+    ((rc == 0)) || log "broadcast h2load exited $rc (see $1)"
+}
+
+# bench/readers.py against the apns-mock on MOCK_ADMIN, pinned to h2load's core: READERS_WAITERS
+# parked waiters and one SSE reader, until stop_readers. Waits (10 s at most) for its ready file;
+# when they are not in place it logs a warning, stops it, and the report warns (READERS_OUT says why).
+READERS_PID="" READERS_OUT=""
+start_readers() { # BASE: its JSON line goes to BASE.readers.json
+    local base=$1 ready=$WORK/readers.ready i
+    rm -f "$ready"
+    READERS_OUT=$base.readers.json
+    timeout -k 5 "$READERS_LIMIT" taskset -c "$CLIENT_CPU" python3 "$READERS" --port "$MOCK_ADMIN" \
+        --waiters "$READERS_WAITERS" --ready-file "$ready" --ready-timeout 8 --max-seconds $((READERS_LIMIT - 15)) \
+        >"$READERS_OUT" 2>"$base.readers.stderr.txt" &
+    READERS_PID=$!
+    PIDS+=("$READERS_PID")
+    for ((i = 0; i < 100; i++)); do
+        [[ -e $ready ]] && return 0
+        kill -0 "$READERS_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    log "WARNING: the readers were not in place within 10 s (see $READERS_OUT, $base.readers.stderr.txt)"
+    stop_readers
+}
+stop_readers() { # its JSON line is in READERS_OUT once it has stopped
+    [[ -n $READERS_PID ]] || return 0
+    stop_pid "$READERS_PID"
+    forget_pid "$READERS_PID"
+    READERS_PID=""
+}
+is_mock() { [[ $1 == apns-mock || $1 == apns-mock+* || $1 == baseline ]]; }
+
 # One measured run: a warm-up, then RUN_DURATION seconds with h2load's per-request log, against
-# the server PID on PORT; appends one JSON line to $RESULTS.
+# the server PID on PORT; appends one JSON line to $RESULTS. Readers started before it (start_readers)
+# are stopped at its end, their CPU time over the measured run and their JSON line go in the row;
+# apns-mock+broadcast gets its broadcasts beside the measured run.
 measure_run() { # NAME PID PORT SCENARIO PAYLOAD CLIENTS STREAMS REP
     local name=$1 pid=$2 port=$3 scen=$4 payload=$5 c=$6 m=$7 rep=$8 base warm before after extra=()
-    local sbusy0 ssteal0 sbusy1 ssteal1 cbusy0 csteal0 cbusy1 csteal1
+    local sbusy0 ssteal0 sbusy1 ssteal1 cbusy0 csteal0 cbusy1 csteal1 rcpu0=0 rcpu1=0
     base=$RAW/$name-$scen-$rep
     warm=$WARMUP_N
     ((c == 1 && m == 1)) && warm=$((WARMUP_N / 4))
-    if ((warm > 0)); then h2load_run "$port" "$payload" "$c" "$m" "$base.warmup.txt" -n "$warm"; fi
+    if ((warm > 0)); then
+        h2load_run "$port" "$payload" "$c" "$m" "$base.warmup.txt" -n "$warm"
+        extra+=(--warmup "$base.warmup.txt")
+    fi
     read -r sbusy0 ssteal0 <<<"$(core_ticks "$SERVER_CPU")"
     read -r cbusy0 csteal0 <<<"$(core_ticks "$CLIENT_CPU")"
     before=$(cpu_ticks "$pid")
+    [[ -z $READERS_PID ]] || rcpu0=$(cpu_ticks "$READERS_PID")
+    [[ $name != apns-mock+broadcast ]] || start_broadcasts "$port" "$base.broadcast.txt"
     h2load_run "$port" "$payload" "$c" "$m" "$base.txt" -D "$RUN_DURATION" --log-file="$base.log"
+    if [[ -n $BCAST_PID ]]; then
+        wait_broadcasts "$base.broadcast.txt"
+        extra+=(--broadcast "$base.broadcast.txt" --broadcast-cpu "$(cat "$base.broadcast.txt.cpu")")
+    fi
     after=$(cpu_ticks "$pid")
+    [[ -z $READERS_PID ]] || rcpu1=$(cpu_ticks "$READERS_PID")
     read -r sbusy1 ssteal1 <<<"$(core_ticks "$SERVER_CPU")"
     read -r cbusy1 csteal1 <<<"$(core_ticks "$CLIENT_CPU")"
-    [[ $name != apns-mock && $name != baseline ]] || extra=(--store-dropped "$(mock_dropped)")
+    if [[ -n $READERS_OUT ]]; then
+        stop_readers
+        extra+=(--readers "$READERS_OUT" --readers-cpu-ticks $((rcpu1 - rcpu0)))
+        READERS_OUT=""
+    fi
+    ! is_mock "$name" || extra+=(--store-dropped "$(mock_dropped)")
     python3 "$REPORT" run --server "$name" --scenario "$scen" --rep "$rep" \
         --h2load "$base.txt" --log "$base.log" --cpu-ticks $((after - before)) --clk-tck "$CLK_TCK" \
         --server-core-ticks $((sbusy1 - sbusy0)) $((ssteal1 - ssteal0)) \
@@ -230,7 +338,8 @@ measure_run() { # NAME PID PORT SCENARIO PAYLOAD CLIENTS STREAMS REP
 }
 
 # REPS rounds; in each, every scenario on every server, one server after another, each on a
-# freshly started process. apns-mock's store so starts empty every time and stays below its
+# freshly started process; every apns-mock (its variants and the baseline) with the readers attached
+# from before the warm-up to the end of the measured run. apns-mock's store so starts empty every time and stays below its
 # capacity (the "at capacity" run below measures it full). The servers take turns scenario by
 # scenario, so the runs compared in a ratio are at most a minute apart. Their order rotates from
 # round to round, so no server always runs first or right after another (with a fixed order, one
@@ -244,6 +353,7 @@ measure_all() { # SERVER...
             for ((k = 0; k < ${#servers[@]}; k++)); do
                 name=${servers[(k + rep - 1) % ${#servers[@]}]}
                 start_server "$name" || die "$name did not start"
+                ! is_mock "$name" || start_readers "$RAW/$name-$scen-$rep"
                 measure_run "$name" "$SRV_PID" "$SRV_PORT" "$scen" "$payload" "$c" "$m" "$rep"
                 stop_server
             done
@@ -263,6 +373,10 @@ meta duration "$DURATION"
 meta warmup_n "$WARMUP_N"
 meta records "$RECORDS"
 meta capacity_duration "$CAPACITY_DURATION"
+meta bin "$BIN"
+meta readers_waiters "$READERS_WAITERS"
+meta fault_rules "$FAULT_RULES"
+meta broadcast_rps "$BROADCAST_RPS"
 meta server_cpu "$SERVER_CPU"
 meta client_cpu "$CLIENT_CPU"
 meta nproc "$(nproc)"
@@ -284,7 +398,7 @@ meta loadavg_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 # and query figures use a store of RECORDS (CAPACITY_ARGS).
 APNS_ARGS=(serve --port 0 --admin-port 0 --auth-stream-limit off --log-level error --config "$CONFIG")
 CAPACITY_ARGS=()
-MOCK_PID="" MOCK_PORT="" MOCK_ADMIN="" MOCK_READY_MS="" MOCK_IDLE_KIB="" READY_FD=""
+MOCK_PID="" MOCK_PORT="" MOCK_ADMIN="" MOCK_CHANNELS="" MOCK_READY_MS="" MOCK_IDLE_KIB="" READY_FD=""
 start_mock() {
     local fifo=$WORK/ready.fifo t0 t1 line
     rm -f "$fifo"
@@ -306,11 +420,49 @@ start_mock() {
         die "unexpected ready line: $line"
     MOCK_PORT=${BASH_REMATCH[1]}
     MOCK_ADMIN=${BASH_REMATCH[2]}
+    MOCK_CHANNELS=""
+    if [[ $line =~ channels=https://[^:/]+:([0-9]+) ]]; then MOCK_CHANNELS=${BASH_REMATCH[1]}; fi
 }
+MOCK_KILLED=0 # apns-mock starts that did not exit within 5 s of SIGTERM (so were KILLed)
 stop_mock() {
     stop_pid "$MOCK_PID"
+    if ((STOP_KILLED)); then
+        ((MOCK_KILLED > 0)) || log "apns-mock did not exit within 5 s of SIGTERM; KILLed (counted in the report)"
+        MOCK_KILLED=$((MOCK_KILLED + 1))
+    fi
     forget_pid "$MOCK_PID"
     exec {READY_FD}<&-
+}
+
+# apns-mock+rules: FAULT_RULES fault rules that match none of the load (POST /v1/faults, each answered 2xx).
+add_fault_rules() {
+    local i code
+    for ((i = 1; i <= FAULT_RULES; i++)); do
+        code=$(curl -s --max-time 10 -o "$RAW/fault-rule.json" -w '%{http_code}' -H 'content-type: application/json' \
+            --data-binary "{\"id\":\"bench-nomatch-$i\",\"match\":{\"token\":\"$(nomatch_token "$i")\"},\"action\":{\"respond\":{\"status\":410,\"reason\":\"Unregistered\"}}}" \
+            "http://127.0.0.1:$MOCK_ADMIN/v1/faults") || code=curl-failed
+        if [[ $code != 2?? ]]; then
+            log "POST /v1/faults answered $code: $(head -c 300 "$RAW/fault-rule.json" 2>/dev/null)"
+            return 1
+        fi
+    done
+}
+
+# apns-mock+broadcast: a channel of BUNDLE on the channel-management port; sets BCAST_CHANNEL.
+BCAST_CHANNEL=""
+create_channel() {
+    local code
+    [[ -n $MOCK_CHANNELS ]] || { log "the ready line names no channels= port"; return 1; }
+    code=$(curl -s --max-time 10 --http2 --cacert certs/ca.pem \
+        --connect-to "localhost:$MOCK_CHANNELS:127.0.0.1:$MOCK_CHANNELS" -D "$WORK/channel.headers" \
+        -o "$RAW/channel-create.txt" -w '%{http_code}' -H "authorization: bearer $JWT" \
+        --data-binary '{"message-storage-policy":0,"push-type":"LiveActivity"}' \
+        "https://localhost:$MOCK_CHANNELS/1/apps/$BUNDLE/channels") || code=curl-failed
+    BCAST_CHANNEL=$(tr -d '\r' <"$WORK/channel.headers" 2>/dev/null | sed -n 's/^apns-channel-id: *//Ip' | head -1)
+    if [[ $code != 2?? || -z $BCAST_CHANNEL ]]; then
+        log "creating a channel answered $code (channel id '${BCAST_CHANNEL}'): $(head -c 300 "$RAW/channel-create.txt" 2>/dev/null)"
+        return 1
+    fi
 }
 
 mock_dropped() { # how many records apns-mock's store has dropped to stay within its capacity
@@ -351,9 +503,13 @@ SRV_PID="" SRV_PORT="" SRV_NAME=""
 start_server() { # NAME: sets SRV_PID and SRV_PORT; fails if the server does not listen in 10 s
     SRV_NAME=$1
     case $1 in
-        apns-mock)
+        apns-mock | apns-mock+rules | apns-mock+broadcast)
             start_mock
             SRV_PID=$MOCK_PID SRV_PORT=$MOCK_PORT
+            case $1 in
+                apns-mock+rules) add_fault_rules || return 1 ;;
+                apns-mock+broadcast) create_channel || return 1 ;;
+            esac
             return 0
             ;;
         baseline)
@@ -377,7 +533,15 @@ start_server() { # NAME: sets SRV_PID and SRV_PORT; fails if the server does not
     wait_for_port "$SRV_PORT" "$SRV_PID"
 }
 stop_server() {
-    if [[ $SRV_NAME == apns-mock || $SRV_NAME == baseline ]]; then
+    stop_readers
+    READERS_OUT=""
+    if [[ -n $BCAST_PID ]]; then
+        stop_pid "$BCAST_PID"
+        forget_pid "$BCAST_PID"
+        BCAST_PID=""
+    fi
+    if is_mock "$SRV_NAME"; then
+        BCAST_CHANNEL=""
         stop_mock
     else
         stop_pid "$SRV_PID"
@@ -390,7 +554,16 @@ log "apns-mock: $BIN ${APNS_ARGS[*]}"
 start_server apns-mock
 meta mock_probe "$(probe apns-mock "$SRV_PORT")"
 stop_server
-MOCKS=(apns-mock)
+# The variants: the push still answered 200 beside the fault rules; the broadcast answered 200.
+for variant in apns-mock+rules apns-mock+broadcast; do
+    start_server "$variant" || die "$variant: its set-up failed"
+    meta "${variant}_probe" "$(probe "$variant" "$SRV_PORT")"
+    [[ $variant != apns-mock+broadcast ]] || meta broadcast_probe "$(probe_broadcast "$SRV_PORT" "$BCAST_CHANNEL")"
+    stop_server
+done
+log "apns-mock+rules: $FAULT_RULES fault rules (POST /v1/faults) matching tokens nobody pushes to"
+log "apns-mock+broadcast: a channel, broadcasts at $BROADCAST_RPS/s (-c 1 -m 1) beside the device pushes"
+MOCKS=(apns-mock apns-mock+rules apns-mock+broadcast)
 if [[ -n $BASELINE_BIN ]]; then
     MOCKS+=(baseline)
     meta baseline_label "${BASELINE_LABEL:-$BASELINE_BIN}"
@@ -549,6 +722,7 @@ done
 
 # ---------------------------------------------------------------------------------------------
 meta loadavg_end "$(cut -d' ' -f1-3 /proc/loadavg)"
+meta mock_killed "$MOCK_KILLED"
 python3 "$REPORT" table --results "$RESULTS" --meta "$META_KV" --out "$OUT/latest.md"
 cat "$OUT/latest.md"
 log "written: $OUT/latest.md (raw h2load output: $RAW/)"
