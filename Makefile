@@ -164,7 +164,9 @@ clean:
 # libFuzzer targets (Sources/APNSMockFuzzTargets; `APNS_MOCK_FUZZ_TARGET=list` names them): one
 # binary, apns-mock-fuzz, built with SwiftPM's --sanitize=fuzzer (which links libFuzzer's main
 # instead of the target's) and AddressSanitizer in its own scratch path, every Swift module
-# instrumented. make fuzz runs each target for FUZZ_SECONDS from its committed seeds
+# instrumented. SwiftPM hands swiftc the two as separate -sanitize= flags, and swiftc keeps only the
+# last (address): without -Xswiftc -sanitize=fuzzer,address no Swift code had coverage, and
+# libFuzzer mutated blindly. A run that says "Is the code instrumented for coverage?" now fails. make fuzz runs each target for FUZZ_SECONDS from its committed seeds
 # (Tests/FuzzCorpus/<target>, read only) into fuzz-out/corpus/<target>, and prints exec/s; a crash,
 # an ASan report, a timeout (FUZZ_TIMEOUT s for one input) or RSS over FUZZ_RSS_MB is written to
 # fuzz-out/artifacts/<target>/ and fails the run. FUZZ_TARGETS picks some: make fuzz FUZZ_TARGETS=json.
@@ -178,7 +180,8 @@ FUZZ_TARGETS ?=
 FUZZ_OUT ?= fuzz-out
 
 fuzz-build: deps
-	$(SWIFT) build --scratch-path $(FUZZ_SCRATCH) --sanitize=fuzzer --sanitize=address -Xswiftc -DAPNS_MOCK_FUZZING --product apns-mock-fuzz
+	$(SWIFT) build --scratch-path $(FUZZ_SCRATCH) --sanitize=fuzzer --sanitize=address \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DAPNS_MOCK_FUZZING --product apns-mock-fuzz
 
 fuzz: fuzz-build
 	@targets="$(FUZZ_TARGETS)"; [ -n "$$targets" ] || targets=$$(APNS_MOCK_FUZZ_TARGET=list $(FUZZ_BIN) | cut -f1); \
@@ -191,6 +194,7 @@ fuzz: fuzz-build
 	    -max_total_time=$(FUZZ_SECONDS) -max_len=$$maxlen -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=$(FUZZ_RSS_MB) \
 	    -print_final_stats=1 -artifact_prefix=$(FUZZ_OUT)/artifacts/$$t/ > $(FUZZ_OUT)/$$t.log 2>&1 \
 	    || failed="$$failed $$t"; \
+	  if grep -q 'Is the code instrumented for coverage' $(FUZZ_OUT)/$$t.log; then failed="$$failed $$t(no-coverage)"; fi; \
 	  runs=$$(awk '/stat::number_of_executed_units/ { print $$2 }' $(FUZZ_OUT)/$$t.log); \
 	  rate=$$(awk '/stat::average_exec_per_sec/ { print $$2 }' $(FUZZ_OUT)/$$t.log); \
 	  cov=$$(grep -o 'cov: [0-9]*' $(FUZZ_OUT)/$$t.log | tail -1); \

@@ -192,20 +192,23 @@ enum RecordCodec {
     /// A token of lower-case hex digits, an even number of them, as its bytes (a packed entry);
     /// `false` (nothing written) for any other token, which is kept as sent.
     private static func writePackedToken(_ digits: UnsafeBufferPointer<UInt8>, to writer: inout BlobWriter) -> Bool {
-        guard !digits.isEmpty, digits.count % 2 == 0, digits.count < 0x4000 else { return false }
+        let count = digits.count / 2
+        guard !digits.isEmpty, digits.count % 2 == 0, count < 0x80 * 0x80 else { return false }
         let start = writer.bytes.count
         writer.bytes.append(DeliveryRecord.Field.token.rawValue | packed)
-        writer.varint(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = lowerHexValue(digits[index]), let low = lowerHexValue(digits[index + 1]) else {
-                writer.bytes.removeSubrange(start...)
-                return false
+        writer.varint(count)
+        let valueStart = writer.bytes.count
+        writer.bytes.append(contentsOf: repeatElement(0, count: count))
+        let packedAll = writer.bytes.withUnsafeMutableBufferPointer { bytes in
+            for index in 0..<count {
+                guard let high = lowerHexValue(digits[2 * index]), let low = lowerHexValue(digits[2 * index + 1])
+                else { return false }
+                bytes[valueStart + index] = high << 4 | low
             }
-            writer.bytes.append(high << 4 | low)
-            index += 2
+            return true
         }
-        return true
+        if !packedAll { writer.bytes.removeSubrange(start...) }
+        return packedAll
     }
 
     private static func lowerHexValue(_ digit: UInt8) -> UInt8? {
