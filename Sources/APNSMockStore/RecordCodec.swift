@@ -200,22 +200,29 @@ enum RecordCodec {
         let valueStart = writer.bytes.count
         writer.bytes.append(contentsOf: repeatElement(0, count: count))
         let packedAll = writer.bytes.withUnsafeMutableBufferPointer { bytes in
-            for index in 0..<count {
-                guard let high = lowerHexValue(digits[2 * index]), let low = lowerHexValue(digits[2 * index + 1])
-                else { return false }
-                bytes[valueStart + index] = high << 4 | low
+            hexValues.withUnsafeBufferPointer { values in
+                // 0x10 marks a byte that is not a lower-case hex digit; OR-ing every value
+                // finds one after the loop instead of a branch per digit.
+                var seen: UInt8 = 0
+                for index in 0..<count {
+                    let high = values[Int(digits[2 * index])]
+                    let low = values[Int(digits[2 * index + 1])]
+                    seen |= high | low
+                    bytes[valueStart + index] = high << 4 | (low & 0x0F)
+                }
+                return seen & 0x10 == 0
             }
-            return true
         }
         if !packedAll { writer.bytes.removeSubrange(start...) }
         return packedAll
     }
 
-    private static func lowerHexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
+    /// Each byte's value as a lower-case hex digit, or 0x10 for any other byte.
+    private static let hexValues: [UInt8] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+        default: 0x10
         }
     }
 
