@@ -101,17 +101,15 @@ test-unit: deps
 	$(SWIFT) test --disable-xctest --filter 'APNSMockCoreTests|APNSMockStoreTests|APNSMockRegistryTests|APNSMockAdminTests|APNSMockTransportTests'
 
 # The transport and end-to-end tests under AddressSanitizer: the C boundary is where memory bugs hide.
-# Leak detection: on for every apns-mock process the tests start (servers, CLI commands), checked at
-# their exit with Tests/Sanitizers/lsan-suppressions.txt; each report lands in ASAN_REPORTS and
-# scripts/asan-reports.sh fails the run on any. Off for the test runner itself, which leaks
-# Foundation's Process, Pipe and FileHandle objects on Linux (thousands per run); the in-process
-# servers it runs are covered by the memory checks, not by leak detection. OpenAPIConformanceTests is
-# left to the plain run, as under test-tsan.
+# Leak detection is on for the test runner (its in-process servers) and every apns-mock process it
+# starts (servers, CLI commands), with Tests/Sanitizers/lsan-suppressions.txt (code that is not
+# apns-mock's: Foundation's Process and Pipe, HummingbirdTesting's channels, swift-crypto's RSA
+# keygen). Every process writes its report to ASAN_REPORTS and scripts/sanitizer-reports.sh fails
+# the run on any. OpenAPIConformanceTests is left to the plain run, as under test-tsan.
 ASAN_REPORTS := .build-asan/reports
 test-asan: test-deps
 	rm -rf $(ASAN_REPORTS) && mkdir -p $(ASAN_REPORTS)
-	status=0; ASAN_OPTIONS=detect_leaks=0 APNS_MOCK_SANITIZER=address \
-	  APNS_MOCK_CHILD_ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/$(ASAN_REPORTS)/report \
+	status=0; ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/$(ASAN_REPORTS)/report APNS_MOCK_SANITIZER=address \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan-suppressions.txt:print_suppressions=0 \
 	  $(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-asan --sanitize=address \
 	  --filter 'APNSMockStoreTests|APNSMockTransportTests|APNSMockAdminTests|EndToEndTests' --skip OpenAPIConformanceTests \

@@ -10,7 +10,6 @@ import Testing
 @Suite(.serialized) struct CLITests {
     /// The executable built beside the test bundle.
     static let executable: String = {
-        E2E.passSanitizerOptionsToChildren()
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for candidate in [bundle, bundle.deletingLastPathComponent()] {
             let path = candidate.appendingPathComponent("apns-mock").path

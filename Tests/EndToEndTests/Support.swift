@@ -20,16 +20,6 @@ enum E2E {
     /// `make test` sets this; then a missing client is a failure, not a skip.
     static let clientsRequired = ProcessInfo.processInfo.environment["APNS_MOCK_E2E_REQUIRED"] == "1"
 
-    /// Under `make test-asan` the test runner checks no leaks (Foundation's `Process`, `Pipe` and
-    /// `FileHandle` leak on Linux), but the apns-mock processes it starts are checked at their exit:
-    /// the Makefile names their options in `APNS_MOCK_CHILD_ASAN_OPTIONS`, and this puts them in
-    /// `ASAN_OPTIONS`, which the runner read when it started and every process started afterwards
-    /// inherits. Called before the first apns-mock process starts (``CLITests/executable``).
-    static func passSanitizerOptionsToChildren() {
-        guard let options = ProcessInfo.processInfo.environment["APNS_MOCK_CHILD_ASAN_OPTIONS"] else { return }
-        setenv("ASAN_OPTIONS", options, 1)
-    }
-
     /// Runs `body` with apns-mock started in this process, and stops it before returning, also
     /// when `body` throws.
     /// - Parameter configuration: the mock's; ``mockConfiguration(configure:)`` (free ports,
