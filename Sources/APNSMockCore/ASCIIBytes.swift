@@ -46,35 +46,20 @@ public enum ASCIIBytes {
         text.withUTF8Buffer { equal(bytes, $0) }
     }
 
-    /// Whether `lhs` and `rhs` are equal ignoring ASCII letter case.
-    public static func equalIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
-        var lhs = lhs
-        var rhs = rhs
-        return lhs.withUTF8 { a in
-            rhs.withUTF8 { b in
-                guard a.count == b.count else { return false }
-                for index in 0..<a.count where a[index] != b[index] {
-                    let x = a[index]
-                    let y = b[index]
-                    let lx = x >= 0x41 && x <= 0x5A ? x | 0x20 : x
-                    let ly = y >= 0x41 && y <= 0x5A ? y | 0x20 : y
-                    if lx != ly { return false }
-                }
-                return true
-            }
-        }
-    }
-
-    /// ASCII case-insensitive equality of any two strings (or substrings).
+    /// Whether `lhs` and `rhs` are equal ignoring ASCII letter case. Native strings compare
+    /// their UTF-8 bytes in place; others go through their UTF-8 views.
     public static func equalIgnoringCase(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
         let a = lhs.utf8
         let b = rhs.utf8
         guard a.count == b.count else { return false }
-        for (x, y) in zip(a, b) where x != y {
-            let lx = x >= 0x41 && x <= 0x5A ? x | 0x20 : x
-            let ly = y >= 0x41 && y <= 0x5A ? y | 0x20 : y
-            if lx != ly { return false }
+        let inPlace = a.withContiguousStorageIfAvailable { a in
+            b.withContiguousStorageIfAvailable { b in zip(a, b).allSatisfy(sameIgnoringCase) }
         }
-        return true
+        if let inPlace, let equal = inPlace { return equal }
+        return zip(a, b).allSatisfy(sameIgnoringCase)
+    }
+
+    private static func sameIgnoringCase(_ x: UInt8, _ y: UInt8) -> Bool {
+        x == y || (x >= 0x41 && x <= 0x5A ? x | 0x20 : x) == (y >= 0x41 && y <= 0x5A ? y | 0x20 : y)
     }
 }
