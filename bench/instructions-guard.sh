@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The instruction-count guard (make bench-guard): counts the server session's instructions per push
 # with callgrind (bench/instructions.sh --server-only: the release build, 100-byte and 4 KB
-# payloads) and fails when a count exceeds bench/instructions-baseline.txt by more than
+# payloads, and 100 bytes with 10 fault rules that match none of the pushes) and fails when a count exceeds bench/instructions-baseline.txt by more than
 # GUARD_TOLERANCE percent (default 5). Prints both figures for each payload size.
 #
 # usage: bench/instructions-guard.sh [N1 N2]   (request counts, as bench/instructions.sh)
@@ -12,12 +12,16 @@ tolerance=${GUARD_TOLERANCE:-5}
 table=$(bench/instructions.sh --server-only "$@")
 status=0
 checked=0
-while read -r bytes baseline; do
-  [[ -z $bytes || $bytes == \#* ]] && continue
-  # A table row: | 100 B | client + server | server session only |
-  measured=$(awk -F'|' -v b="$bytes B" '{gsub(/^ +| +$/, "", $2)} $2 == b {gsub(/ /, "", $4); print $4}' <<<"$table")
+while read -r key baseline; do
+  [[ -z $key || $key == \#* ]] && continue
+  # A key: payload bytes, or payload bytes/fault rules (100/10); its table row: | 100 B | … |
+  # or | 100 B, 10 fault rules | … |, then client + server, then the server session alone.
+  bytes=${key%%/*}
+  label="$bytes B"
+  [[ $key == */* ]] && label="$bytes B, ${key#*/} fault rules"
+  measured=$(awk -F'|' -v b="$label" '{gsub(/^ +| +$/, "", $2)} $2 == b {gsub(/ /, "", $4); print $4}' <<<"$table")
   if [[ -z $measured ]]; then
-    echo "bench-guard: no count for ${bytes} B in:" >&2
+    echo "bench-guard: no count for ${label} in:" >&2
     echo "$table" >&2
     exit 2
   fi
@@ -27,8 +31,8 @@ while read -r bytes baseline; do
     verdict="FAIL: more than ${tolerance} % above the baseline"
     status=1
   fi
-  printf 'bench-guard: %5s B  server session %s instructions per push, baseline %s (limit %s, %+.1f %%): %s\n' \
-    "$bytes" "$measured" "$baseline" "$limit" "$(awk -v m="$measured" -v b="$baseline" 'BEGIN {print (m - b) * 100 / b}')" \
+  printf 'bench-guard: %-22s server session %s instructions per push, baseline %s (limit %s, %+.1f %%): %s\n' \
+    "$label" "$measured" "$baseline" "$limit" "$(awk -v m="$measured" -v b="$baseline" 'BEGIN {print (m - b) * 100 / b}')" \
     "$verdict"
   checked=$((checked + 1))
 done <"$baseline_file"

@@ -38,22 +38,30 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # valgrind 3.19 cannot read the DWARF of Swift release binaries; symbols stay, debug info goes.
 objcopy --strip-debug "$bench_bin" "$work/apns-mock-bench"
-count() { # requests payload-bytes [read-mode]
-  valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/apns-mock-bench" "$1" "$2" 64 "${3:-0}" 2>&1 >/dev/null |
+count() { # requests payload-bytes [read-mode [fault-rules]]
+  valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/apns-mock-bench" "$1" "$2" 64 "${3:-0}" "${4:-0}" 2>&1 >/dev/null |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 echo "| payload | instructions per request (client + server) | server session only |"
 echo "|---|---:|---:|"
-for bytes in 100 4096; do
-  total1=$(count "$n1" "$bytes")
-  server1=$(callgrind_annotate --inclusive=yes "$work/out" 2>/dev/null | swift demangle --simplified |
-    awk '/InMemoryAPNSConnection\.(receive|collectOutput)/ {gsub(",","",$1); s+=$1} END {print s+0}')
-  total2=$(count "$n2" "$bytes")
-  server2=$(callgrind_annotate --inclusive=yes "$work/out" 2>/dev/null | swift demangle --simplified |
-    awk '/InMemoryAPNSConnection\.(receive|collectOutput)/ {gsub(",","",$1); s+=$1} END {print s+0}')
+server_count() { # the server session's share of the last count
+  callgrind_annotate --inclusive=yes "$work/out" 2>/dev/null | swift demangle --simplified |
+    awk '/InMemoryAPNSConnection\.(receive|collectOutput)/ {gsub(",","",$1); s+=$1} END {print s+0}'
+}
+# One row per payload size, then 100 B with FAULT_RULES fault rules that match none of the pushes
+# (what matching rules that do not act costs a push).
+FAULT_RULES=${FAULT_RULES:-10}
+for row in "100 0" "4096 0" "100 $FAULT_RULES"; do
+  read -r bytes rules <<<"$row"
+  total1=$(count "$n1" "$bytes" 0 "$rules")
+  server1=$(server_count)
+  total2=$(count "$n2" "$bytes" 0 "$rules")
+  server2=$(server_count)
   per=$(( (total2 - total1) / (n2 - n1) ))
   server=$(( (server2 - server1) / (n2 - n1) ))
-  echo "| ${bytes} B | ${per} | ${server} |"
+  label="${bytes} B"
+  ((rules == 0)) || label="${bytes} B, ${rules} fault rules"
+  echo "| ${label} | ${per} | ${server} |"
 done
 ((server_only)) && exit 0
 echo

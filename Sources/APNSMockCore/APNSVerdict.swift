@@ -15,6 +15,9 @@ public struct APNSVerdict: Sendable, Equatable {
     /// The token the path carried when `deviceToken` is nil (malformed, or the request was
     /// rejected before the token was checked): lower case when well-formed, else as sent.
     public var rawDeviceToken: String?
+    /// The token the path named, well-formed (`deviceToken`) or not (`rawDeviceToken`): what a
+    /// record keeps and a matcher's `token` compares.
+    public var namedToken: String? { deviceToken ?? rawDeviceToken }
     /// The push type the request is judged as (`alert` when the header is missing, `voip`
     /// for a missing header with a `.voip` topic), when known.
     public var pushType: APNSPushType?

@@ -59,6 +59,17 @@ public enum ASCIIBytes {
         return zip(a, b).allSatisfy(sameIgnoringCase)
     }
 
+    /// `string` with its ASCII capitals made small letters and every other byte kept: the key
+    /// under which `equalIgnoringCase` equals are equal (`string` itself when it has no capital).
+    public static func lowercased(_ string: String) -> String {
+        let isCapital = { (byte: UInt8) in byte >= 0x41 && byte <= 0x5A }
+        let hasCapital =
+            string.utf8.withContiguousStorageIfAvailable { $0.contains(where: isCapital) }
+            ?? string.utf8.contains(where: isCapital)
+        guard hasCapital else { return string }
+        return String(decoding: string.utf8.map { isCapital($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
     private static func sameIgnoringCase(_ x: UInt8, _ y: UInt8) -> Bool {
         x == y || (x >= 0x41 && x <= 0x5A ? x | 0x20 : x) == (y >= 0x41 && y <= 0x5A ? y | 0x20 : y)
     }

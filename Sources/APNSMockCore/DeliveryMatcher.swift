@@ -148,9 +148,10 @@ public struct DeliveryMatcher: Sendable, Hashable {
     /// Whether the matcher has no condition (matches everything).
     public var isEmpty: Bool { conditions.isEmpty }
 
-    /// The `token` condition's value (lower case), for an index look-up.
+    /// The `token` condition's value (ASCII letters in lower case, as `ASCIIBytes.lowercased`
+    /// writes it), for an index look-up.
     public var token: String? {
-        for case .token(let token) in conditions { return token.lowercased() }
+        for case .token(let token) in conditions { return ASCIIBytes.lowercased(token) }
         return nil
     }
 

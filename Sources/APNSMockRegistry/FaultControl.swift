@@ -42,9 +42,9 @@ public final class FaultControl: Sendable {
 
     private struct State {
         var rules: [RuleEntry] = []
-        /// The rules alone, kept beside `rules` whenever they change, so that the answer path
+        /// The rules alone, remade beside `rules` whenever they change, so that the answer path
         /// takes them with one retain (it matches them outside the lock).
-        var ruleSnapshot: [FaultRule] = []
+        var ruleSet = FaultRuleSet.empty
         var nextRuleNumber = 1
         var shutdown = false
         /// 503 ServiceUnavailable until this epoch millisecond (`Int64.max`: until cleared).
@@ -78,7 +78,6 @@ public final class FaultControl: Sendable {
     public var active: Active { Active(rawValue: activeBits.load(ordering: .relaxed)) }
 
     private func refreshActive(_ state: inout State) {
-        state.ruleSnapshot = state.rules.map(\.rule)
         var active: Active = []
         if !state.rules.isEmpty { active.insert(.rules) }
         if state.shutdown { active.insert(.shutdown) }
@@ -86,6 +85,12 @@ public final class FaultControl: Sendable {
         if throttle != nil { active.insert(.throttle) }
         if !state.behaviors.isEmpty { active.insert(.behaviors) }
         activeBits.store(active.rawValue, ordering: .relaxed)
+    }
+
+    /// Remakes the answer path's snapshot of the rules, then what is switched on.
+    private func rulesChanged(_ state: inout State) {
+        state.ruleSet = FaultRuleSet(state.rules.map(\.rule))
+        refreshActive(&state)
     }
 
     // MARK: rules
@@ -110,7 +115,7 @@ public final class FaultControl: Sendable {
         let added = state.withLockedValue { state -> Bool in
             guard !state.rules.contains(where: { $0.rule.id == rule.id }) else { return false }
             state.rules.append(RuleEntry(rule: rule, selector: rule.makeSelector()))
-            refreshActive(&state)
+            rulesChanged(&state)
             return true
         }
         guard added else {
@@ -136,7 +141,7 @@ public final class FaultControl: Sendable {
         state.withLockedValue { state in
             guard let index = state.rules.firstIndex(where: { $0.rule.id == id }) else { return false }
             state.rules.remove(at: index)
-            refreshActive(&state)
+            rulesChanged(&state)
             return true
         }
     }
@@ -147,20 +152,31 @@ public final class FaultControl: Sendable {
         state.withLockedValue { state in
             let count = state.rules.count
             state.rules.removeAll()
-            refreshActive(&state)
+            rulesChanged(&state)
             return count
         }
     }
 
+    /// The rules as the answer path matches them (one lock hold, one retain).
+    public var ruleSet: FaultRuleSet { state.withLockedValue { $0.ruleSet } }
+
     /// The first rule, in creation order, whose match and selection hold for a request;
     /// counts the match (and the hit) on every rule it asks.
+    public func evaluate(_ facts: some DeliveryFacts, connectionID: UInt64, now: Int64) -> FaultHit? {
+        guard let candidates = ruleSet.candidates(token: facts.matchToken) else { return nil }
+        return evaluate(candidates, facts: facts, connectionID: connectionID, now: now)
+    }
+
+    /// The first of `candidates` (taken from `ruleSet`) whose match and selection hold for a
+    /// request; counts the match (and the hit) on every rule it asks.
     ///
     /// The rules are matched outside the lock (a `lint` or `preview` condition analyses the
     /// payload, which no other connection should wait for); only their selections, which
     /// count, are made under it.
-    public func evaluate(_ facts: some DeliveryFacts, connectionID: UInt64, now: Int64) -> FaultHit? {
-        let rules = state.withLockedValue { state in state.ruleSnapshot }
-        let matching = rules.filter { $0.matches(facts, connectionID: connectionID) }.map(\.id)
+    public func evaluate(
+        _ candidates: FaultRuleSet.Candidates, facts: some DeliveryFacts, connectionID: UInt64, now: Int64
+    ) -> FaultHit? {
+        let matching = candidates.matchingIDs(facts, connectionID: connectionID)
         guard !matching.isEmpty else { return nil }
         return state.withLockedValue { state -> FaultHit? in
             for id in matching {

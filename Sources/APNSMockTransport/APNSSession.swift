@@ -29,6 +29,9 @@ final class APNSSession {
     private(set) var serverName: String?
     /// The ready list's buffer between reads (see `HTTP2ServerSession.takeReadyRequests`).
     private var spareReadyRequests: [ReadyRequest] = []
+    /// The payload analysis a fault rule's `lint` or `preview` condition asked for, one request at
+    /// a time (emptied for each).
+    private let ruleAnalysis = LiveRequestFacts.AnalysisCache()
     /// Reused for every request.
     private var actions: [ConnectionStateMachine.Action] = []
     /// Actions are being performed: a step run meanwhile (a driver call that collects output
@@ -364,11 +367,15 @@ final class APNSSession {
             let connectionID = connectionID
             let options = shared.rules.policy.payloadAnalysis
             let registry = shared.registry
+            let analysis = ruleAnalysis
             inputs.rule = { verdict, answer in
-                faults.evaluate(
-                    LiveRequestFacts(
+                // Most pushes meet no rule that could match them: no facts made, nothing matched.
+                guard let candidates = faults.ruleSet.candidates(token: verdict.namedToken) else { return nil }
+                return faults.evaluate(
+                    candidates,
+                    facts: LiveRequestFacts(
                         verdict: verdict, request: request, environment: environment, answer: answer,
-                        connectionID: connectionID, analysisOptions: options, registry: registry),
+                        connectionID: connectionID, analysisOptions: options, registry: registry, analysis: analysis),
                     connectionID: connectionID, now: now)
             }
         }
@@ -530,7 +537,7 @@ final class APNSSession {
         DeliveryRecord(
             receivedAt: receivedAt, connectionID: connectionID, streamID: streamID, environment: environment,
             method: request.method, path: request.path, authority: request.authority, headerBlock: request.headerBlock,
-            token: verdict.deviceToken ?? verdict.rawDeviceToken, topic: verdict.topic, pushType: verdict.pushType,
+            token: verdict.namedToken, topic: verdict.topic, pushType: verdict.pushType,
             apnsID: answer.apnsID, uniqueID: answer.uniqueID, payload: request.payload,
             payloadSize: request.payloadSize, authentication: verdict.authentication, response: response,
             outcome: outcome, faultID: faultID, kind: verdict.kind, channelID: channelID,

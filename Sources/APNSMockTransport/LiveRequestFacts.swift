@@ -12,13 +12,16 @@ struct LiveRequestFacts: DeliveryFacts {
     let analysisOptions: PayloadAnalysisOptions
     /// For the device's locale, read only when a `lint` or `preview` condition asks.
     let registry: Registry
-    /// The analysis, once a condition asked for it: several rules share one.
-    private let analysis = AnalysisCache()
+    /// The analysis, once a condition asked for it: several rules share one. The connection
+    /// lends its one cache, emptied here for this request (no allocation per push).
+    private let analysis: AnalysisCache
 
     init(
         verdict: APNSVerdict, request: APNSRequest, environment: APNSEnvironment, answer: APNSAnswer,
-        connectionID: UInt64, analysisOptions: PayloadAnalysisOptions, registry: Registry
+        connectionID: UInt64, analysisOptions: PayloadAnalysisOptions, registry: Registry, analysis: AnalysisCache
     ) {
+        analysis.value = nil
+        self.analysis = analysis
         self.verdict = verdict
         self.request = request
         self.environment = environment
@@ -28,7 +31,7 @@ struct LiveRequestFacts: DeliveryFacts {
         self.registry = registry
     }
 
-    var matchToken: String? { verdict.deviceToken ?? verdict.rawDeviceToken }
+    var matchToken: String? { verdict.namedToken }
     var matchTopic: String? { verdict.topic }
     var matchPushType: APNSPushType? { verdict.pushType }
     var matchStatus: Int? { answer.status }
@@ -59,8 +62,9 @@ struct LiveRequestFacts: DeliveryFacts {
         return computed
     }
 
-    /// One request's analysis, kept across the rules that ask (one event loop, one request).
-    private final class AnalysisCache {
+    /// One request's analysis, kept across the rules that ask (one event loop, one request at a
+    /// time).
+    final class AnalysisCache {
         var value: PayloadAnalysis?
     }
 }

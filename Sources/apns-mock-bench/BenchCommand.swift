@@ -13,10 +13,11 @@ import Logging
 /// sockets, no TLS) for a fixed number of pushes. Under `valgrind --tool=callgrind` two runs
 /// with different counts give a stable instructions-per-request figure (see bench/).
 ///
-/// usage: apns-mock-bench [REQUESTS] [PAYLOAD_BYTES] [CONCURRENT] [READ]
+/// usage: apns-mock-bench [REQUESTS] [PAYLOAD_BYTES] [CONCURRENT] [READ] [RULES]
 ///   READ 1: afterwards read every record once through the store, as the admin API does (each
 ///   record's first read computes its lint and preview); READ 2: analyse every payload directly
-///   (`PayloadAnalyzer` alone, nothing else read).
+///   (`PayloadAnalyzer` alone, nothing else read). RULES: that many fault rules, each on a
+///   device token nobody pushes to (the cost of matching rules that do not act).
 @main
 struct BenchCommand {
     static func main() throws {
@@ -25,6 +26,7 @@ struct BenchCommand {
         let payloadBytes = arguments.dropFirst().first ?? 100
         let concurrent = arguments.dropFirst(2).first ?? 64
         let read = arguments.dropFirst(3).first ?? 0
+        let ruleCount = arguments.dropFirst(4).first ?? 0
 
         let keyPEM = try String(contentsOfFile: "certs/AuthKey_ABC123DEFG.p8", encoding: .utf8)
         let signingKey = try P256.Signing.PrivateKey(pemRepresentation: keyPEM)
@@ -34,11 +36,28 @@ struct BenchCommand {
         var logger = Logger(label: "apnsmock.bench")
         logger.logLevel = .error
         let store = DeliveryStore(capacity: max(total, 1000))
+        let faults = FaultControl()
+        for number in 0..<ruleCount {
+            let token = String(repeating: "cd", count: 31) + String(format: "%02x", number)
+            try faults.addRule(
+                json: .object([
+                    ("match", .object([("token", .string(token))])),
+                    (
+                        "action",
+                        .object([
+                            (
+                                "respond",
+                                .object([("status", .number(410, text: "410")), ("reason", .string("Unregistered"))])
+                            )
+                        ])
+                    ),
+                ]), now: 0)
+        }
         let context = APNSListenerContext(
             tls: try TLSServerContext(certificatePath: "certs/server.pem", privateKeyPath: "certs/server-key.pem"),
             settings: HTTP2Settings(), rules: ServiceRules(), environmentMode: .sandbox,
             store: store, registry: registry, authStreamLimit: false,
-            logger: logger)
+            logger: logger, faults: faults)
         let server = try InMemoryAPNSConnection(context: context)
         let client = InMemoryHTTP2Client()
         client.recordsFrames = false

@@ -15,4 +15,12 @@ import Testing
         #expect(ASCIIBytes.equalIgnoringCase(("x" + lhs).dropFirst(), rhs[...]) == equal)
         #expect(ASCIIBytes.equalIgnoringCase(lhs, ("x" + rhs).dropFirst()) == equal)
     }
+
+    /// `lowercased` folds what `equalIgnoringCase` folds, and nothing else: equal strings get
+    /// one key.
+    @Test(arguments: [("abCD09", "abcd09"), ("", ""), ("É-Z@[", "É-z@["), ("7f4c", "7f4c")])
+    func lowercased(_ string: String, _ expected: String) {
+        #expect(ASCIIBytes.lowercased(string) == expected)
+        #expect(ASCIIBytes.equalIgnoringCase(ASCIIBytes.lowercased(string), string))
+    }
 }
