@@ -108,15 +108,6 @@ public struct DeliveryRecord: Sendable {
     /// Whether the `apns-id` was generated, not sent by the client.
     public var apnsIDGenerated: Bool { apnsID.isGenerated }
 
-    /// What the analyzer needs to know of this request besides its payload; `nil` for a
-    /// channel-management request, which carries no notification.
-    public func payloadContext(options: PayloadAnalysisOptions, locale: String?) -> PayloadContext? {
-        options.context(
-            kind: kind, viaChannel: viaChannel, pushType: pushType,
-            pushTypeHeaderPresent: headerBlock.firstValue(named: "apns-push-type") != nil,
-            priority: header("apns-priority"), topic: topic, locale: locale)
-    }
-
     /// What the payload is; parses it (computed on read, never on the answer path).
     public var payloadKind: PayloadKind {
         if payloadSize > payload.count { return .truncated }

@@ -430,6 +430,65 @@ import Testing
         #expect(blocked.withLock { $0 } == 0, "an append waited for an analysis")
     }
 
+    /// Records sent with the same payload, the same way, to devices of the same locale share one
+    /// analysis; any input that differs (payload, push type, topic, locale, size as sent) gets
+    /// its own. Every record's analysis is what the analyzer alone says of it, also past the
+    /// limit of distinct inputs remembered.
+    @Test func recordsWithEqualInputsShareOneAnalysisAndOthersGetTheirOwn() throws {
+        var catalog = LocalizationCatalog()
+        try catalog.addStringsFile(Array(#""GREETING" = "Hello %@";"#.utf8), locale: "en", fileName: "en")
+        try catalog.addStringsFile(Array(#""GREETING" = "Bonjour %@";"#.utf8), locale: "fr", fileName: "fr")
+        let french = String(repeating: "cd", count: 32)
+        let options = PayloadAnalysisOptions(catalog: catalog)
+        let analyses = PayloadAnalyses(options: options, deviceLocale: { $0 == french ? "fr" : nil })
+        let store = DeliveryStore()
+        let reader = DeliveryReader(store: store, analyses: analyses)
+        let greeting = #"{"aps":{"alert":{"loc-key":"GREETING","loc-args":["Ann"]}}}"#
+        var drafts: [DeliveryRecord] = []
+        for _ in 0..<3 { drafts.append(DeliveryStoreTests.draft(payload: greeting)) }
+        drafts.append(DeliveryStoreTests.draft(token: french, payload: greeting))
+        drafts.append(DeliveryStoreTests.draft(pushType: .background, payload: greeting))
+        drafts.append(DeliveryStoreTests.draft(topic: "com.example.app.voip", pushType: .voip, payload: greeting))
+        drafts.append(DeliveryStoreTests.draft(payload: #"{"aps":{"alert":"hi","badge":"3"}}"#))
+        var cut = DeliveryStoreTests.draft(payload: greeting)
+        cut.payloadSize = 9000
+        drafts.append(cut)
+        // More distinct payloads than are remembered, then the first ones again.
+        for number in 0..<(PayloadAnalyses.distinctInputLimit + 10) {
+            drafts.append(DeliveryStoreTests.draft(payload: #"{"aps":{"badge":\#(number)}}"#))
+        }
+        drafts += drafts.prefix(8)
+        for draft in drafts { store.append(draft) }
+        var query = DeliveryQuery(limit: 8)
+        var records: [DeliveryRecord] = []
+        records += reader.query(query).deliveries
+        #expect(analyses.computedCount == 6)
+        query.since = 8
+        query.limit = 1000
+        while true {
+            let page = reader.query(query)
+            records += page.deliveries
+            guard let next = page.next else { break }
+            query.since = next
+        }
+        #expect(records.count == drafts.count)
+        for record in records {
+            let locale = record.token == french ? "fr" : nil
+            let context = try #require(
+                options.context(
+                    kind: record.kind, viaChannel: record.viaChannel, pushType: record.pushType,
+                    pushTypeHeaderPresent: true, priority: nil, topic: record.topic, locale: locale))
+            let alone = PayloadAnalyzer.analyze(
+                payload: record.payload, payloadSize: record.payloadSize, context: context)
+            #expect(record.analysis == alone, "record \(record.sequence)")
+        }
+        #expect(
+            records.prefix(4).map { $0.analysis?.preview?.body } == [
+                "Hello Ann", "Hello Ann", "Hello Ann", "Bonjour Ann",
+            ])
+        #expect(Set(records.prefix(8).map(\.analysis)).count == 6)
+    }
+
     /// The store a device-locale closure made before the store itself reads (set once, then read).
     final class StoreBox: @unchecked Sendable {
         var store: DeliveryStore?
