@@ -210,7 +210,7 @@ test-fuzz:
 # Writes bench-results/latest.md. BENCH_QUICK=1 (or make bench-quick): one short repetition.
 # BENCH_BASELINE=<git revision>: that revision's release build (bench/baseline.sh) is measured
 # beside this one in every round, and the report gives this build's cost against it.
-.PHONY: bench bench-quick bench-instructions bench-guard
+.PHONY: bench bench-quick bench-instructions bench-guard bench-cores
 
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
@@ -235,3 +235,9 @@ bench-guard: deps
 
 bench-quick:
 	BENCH_QUICK=1 $(MAKE) bench
+
+# Several event loops: futex calls (contended locks) per 1,000 pushes with 1 and 2 event loops
+# (bench/cores.sh; docs/BENCHMARKS.md, "Several cores"). About a minute after the release build.
+bench-cores: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
+	bench/cores.sh

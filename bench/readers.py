@@ -163,6 +163,7 @@ def main():
     sse_chunked = None
     sse_events = sse_bytes = sse_body_bytes = 0
     sse_ended = False
+    sse_ended_at = None  # seconds after the readers were in place
     carry = b"\n"  # the stream starts as if after a line end; then the tail of the previous read
     dropped_tail = None  # the stream from a `dropped` event on, until its data line is read
 
@@ -219,7 +220,7 @@ def main():
 
     def read_ready(timeout):
         """One pass over the readable sockets."""
-        nonlocal sse_bytes, sse_body_bytes, sse_ended, sse
+        nonlocal sse_bytes, sse_body_bytes, sse_ended, sse, sse_ended_at
         for key, _ in selector.select(timeout):
             s = key.fileobj
             try:
@@ -232,6 +233,7 @@ def main():
             if key.data == "sse":
                 if not data:
                     sse_ended = True
+                    sse_ended_at = sse_ended_at or time.monotonic()
                     selector.unregister(s)
                     s.close()
                     sse = None
@@ -246,6 +248,7 @@ def main():
                 count(body)
                 if decoder and decoder.done:
                     sse_ended = True
+                    sse_ended_at = sse_ended_at or time.monotonic()
             else:
                 state = waiters[s]
                 if data:
@@ -305,6 +308,7 @@ def main():
         "sse_body_bytes": sse_body_bytes,
         "sse_ended": sse_ended,
         "sse_dropped_missed": sse_missed,
+        "sse_ended_after_s": round(sse_ended_at - t_start, 3) if sse_ended_at else None,
         "duration_s": round(time.monotonic() - t_start, 3),
         "cpu_s": round((cpu1.user - cpu0.user) + (cpu1.system - cpu0.system), 3),
         "stopped_by": stop_requested,

@@ -516,7 +516,9 @@ def readers_problems(r, waiters):
         out.append(f"{parked} of {waiters} waiters still parked at the end "
                    f"({d.get('waiters_answered', '?')} answered, {d.get('waiters_closed', '?')} closed)")
     if d.get("sse_ended"):
-        out.append("the SSE stream ended during the run")
+        after = d.get("sse_ended_after_s")
+        out.append("the SSE stream ended during the run"
+                   + (f", {after:.1f} s after the readers started" if after is not None else ""))
     if d.get("errors") and not out:
         out.append(f"{d['errors']} reader error(s) ({d.get('first_error')})")
     return out
