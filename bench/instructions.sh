@@ -7,7 +7,8 @@
 #
 # Then the payload analysis (lint + preview), which runs when a record is first read, never on
 # the answer path: per record, reading every record once through the store (as the admin API
-# does) and the analyzer alone.
+# does) and the analyzer alone; and what an unfiltered event stream costs per record (read,
+# analysed, rendered as its `delivery` event).
 #
 # usage: bench/instructions.sh [--server-only] [N1 N2]   (default 2000 12000)
 #   --server-only: the first table alone (what bench/instructions-guard.sh compares)
@@ -65,8 +66,8 @@ for row in "100 0" "4096 0" "100 $FAULT_RULES"; do
 done
 ((server_only)) && exit 0
 echo
-echo "| payload | + reading every record once (query, lint, preview), per record | the analyzer alone, per payload |"
-echo "|---|---:|---:|"
+echo "| payload | + reading every record once (query, lint, preview), per record | the analyzer alone, per payload | + following the store as an event stream (each record read and rendered as its delivery event), per record |"
+echo "|---|---:|---:|---:|"
 for bytes in 100 4096; do
   base1=$(count "$n1" "$bytes")
   base2=$(count "$n2" "$bytes")
@@ -74,7 +75,10 @@ for bytes in 100 4096; do
   read2=$(count "$n2" "$bytes" 1)
   lint1=$(count "$n1" "$bytes" 2)
   lint2=$(count "$n2" "$bytes" 2)
+  event1=$(count "$n1" "$bytes" 3)
+  event2=$(count "$n2" "$bytes" 3)
   reading=$(( ((read2 - read1) - (base2 - base1)) / (n2 - n1) ))
   analysis=$(( ((lint2 - lint1) - (base2 - base1)) / (n2 - n1) ))
-  echo "| ${bytes} B | ${reading} | ${analysis} |"
+  event=$(( ((event2 - event1) - (base2 - base1)) / (n2 - n1) ))
+  echo "| ${bytes} B | ${reading} | ${analysis} | ${event} |"
 done

@@ -417,7 +417,7 @@ public enum AdminRouter {
     /// `id` (what `Last-Event-ID` resumes after); a record sent again because its answer was
     /// decided since (`identified: false`) carries none, so a reconnecting reader does not
     /// resume before newer records it already has.
-    static func events(_ records: [DeliveryRecord], identified: Bool) -> [UInt8] {
+    public static func events(_ records: [DeliveryRecord], identified: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         var tokens = DeliveryRecordJSON.TokenCache()
         for record in records {

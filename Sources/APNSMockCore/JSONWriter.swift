@@ -1,27 +1,32 @@
 /// Writes JSON text by hand: field order as written, raw JSON embedded without re-parsing.
 public struct JSONWriter: Sendable {
     public private(set) var bytes: [UInt8] = []
-    private var needsComma: [Bool] = [false]
+    /// Whether the container being written has a value already (the next one needs a comma).
+    private var hasValue = false
+    /// `hasValue` of the enclosing containers, innermost last.
+    private var enclosing: [Bool] = []
 
     public init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
     public mutating func beginObject() {
         separator()
         bytes.append(UInt8(ascii: "{"))
-        needsComma.append(false)
+        enclosing.append(hasValue)
+        hasValue = false
     }
     public mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
-        needsComma.removeLast()
+        hasValue = enclosing.removeLast()
     }
     public mutating func beginArray() {
         separator()
         bytes.append(UInt8(ascii: "["))
-        needsComma.append(false)
+        enclosing.append(hasValue)
+        hasValue = false
     }
     public mutating func endArray() {
         bytes.append(UInt8(ascii: "]"))
-        needsComma.removeLast()
+        hasValue = enclosing.removeLast()
     }
 
     /// Writes `"name":` inside an object; the next value call writes the value.
@@ -29,7 +34,7 @@ public struct JSONWriter: Sendable {
         separator()
         writeString(name)
         bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        hasValue = false
     }
 
     public mutating func string(_ value: String?) {
@@ -39,6 +44,12 @@ public struct JSONWriter: Sendable {
             return
         }
         writeString(value)
+    }
+
+    /// Writes UTF-8 `bytes` as a JSON string (escaped as `string` escapes).
+    public mutating func string(utf8 value: UnsafeBufferPointer<UInt8>) {
+        separator()
+        writeString(bytes: value)
     }
 
     public mutating func number<T: BinaryInteger>(_ value: T?) {
@@ -67,23 +78,54 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func separator() {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+        if hasValue { bytes.append(UInt8(ascii: ",")) }
+        hasValue = true
     }
 
     private mutating func writeString(_ value: String) {
-        var value = value
-        value.withUTF8 { writeString(bytes: $0) }
+        let inPlace: Void? = value.utf8.withContiguousStorageIfAvailable { writeString(bytes: $0) }
+        guard inPlace == nil else { return }
+        var copy = value
+        copy.withUTF8 { writeString(bytes: $0) }
+    }
+
+    /// Where the first byte at or after `start` that a JSON string must escape is (a control
+    /// character, `"` or `\`), or `value.count`. Eight bytes at a time: a word's bytes are
+    /// tested together with the usual has-zero-byte and has-less-than-n bit tricks.
+    private static func firstEscape(in value: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        if let base = value.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= value.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let found =
+                    ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                if found & highs != 0 { break }
+                index += 8
+            }
+        }
+        while index < value.count {
+            let byte = value[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return index
     }
 
     private mutating func writeString(bytes value: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
         // Runs of bytes that need no escape are copied whole.
         var runStart = 0
-        for (index, byte) in value.enumerated()
-        where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+        while true {
+            let index = Self.firstEscape(in: value, from: runStart)
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart..<index]))
+            guard index < value.count else { break }
             runStart = index + 1
+            let byte = value[index]
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -100,7 +142,6 @@ public struct JSONWriter: Sendable {
                 }
             }
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart...]))
         bytes.append(UInt8(ascii: "\""))
     }
 }

@@ -220,15 +220,22 @@ public enum DeliveryRecordJSON {
     private static func writeHeaders(
         _ record: DeliveryRecord, keys: [String], to json: inout JSONWriter, tokens: inout TokenCache
     ) {
-        let headers = record.headers
+        // Each name once, where it first came, with its values joined by ", " when it came more
+        // than once (rare: a value is written straight from the block's bytes otherwise).
+        let block = record.headerBlock
+        let fields = Array(block)
         json.key(keys[0])
         json.beginObject()
-        var seen: [String] = []
-        for field in headers where !seen.contains(field.name) {
-            seen.append(field.name)
-            let values = headers.filter { $0.name == field.name }.map(\.value)
-            json.key(field.name)
-            json.string(values.joined(separator: ", "))
+        for (index, field) in fields.enumerated() {
+            let name = block.name(of: field)
+            guard !fields[..<index].contains(where: { block.name(of: $0) == name }) else { continue }
+            json.key(name)
+            let repeats = fields[(index + 1)...].filter { block.name(of: $0) == name }
+            if repeats.isEmpty {
+                block.withBytes(field.valueRange) { json.string(utf8: $0) }
+            } else {
+                json.string(([field] + repeats).map { block.string($0.valueRange) }.joined(separator: ", "))
+            }
         }
         json.endObject()
         json.key(keys[1])

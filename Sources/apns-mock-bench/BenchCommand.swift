@@ -16,7 +16,8 @@ import Logging
 /// usage: apns-mock-bench [REQUESTS] [PAYLOAD_BYTES] [CONCURRENT] [READ] [RULES]
 ///   READ 1: afterwards read every record once through the store, as the admin API does (each
 ///   record's first read computes its lint and preview); READ 2: analyse every payload directly
-///   (`PayloadAnalyzer` alone, nothing else read). RULES: that many fault rules, each on a
+///   (`PayloadAnalyzer` alone, nothing else read); READ 3: follow the store as an unfiltered event
+///   stream does, rendering each record as its `delivery` event. RULES: that many fault rules, each on a
 ///   device token nobody pushes to (the cost of matching rules that do not act).
 @main
 struct BenchCommand {
@@ -116,6 +117,18 @@ struct BenchCommand {
                 cursor = next
             }
             print("read=\(store.count) findings=\(findings)")
+        } else if read == 3 {
+            // As an unfiltered event stream reads: a page at a time, each record rendered as its
+            // `delivery` event.
+            let reader = DeliveryReader(store: store, analyses: PayloadAnalyses(capacity: store.capacity))
+            let follower = reader.follower(DeliveryQuery(), after: 0)
+            var eventBytes = 0
+            while true {
+                let step = follower.advance(limit: 1000)
+                guard !step.new.isEmpty else { break }
+                eventBytes += AdminRouter.events(step.new, identified: true).count
+            }
+            print("rendered=\(store.count) eventBytes=\(eventBytes)")
         } else if read == 2 {
             let context = PayloadContext(pushType: .alert, priority: "10", topic: "com.example.app")
             var findings = 0
