@@ -62,15 +62,21 @@ public enum ASCIIBytes {
     /// `string` with its ASCII capitals made small letters and every other byte kept: the key
     /// under which `equalIgnoringCase` equals are equal (`string` itself when it has no capital).
     public static func lowercased(_ string: String) -> String {
-        let isCapital = { (byte: UInt8) in byte >= 0x41 && byte <= 0x5A }
         let hasCapital =
-            string.utf8.withContiguousStorageIfAvailable { $0.contains(where: isCapital) }
-            ?? string.utf8.contains(where: isCapital)
+            string.utf8.withContiguousStorageIfAvailable { $0.contains { lowercased($0) != $0 } }
+            ?? string.utf8.contains { lowercased($0) != $0 }
         guard hasCapital else { return string }
-        return String(decoding: string.utf8.map { isCapital($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return String(decoding: string.utf8.map(lowercased), as: UTF8.self)
+    }
+
+    /// `byte` with an ASCII capital made its small letter; any other byte as it is. The one case
+    /// fold of `equalIgnoringCase`, `lowercased` and the fault rules' token fingerprints.
+    @inlinable
+    public static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
     private static func sameIgnoringCase(_ x: UInt8, _ y: UInt8) -> Bool {
-        x == y || (x >= 0x41 && x <= 0x5A ? x | 0x20 : x) == (y >= 0x41 && y <= 0x5A ? y | 0x20 : y)
+        x == y || lowercased(x) == lowercased(y)
     }
 }

@@ -31,8 +31,6 @@ public final class FaultRuleSet: Sendable {
         unfiledPositions = unfiled
     }
 
-    public var isEmpty: Bool { rules.isEmpty }
-
     /// The rules that could match a push to `token` (the path's token, well-formed or not), in
     /// the order they are tried; `nil` when none could.
     public func candidates(token: String?) -> Candidates? {
@@ -88,7 +86,7 @@ public final class FaultRuleSet: Sendable {
     static func fingerprint(_ token: String) -> UInt64 {
         func fold(_ bytes: some Collection<UInt8>) -> UInt64 {
             var value: UInt64 = 0
-            for byte in bytes { value = value << 8 | UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+            for byte in bytes { value = value << 8 | UInt64(ASCIIBytes.lowercased(byte)) }
             return value
         }
         let utf8 = token.utf8
