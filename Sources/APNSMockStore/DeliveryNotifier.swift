@@ -31,8 +31,10 @@ public final class DeliveryNotifier: Sendable {
         }
     }
 
-    private let subscriberCount = Atomic<Int>(0)
-    private let subscribers = NIOLockedValueBox<[UInt64: Subscriber]>([:])
+    /// The subscribers and their count, shared with the dispatcher task and with each
+    /// subscription's termination handler (which holds it strongly: a weak reference to the
+    /// notifier would give it a side table that LeakSanitizer reports as leaked).
+    private let registry = Registry()
     private let nextID = Atomic<UInt64>(0)
     /// Counts answers completed after storing (they change records without a new sequence).
     private let completionCount = CompletionCount()
@@ -44,12 +46,12 @@ public final class DeliveryNotifier: Sendable {
     init(latestSequences: @escaping @Sendable ([String]) -> [String: UInt64]) {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         wakeDispatcher = continuation
-        let subscribers = self.subscribers
+        let registry = self.registry
         let completions = completionCount
         dispatcher = Task.detached {
             for await _ in stream {
                 Self.dispatch(
-                    subscribers.withLockedValue { Array($0.values) }, completions: completions.value,
+                    registry.snapshot(), completions: completions.value,
                     latestSequences: latestSequences)
                 try? await Task.sleep(for: Self.coalescing)
             }
@@ -80,7 +82,7 @@ public final class DeliveryNotifier: Sendable {
 
     /// Records arrived: wakes the subscribers they concern, soon.
     public func signal() {
-        guard subscriberCount.load(ordering: .relaxed) > 0 else { return }
+        guard registry.count > 0 else { return }
         wakeDispatcher.yield()
     }
 
@@ -96,21 +98,38 @@ public final class DeliveryNotifier: Sendable {
     public func subscribe(token: String? = nil) -> DeliverySubscription {
         let id = nextID.add(1, ordering: .relaxed).newValue
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
+        // The handler runs when the subscription is cancelled or its stream is dropped, which
+        // also ends the reference cycle registry → subscriber → continuation → handler.
+        let registry = self.registry
+        continuation.onTermination = { _ in registry.remove(id) }
         let subscriber = Subscriber(token: token, continuation: continuation)
         subscriber.completions = completionCount.value
-        subscribers.withLockedValue { $0[id] = subscriber }
-        subscriberCount.add(1, ordering: .relaxed)
+        registry.add(subscriber, id: id)
         return DeliverySubscription(signals: stream, continuation: continuation)
     }
 
-    private func unsubscribe(_ id: UInt64) {
-        let removed = subscribers.withLockedValue { $0.removeValue(forKey: id) != nil }
-        if removed { subscriberCount.subtract(1, ordering: .relaxed) }
-    }
-
     /// How many subscribers are waiting.
-    public var subscriberTotal: Int { subscriberCount.load(ordering: .relaxed) }
+    public var subscriberTotal: Int { registry.count }
+
+    /// The subscribers by id, and how many there are (read without the lock by `signal()`).
+    private final class Registry: Sendable {
+        private let entries = NIOLockedValueBox<[UInt64: Subscriber]>([:])
+        private let total = Atomic<Int>(0)
+
+        var count: Int { total.load(ordering: .relaxed) }
+
+        func snapshot() -> [Subscriber] { entries.withLockedValue { Array($0.values) } }
+
+        func add(_ subscriber: Subscriber, id: UInt64) {
+            entries.withLockedValue { $0[id] = subscriber }
+            total.add(1, ordering: .relaxed)
+        }
+
+        func remove(_ id: UInt64) {
+            let removed = entries.withLockedValue { $0.removeValue(forKey: id) != nil }
+            if removed { total.subtract(1, ordering: .relaxed) }
+        }
+    }
 
     /// A counter shared with the dispatcher task (which must not hold the notifier).
     private final class CompletionCount: Sendable {

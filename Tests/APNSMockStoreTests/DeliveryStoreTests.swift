@@ -336,6 +336,24 @@ import Testing
         #expect(await signals.next() == nil)
         #expect(store.notifier.subscriberTotal == 0)
     }
+
+    /// A subscription whose reader goes away without `cancel()` (a client that hangs up) ends
+    /// too, and nothing keeps the store alive once it has ended: the termination handler holds
+    /// the subscriber list, never the notifier or the store.
+    @Test func droppedSubscriptionEndsAndLeavesNothingHoldingTheStore() {
+        weak var released: DeliveryStore?
+        do {
+            let store = DeliveryStore()
+            released = store
+            var subscription: DeliverySubscription? = store.notifier.subscribe(token: "ab")
+            _ = store.notifier.subscribe()  // dropped at once
+            #expect(subscription != nil)
+            #expect(store.notifier.subscriberTotal == 1)
+            subscription = nil
+            #expect(store.notifier.subscriberTotal == 0)
+        }
+        #expect(released == nil)
+    }
 }
 
 /// Lint and preview: computed on a record's first read by `PayloadAnalyses` (through a
