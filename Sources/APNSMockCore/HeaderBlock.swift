@@ -90,8 +90,28 @@ public struct HeaderBlock: Sendable, Hashable, Sequence {
 
     /// The first value of header `name` (lower case), if present.
     public func firstValue(named name: String) -> String? {
-        for field in self where self.name(of: field) == name { return string(field.valueRange) }
+        var name = name
+        return name.withUTF8 { name in
+            if let known = KnownHeaderName.matching(name) { return firstValue(known) }
+            // A name that is not a known one is stored as its bytes (a known one never is).
+            for field in self where field.knownName == nil {
+                if withBytes(field.nameRange, { ASCIIBytes.equal($0, name) }) { return string(field.valueRange) }
+            }
+            return nil
+        }
+    }
+
+    /// The first value of the known header `name`, if present: fields compared by their code.
+    public func firstValue(_ name: KnownHeaderName) -> String? {
+        for field in self where field.knownName == name { return string(field.valueRange) }
         return nil
+    }
+
+    /// Whether two fields of this block have the same name (compared by code, or by bytes for
+    /// names that are not known ones), without making either name a string.
+    public func sameName(_ lhs: Field, _ rhs: Field) -> Bool {
+        guard lhs.knownName == nil, rhs.knownName == nil else { return lhs.knownName == rhs.knownName }
+        return withBytes(lhs.nameRange) { lhsName in withBytes(rhs.nameRange) { ASCIIBytes.equal(lhsName, $0) } }
     }
 
     /// The name of `field`.

@@ -52,7 +52,7 @@ public enum JSONValue: Sendable, Hashable {
         case .object(let members):
             writer.beginObject()
             for member in members {
-                writer.key(member.key)
+                writer.key(escaping: member.key)
                 member.value.write(to: &writer)
             }
             writer.endObject()

@@ -29,10 +29,33 @@ public struct JSONWriter: Sendable {
         hasValue = enclosing.removeLast()
     }
 
-    /// Writes `"name":` inside an object; the next value call writes the value.
-    public mutating func key(_ name: String) {
+    /// Writes `"name":` inside an object for a name fixed when the program is built (ASCII with
+    /// nothing to escape, checked in debug builds), copied as it is; the next value call writes
+    /// the value.
+    public mutating func key(_ name: StaticString) {
+        separator()
+        name.withUTF8Buffer { name in
+            assert(name.allSatisfy { $0 < 0x80 } && Self.firstEscape(in: name, from: 0) == name.count)
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: name)
+            bytes.append(UInt8(ascii: "\""))
+        }
+        bytes.append(UInt8(ascii: ":"))
+        hasValue = false
+    }
+
+    /// Writes `"name":` for a name known only at run time, escaped as `string` escapes.
+    public mutating func key(escaping name: String) {
         separator()
         writeString(name)
+        bytes.append(UInt8(ascii: ":"))
+        hasValue = false
+    }
+
+    /// Writes `"name":` for a name given as UTF-8 bytes, escaped as `string` escapes.
+    public mutating func key(utf8 name: UnsafeBufferPointer<UInt8>) {
+        separator()
+        writeString(bytes: name)
         bytes.append(UInt8(ascii: ":"))
         hasValue = false
     }
@@ -58,7 +81,27 @@ public struct JSONWriter: Sendable {
             bytes.append(contentsOf: "null".utf8)
             return
         }
-        bytes.append(contentsOf: String(value).utf8)
+        // Digits straight into the buffer (no intermediate string), last digit first.
+        guard let magnitude = UInt64(exactly: value.magnitude) else {
+            bytes.append(contentsOf: String(value).utf8)
+            return
+        }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        writeDigits(magnitude)
+    }
+
+    private mutating func writeDigits(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var rest = value
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+        }
     }
 
     public mutating func bool(_ value: Bool) {

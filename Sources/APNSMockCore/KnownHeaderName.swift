@@ -21,7 +21,10 @@ public enum KnownHeaderName: UInt8, CaseIterable, Sendable {
     case apnsRequestID
 
     /// The lower-case header name.
-    public var name: String { spelling.description }
+    public var name: String { Self.names[Int(rawValue) - 1] }
+
+    /// Every name as a string, made once (by raw value, which starts at 1).
+    private static let names = allCases.map { $0.spelling.description }
 
     /// The lower-case header name's bytes.
     public var spelling: StaticString {

@@ -125,7 +125,7 @@ public final class ConnectionLog: Sendable {
                 json.key("kind")
                 json.string(event.kind)
                 for (key, value) in event.details {
-                    json.key(key)
+                    json.key(escaping: key)
                     json.raw(value.jsonText.utf8)
                 }
                 json.endObject()

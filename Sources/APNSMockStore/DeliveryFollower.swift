@@ -80,12 +80,13 @@ public final class DeliveryFollower: @unchecked Sendable {
             for sequence in store.unsettledSequences(in: (cursor + 1)..<end) where watched[sequence] == nil {
                 watched[sequence] = .some(nil)
             }
-            let page = store.query(
+            var page = store.query(
                 DeliveryQuery(
                     matcher: query.matcher, since: cursor, before: end, limit: min(1000, limit - records.count)),
                 analyses: analyses)
             for record in page.deliveries { note(handedOut: record) }
-            records += analyses?.analyzed(page.deliveries) ?? page.deliveries
+            analyses?.analyze(&page.deliveries)
+            records += page.deliveries
             guard let next = page.next else {
                 cursor = end - 1
                 break

@@ -15,7 +15,7 @@ public struct DeliveryReader: Sendable {
     /// One page of the records `query` asks for, analysed.
     public func query(_ query: DeliveryQuery) -> DeliveryPage {
         var page = store.query(query, analyses: analyses)
-        page.deliveries = analyses.analyzed(page.deliveries)
+        analyses.analyze(&page.deliveries)
         return page
     }
 

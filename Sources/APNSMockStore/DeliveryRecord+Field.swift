@@ -88,12 +88,15 @@ extension DeliveryRecord {
     public struct Definition: Sendable {
         /// The keys the field writes into a record's JSON, in order.
         public let json: [String]
+        /// The same keys as `DeliveryRecordJSON` writes them (copied, nothing to escape).
+        let writtenKeys: [StaticString]
         /// The matcher fields that read it (`DeliveryMatcher.fieldNames`).
         public let matcher: [String]
         public let storage: Storage
 
-        init(json: [String], matcher: [String] = [], storage: Storage) {
-            self.json = json
+        init(json: [StaticString], matcher: [String] = [], storage: Storage) {
+            self.json = json.map(\.description)
+            writtenKeys = json
             self.matcher = matcher
             self.storage = storage
         }

@@ -23,7 +23,7 @@ extension DeliveryRecordJSON {
             receivedAt: 0, connectionID: 0, streamID: 0, environment: .sandbox, method: "", path: "", authority: nil,
             headerBlock: HeaderBlock(), token: nil, topic: nil, pushType: nil, apnsID: .echoed(""), uniqueID: nil,
             payload: [], payloadSize: 0, response: nil)
-        let wire = value[wireKey]
+        let wire = value[wireKey.description]
         for field in DeliveryRecord.Field.all {
             let keys = field.definition.json
             switch field {

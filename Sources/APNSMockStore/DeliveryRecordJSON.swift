@@ -38,21 +38,21 @@ public enum DeliveryRecordJSON {
             writeAnalysis(analysis, to: &json)
         } else if record.kind == .channel {
             // A channel request carries no notification: nothing to analyse, the keys all the same.
-            json.key(analysisKeys[0])
+            json.key(writtenAnalysisKeys[0])
             json.null()
-            json.key(analysisKeys[1])
+            json.key(writtenAnalysisKeys[1])
             json.null()
-            json.key(analysisKeys[2])
+            json.key(writtenAnalysisKeys[2])
             json.beginArray()
             json.endArray()
-            json.key(analysisKeys[3])
+            json.key(writtenAnalysisKeys[3])
             json.null()
         }
         json.endObject()
     }
 
     /// The key of a journal line's exact copy of what came on the wire (`journalLine`).
-    public static let wireKey = "wire"
+    public static let wireKey: StaticString = "wire"
 
     /// One line of the journal (`--journal`): the record's JSON as the admin API shows it
     /// (without the analysis, which is computed again on read), plus `wire`, the request as it
@@ -97,7 +97,7 @@ public enum DeliveryRecordJSON {
     /// Every field's keys (`Field.definition.json`) in the table's order.
     private static func writeFields(_ record: DeliveryRecord, to json: inout JSONWriter, tokens: inout TokenCache) {
         for field in DeliveryRecord.Field.all {
-            let keys = field.definition.json
+            let keys = field.definition.writtenKeys
             switch field {
             case .sequence:
                 json.key(keys[0])
@@ -198,27 +198,28 @@ public enum DeliveryRecordJSON {
     }
 
     /// The keys `writeAnalysis` writes, in order.
-    public static let analysisKeys = ["payloadLimit", "payloadBytesRemaining", "lint", "preview"]
+    public static var analysisKeys: [String] { writtenAnalysisKeys.map(\.description) }
+    static let writtenAnalysisKeys: [StaticString] = ["payloadLimit", "payloadBytesRemaining", "lint", "preview"]
 
     /// `payloadLimit`, `payloadBytesRemaining`, `lint` (the findings) and `preview` (`null`
     /// for a rejected push or a payload that is no JSON object).
     public static func writeAnalysis(_ analysis: PayloadAnalysis, to json: inout JSONWriter) {
-        json.key(analysisKeys[0])
+        json.key(writtenAnalysisKeys[0])
         json.number(analysis.limit)
-        json.key(analysisKeys[1])
+        json.key(writtenAnalysisKeys[1])
         json.number(analysis.bytesRemaining)
-        json.key(analysisKeys[2])
+        json.key(writtenAnalysisKeys[2])
         json.beginArray()
         for finding in analysis.findings { finding.write(to: &json) }
         json.endArray()
-        json.key(analysisKeys[3])
+        json.key(writtenAnalysisKeys[3])
         if let preview = analysis.preview { preview.write(to: &json) } else { json.null() }
     }
 
     /// `headers` (each name once, repeated values joined), the decoded `authorization`, and the
     /// `apns-*` values the admin API shows as their own fields.
     private static func writeHeaders(
-        _ record: DeliveryRecord, keys: [String], to json: inout JSONWriter, tokens: inout TokenCache
+        _ record: DeliveryRecord, keys: [StaticString], to json: inout JSONWriter, tokens: inout TokenCache
     ) {
         // Each name once, where it first came, with its values joined by ", " when it came more
         // than once (rare: a value is written straight from the block's bytes otherwise).
@@ -227,10 +228,13 @@ public enum DeliveryRecordJSON {
         json.key(keys[0])
         json.beginObject()
         for (index, field) in fields.enumerated() {
-            let name = block.name(of: field)
-            guard !fields[..<index].contains(where: { block.name(of: $0) == name }) else { continue }
-            json.key(name)
-            let repeats = fields[(index + 1)...].filter { block.name(of: $0) == name }
+            guard !fields[..<index].contains(where: { block.sameName($0, field) }) else { continue }
+            if let known = field.knownName {
+                json.key(known.spelling)
+            } else {
+                block.withBytes(field.nameRange) { json.key(utf8: $0) }
+            }
+            let repeats = fields[(index + 1)...].filter { block.sameName($0, field) }
             if repeats.isEmpty {
                 block.withBytes(field.valueRange) { json.string(utf8: $0) }
             } else {
@@ -239,7 +243,7 @@ public enum DeliveryRecordJSON {
         }
         json.endObject()
         json.key(keys[1])
-        if let value = record.header("authorization") {
+        if let value = block.firstValue(.authorization) {
             let summary = tokens.summary(of: value)
             json.beginObject()
             json.key("scheme")
@@ -253,11 +257,11 @@ public enum DeliveryRecordJSON {
             json.null()
         }
         json.key(keys[2])
-        json.number(record.header("apns-priority").flatMap { Int($0) })
+        json.number(block.firstValue(.apnsPriority).flatMap { Int($0) })
         json.key(keys[3])
-        json.number(record.header("apns-expiration").flatMap { Int64($0) })
+        json.number(block.firstValue(.apnsExpiration).flatMap { Int64($0) })
         json.key(keys[4])
-        json.string(record.header("apns-collapse-id"))
+        json.string(block.firstValue(.apnsCollapseID))
     }
 
     private static func writeAuthentication(_ auth: AuthenticationResult?, to json: inout JSONWriter) {

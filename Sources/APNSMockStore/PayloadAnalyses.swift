@@ -48,8 +48,14 @@ public final class PayloadAnalyses: Sendable {
     /// preview is left out when the push was rejected; a channel-management record has none
     /// (its body is no notification).
     public func analyzed(_ record: DeliveryRecord) -> DeliveryRecord {
-        guard record.analysis == nil, record.kind != .channel else { return record }
         var record = record
+        analyze(&record)
+        return record
+    }
+
+    /// Gives `record` its analysis (`analyzed(_:)`) in place: the record is not copied.
+    public func analyze(_ record: inout DeliveryRecord) {
+        guard record.analysis == nil, record.kind != .channel else { return }
         var analysis: PayloadAnalysis
         if let cached = cache.withLockedValue({ $0.bySequence[record.sequence] }) {
             analysis = cached
@@ -59,7 +65,7 @@ public final class PayloadAnalyses: Sendable {
             if let known {
                 analysis = known
             } else {
-                guard let context = inputs.context(options: options) else { return record }
+                guard let context = inputs.context(options: options) else { return }
                 analysis = PayloadAnalyzer.analyze(
                     payload: record.payload, payloadSize: record.payloadSize, context: context)
                 computed.add(1, ordering: .relaxed)
@@ -85,14 +91,22 @@ public final class PayloadAnalyses: Sendable {
         }
         if let status = record.status, status != 200 { analysis.preview = nil }
         record.analysis = analysis
-        return record
     }
 
     /// How many analyses were computed, rather than found cached.
     public var computedCount: Int { computed.load(ordering: .relaxed) }
 
     /// Each of `records` with its analysis.
-    public func analyzed(_ records: [DeliveryRecord]) -> [DeliveryRecord] { records.map(analyzed) }
+    public func analyzed(_ records: [DeliveryRecord]) -> [DeliveryRecord] {
+        var records = records
+        analyze(&records)
+        return records
+    }
+
+    /// Gives each of `records` its analysis in place.
+    public func analyze(_ records: inout [DeliveryRecord]) {
+        for index in records.indices { analyze(&records[index]) }
+    }
 
     /// Forgets every analysis (a reset: device locales may have changed).
     public func removeAll() {

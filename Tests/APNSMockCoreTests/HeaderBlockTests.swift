@@ -20,6 +20,27 @@ import Testing
         #expect(block.firstValue(named: "missing") == nil)
     }
 
+    /// Looking a name up by its spelling, by its code, and comparing two fields' names agree
+    /// with comparing the names as strings; the unknown `x-custom-2` shares a length and a prefix
+    /// with `x-custom`, not its name.
+    @Test func lookupsByCodeAndBySpellingAgreeWithTheNames() {
+        let fields = Self.fields + [HTTPHeaderField(name: "x-custom-2", value: "two")]
+        let block = HeaderBlock(fields)
+        for field in fields {
+            #expect(block.firstValue(named: field.name) == fields.first { $0.name == field.name }?.value)
+        }
+        for name in KnownHeaderName.allCases {
+            #expect(block.firstValue(name) == fields.first { $0.name == name.spelling.description }?.value)
+        }
+        #expect(block.firstValue(named: "x-custo") == nil)
+        let coded = Array(block)
+        for lhs in coded.indices {
+            for rhs in coded.indices {
+                #expect(block.sameName(coded[lhs], coded[rhs]) == (fields[lhs].name == fields[rhs].name))
+            }
+        }
+    }
+
     @Test func knownNamesAreCodedAndOthersSpelledOut() {
         let block = HeaderBlock(Self.fields)
         let known = block.map(\.knownName)

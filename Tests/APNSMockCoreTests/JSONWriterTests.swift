@@ -33,7 +33,7 @@ import Testing
         writer.beginArray()
         for text in texts {
             writer.beginObject()
-            writer.key(text)
+            writer.key(escaping: text)
             writer.string(text)
             writer.key("n")
             writer.beginArray()
@@ -47,5 +47,36 @@ import Testing
             #expect(object[text] as? String == text)
             #expect((object["n"] as? [Any])?.isEmpty == true)
         }
+    }
+
+    /// Numbers are written digit by digit: the ends of every width, zero, and negatives come
+    /// out as `String(value)` writes them.
+    @Test func numbersAreWrittenAsTheirDecimalText() {
+        let values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, 1_764_115_200_000, .max, .min]
+        var writer = JSONWriter()
+        writer.beginArray()
+        for value in values { writer.number(value) }
+        writer.number(UInt64.max)
+        writer.number(Int32.min)
+        writer.number(UInt8(255))
+        writer.number(Int?.none)
+        writer.endArray()
+        let expected = values.map(String.init) + [String(UInt64.max), String(Int32.min), "255", "null"]
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "[" + expected.joined(separator: ",") + "]")
+    }
+
+    /// The three ways to write a key agree: fixed at build time, known at run time, as bytes.
+    @Test func keysWrittenEveryWayAgree() throws {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("fixed")
+        writer.number(1)
+        writer.key(escaping: "run \"time\"")
+        writer.number(2)
+        Array("by\ntes".utf8).withUnsafeBufferPointer { writer.key(utf8: $0) }
+        writer.number(3)
+        writer.endObject()
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Int])
+        #expect(parsed == ["fixed": 1, "run \"time\"": 2, "by\ntes": 3])
     }
 }

@@ -77,7 +77,7 @@ public struct ProviderBehavior: Sendable, Hashable {
         json.key("answers")
         json.beginObject()
         for answer in answers {
-            json.key(answer.status.map(String.init) ?? "none")
+            json.key(escaping: answer.status.map(String.init) ?? "none")
             json.number(answer.count)
         }
         json.endObject()
@@ -114,7 +114,7 @@ public struct ProviderBehavior: Sendable, Hashable {
         json.key("lint")
         json.beginObject()
         for entry in lint {
-            json.key(entry.code.rawValue)
+            json.key(escaping: entry.code.rawValue)
             json.number(entry.count)
         }
         json.endObject()

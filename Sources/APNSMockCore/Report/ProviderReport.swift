@@ -47,7 +47,7 @@ public struct ProviderReport: Sendable, Hashable {
         json.key("findings")
         json.beginObject()
         for severity in BehaviorSeverity.allCases.reversed() {
-            json.key(severity.rawValue)
+            json.key(escaping: severity.rawValue)
             json.number(findings.filter { $0.severity == severity }.count)
         }
         json.endObject()
