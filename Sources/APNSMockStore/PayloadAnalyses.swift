@@ -96,13 +96,6 @@ public final class PayloadAnalyses: Sendable {
     /// How many analyses were computed, rather than found cached.
     public var computedCount: Int { computed.load(ordering: .relaxed) }
 
-    /// Each of `records` with its analysis.
-    public func analyzed(_ records: [DeliveryRecord]) -> [DeliveryRecord] {
-        var records = records
-        analyze(&records)
-        return records
-    }
-
     /// Gives each of `records` its analysis in place.
     public func analyze(_ records: inout [DeliveryRecord]) {
         for index in records.indices { analyze(&records[index]) }

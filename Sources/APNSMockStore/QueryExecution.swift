@@ -142,8 +142,8 @@ struct QueryExecution {
     /// Outside the lock: analyses the records kept by `consider` and matches them.
     mutating func matchAnalysed() {
         guard !pending.isEmpty else { return }
+        analyses?.analyze(&pending)
         for record in pending {
-            let record = analyses?.analyzed(record) ?? record
             guard query.matcher.matches(record) else { continue }
             count(record.sequence) { record }
         }

@@ -49,6 +49,30 @@ import Testing
 
     /// Every field survives the store: written to the fixed part or the blob as the table says,
     /// and read back the same.
+    /// The admin JSON's `headers` object: each name once, where it first came, its values joined
+    /// by ", " when it came more than once, known (coded) and other names alike; a name with a
+    /// character JSON must escape is escaped.
+    @Test func theHeadersObjectJoinsRepeatedNamesInFirstSeenOrder() throws {
+        var record = Self.everyFieldSet()
+        record.headerBlock = HeaderBlock([
+            HTTPHeaderField(name: "apns-topic", value: "com.example.app"),
+            HTTPHeaderField(name: "x-one", value: "a"),
+            HTTPHeaderField(name: "x-two", value: "b"),
+            HTTPHeaderField(name: "apns-topic", value: "again"),
+            HTTPHeaderField(name: "x-two", value: "c"),
+            HTTPHeaderField(name: "x-q\"uote", value: "d"),
+            HTTPHeaderField(name: "apns-priority", value: "5"),
+        ])
+        let value = try #require(JSONValue.parse(DeliveryRecordJSON.encode(record)))
+        guard case .object(let headers) = try #require(value["headers"]) else {
+            Issue.record("headers is not an object")
+            return
+        }
+        #expect(headers.map(\.key) == ["apns-topic", "x-one", "x-two", "x-q\"uote", "apns-priority"])
+        #expect(headers.map(\.value) == ["com.example.app, again", "a", "b, c", "d", "5"].map(JSONValue.string))
+        #expect(value["priority"]?.scalarText == "5")
+    }
+
     @Test func everyFieldRoundTripsThroughTheStore() {
         let store = DeliveryStore()
         var original = Self.everyFieldSet()
