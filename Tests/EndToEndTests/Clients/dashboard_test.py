@@ -205,6 +205,9 @@ def check_faults(page, provider, device):
     expect(page.locator("#mode-unavailable")).to_be_checked()
     expect(page.locator("#announcer")).to_have_text("unavailable on.")
     expect_status(provider.push(device, {"aps": {"alert": {"title": "Unavailable"}}}), 503)
+    # The refused push reaches the page by its event stream and is announced; waited for here, so
+    # that it cannot replace the next announcement when the stream is slow (seen under TSan).
+    expect(page.locator("#announcer")).to_contain_text("Rejected: 503 ServiceUnavailable")
     page.uncheck("#mode-unavailable")
     expect(page.locator("#mode-unavailable")).not_to_be_checked()
     expect(page.locator("#announcer")).to_have_text("unavailable off.")
