@@ -289,12 +289,18 @@ import Testing
     @Test(.enabled(if: nodeAvailable, "node is not installed"))
     func shutdownModeThenRecovery() async throws {
         try await E2E.withMock { mock in
+            let first = E2E.randomToken()
             let holder = Task {
                 let held = try await Self.nodeSequence(
-                    mock, ["pushes": [["token": E2E.randomToken()], ["token": E2E.randomToken()]], "pauseMs": 1500])
+                    mock, ["pushes": [["token": first], ["token": E2E.randomToken()]], "pauseMs": 2500])
                 return try JSONSerialization.data(withJSONObject: held)
             }
-            try await Task.sleep(for: .milliseconds(700))
+            // Until the first push is recorded, so the holder's connection is open (node takes a
+            // while to start on a loaded machine, longer under a sanitizer).
+            for _ in 0..<200 {
+                if try await !E2E.deliveries(mock, token: first).isEmpty { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
             let (status, answer) = try await Self.adminPOST(mock, "/v1/modes/shutdown")
             #expect(status == 200)
             #expect(answer["goawaySent"] as? Int == 1)
