@@ -72,14 +72,24 @@ test-deps: deps
 # The end-to-end clients are required under `make test`: a missing one fails, never skips.
 TEST_ENV := APNS_MOCK_E2E_REQUIRED=1 APNS_MOCK_PYTHON=$(CURDIR)/$(PYTHON)
 
+# Each step prints when it starts, so a CI log shows where the minutes go.
+STEP = @echo "make test: $(1) at $$(date +%T)"
 test: test-deps
+	$(call STEP,build)
 	$(SWIFT) build --build-tests
+	$(call STEP,tests)
 	$(TEST_ENV) $(SWIFT) test --skip-build --disable-xctest
+	$(call STEP,examples)
 	$(MAKE) test-examples
+	$(call STEP,asan)
 	$(MAKE) test-asan
+	$(call STEP,tsan)
 	$(MAKE) test-tsan
+	$(call STEP,fuzz)
 	$(MAKE) test-fuzz
+	$(call STEP,soak)
 	$(MAKE) test-soak
+	$(call STEP,done)
 
 # The CI examples in examples/ (Python: pytest in its own venv; Node: node --test), each against
 # this build's binary; the venv is refreshed only when requirements.txt changes. Then the Swift
