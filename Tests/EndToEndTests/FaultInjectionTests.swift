@@ -243,6 +243,41 @@ import Testing
         }
     }
 
+    /// GOAWAY while pushes above its last stream wait out a delay: those streams were not
+    /// processed, as the GOAWAY says, so they are refused and recorded `goAway` with it. The
+    /// client forgets them at once (Node, like Pushy's Netty) and closes the connection when the
+    /// covered streams are answered; the records must not say `connectionClosed` then. Every
+    /// push is retried on a new connection and delivered once.
+    @Test(.enabled(if: nodeAvailable, "node is not installed"))
+    func goAwayRefusesTheDelayedStreamsAboveItsLastStream() async throws {
+        try await E2E.withMock(E2E.mockConfiguration { $0.authStreamLimit = false }) { mock in
+            // Rules in order: the fifth push gets GOAWAY naming stream 3; the first two wait
+            // 200 ms (covered, answered); the others wait 1 s (pushes 3 and 4: above stream 3).
+            for rule in [
+                #"{"select":{"nth":5},"action":{"goaway":{"lastStreamId":3}}}"#,
+                #"{"select":{"first":2},"action":{"delay":{"duration":"200ms"}}}"#,
+                #"{"action":{"delay":{"duration":"1s"}}}"#,
+            ] { _ = try await Self.adminPOST(mock, "/v1/faults", rule) }
+            let tokens = (0..<5).map { _ in E2E.randomToken() }
+            let result = try await Self.nodeSequence(
+                mock, ["pushes": tokens.map { ["token": $0] }, "burst": true, "retryRefused": true])
+            #expect((result["goaways"] as? [[String: Any]])?.first?["lastStreamID"] as? Int == 3, "\(result)")
+            let statuses = (result["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int ?? 0 }
+            #expect(statuses == Array(repeating: 200, count: 5), "\(result)")
+            let (_, first) = try await E2E.adminGET(mock, "/v1/deliveries?connectionId=1")
+            let outcomes = Dictionary(
+                uniqueKeysWithValues: (first["deliveries"] as? [[String: Any]] ?? []).map {
+                    ($0["streamId"] as? Int ?? 0, $0["outcome"] as? String ?? "")
+                })
+            #expect(
+                outcomes == [1: "answered", 3: "answered", 5: "goAway", 7: "goAway", 9: "goAway"], "\(outcomes)")
+            for token in tokens {
+                let records = try await E2E.deliveries(mock, token: token)
+                #expect(records.filter { $0["outcome"] as? String == "answered" }.count == 1, "\(token): \(records)")
+            }
+        }
+    }
+
     /// A rule's SETTINGS survive the first authenticated push, which would otherwise raise a
     /// token connection's limit from 1 to the configured one.
     @Test(.enabled(if: nodeAvailable, "node is not installed"))

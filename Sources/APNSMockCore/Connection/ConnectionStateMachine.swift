@@ -414,14 +414,9 @@ public struct ConnectionStateMachine: Sendable {
     /// The delay of `streamID` has run out.
     public mutating func timerFired(streamID: Int32, now: Int64, into actions: inout [Action]) {
         modify { live, phase, closeReason in
+            // (A GOAWAY that does not cover a waiting stream refuses it when it is sent.)
             guard let entry = live.waiting[streamID], !entry.hung else { return }
             live.waiting[streamID] = nil
-            if let last = live.goAwayLastStreamID, streamID > last {
-                // A GOAWAY since said this stream was not processed.
-                actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
-                actions.append(.complete(streamID: streamID, RecordedAnswer(outcome: .goAway, answer: entry.answer)))
-                return
-            }
             Self.settle(
                 streamID: streamID, answer: entry.answer, fate: entry.fate, recorded: true, faultID: nil, now: now,
                 live: &live, phase: &phase, closeReason: &closeReason, into: &actions)
@@ -652,12 +647,7 @@ public struct ConnectionStateMachine: Sendable {
                 break
             }
             if decision.refuseOpenStreams {
-                for (other, entry) in live.waiting.sorted(by: { $0.key < $1.key }) where other != streamID {
-                    if !entry.hung { actions.append(.cancelTimer(streamID: other)) }
-                    actions.append(.resetStream(streamID: other, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
-                    actions.append(.complete(streamID: other, RecordedAnswer(outcome: .reset, answer: entry.answer)))
-                    live.waiting[other] = nil
-                }
+                Self.refuseWaitingStreams(outcome: .reset, live: &live, into: &actions) { $0 != streamID }
                 actions.append(.refuseStreamsBeingReceived(except: streamID))
             }
             if let delay = decision.delayMilliseconds {
@@ -677,6 +667,19 @@ public struct ConnectionStateMachine: Sendable {
                 closeReason: &closeReason, into: &actions)
         }
         return false
+    }
+
+    /// Refuses the waiting streams `refused` picks (RST_STREAM REFUSED_STREAM, timers cancelled)
+    /// and completes their records with `outcome`, in stream order.
+    private static func refuseWaitingStreams(
+        outcome: DeliveryOutcome, live: inout Live, into actions: inout [Action], where refused: (Int32) -> Bool
+    ) {
+        for (streamID, entry) in live.waiting.sorted(by: { $0.key < $1.key }) where refused(streamID) {
+            if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
+            actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
+            actions.append(.complete(streamID: streamID, RecordedAnswer(outcome: outcome, answer: entry.answer)))
+            live.waiting[streamID] = nil
+        }
     }
 
     private static func announce(_ limit: UInt32, live: inout Live, into actions: inout [Action]) {
@@ -723,7 +726,14 @@ public struct ConnectionStateMachine: Sendable {
             let lastStreamID = requested.map { max($0, live.highestAnswered) }
             actions.append(.goAway(errorCode: code, lastStreamID: lastStreamID, debugData: debugData))
             if phase == .serving { phase = .draining }
-            if let lastStreamID { live.goAwayLastStreamID = min(lastStreamID, live.goAwayLastStreamID ?? .max) }
+            if let lastStreamID {
+                let last = min(lastStreamID, live.goAwayLastStreamID ?? .max)
+                live.goAwayLastStreamID = last
+                // Streams waiting above it (a delay) were not processed, as the GOAWAY says: refused
+                // and recorded now, not when their delay ends (a client such as Netty forgets them at
+                // once, and the connection may close first).
+                refuseWaitingStreams(outcome: .goAway, live: &live, into: &actions) { $0 > last }
+            }
             if lastStreamID.map({ streamID <= $0 }) ?? true {
                 answerNow()
             } else {
