@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The instruction-count guard (make bench-guard): counts the server session's instructions per push
 # with callgrind (bench/instructions.sh --server-only: the release build, 100-byte and 4 KB
-# payloads, and 100 bytes with 10 fault rules that match none of the pushes) and fails when a count exceeds bench/instructions-baseline.txt by more than
+# payloads, 100 bytes with 10 fault rules that match none of the pushes, and 100 bytes into a full
+# store, every push evicting the oldest record) and fails when a count exceeds bench/instructions-baseline.txt by more than
 # GUARD_TOLERANCE percent (default 5). Prints both figures for each payload size.
 #
 # usage: bench/instructions-guard.sh [N1 N2]   (request counts, as bench/instructions.sh)
@@ -14,11 +15,13 @@ status=0
 checked=0
 while read -r key baseline; do
   [[ -z $key || $key == \#* ]] && continue
-  # A key: payload bytes, or payload bytes/fault rules (100/10); its table row: | 100 B | … |
-  # or | 100 B, 10 fault rules | … |, then client + server, then the server session alone.
+  # A key: payload bytes, payload bytes/fault rules (100/10) or payload bytes/full (a full store);
+  # its table row: | 100 B | … |, | 100 B, 10 fault rules | … | or | 100 B, store full | … |, then
+  # client + server, then the server session alone.
   bytes=${key%%/*}
   label="$bytes B"
   [[ $key == */* ]] && label="$bytes B, ${key#*/} fault rules"
+  [[ $key == */full ]] && label="$bytes B, store full"
   measured=$(awk -F'|' -v b="$label" '{gsub(/^ +| +$/, "", $2)} $2 == b {gsub(/ /, "", $4); print $4}' <<<"$table")
   if [[ -z $measured ]]; then
     echo "bench-guard: no count for ${label} in:" >&2

@@ -39,8 +39,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # valgrind 3.19 cannot read the DWARF of Swift release binaries; symbols stay, debug info goes.
 objcopy --strip-debug "$bench_bin" "$work/apns-mock-bench"
-count() { # requests payload-bytes [read-mode [fault-rules]]
-  valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/apns-mock-bench" "$1" "$2" 64 "${3:-0}" "${4:-0}" 2>&1 >/dev/null |
+count() { # requests payload-bytes [read-mode [fault-rules [store-capacity]]]
+  local capacity=()
+  if [[ -n ${5:-} ]]; then capacity=("$5"); fi
+  valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/apns-mock-bench" "$1" "$2" 64 "${3:-0}" "${4:-0}" \
+    ${capacity[@]+"${capacity[@]}"} 2>&1 >/dev/null |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 echo "| payload | instructions per request (client + server) | server session only |"
@@ -50,18 +53,23 @@ server_count() { # the server session's share of the last count
     awk '/InMemoryAPNSConnection\.(receive|collectOutput)/ {gsub(",","",$1); s+=$1} END {print s+0}'
 }
 # One row per payload size, then 100 B with FAULT_RULES fault rules that match none of the pushes
-# (what matching rules that do not act costs a push).
+# (what matching rules that do not act costs a push), then 100 B into a full store: its capacity is
+# half of N1, so every push counted evicts the oldest record, as in a load test that outlasts the
+# store (make bench's load runs do).
 FAULT_RULES=${FAULT_RULES:-10}
-for row in "100 0" "4096 0" "100 $FAULT_RULES"; do
-  read -r bytes rules <<<"$row"
-  total1=$(count "$n1" "$bytes" 0 "$rules")
+full=$((n1 / 2))
+for row in "100 0 -" "4096 0 -" "100 $FAULT_RULES -" "100 0 $full"; do
+  read -r bytes rules capacity <<<"$row"
+  [[ $capacity == - ]] && capacity=""
+  total1=$(count "$n1" "$bytes" 0 "$rules" "$capacity")
   server1=$(server_count)
-  total2=$(count "$n2" "$bytes" 0 "$rules")
+  total2=$(count "$n2" "$bytes" 0 "$rules" "$capacity")
   server2=$(server_count)
   per=$(( (total2 - total1) / (n2 - n1) ))
   server=$(( (server2 - server1) / (n2 - n1) ))
   label="${bytes} B"
   ((rules == 0)) || label="${bytes} B, ${rules} fault rules"
+  [[ -z $capacity ]] || label="${bytes} B, store full"
   echo "| ${label} | ${per} | ${server} |"
 done
 ((server_only)) && exit 0

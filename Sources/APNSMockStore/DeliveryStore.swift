@@ -25,7 +25,7 @@ public final class DeliveryStore: Sendable {
         /// Records flagged deleted and not yet evicted.
         var deleted = 0
         var interner = StringInterner()
-        var byToken: [String: Deque<UInt64>] = [:]
+        var byToken: [TokenKey: Deque<UInt64>] = [:]
         /// Ids the clients sent: the newest record of each `apns-id`; `olderByAPNSID` holds the
         /// earlier ones of an id
         /// sent more than once (rare: most ids are generated), so a push adds no list.
@@ -90,7 +90,7 @@ public final class DeliveryStore: Sendable {
         notifier = DeliveryNotifier { tokens in
             box.withLockedValue { state in
                 var latest: [String: UInt64] = [:]
-                for token in tokens { if let last = state.byToken[token]?.last { latest[token] = last } }
+                for token in tokens { if let last = state.byToken[TokenKey(token)]?.last { latest[token] = last } }
                 return latest
             }
         }
@@ -157,7 +157,8 @@ public final class DeliveryStore: Sendable {
         }
         // Every token is indexed as the record holds it (lower case when well-formed); queries
         // read the index only for well-formed tokens, so a malformed one is found by a scan.
-        let indexedToken = record.token
+        // The key comes from the encoded bytes: a well-formed token is packed there already.
+        let indexedToken = record.token == nil ? nil : bytes.withUnsafeBytes { RecordCodec.tokenKey(in: $0) }
         if indexedToken != nil { flags |= StoredDelivery.flagIndexedToken }
         var echoedKey: UUIDKey?
         switch record.apnsID {
@@ -256,7 +257,7 @@ public final class DeliveryStore: Sendable {
         let blob = state.blobs[oldest.blob]
         // Mutate the index entries in place (one hash): copying a token's list out and back
         // would copy every sequence number of that token on every eviction.
-        if oldest.flags & StoredDelivery.flagIndexedToken != 0, let token = RecordCodec.token(in: blob),
+        if oldest.flags & StoredDelivery.flagIndexedToken != 0, let token = RecordCodec.tokenKey(in: blob),
             let index = state.byToken.index(forKey: token)
         {
             state.byToken.values[index].removeFirst()

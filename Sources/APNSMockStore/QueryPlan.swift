@@ -6,7 +6,7 @@ import DequeModule
 /// what matches; using the indexes is the store's business.
 struct QueryPlan {
     /// Lower-case token of a well-formed `token` condition (read from the token index).
-    private var indexedToken: String?
+    private var indexedToken: TokenKey?
     private var indexedAPNSID: UUIDKey?
     private var topicIDs: [UInt32] = []
     private var pushTypes: [UInt8] = []
@@ -30,7 +30,7 @@ struct QueryPlan {
             switch condition {
             case .token(let token):
                 if indexedToken == nil, DeviceToken.isLowercaseHexToken(token) {
-                    indexedToken = token
+                    indexedToken = TokenKey(token)
                 } else {
                     needsDecoding = true
                 }

@@ -153,10 +153,11 @@ enum RecordCodec {
         return nil
     }
 
-    /// The record's token as it holds it, read from its blob alone.
-    static func token(in blob: UnsafeRawBufferPointer) -> String? {
+    /// The token index's key for the record's token, read from its blob alone: a packed
+    /// 32-byte token's key is made from its bytes, without its text.
+    static func tokenKey(in blob: UnsafeRawBufferPointer) -> TokenKey? {
         guard let (bytes, packed) = field(.token, in: blob) else { return nil }
-        return packed ? unpackedToken(bytes) : string(bytes)
+        return packed ? TokenKey(packed: bytes) { unpackedToken(bytes) } : TokenKey(string(bytes))
     }
 
     /// The record's apns-id as a key, read from its blob alone; `nil` when it is not a UUID.
@@ -226,8 +227,10 @@ enum RecordCodec {
         }
     }
 
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     private static func unpackedToken(_ bytes: UnsafeRawBufferPointer) -> String {
-        let digits = Array("0123456789abcdef".utf8)
+        let digits = hexDigits
         return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
             for (index, byte) in bytes.enumerated() {
                 buffer[2 * index] = digits[Int(byte >> 4)]

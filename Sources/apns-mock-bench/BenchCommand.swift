@@ -13,12 +13,14 @@ import Logging
 /// sockets, no TLS) for a fixed number of pushes. Under `valgrind --tool=callgrind` two runs
 /// with different counts give a stable instructions-per-request figure (see bench/).
 ///
-/// usage: apns-mock-bench [REQUESTS] [PAYLOAD_BYTES] [CONCURRENT] [READ] [RULES]
+/// usage: apns-mock-bench [REQUESTS] [PAYLOAD_BYTES] [CONCURRENT] [READ] [RULES] [CAPACITY]
 ///   READ 1: afterwards read every record once through the store, as the admin API does (each
 ///   record's first read computes its lint and preview); READ 2: analyse every payload directly
 ///   (`PayloadAnalyzer` alone, nothing else read); READ 3: follow the store as an unfiltered event
 ///   stream does, rendering each record as its `delivery` event. RULES: that many fault rules, each on a
-///   device token nobody pushes to (the cost of matching rules that do not act).
+///   device token nobody pushes to (the cost of matching rules that do not act). CAPACITY: the
+///   store's (default: REQUESTS, at least 1,000); below REQUESTS, every push past it evicts the
+///   oldest record, as in a load test whose store is full.
 @main
 struct BenchCommand {
     static func main() throws {
@@ -28,6 +30,7 @@ struct BenchCommand {
         let concurrent = arguments.dropFirst(2).first ?? 64
         let read = arguments.dropFirst(3).first ?? 0
         let ruleCount = arguments.dropFirst(4).first ?? 0
+        let capacity = arguments.dropFirst(5).first ?? max(total, 1000)
 
         let keyPEM = try String(contentsOfFile: "certs/AuthKey_ABC123DEFG.p8", encoding: .utf8)
         let signingKey = try P256.Signing.PrivateKey(pemRepresentation: keyPEM)
@@ -36,7 +39,7 @@ struct BenchCommand {
         ])
         var logger = Logger(label: "apnsmock.bench")
         logger.logLevel = .error
-        let store = DeliveryStore(capacity: max(total, 1000))
+        let store = DeliveryStore(capacity: capacity)
         let faults = FaultControl()
         for number in 0..<ruleCount {
             let token = String(repeating: "cd", count: 31) + String(format: "%02x", number)

@@ -124,6 +124,46 @@ import Testing
         #expect(store.query(DeliveryQuery.where(token: String(format: "%016x", 4))).total == 1)
     }
 
+    /// The token index through eviction, for each kind of key: 32-byte tokens (indexed by
+    /// their bits, taken from the packed bytes when evicted), a 16-byte one and an upper-case
+    /// one (by their text). A token whose records all aged out is gone from the index.
+    @Test func theTokenIndexFollowsEvictionForEveryKindOfToken() {
+        let store = DeliveryStore(capacity: 4)
+        let first = String(repeating: "0123456789abcdef", count: 4)
+        let second = String(repeating: "fedcba9876543210", count: 4)
+        let short = String(repeating: "5a", count: 16)
+        let upper = String(repeating: "AB", count: 32)
+        let tokens = [first, second, first, short, upper, first, second, short, first]
+        for token in tokens { store.append(Self.draft(token: token)) }
+        // Sequences 6–9 remain: first (6, 9), second (7), short (8).
+        func sequences(_ token: String) -> [UInt64] {
+            store.query(DeliveryQuery.where(token: token)).deliveries.map(\.sequence)
+        }
+        #expect(sequences(first) == [6, 9])
+        #expect(sequences(second) == [7])
+        #expect(sequences(short) == [8])
+        #expect(sequences(upper).isEmpty)
+        #expect(sequences(upper.lowercased()).isEmpty)
+    }
+
+    @Test func aTokenKeyIsTheSameFromTextAndFromPackedBytes() {
+        let text = String(repeating: "0123456789abcdef", count: 4)
+        let bytes = [UInt8](repeating: 0, count: 4).flatMap { _ in
+            [0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF] as [UInt8]
+        }
+        let packed = bytes.withUnsafeBytes { TokenKey(packed: $0) { "unused" } }
+        #expect(TokenKey(text) == packed)
+        #expect(TokenKey(text).hashValue == packed.hashValue)
+        #expect(
+            packed == .bits(0x0123_4567_89AB_CDEF, 0x0123_4567_89AB_CDEF, 0x0123_4567_89AB_CDEF, 0x0123_4567_89AB_CDEF))
+        // Other texts are keys as they are: no two texts share a key.
+        #expect(TokenKey(text.uppercased()) == .text(text.uppercased()))
+        #expect(TokenKey(String(text.dropLast(2))) == .text(String(text.dropLast(2))))
+        #expect(TokenKey(String(text.dropLast()) + "g") == .text(String(text.dropLast()) + "g"))
+        let eight: [UInt8] = [0xDE, 0xAD, 0xBE, 0xEF, 0, 1, 2, 3]
+        #expect(eight.withUnsafeBytes { TokenKey(packed: $0) { "deadbeef00010203" } } == TokenKey("deadbeef00010203"))
+    }
+
     @Test func resetKeepsSequenceNumbersCounting() {
         let store = DeliveryStore()
         store.append(Self.draft())
