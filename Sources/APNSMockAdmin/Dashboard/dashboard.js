@@ -565,10 +565,21 @@
     selectTab(next.id.replace("tab-", ""), true);
   }
 
+  // Loads that redraw a list the page also changes: only the newest load started may draw it.
+  // An earlier GET whose answer arrives later (one sent when the tab opened, answered after the
+  // GET that follows an added rule) would otherwise put back the list as it was before the change.
+  const newestLoads = {};
+  async function newestGET(list, path) {
+    const ticket = (newestLoads[list] = (newestLoads[list] || 0) + 1);
+    const body = await api("GET", path);
+    return ticket === newestLoads[list] ? body : null;
+  }
+
   async function loadFaults() {
     const list = $("fault-list");
     let body;
-    try { body = await api("GET", "/v1/faults"); } catch (error) { return say($("fault-error"), error.message); }
+    try { body = await newestGET("faults", "/v1/faults"); } catch (error) { return say($("fault-error"), error.message); }
+    if (!body) return;
     const rules = body.faults || [];
     if (!rules.length) return list.replaceChildren(el("li", { class: "help", text: "No fault rules: every push is answered by the rules of APNs." }));
     list.replaceChildren(...rules.map((rule) => {
@@ -664,7 +675,8 @@
 
   async function loadBehaviors() {
     let body;
-    try { body = await api("GET", "/v1/behaviors"); } catch (error) { return say($("behavior-error"), error.message); }
+    try { body = await newestGET("behaviors", "/v1/behaviors"); } catch (error) { return say($("behavior-error"), error.message); }
+    if (!body) return;
     const list = $("behavior-list");
     const behaviors = body.behaviors || [];
     if (!behaviors.length) return list.replaceChildren(el("li", { class: "help", text: "None switched on." }));
