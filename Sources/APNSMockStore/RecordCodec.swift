@@ -219,7 +219,8 @@ enum RecordCodec {
     }
 
     /// Each byte's value as a lower-case hex digit, or 0x10 for any other byte.
-    private static let hexValues: [UInt8] = (0...255).map { byte in
+    /// Each byte's value as a lower-case hex digit; 0x10 for any other byte.
+    static let hexValues: [UInt8] = (0...255).map { byte in
         switch UInt8(byte) {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10

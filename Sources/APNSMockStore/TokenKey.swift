@@ -33,14 +33,9 @@ enum TokenKey: Hashable, Sendable {
         func word(_ first: Int) -> UInt64? {
             var value: UInt64 = 0
             for byte in digits[first..<(first + 16)] {
-                let nibble: UInt8
-                if byte &- UInt8(ascii: "0") < 10 {
-                    nibble = byte &- UInt8(ascii: "0")
-                } else if byte &- UInt8(ascii: "a") < 6 {
-                    nibble = byte &- UInt8(ascii: "a") &+ 10
-                } else {
-                    return nil
-                }
+                // The digit values the packed form is written with: 0x10 for what is not one.
+                let nibble = RecordCodec.hexValues[Int(byte)]
+                guard nibble < 0x10 else { return nil }
                 value = value << 4 | UInt64(nibble)
             }
             return value
