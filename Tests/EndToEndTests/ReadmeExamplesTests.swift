@@ -260,6 +260,16 @@ import Testing
         }
         let blocks = try Self.blocks(ofPage: page).filter(\.runs)
         guard !blocks.isEmpty else { return }
+        // docs/CLIENTS.md runs the end-to-end clients: node, and the Python `make test` installs them in
+        // (`$APNS_MOCK_PYTHON`). Without them the page is skipped, as those clients' own tests are.
+        let code = blocks.map(\.code).joined(separator: "\n")
+        let needsNode = code.contains("node - <<"), needsPython = code.contains("APNS_MOCK_PYTHON")
+        if (needsNode && E2E.which("node") == nil)
+            || (needsPython && ProcessInfo.processInfo.environment["APNS_MOCK_PYTHON"] == nil)
+        {
+            try #require(!E2E.clientsRequired, "\(page) needs node and APNS_MOCK_PYTHON (make test has both)")
+            return
+        }
         // The server `make run` starts, on free ports.
         let (ready, process) = try ConfigurationFileTests.serve(
             ["--port", "0", "--admin-port", "0"], in: E2E.repositoryRoot)
