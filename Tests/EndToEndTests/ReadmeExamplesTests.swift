@@ -8,7 +8,7 @@ import Testing
 /// The README and the pages of `docs/` are true as written: every ```` ```sh ```` block runs, and
 /// prints what the page says it prints.
 ///
-/// Conventions (the README's "This README is tested" says the same to its writers):
+/// Conventions (docs/CONTRIBUTING.md, "The README and docs are tested", says the same to its writers):
 /// - Every ```` ```sh ```` block of `README.md` and `docs/*.md` runs, in order, in one bash per
 ///   file (`set -euo pipefail`), from the repository root, against an `apns-mock serve` started
 ///   on free ports as `make run` starts it (the defaults otherwise). A block may use what an
