@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
-.PHONY: run build release release-static image test-image test test-unit test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
+.PHONY: run build release release-static image test-image test test-unit asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
 run: deps build
 	.build/debug/apns-mock serve
@@ -43,10 +43,15 @@ release-static: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --static-swift-stdlib --product apns-mock --scratch-path $(IMAGE_SCRATCH)
 	install -D -s -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(IMAGE_SCRATCH) --show-bin-path)/apns-mock" dist/apns-mock
 
-# The container image with podman (no Docker, no registry needed): see the README's "Container image".
+# The container image with podman (no Docker, no registry needed): see docs/CONTAINER.md.
 # test-image also runs it, pushes through it, and runs docker-compose.yml with podman-compose.
 image:
 	scripts/image.sh build
+
+# make test-examples and make test-soak run dist/apns-mock; make test builds it first (make release-static),
+# run on their own they build it only when it is missing.
+dist/apns-mock:
+	$(MAKE) release-static
 
 test-image:
 	scripts/image.sh test
@@ -72,28 +77,35 @@ test-deps: deps
 # The end-to-end clients are required under `make test`: a missing one fails, never skips.
 TEST_ENV := APNS_MOCK_E2E_REQUIRED=1 APNS_MOCK_PYTHON=$(CURDIR)/$(PYTHON)
 
-# Each step prints when it starts, so a CI log shows where the minutes go.
+# Each step prints when it starts, so a CI log shows where the minutes go. The builds are the cost (each one
+# compiles swift-nio, swift-crypto's BoringSSL, Hummingbird and apns-mock from scratch), so make test makes four and
+# shares them: the release-static binary (dist/apns-mock, what the container image and users run) serves the
+# examples and the soak, and the image test reuses it; one instrumented tree (.build-asan: AddressSanitizer plus
+# libFuzzer's coverage) runs every test suite and the fuzz targets; ThreadSanitizer has its own; the Swift example
+# compiles apns-mock as a dependency in the instrumented tree, reusing the dependencies it compiled.
 STEP = @echo "make test: $(1) at $$(date +%T)"
 test: test-deps
-	$(call STEP,build)
-	$(SWIFT) build --build-tests
+	$(call STEP,release-static)
+	$(MAKE) release-static
+	$(call STEP,asan-build)
+	$(MAKE) asan-build
 	$(call STEP,tests)
-	$(TEST_ENV) $(SWIFT) test --skip-build --disable-xctest
-	$(call STEP,examples)
-	$(MAKE) test-examples
-	$(call STEP,asan)
 	$(MAKE) test-asan
-	$(call STEP,tsan)
-	$(MAKE) test-tsan
 	$(call STEP,fuzz)
 	$(MAKE) test-fuzz
+	$(call STEP,examples)
+	$(MAKE) test-examples
+	$(call STEP,tsan)
+	$(MAKE) test-tsan
 	$(call STEP,soak)
 	$(MAKE) test-soak
 	$(call STEP,done)
 
 # The CI examples in examples/ (Python: pytest in its own venv; Node: node --test), each against
-# this build's binary; the venv is refreshed only when requirements.txt changes. Then the Swift
-# example as another package builds it: apns-mock as a dependency by version tag (a few minutes).
+# the release-static binary (dist/apns-mock); the venv is refreshed only when requirements.txt changes.
+# Then the Swift example as another package builds it: apns-mock as a dependency by version tag,
+# compiled in the instrumented tree (ASAN_SCRATCH), whose dependencies make test compiled already (without
+# APNS_MOCK_LIBFUZZER: SwiftPM refuses unsafe flags in a dependency, and the example needs no fuzz binary).
 EXAMPLES_VENV := examples/python/.venv
 
 $(EXAMPLES_VENV)/installed: examples/python/requirements.txt
@@ -101,43 +113,62 @@ $(EXAMPLES_VENV)/installed: examples/python/requirements.txt
 	$(EXAMPLES_VENV)/bin/python -m pip install -q -r $<
 	@touch $@
 
-test-examples: test-deps $(EXAMPLES_VENV)/installed
-	$(SWIFT) build --product apns-mock
-	cd examples/python && APNS_MOCK=$(CURDIR)/.build/debug/apns-mock .venv/bin/python -m pytest -q -p no:cacheprovider
-	cd examples/node && APNS_MOCK=$(CURDIR)/.build/debug/apns-mock node --test
-	examples/swift/run-as-dependency.sh
+test-examples: test-deps $(EXAMPLES_VENV)/installed dist/apns-mock
+	cd examples/python && APNS_MOCK=$(CURDIR)/dist/apns-mock .venv/bin/python -m pytest -q -p no:cacheprovider
+	cd examples/node && APNS_MOCK=$(CURDIR)/dist/apns-mock node --test
+	EXAMPLE_SCRATCH=$(CURDIR)/$(ASAN_SCRATCH) EXAMPLE_BUILD_FLAGS="$(ASAN_BUILD_FLAGS)" ASAN_OPTIONS=detect_leaks=0 \
+	  examples/swift/run-as-dependency.sh
 
 test-unit: deps
 	$(SWIFT) test --disable-xctest --filter 'APNSMockCoreTests|APNSMockStoreTests|APNSMockRegistryTests|APNSMockAdminTests|APNSMockTransportTests'
 
-# The transport and end-to-end tests under AddressSanitizer: the C boundary is where memory bugs hide.
-# Leak detection is on for the test runner (its in-process servers) and every apns-mock process it
-# starts (servers, CLI commands), with Tests/Sanitizers/lsan-suppressions.txt (code that is not
-# apns-mock's: Foundation's Process and Pipe, HummingbirdTesting's channels, swift-crypto's RSA
-# keygen). Every process writes its report to ASAN_REPORTS and scripts/sanitizer-reports.sh fails
-# the run on any. OpenAPIConformanceTests is left to the plain run, as under test-tsan.
-ASAN_REPORTS := .build-asan/reports
-test-asan: test-deps
+# The instrumented tree make test runs every suite in, and make fuzz runs the fuzz targets from: every module
+# (Swift and C) compiled with AddressSanitizer and libFuzzer's coverage instrumentation (what swiftc's
+# -sanitize=fuzzer adds: edges, indirect calls, comparisons, inline 8-bit counters, the PC table), and
+# apns-mock-fuzz built as a libFuzzer binary (APNS_MOCK_FUZZING: its main runs LLVMFuzzerRunDriver; Package.swift
+# links libFuzzer without its main, the toolchain's libclang_rt.fuzzer_no_main, named by APNS_MOCK_LIBFUZZER).
+# One build instead of two: the fuzz build from scratch took about 5 minutes of CI. (-sanitize=fuzzer would link
+# libFuzzer's own main into every executable and the test runner, which have theirs.)
+ASAN_SCRATCH := .build-asan
+SWIFT_TOOLCHAIN := $(shell dirname "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")")
+LIBFUZZER := $(firstword $(wildcard $(SWIFT_TOOLCHAIN)/lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-$(shell uname -m).a))
+ASAN_ENV := APNS_MOCK_LIBFUZZER=$(LIBFUZZER)
+ASAN_BUILD_FLAGS := --sanitize=address -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table \
+  -Xcc -fsanitize=fuzzer-no-link -Xswiftc -DAPNS_MOCK_FUZZING
+asan-build: test-deps
+	$(ASAN_ENV) $(SWIFT) build --build-tests --scratch-path $(ASAN_SCRATCH) $(ASAN_BUILD_FLAGS)
+
+# Every test suite under AddressSanitizer: the C boundary is where memory bugs hide. Leak detection
+# is on for the test runner (its in-process servers) and every apns-mock process it starts (servers,
+# CLI commands), with Tests/Sanitizers/lsan-suppressions.txt (code that is not apns-mock's:
+# Foundation's Process and Pipe, HummingbirdTesting's channels, swift-crypto's RSA keygen). Every
+# process writes its report to ASAN_REPORTS and scripts/sanitizer-reports.sh fails the run on any.
+# The unsanitized debug build (make build, make run) is not tested separately: the same tests pass
+# instrumented, and CI had no time for a sixth build.
+ASAN_REPORTS := $(ASAN_SCRATCH)/reports
+test-asan: asan-build
 	rm -rf $(ASAN_REPORTS) && mkdir -p $(ASAN_REPORTS)
 	status=0; ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/$(ASAN_REPORTS)/report APNS_MOCK_SANITIZER=address \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan-suppressions.txt:print_suppressions=0 \
-	  $(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-asan --sanitize=address \
-	  --filter 'APNSMockStoreTests|APNSMockTransportTests|APNSMockAdminTests|EndToEndTests' --skip OpenAPIConformanceTests \
+	  $(TEST_ENV) $(ASAN_ENV) $(SWIFT) test --skip-build --disable-xctest --scratch-path $(ASAN_SCRATCH) $(ASAN_BUILD_FLAGS) \
 	  || status=$$?; \
 	scripts/sanitizer-reports.sh $(ASAN_REPORTS) AddressSanitizer && exit $$status
 
-# The soak (scripts/soak.py): the debug build under h2load, a raw HTTP/2 client, httpx, fault rules,
+# The soak (scripts/soak.py): SOAK_BINARY (the debug build unless given) under h2load, a raw HTTP/2 client, httpx, fault rules,
 # modes, broadcasts and admin readers (a waiter, an event stream, a pager) for SOAK_SECONDS; passes
 # when RSS and open fds stay flat after the warm-up and every request sent is accounted for
 # (recorded, evicted, or refused before it became a request). `make test` runs it for 60 s.
 SOAK_SECONDS ?= 1800
 
-soak: test-deps
-	$(SWIFT) build --product apns-mock
-	SOAK_SECONDS=$(SOAK_SECONDS) $(PYTHON) scripts/soak.py --binary .build/debug/apns-mock
+SOAK_BINARY ?= .build/debug/apns-mock
 
-test-soak:
-	$(MAKE) soak SOAK_SECONDS=60
+soak: test-deps
+	[ "$(SOAK_BINARY)" != .build/debug/apns-mock ] || $(SWIFT) build --product apns-mock
+	SOAK_SECONDS=$(SOAK_SECONDS) $(PYTHON) scripts/soak.py --binary $(SOAK_BINARY)
+
+# make test soaks the release-static binary it built (the one users and the image run).
+test-soak: dist/apns-mock
+	$(MAKE) soak SOAK_SECONDS=60 SOAK_BINARY=dist/apns-mock
 
 # ThreadSanitizer on the suites that touch shared state: the registry, store, transport, admin and
 # metrics units and the end-to-end tests (in-process servers with real clients, and the apns-mock
@@ -167,29 +198,24 @@ lint:
 	$(SWIFT) format lint -r Sources Tests
 
 clean:
-	rm -rf .build .build-asan .build-tsan .build-image .build-fuzz fuzz-out dist $(VENV) $(EXAMPLES_VENV) .venv-image
+	rm -rf .build .build-asan .build-tsan .build-image fuzz-out dist $(VENV) $(EXAMPLES_VENV) .venv-image
 
 # libFuzzer targets (Sources/APNSMockFuzzTargets; `APNS_MOCK_FUZZ_TARGET=list` names them): one
-# binary, apns-mock-fuzz, built with SwiftPM's --sanitize=fuzzer (which links libFuzzer's main
-# instead of the target's) and AddressSanitizer in its own scratch path, every Swift module
-# instrumented. SwiftPM hands swiftc the two as separate -sanitize= flags, and swiftc keeps only the
-# last (address): without -Xswiftc -sanitize=fuzzer,address no Swift code had coverage, and
-# libFuzzer mutated blindly. A run that says "Is the code instrumented for coverage?" now fails. make fuzz runs each target for FUZZ_SECONDS from its committed seeds
+# binary, apns-mock-fuzz, from the instrumented tree (asan-build above: AddressSanitizer and libFuzzer's
+# coverage in every module, libFuzzer's main linked into this binary alone). A run that says "Is the code
+# instrumented for coverage?" fails. make fuzz runs each target for FUZZ_SECONDS from its committed seeds
 # (Tests/FuzzCorpus/<target>, read only) into fuzz-out/corpus/<target>, and prints exec/s; a crash,
 # an ASan report, a timeout (FUZZ_TIMEOUT s for one input) or RSS over FUZZ_RSS_MB is written to
 # fuzz-out/artifacts/<target>/ and fails the run. FUZZ_TARGETS picks some: make fuzz FUZZ_TARGETS=json.
 # make test-fuzz (part of make test) runs each one briefly (FUZZ_SECONDS=5).
-FUZZ_SCRATCH := .build-fuzz
-FUZZ_BIN := $(FUZZ_SCRATCH)/debug/apns-mock-fuzz
+FUZZ_BIN := $(ASAN_SCRATCH)/debug/apns-mock-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 10
 FUZZ_RSS_MB ?= 2048
 FUZZ_TARGETS ?=
 FUZZ_OUT ?= fuzz-out
 
-fuzz-build: deps
-	$(SWIFT) build --scratch-path $(FUZZ_SCRATCH) --sanitize=fuzzer --sanitize=address \
-	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DAPNS_MOCK_FUZZING --product apns-mock-fuzz
+fuzz-build: asan-build
 
 fuzz: fuzz-build
 	@targets="$(FUZZ_TARGETS)"; [ -n "$$targets" ] || targets=$$(APNS_MOCK_FUZZ_TARGET=list $(FUZZ_BIN) | cut -f1); \

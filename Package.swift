@@ -1,6 +1,12 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// Set by the Makefile for its instrumented tree (.build-asan) to libFuzzer's archive without a
+/// `main` (libclang_rt.fuzzer_no_main): `apns-mock-fuzz` is then linked with it (every module is
+/// compiled with libFuzzer's coverage there; see the Makefile's asan-build). Unset, as for every
+/// package that depends on apns-mock, the manifest has no unsafe flags.
+let libFuzzerArchive = Context.environment["APNS_MOCK_LIBFUZZER"].flatMap { $0.isEmpty ? nil : $0 }
+
 let package = Package(
     name: "apns-mock",
     platforms: [.macOS(.v15)],
@@ -161,11 +167,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // A libFuzzer binary when built with --sanitize=fuzzer -Xswiftc -DAPNS_MOCK_FUZZING, else a
+        // A libFuzzer binary when built in the Makefile's instrumented tree (APNS_MOCK_FUZZING, libFuzzer linked), else a
         // tool that replays inputs through a target.
         .executableTarget(
             name: "apns-mock-fuzz",
-            dependencies: ["APNSMockFuzzTargets"]
+            dependencies: ["APNSMockFuzzTargets", "CAPNSMockShims"],
+            linkerSettings: libFuzzerArchive.map { [.unsafeFlags(["-Xlinker", $0, "-lstdc++"])] } ?? []
         ),
         .executableTarget(
             name: "apns-mock",

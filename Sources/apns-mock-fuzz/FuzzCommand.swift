@@ -1,13 +1,25 @@
 import APNSMockFuzzTargets
 import Foundation
 
-// Built with `--sanitize=fuzzer` and `-D APNS_MOCK_FUZZING` (make fuzz), this is a libFuzzer
-// binary: libFuzzer's `main` calls `LLVMFuzzerInitialize` once and `LLVMFuzzerTestOneInput`
-// for every input, and the target is the one `APNS_MOCK_FUZZ_TARGET` names
+// Built in the Makefile's instrumented tree with `-D APNS_MOCK_FUZZING` (make fuzz), this is a
+// libFuzzer binary: its `main` runs libFuzzer's driver, which calls `LLVMFuzzerInitialize` once and
+// `LLVMFuzzerTestOneInput` for every input, and the target is the one `APNS_MOCK_FUZZ_TARGET` names
 // (`APNS_MOCK_FUZZ_TARGET=list` prints them all). Built normally, it is a small tool that
 // replays files through a target without libFuzzer.
 
 #if APNS_MOCK_FUZZING
+    import CAPNSMockShims
+
+    /// libFuzzer's loop, started by this binary's own `main` (libFuzzer without its `main`, so
+    /// that SwiftPM's test build, which links every executable's entry point by name, links this one).
+    @main
+    struct FuzzMain {
+        static func main() {
+            var argc = CommandLine.argc
+            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+            exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzerTestOneInput(data, size) })
+        }
+    }
     /// The target `APNS_MOCK_FUZZ_TARGET` names.
     private let selectedTarget: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["APNS_MOCK_FUZZ_TARGET"] ?? ""

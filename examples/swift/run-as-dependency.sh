@@ -6,6 +6,11 @@
 # Nothing is built with the repository's own flags: the example compiles apns-mock as a
 # dependency, from scratch (a few minutes).
 #
+# EXAMPLE_SCRATCH (a build directory) and EXAMPLE_BUILD_FLAGS (swift build flags) build it there
+# with those flags instead: make test points them at its instrumented tree, whose dependencies
+# (swift-nio, swift-crypto, Hummingbird, …) are compiled already with the same flags, so only
+# apns-mock and the example are compiled (apns-mock from the tagged copy, as a dependency).
+#
 # usage: examples/swift/run-as-dependency.sh   (from anywhere)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,8 +35,14 @@ mkdir "$work/consumer"
 
 echo "examples/swift: swift test against apns-mock $version from file://$work/apns-mock"
 cd "$work/consumer"
-# Without debug info (-gnone, -g0), which the example does not need: the build is about 10 % shorter.
-APNS_MOCK_PACKAGE_URL="file://$work/apns-mock" swift test --disable-xctest -Xswiftc -gnone -Xcc -g0
+if [[ -n ${EXAMPLE_SCRATCH:-} ]]; then
+    # shellcheck disable=SC2086 # the flags are words
+    APNS_MOCK_PACKAGE_URL="file://$work/apns-mock" swift test --disable-xctest --scratch-path "$EXAMPLE_SCRATCH" \
+        ${EXAMPLE_BUILD_FLAGS:-}
+else
+    # Without debug info (-gnone, -g0), which the example does not need: the build is about 10 % shorter.
+    APNS_MOCK_PACKAGE_URL="file://$work/apns-mock" swift test --disable-xctest -Xswiftc -gnone -Xcc -g0
+fi
 grep -q "revision\|version" Package.resolved
 # The dependency resolved to the tag, not a branch or a path.
 python3 - "$version" <<'PY'
