@@ -4,7 +4,7 @@ import APNSMockCore
 public struct AdminError: Error, Sendable, Equatable {
     private enum Code: String, Sendable {
         case badParameter, notFound, badRequest, unauthorized, methodNotAllowed
-        case featureNotEnabled, channelLimitReached, channelExists
+        case featureNotEnabled, channelLimitReached, channelExists, faultRuleExists
         case shuttingDown
     }
     private let code: Code
@@ -17,7 +17,7 @@ public struct AdminError: Error, Sendable, Equatable {
         case .unauthorized: 401
         case .notFound: 404
         case .methodNotAllowed: 405
-        case .featureNotEnabled, .channelLimitReached, .channelExists: 409
+        case .featureNotEnabled, .channelLimitReached, .channelExists, .faultRuleExists: 409
         case .shuttingDown: 503
         }
     }
@@ -50,6 +50,11 @@ public struct AdminError: Error, Sendable, Equatable {
     /// A channel with an id a current channel has (409).
     public static func channelExists(_ message: String) -> AdminError {
         AdminError(code: .channelExists, message: message)
+    }
+
+    /// `POST /v1/faults` with the id of a rule that exists (409; `PUT /v1/faults/{id}` replaces it).
+    public static func faultRuleExists(_ message: String) -> AdminError {
+        AdminError(code: .faultRuleExists, message: message)
     }
 
     /// A wait or a verification that the mock's graceful shutdown (SIGTERM, `stop()`) ended

@@ -41,17 +41,31 @@ enum FaultRoutes {
         let faults = targets.faults
         router.post("/v1/faults") { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
-                let body = try await RegistryRoutes.readBody(request)
-                guard let json = JSONValue.parse(body) else {
-                    throw .badRequest("the body must be a JSON object: {\"match\": …, \"select\": …, \"action\": …}")
-                }
+                let json = try await RegistryRoutes.readJSON(request, shape: ruleShape)
                 let rule: FaultRule
                 do throws(FaultRuleError) {
                     rule = try faults.addRule(json: json, now: targets.now())
+                } catch  where error.code == .duplicateID {
+                    throw .faultRuleExists("\(error.message); PUT /v1/faults/{id} replaces a rule, DELETE removes it")
                 } catch {
                     throw .badRequest(error.message)
                 }
                 return ruleResponse(FaultControl.ListedRule(rule: rule, hits: 0, matches: 0), status: .created)
+            }
+        }
+        // Create or replace: the same request twice leaves the same rule (its counts start again).
+        router.put("/v1/faults/{id}") { request, context in
+            await RegistryRoutes.answer { () async throws(AdminError) -> Response in
+                let id = context.parameters.get("id") ?? ""
+                let json = try await RegistryRoutes.readJSON(request, shape: ruleShape)
+                let put: (rule: FaultRule, created: Bool)
+                do throws(FaultRuleError) {
+                    put = try faults.putRule(json: json, id: id, now: targets.now())
+                } catch {
+                    throw .badRequest(error.message)
+                }
+                return ruleResponse(
+                    FaultControl.ListedRule(rule: put.rule, hits: 0, matches: 0), status: put.created ? .created : .ok)
             }
         }
         router.get("/v1/faults") { _, _ in
@@ -84,6 +98,9 @@ enum FaultRoutes {
         }
     }
 
+    /// What a rule's body looks like, for errors about it.
+    private static let ruleShape = #"a JSON object: {"match": …, "select": …, "action": …}"#
+
     private static func unknownRule(_ id: String) -> AdminError {
         .notFound("no fault rule with id '\(id)'; GET /v1/faults lists them")
     }
@@ -103,9 +120,9 @@ enum FaultRoutes {
         }
         router.post("/v1/behaviors") { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
-                let body = try await RegistryRoutes.readBody(request)
-                guard case .object(let members)? = JSONValue.parse(body) else {
-                    throw .badRequest("the body must be a JSON object: {\"name\": \"streams-after-rejection\"}")
+                let shape = #"a JSON object: {"name": "streams-after-rejection"}"#
+                guard case .object(let members) = try await RegistryRoutes.readJSON(request, shape: shape) else {
+                    throw .badRequest("the body must be \(shape)")
                 }
                 var behavior: ConnectionBehavior?
                 var lockout: Int64?

@@ -194,6 +194,18 @@ enum RegistryRoutes {
         }
     }
 
+    /// The request body as JSON.
+    /// - Throws: 400 `badRequest` naming the line and column where the body stops being JSON, and
+    ///   the shape expected (`{"match": …, "action": …}`).
+    static func readJSON(_ request: Request, shape: String) async throws(AdminError) -> JSONValue {
+        let body = try await readBody(request)
+        do throws(JSONSyntaxError) {
+            return try JSONValue.parsing(body)
+        } catch {
+            throw .badRequest("the body is not valid JSON (\(error.description)); it should be \(shape)")
+        }
+    }
+
     /// A body error as 400 `badRequest`; an error about the whole body reads "the body …".
     private static func badBody(_ error: SpecError) -> AdminError {
         .badRequest(error.path.isEmpty ? "the body \(error.problem)" : error.description)

@@ -89,13 +89,25 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Parses `bytes` as one JSON value; `nil` when they are not JSON.
     public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> JSONValue? {
+        try? parsing(bytes)
+    }
+
+    /// Parses `bytes` as one JSON value.
+    /// - Throws: `JSONSyntaxError` naming the line and column where the text stops being JSON.
+    public static func parsing<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws(JSONSyntaxError) -> JSONValue {
         let array = Array(bytes)
-        return array.withUnsafeBufferPointer { buffer in
+        let result = array.withUnsafeBufferPointer { buffer -> Result<JSONValue, JSONSyntaxError> in
             var parser = Parser(bytes: buffer)
-            guard let value = parser.value(depth: 0) else { return nil }
+            guard let value = parser.value(depth: 0) else {
+                return .failure(JSONSyntaxError(bytes: buffer, offset: parser.offset))
+            }
             parser.skipWhitespace()
-            return parser.offset == buffer.count ? value : nil
+            guard parser.offset == buffer.count else {
+                return .failure(JSONSyntaxError(bytes: buffer, offset: parser.offset))
+            }
+            return .success(value)
         }
+        return try result.get()
     }
 
     /// Parses `text` as one JSON value; `nil` when it is not JSON.

@@ -109,6 +109,35 @@ public final class FaultControl: Sendable {
         return rule
     }
 
+    /// Puts the rule `json` describes under `id`: in the place of the rule with that id (its counts
+    /// start again), or after the others when there is none. Returns the rule and whether it is new.
+    /// - Throws: `FaultRuleError` when `json` is not a rule, or names another id.
+    public func putRule(json: JSONValue, id: String, now: Int64) throws(FaultRuleError) -> (
+        rule: FaultRule, created: Bool
+    ) {
+        guard FaultRule.isValidID(id) else {
+            throw FaultRuleError(
+                "the rule id '\(id)' must be 1 to \(FaultRule.idLengthLimit) characters from A-Z, a-z, 0-9, '.', '_' and '-'"
+            )
+        }
+        let rule = try FaultRule.parse(json, id: id, createdAt: now, defaultSeed: defaultSeed)
+        guard rule.id == id else {
+            throw FaultRuleError(
+                "the body's 'id' ('\(rule.id)') is not the id in the path ('\(id)'); leave it out or make them equal")
+        }
+        let created = state.withLockedValue { state -> Bool in
+            let entry = RuleEntry(rule: rule, selector: rule.makeSelector())
+            defer { rulesChanged(&state) }
+            guard let index = state.rules.firstIndex(where: { $0.rule.id == id }) else {
+                state.rules.append(entry)
+                return true
+            }
+            state.rules[index] = entry
+            return false
+        }
+        return (rule, created)
+    }
+
     /// Adds `rule` after the others.
     /// - Throws: `FaultRuleError` when its id is in use.
     public func add(_ rule: FaultRule) throws(FaultRuleError) {

@@ -42,7 +42,13 @@ public indirect enum SpecValue: Sendable {
         do {
             return try JSONDecoder().decode(JSONNode.self, from: Data(bytes)).value
         } catch {
-            throw SpecError(path: "", problem: "is not valid JSON", code: .unreadable)
+            var problem = "is not valid JSON"
+            do throws(JSONSyntaxError) {
+                _ = try JSONValue.parsing(bytes)
+            } catch {
+                problem += " (\(error.description))"
+            }
+            throw SpecError(path: "", problem: problem, code: .unreadable)
         }
     }
 
