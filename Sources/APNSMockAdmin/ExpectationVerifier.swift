@@ -85,7 +85,10 @@ public struct ExpectationVerifier: Sendable {
                     // A sequence with a forbidding step watches its whole window.
                     return outcome.passed && !steps.contains { $0.count.isUpperBound }
                 }
-                return expectation.count.isUpperBound ? !outcome.passed : outcome.passed
+                // An upper bound is settled early only once it is broken for good (more matches
+                // than it allows); `exactly N` holds only if the count is still N when the window closes.
+                guard let maximum = expectation.count.maximum else { return outcome.passed }
+                return outcome.matched.count > maximum
             }
             if settled || elapsed >= longest || Task.isCancelled {
                 // Near misses are searched (on the low-priority thread) only for failures.
@@ -142,10 +145,17 @@ public struct ExpectationVerifier: Sendable {
         guard !outcome.passed, outcome.expectation.steps == nil,
             outcome.matched.count < outcome.expectation.count.minimum
         else { return outcome }
-        let matcher = outcome.expectation.match
+        outcome.nearMisses = Self.nearMisses(
+            of: outcome.expectation.match, excluding: Set(outcome.matched), reader: reader)
+        return outcome
+    }
+
+    /// The recent records closest to matching `matcher` (at least one condition holds), most
+    /// conditions first, the newest first among equals; records in `excluding` left out.
+    static func nearMisses(of matcher: DeliveryMatcher, excluding: Set<UInt64>, reader: DeliveryReader) -> [NearMiss] {
         let recent = reader.query(DeliveryQuery(limit: Self.nearMissWindow, order: .desc)).deliveries
         var ranked: [NearMiss] = []
-        for record in recent where !outcome.matched.contains(record.sequence) {
+        for record in recent where !excluding.contains(record.sequence) {
             let results = matcher.evaluate(record)
             let satisfied = results.filter(\.matched).count
             guard satisfied > 0 else { continue }
@@ -155,8 +165,7 @@ public struct ExpectationVerifier: Sendable {
         ranked = ranked.enumerated().sorted { a, b in
             a.element.satisfied != b.element.satisfied ? a.element.satisfied > b.element.satisfied : a.offset < b.offset
         }.map(\.element)
-        outcome.nearMisses = Array(ranked.prefix(Self.nearMissCount))
-        return outcome
+        return Array(ranked.prefix(Self.nearMissCount))
     }
 
     // MARK: JSON
@@ -213,9 +222,15 @@ public struct ExpectationVerifier: Sendable {
         for sequence in outcome.matched.prefix(listedMatches) { writer.number(sequence) }
         writer.endArray()
         writer.key("nearMisses")
+        writeNearMisses(outcome.nearMisses, to: &writer)
+        writer.endObject()
+    }
+
+    /// `[{"sequence", "satisfied", "of", "differences": [{"field", "expected", "actual"}], "record"}]`.
+    static func writeNearMisses(_ nearMisses: [NearMiss], to writer: inout JSONWriter) {
         writer.beginArray()
         var tokens = DeliveryRecordJSON.TokenCache()
-        for miss in outcome.nearMisses {
+        for miss in nearMisses {
             writer.beginObject()
             writer.key("sequence")
             writer.number(miss.record.sequence)
@@ -241,6 +256,5 @@ public struct ExpectationVerifier: Sendable {
             writer.endObject()
         }
         writer.endArray()
-        writer.endObject()
     }
 }

@@ -12,6 +12,9 @@ public struct APNSRequest: Sendable {
     public var payload: [UInt8]
     /// The number of payload bytes received in all (may exceed `payload.count`).
     public var payloadSize: Int
+    /// Whether the whole body had arrived (END_STREAM) when the request was judged; `false` for
+    /// a body so large that it is answered before its end, so `payloadSize` is a lower bound.
+    public var payloadComplete = true
     /// Set when the header list exceeded the connection's `SETTINGS_MAX_HEADER_LIST_SIZE`;
     /// headers past the limit were not kept.
     public var headerListTooLarge: Bool

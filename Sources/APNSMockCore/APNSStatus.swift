@@ -7,9 +7,13 @@ public enum APNSStatus {
     /// The documented status for `reason`, or 400 for a reason APNs does not list.
     public static func forReason(_ reason: APNSReason) -> Int {
         switch reason {
+        // TopicMismatch (a certificate or token for another app, on the broadcast and channel
+        // management endpoints) is 403 in the table of Apple's "Handling error responses from
+        // Apple Push Notification service" (developer.apple.com/documentation/usernotifications/
+        // handling-error-responses-from-apns): an error of the credentials, like BadCertificate.
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
             .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken, .badEnvironmentKeyIdInToken,
-            .badEnvironmentKeyInToken:
+            .badEnvironmentKeyInToken, .topicMismatch:
             return 403
         case .badPath: return 404
         case .methodNotAllowed: return 405
@@ -22,11 +26,9 @@ public enum APNSStatus {
         // Broadcast and channel reasons (APNS-REFERENCE §6). The status list of Apple's
         // "Handling error responses from APNs" has 400, 403, 404, 405, 413, 429, 500 and 503;
         // these reasons describe a defect of the request, not of its credentials, path or
-        // method, so they are 400. TopicMismatch (a certificate for another bundle) is 400
-        // like BadTopic and TopicDisallowed, its device-push counterparts: the mock's choice
-        // where the stored copy of Apple's table gives no status.
+        // method, so they are 400.
         case .featureNotEnabled, .missingChannelId, .badChannelId, .channelNotRegistered, .badRequestParams,
-            .missingPushType, .cannotCreateChannelConfig, .topicMismatch:
+            .missingPushType, .cannotCreateChannelConfig:
             return 400
         default:
             return 400

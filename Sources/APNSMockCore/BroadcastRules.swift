@@ -177,7 +177,9 @@ public struct BroadcastRules: Sendable {
             return facts.base.fail(
                 .payloadTooLarge,
                 RejectionWords.payloadTooLarge(
-                    size: request.payloadSize, limit: effectivePayloadLimit, what: "broadcasts",
+                    size: request.payloadSize, complete: request.payloadComplete,
+                    contentLength: request.headerBlock.firstValue(.contentLength), limit: effectivePayloadLimit,
+                    what: "broadcasts",
                     overridden: policy.payloadAnalysis.payloadLimit != nil))
         case .payloadFormat:
             guard policy.strictPayload else { return nil }

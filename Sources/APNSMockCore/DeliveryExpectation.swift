@@ -19,12 +19,17 @@ public struct DeliveryExpectation: Sendable, Hashable {
             }
         }
 
-        /// Whether the count forbids records (`none`, `atMost`): such an expectation watches its
-        /// whole `within` window, since a later record can still break it.
-        public var isUpperBound: Bool {
+        /// Whether the count has an upper bound (`exactly`, `atMost`, `none`): such an expectation
+        /// watches its whole `within` window, since a later record can still break it (a
+        /// duplicate of an `exactly 1` push arriving after the first).
+        public var isUpperBound: Bool { maximum != nil }
+
+        /// The most matches that satisfy the count; `nil`: no upper bound (`atLeast`).
+        public var maximum: Int? {
             switch self {
-            case .atMost, .none: true
-            case .exactly, .atLeast: false
+            case .exactly(let n), .atMost(let n): n
+            case .none: 0
+            case .atLeast: nil
             }
         }
 

@@ -45,8 +45,21 @@ enum RejectionWords {
         "apns-expiration is \(quoted(raw)); it must be a UNIX time in whole seconds (0: deliver once, don't store)"
     }
 
-    static func payloadTooLarge(size: Int, limit: Int, what: String, overridden: Bool) -> String {
-        "the payload is \(size) bytes; \(what) may have at most \(limit)"
+    /// The size of a payload over its limit as the request says it: its `content-length` when
+    /// that is larger than what arrived, "more than" what arrived when the mock answered before
+    /// the body's end (`complete` false), else what arrived.
+    static func payloadTooLarge(
+        size: Int, complete: Bool = true, contentLength: String? = nil, limit: Int, what: String, overridden: Bool
+    ) -> String {
+        let sizeText: String
+        if let declared = contentLength.flatMap({ Int($0) }), declared > size {
+            sizeText = "\(declared) bytes (content-length)"
+        } else if !complete {
+            sizeText = "more than \(size) bytes (answered before the body's end)"
+        } else {
+            sizeText = "\(size) bytes"
+        }
+        return "the payload is \(sizeText); \(what) may have at most \(limit)"
             + (overridden ? " (--payload-limit)" : "")
     }
 

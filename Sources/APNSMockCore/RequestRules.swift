@@ -143,7 +143,9 @@ public struct RequestRules: Sendable {
             return facts.fail(
                 .payloadTooLarge,
                 RejectionWords.payloadTooLarge(
-                    size: request.payloadSize, limit: limit, what: "\(facts.pushType?.rawValue ?? "alert") pushes",
+                    size: request.payloadSize, complete: request.payloadComplete,
+                    contentLength: request.headerBlock.firstValue(.contentLength), limit: limit,
+                    what: "\(facts.pushType?.rawValue ?? "alert") pushes",
                     overridden: policy.payloadAnalysis.payloadLimit != nil))
         case .payloadFormat:
             guard policy.strictPayload else { return nil }

@@ -20,6 +20,9 @@ public struct ValidationPolicy: Sendable, Hashable {
     public var tokenRefreshIntervalSeconds: Int64
     /// How far in the future `iat` may lie before the token is invalid.
     public var tokenClockSkewSeconds: Int64
+    /// Whether the TLS server asks clients for a certificate (it has a client CA). When it does
+    /// not, a client's certificate never arrives, and a rejection for a missing token says so.
+    public var clientCertificatesRequested = true
 
     public init(
         strictPayload: Bool = false, strictRegistry: Bool = false,

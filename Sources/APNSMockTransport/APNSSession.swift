@@ -284,9 +284,10 @@ final class APNSSession {
             let parts = ready.request
             let authority = parts.authority ?? parts.host
             let environment = shared.environmentMode.resolve(serverName: serverName, authority: authority)
-            let request = APNSRequest(
+            var request = APNSRequest(
                 method: parts.method, path: parts.path, authority: authority, headerBlock: parts.headers,
                 payload: parts.payload, payloadSize: parts.payloadSize, headerListTooLarge: parts.headerListTooLarge)
+            request.payloadComplete = !ready.early
             let changeCount = shared.registry.changeCount
             if changeCount != registryChangeCount {
                 registry = shared.registry.snapshot()

@@ -97,6 +97,38 @@ import Testing
         await executor.shutdown()
     }
 
+    /// Issue 29: `exactly 1` within a window holds only if the count is still 1 when the window
+    /// closes, so a duplicate that arrives after the first match is caught.
+    @Test func exactlyWatchesItsWholeWindowForDuplicates() async throws {
+        let store = DeliveryStore()
+        let executor = AdminExecutor()
+        let verifier = ExpectationVerifier(
+            reader: DeliveryReader(store: store, analyses: PayloadAnalyses()), executor: executor)
+        // A long window, ended early by the duplicate (a busy machine cannot close it before the
+        // duplicate comes); the second verification below has a short one that runs out.
+        let longOnce = try Self.expectation(
+            #"{"name":"once","match":{"status":200},"count":{"exactly":1},"within":"20s"}"#)
+        let once = try Self.expectation(
+            #"{"name":"once","match":{"status":200},"count":{"exactly":1},"within":"1s"}"#)
+        store.append(Self.record(status: 200))
+        let duplicate = Task {
+            try await Task.sleep(for: .milliseconds(300))
+            store.append(Self.record(status: 200))
+        }
+        let broken = try await verifier.verify([longOnce])[0]
+        #expect(!broken.passed)
+        #expect(broken.matched.count == 2)
+        try await duplicate.value
+        // One match and no duplicate: it passes, at the end of the window rather than the first match.
+        store.removeAll()
+        store.append(Self.record(status: 200))
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(try await verifier.verify([once])[0].passed)
+        #expect(clock.now - start >= .milliseconds(900))
+        await executor.shutdown()
+    }
+
     /// Found by schemathesis: a window that is not a whole number of milliseconds (8.56 ms)
     /// was slept rounded down and judged unrounded, so it was still open when the timer woke
     /// the verifier, and nothing woke it again: `POST /v1/verify` never answered.

@@ -74,7 +74,8 @@ struct ExpectationTests {
         #expect(DeliveryExpectation.Count.atLeast(2).holds(3) && !DeliveryExpectation.Count.atLeast(2).holds(1))
         #expect(DeliveryExpectation.Count.atMost(2).holds(0) && !DeliveryExpectation.Count.atMost(2).holds(3))
         #expect(DeliveryExpectation.Count.none.holds(0) && !DeliveryExpectation.Count.none.holds(1))
-        #expect(DeliveryExpectation.Count.none.isUpperBound && !DeliveryExpectation.Count.exactly(1).isUpperBound)
+        #expect(DeliveryExpectation.Count.none.isUpperBound && DeliveryExpectation.Count.exactly(1).isUpperBound)
+        #expect(!DeliveryExpectation.Count.atLeast(1).isUpperBound && DeliveryExpectation.Count.exactly(2).maximum == 2)
     }
 
     @Test(arguments: [("500ms", 0.5), ("5s", 5), ("2m", 120), ("1h", 3600), ("3", 3), ("0.25", 0.25)])

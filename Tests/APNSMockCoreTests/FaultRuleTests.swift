@@ -365,6 +365,18 @@ struct FaultRuleTests {
         ),
     ]
 
+    /// The list of known fields in an unknown field's error names each field once.
+    @Test func unknownFieldListsEachKnownFieldOnce() throws {
+        do {
+            _ = try Self.parse(#"{"match": {"tokn": "ab"}, "action": {"hang": {}}}"#)
+            Issue.record("an unknown matcher field was taken")
+        } catch let error as FaultRuleError {
+            let known = try #require(error.message.split(separator: "known: ").last).split(separator: ", ")
+            #expect(known.count == Set(known).count, "\(known)")
+            #expect(known.contains("connectionId"))
+        }
+    }
+
     @Test(arguments: errors)
     func errorsNameTheirField(_ example: (String, String)) throws {
         #expect {

@@ -71,6 +71,8 @@ struct RequestBuilder: Sendable {
     var payload: [UInt8] = RequestBuilder.baselinePayload
     /// The number of body bytes received, when it differs from `payload.count`.
     var payloadSize: Int?
+    /// Whether the whole body had arrived (false: answered before its end).
+    var payloadComplete = true
     var headerListTooLarge = false
 
     var strictPayload = false
@@ -101,9 +103,11 @@ struct RequestBuilder: Sendable {
     }
 
     var request: APNSRequest {
-        APNSRequest(
+        var request = APNSRequest(
             method: method, path: path, authority: "api.sandbox.push.apple.com", headers: headers,
             payload: payload, payloadSize: payloadSize, headerListTooLarge: headerListTooLarge)
+        request.payloadComplete = payloadComplete
+        return request
     }
 
     var rules: RequestRules {

@@ -44,16 +44,17 @@ struct StatusTests {
     /// The reasons of the broadcast and channel APIs (APNS-REFERENCE §6; Apple's "Handling error
     /// responses from APNs", "Sending broadcast push notification requests to APNs" and "Sending
     /// channel management requests to APNs"), with the device-push reasons that also apply.
-    /// Apple's status list for these APIs has no 410; the §6 reasons are request defects (400).
+    /// Apple's status list for these APIs has no 410; the §6 reasons are request defects (400),
+    /// but TopicMismatch (credentials for another app) is 403 in Apple's table.
     static let broadcastTable: [Int: [String]] = [
         400: [
             "FeatureNotEnabled", "MissingChannelId", "BadChannelId", "ChannelNotRegistered", "BadRequestParams",
-            "BadRequestPayload", "MissingPushType", "InvalidPushType", "CannotCreateChannelConfig", "TopicMismatch",
+            "BadRequestPayload", "MissingPushType", "InvalidPushType", "CannotCreateChannelConfig",
             "TopicDisallowed", "BadExpirationDate", "BadPriority", "BadMessageId", "PayloadEmpty", "DuplicateHeaders",
         ],
         403: [
             "BadCertificate", "BadCertificateEnvironment", "ExpiredProviderToken", "Forbidden",
-            "InvalidProviderToken", "MissingProviderToken",
+            "InvalidProviderToken", "MissingProviderToken", "TopicMismatch",
         ],
         404: ["BadPath"],
         405: ["MethodNotAllowed"],

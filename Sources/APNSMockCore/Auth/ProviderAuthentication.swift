@@ -36,6 +36,12 @@ enum ProviderAuthentication {
         request: APNSRequest, context: ConnectionContext, policy: ValidationPolicy, facts: inout RequestFacts
     ) -> APNSReason? {
         guard let authorization = facts.authorization else {
+            guard policy.clientCertificatesRequested else {
+                return facts.fail(
+                    .missingProviderToken,
+                    "no authorization header, and no client certificate: this server does not ask for one (it runs without a client CA: --client-ca or clientCA), so a certificate a client has is never sent; send 'authorization: bearer <JWT>', or start the server with a client CA"
+                )
+            }
             return facts.fail(
                 .missingProviderToken,
                 "no authorization header; a connection without a client certificate needs 'authorization: bearer <JWT>'"
@@ -70,10 +76,7 @@ enum ProviderAuthentication {
             details = cached
         } else {
             guard let parsed = ProviderTokenParser.parse(token) else {
-                return facts.fail(
-                    .invalidProviderToken,
-                    "the provider token is not a JWT with a header {alg, kid} and claims {iss, iat} (base64url, three parts)"
-                )
+                return facts.fail(.invalidProviderToken, ProviderTokenParser.problem(with: token[...]))
             }
             guard parsed.algorithm == "ES256" else {
                 return facts.fail(

@@ -73,6 +73,44 @@ public enum ProviderTokenParser {
             signature: signature)
     }
 
+    /// Why `parse` refused `token`, in words: the first thing wrong with it, checked in the order
+    /// a reader of the token meets them (parts, header, `alg`, `kid`, claims, signature). Only
+    /// for a refused token: it parses again to say what is wrong.
+    public static func problem(with token: Substring) -> String {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else {
+            return
+                "the provider token has \(parts.count) part\(parts.count == 1 ? "" : "s") separated by '.'; a JWT has three (header.claims.signature, base64url)"
+        }
+        guard let headerData = base64URLDecode(parts[0]),
+            let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any]
+        else { return "the provider token's header (its first part) is not a base64url-encoded JSON object" }
+        guard let algorithm = header["alg"] as? String else {
+            return "the provider token's header has no 'alg'; APNs takes ES256"
+        }
+        guard algorithm == "ES256" else {
+            return
+                "the provider token's alg is '\(algorithm)'; APNs accepts only ES256 (an ECDSA P-256 signature with your .p8 key)"
+        }
+        guard let keyID = header["kid"] as? String, !keyID.isEmpty else {
+            return "the provider token's header has no 'kid' (the 10-character key id of your .p8 key)"
+        }
+        guard let claimsData = base64URLDecode(parts[1]),
+            let claims = (try? JSONSerialization.jsonObject(with: claimsData)) as? [String: Any]
+        else { return "the provider token's claims (its second part) are not a base64url-encoded JSON object" }
+        guard let teamID = claims["iss"] as? String, !teamID.isEmpty else {
+            return "the provider token's claims have no 'iss' (your 10-character team id)"
+        }
+        guard seconds(claims["iat"]) != nil else {
+            return "the provider token's claims have no 'iat' as a number of seconds since 1970"
+        }
+        guard let signature = base64URLDecode(parts[2]) else {
+            return "the provider token's signature (its third part) is not base64url"
+        }
+        return
+            "the provider token's signature is \(signature.count) bytes; an ES256 signature is 64 (r||s) or DER-encoded"
+    }
+
     /// `iat` as an integer, a float or a numeric string, in whole seconds.
     static func seconds(_ value: Any?) -> Int64? {
         switch value {

@@ -95,7 +95,8 @@ public struct FaultRule: Sendable, Hashable {
 
     /// The matcher of a `match` object, and its `connectionId` (a fault rule's own field).
     private static func readMatch(_ json: JSONValue) throws(FaultRuleError) -> (DeliveryMatcher, UInt64?) {
-        let known = DeliveryMatcher.fieldNames + ["connectionId"]
+        // connectionId is a matcher field already (records have it); a rule reads it itself.
+        let known = DeliveryMatcher.fieldNames
         guard case .object(let members) = json else {
             throw FaultRuleError(#"'match' must be an object of matcher fields such as {"token": "…"}"#)
         }
