@@ -11,7 +11,9 @@
 #   docker run --rm -p 127.0.0.1:2197:2197 -p 127.0.0.1:2195:2195 -p 127.0.0.1:2198:2198 apns-mock
 #
 # The binary links the Swift runtime and Foundation statically (--static-swift-stdlib), so the runtime image is
-# Debian slim plus libnghttp2 and libssl (and curl for the health check); no Swift runtime image is needed.
+# Debian slim plus libnghttp2 and libssl; no Swift runtime image is needed, and no curl (`apns-mock healthcheck`
+# is the health check). No files need mounting: the server generates its development CA and certificate at start
+# (into $XDG_STATE_HOME, /app/state); a client fetches that CA from the admin port, GET /v1/ca.pem.
 #
 # The admin API (port 2198) listens on all interfaces inside the container, without a token unless
 # APNS_MOCK_ADMIN_TOKEN is set: publish it on the host's loopback only (`-p 127.0.0.1:2198:2198`).
@@ -45,21 +47,24 @@ RUN make release-static IMAGE_SCRATCH=.build && install -D -m 0755 dist/apns-moc
 # ---- runtime base (shared) ------------------------------------------------------------------------------------
 FROM ${RUNTIME_BASE} AS runtime-base
 
-# libnghttp2-14 and libssl3 are the runtime halves of the -dev packages above; curl runs the health check.
+# libnghttp2-14 and libssl3 are the runtime halves of the -dev packages above.
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libnghttp2-14 libssl3 curl \
+    && apt-get install -y --no-install-recommends libnghttp2-14 libssl3 \
     && apt-get clean \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
     && groupadd --system --gid 10001 apnsmock \
-    && useradd --system --uid 10001 --gid 10001 --home-dir /app --no-create-home --shell /usr/sbin/nologin apnsmock
+    && useradd --system --uid 10001 --gid 10001 --home-dir /app --no-create-home --shell /usr/sbin/nologin apnsmock \
+    && install -d -o 10001 -g 10001 -m 0700 /app /app/state
 
 WORKDIR /app
 
-# The committed development certificates (tests only; see certs/README.md). `serve` reads certs/server.pem and
-# certs/server-key.pem relative to the working directory by default. Owned by the service user so that
-# `apns-mock certs generate --out certs` also works inside the container.
-COPY --chown=10001:10001 certs/ /app/certs/
+# No certificates in the image: a CA whose key shipped in every copy would be a hole in any trust store it is added
+# to. With no certs/ in the working directory, `serve` generates a development CA and server certificate (for
+# localhost, the service name apns-mock and Apple's APNs, broadcast and management host names) into
+# $XDG_STATE_HOME/apns-mock at start; clients fetch the CA from GET /v1/ca.pem. Mount a volume on /app/state to keep
+# one CA across restarts, or mount certs/ on /app/certs to serve your own.
+ENV XDG_STATE_HOME=/app/state
 
 # Not root. Ports 2195, 2197 and 2198 need no privilege. Port 443 does, unless the container's network namespace
 # sets net.ipv4.ip_unprivileged_port_start=0: Docker 20.10 and later set it in every container; podman does not
@@ -72,7 +77,7 @@ EXPOSE 443 2197 2195 2198
 
 # Probes the admin port of the default command; change it if you move the admin API (--admin-port).
 HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=3 \
-    CMD curl -fsS -o /dev/null http://127.0.0.1:2198/health || exit 1
+    CMD ["apns-mock", "healthcheck", "--admin", "http://127.0.0.1:2198"]
 
 ENTRYPOINT ["apns-mock", "serve"]
 # Inside the container all listeners bind all interfaces, otherwise published ports could not reach them; what is
@@ -84,6 +89,14 @@ CMD ["--host", "0.0.0.0", "--port", "443", "--port", "2197", "--channels-port", 
 # ---- runtime from a binary built on the host (make release-static) ------------------------------------------------
 FROM runtime-base AS runtime-prebuilt
 COPY dist/apns-mock /usr/local/bin/apns-mock
+
+# ---- a client for the image test: the runtime with curl (the image itself has none) ------------------------------
+FROM runtime-base AS test-client
+USER root
+RUN export DEBIAN_FRONTEND=noninteractive \
+    && apt-get update && apt-get install -y --no-install-recommends curl && rm -rf /var/lib/apt/lists/*
+USER 10001:10001
+ENTRYPOINT []
 
 # ---- runtime from source (the default target) ------------------------------------------------------------------
 FROM runtime-base AS runtime

@@ -163,6 +163,11 @@ if [ "$mode" = build ]; then
 fi
 [ "$mode" = test ] || fail "usage: scripts/image.sh build|test"
 build_image
+# The image has no curl: the compose test's client is the Dockerfile's test-client stage (the runtime plus curl).
+CLIENT_IMAGE=apns-mock-test-client:dev
+say "podman build --target test-client -t $CLIENT_IMAGE"
+timeout 900 podman --runtime runc build --pull=never --format docker --target test-client -t "$CLIENT_IMAGE" . \
+    >"$work/client-build.log" 2>&1 || { tail -n 30 "$work/client-build.log"; fail "podman build of the test client failed"; }
 
 # ---- helpers ------------------------------------------------------------------------------------------------
 KEY_ARGS=(--key certs/AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --team-id DEF123GHIJ)
@@ -190,7 +195,7 @@ check_health() {
 # Arguments: URL, then extra curl arguments.
 push() {
     local url=$1; shift
-    timeout 30 curl -sS --http2 --cacert certs/ca.pem -o "$work/body" -D "$work/headers" -w '%{http_code} %{http_version}' \
+    timeout 30 curl -sS --http2 --cacert "$work/ca.pem" -o "$work/body" -D "$work/headers" -w '%{http_code} %{http_version}' \
         -H "authorization: bearer $provider_token" -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
         --data-binary '{"aps":{"alert":{"title":"from the image test"}}}' "$@" "$url"
 }
@@ -234,8 +239,15 @@ check_health "$ctr"
 [ "$(pm exec "$ctr" id -u)" = 10001 ] || fail "the container does not run as uid 10001"
 ldd_out=$(pm exec "$ctr" ldd /usr/local/bin/apns-mock)
 if grep -q 'libswiftCore\|libFoundation\|not found' <<<"$ldd_out"; then fail "binary links: $ldd_out"; fi
+pm exec "$ctr" sh -c 'command -v curl' >/dev/null 2>&1 && fail "the image has curl; its health check is apns-mock healthcheck"
+pm exec "$ctr" sh -c 'ls /app/certs' >/dev/null 2>&1 && fail "the image carries certificates; it should generate its own"
+say "the health check is apns-mock healthcheck (no curl in the image); no certificates in the image"
 
-provider_token=$(timeout 30 podman --runtime runc exec "$ctr" apns-mock token "${KEY_ARGS[@]}")
+# Nothing mounted: the CA the server generated comes from the admin API, the token from the host's binary.
+admin_get() { curl -fsS --max-time 10 -H "authorization: Bearer $admin_token" "$admin$1"; }
+admin_get /v1/ca.pem >"$work/ca.pem" || fail "GET /v1/ca.pem failed"
+grep -q 'BEGIN CERTIFICATE' "$work/ca.pem" || fail "GET /v1/ca.pem is not a certificate: $(head -c 300 "$work/ca.pem")"
+provider_token=$(dist/apns-mock token "${KEY_ARGS[@]}")
 device=$(random_token)
 result=$(push "https://localhost:$apns_port/3/device/$device" || true)
 [ "$result" = "200 2" ] || fail "push answered '$result': $(cat "$work/headers" "$work/body")"
@@ -243,7 +255,6 @@ grep -qi '^apns-id: ' "$work/headers" || fail "no apns-id in the answer"
 say "push over HTTP/2 to localhost:$apns_port: 200"
 code=$(curl -sS -o /dev/null -w '%{http_code}' --max-time 10 "$admin/v1/deliveries?token=$device")
 [ "$code" = 401 ] || fail "GET /v1/deliveries without the admin token answered $code, not 401"
-admin_get() { curl -fsS --max-time 10 -H "authorization: Bearer $admin_token" "$admin$1"; }
 admin_get "/v1/deliveries?token=$device" >"$work/deliveries.json"
 assert_delivery "$work/deliveries.json" "$device" sandbox "localhost:$apns_port"
 say "GET /v1/deliveries: 401 without the admin token; with it one record, status 200, token $device"
@@ -288,16 +299,16 @@ check_health "$mock"
 network=$(pm network ls --filter "label=io.podman.compose.project=$project" --format '{{.Name}}' | head -n 1)
 [ -n "$network" ] || fail "compose created no network"
 
-# A client container on the compose network pushes to Apple's sandbox host name on port 443 (the network alias),
-# then reads the record through the admin API under the service name. It is the image itself: curl and the
-# token command are in it.
+# A client container on the compose network fetches the CA from the admin API under the service name, pushes to
+# Apple's sandbox host name on port 443 (the network alias), then reads the record back.
 device=$(random_token)
 client="apns-mock-image-client-$$"
 containers+=("$client")
-timeout 120 podman --runtime runc run --name "$client" --network "$network" --entrypoint sh "$IMAGE" -c '
+timeout 120 podman --runtime runc run --name "$client" --network "$network" -e token="$provider_token" \
+    "$CLIENT_IMAGE" sh -c '
     set -e
-    token=$(apns-mock token --key certs/AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --team-id DEF123GHIJ)
-    curl -sS --http2 --cacert certs/ca.pem -o /dev/null -w "%{http_code} %{http_version}\n" \
+    curl -fsS -o /tmp/ca.pem "http://apns-mock:2198/v1/ca.pem"
+    curl -sS --http2 --cacert /tmp/ca.pem -o /dev/null -w "%{http_code} %{http_version}\n" \
         -H "authorization: bearer $token" -H "apns-topic: com.example.app" -H "apns-push-type: alert" \
         --data-binary "{\"aps\":{\"alert\":{\"title\":\"from the image test\"}}}" \
         "https://api.sandbox.push.apple.com/3/device/$1"

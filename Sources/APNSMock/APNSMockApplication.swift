@@ -76,6 +76,10 @@ public struct APNSMockApplication: Sendable {
     let connections: ConnectionRegistry
     /// The files of the chain generated for `configuration.serverChain` (`nil` without one).
     public let serverChainFiles: ServerChain.Files?
+    /// The CA certificate (PEM) a client trusts to reach this server, served at `GET /v1/ca.pem`:
+    /// the development CA (generated or `certs/ca.pem`) or a generated chain's root; `nil` for a
+    /// server certificate given as files, whose CA apns-mock does not know.
+    public let serverCA: [UInt8]?
     /// The admin API's own low-priority thread.
     let adminExecutor = AdminExecutor()
     /// Fault rules, modes, behaviors.
@@ -134,8 +138,28 @@ public struct APNSMockApplication: Sendable {
         } else {
             serverChainFiles = nil
         }
+        var clientCAPath = configuration.clientCAPath
+        var serverCAPath = serverChainFiles?.root
+        if configuration.serverChain == nil, configuration.usesDefaultServerCertificate {
+            if FileManager.default.fileExists(atPath: certificatePath) {
+                // The repository's committed test certificates (run from its root).
+                serverCAPath = APNSMockConfiguration.developmentClientCAPath
+            } else {
+                let (paths, generated) = try DevelopmentCredentials.ensure()
+                certificatePath = paths.serverCertificate
+                keyPath = paths.serverPrivateKey
+                serverCAPath = paths.caCertificate
+                if configuration.clientCAPath == nil && configuration.askForClientCertificates {
+                    clientCAPath = paths.caCertificate
+                }
+                logger.notice(
+                    "no \(configuration.tlsCertificatePath) here: serving the development certificate of \(paths.directory) (\(generated ? "generated now" : "generated before")); clients trust its ca.pem, also at GET /v1/ca.pem on the admin port",
+                    metadata: ["apnsmock.credentials": "\(paths.directory)"])
+            }
+        }
+        serverCA = serverCAPath.flatMap { FileManager.default.contents(atPath: $0) }.map { Array($0) }
         let tls = try TLSServerContext(
-            certificatePath: certificatePath, privateKeyPath: keyPath, clientCAPath: configuration.clientCAPath)
+            certificatePath: certificatePath, privateKeyPath: keyPath, clientCAPath: clientCAPath)
         let analysis = PayloadAnalysisOptions(
             catalog: try configuration.localizationsPath.map(LocalizationDirectory.load(path:))
                 ?? LocalizationCatalog(),
@@ -166,9 +190,10 @@ public struct APNSMockApplication: Sendable {
         faults = FaultControl(
             defaultSeed: configuration.seed, throttle: configuration.throttle, behaviors: configuration.behaviors)
         try Self.installSetupFaults(configuration.faults, into: faults, now: now())
-        let policy = ValidationPolicy(
+        var policy = ValidationPolicy(
             strictPayload: configuration.strictPayload, strictRegistry: configuration.strictRegistry,
             environmentKeyReason: configuration.environmentKeyReason, payloadAnalysis: analysis)
+        policy.clientCertificatesRequested = tls.requestsClientCertificates
         let context = APNSListenerContext(
             tls: tls, settings: configuration.http2, rules: ServiceRules(policy: policy),
             environmentMode: configuration.environment, store: store, registry: registry,
@@ -293,19 +318,34 @@ public struct APNSMockApplication: Sendable {
         let listeners = listeners
         let apnsPort = listeners[0].port
         let channelsPort = self.channelsPort
+        let planned = Endpoints(
+            apnsHost: configuration.host, apnsPort: apnsPort, adminHost: configuration.adminHost,
+            adminPort: configuration.adminPort, channelsPort: channelsPort)
+        let info = ServerInfo(
+            version: APNSMockVersion.current, environment: configuration.environment.rawValue,
+            caCertificate: serverCA,
+            noCAReason:
+                "this server's certificate was given as files (--tls-cert, tlsCert) or its chain's root was given to nobody: apns-mock does not know the CA that issued it; trust that CA as you were given it",
+            addresses: ServerInfo.Addresses(
+                apnsURL: planned.apnsURL, apnsPorts: apnsPorts, channelsURL: planned.channelsURL,
+                channelsPort: channelsPort, adminURL: planned.adminURL, adminPort: planned.adminPort))
         let app = Application(
             router: AdminRouter.build(
                 store: store, analyses: analyses, registry: registry, executor: adminExecutor,
                 reset: { [self] in resetState() }, connections: connections,
                 access: AdminAccess(token: configuration.adminToken), faults: faults, connectionLog: connectionLog,
-                now: now, metrics: metrics),
+                now: now, metrics: metrics, info: info),
             configuration: .init(address: .hostname(configuration.adminHost, port: configuration.adminPort)),
             onServerRunning: { channel in
                 for listener in listeners { listener.startAccepting() }
-                await onReady(
-                    Endpoints(
-                        apnsHost: configuration.host, apnsPort: apnsPort, adminHost: configuration.adminHost,
-                        adminPort: channel.localAddress?.port ?? configuration.adminPort, channelsPort: channelsPort))
+                var endpoints = planned
+                endpoints.adminPort = channel.localAddress?.port ?? configuration.adminPort
+                let ready = endpoints
+                info.update {
+                    $0.adminPort = ready.adminPort
+                    $0.adminURL = ready.adminURL
+                }
+                await onReady(ready)
             },
             eventLoopGroupProvider: .shared(adminExecutor.group),
             logger: logger)

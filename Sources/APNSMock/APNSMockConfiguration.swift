@@ -132,6 +132,19 @@ public struct APNSMockConfiguration: Sendable {
         }
     }
 
+    /// Whether the server certificate is the default one (`certs/server.pem` with its key): the
+    /// committed test certificate when run from the repository root, else the development
+    /// credentials generated per user (``DevelopmentCredentials``).
+    public var usesDefaultServerCertificate: Bool {
+        let defaults = APNSMockConfiguration()
+        return tlsCertificatePath == defaults.tlsCertificatePath && tlsKeyPath == defaults.tlsKeyPath
+    }
+
+    /// With the generated development credentials and no `clientCAPath`, ask clients for
+    /// certificates signed by the generated CA (as `certs/ca.pem` is asked for in the repository).
+    /// `false` when a configuration said `clientCA: null` (no client certificates asked for).
+    public var askForClientCertificates = true
+
     /// The development CA, relative to the working directory: it signed the default
     /// `certs/server.pem` and the committed sample provider certificates (`certs/provider-*.pem`).
     public static let developmentClientCAPath = "certs/ca.pem"

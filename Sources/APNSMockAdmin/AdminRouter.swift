@@ -21,13 +21,15 @@ public enum AdminRouter {
     ///   - connectionLog: live and recent connections (`/v1/connections`).
     ///   - now: the clock (epoch ms) that dates rules and modes.
     ///   - metrics: the mock's metrics (`GET /metrics`); `nil`: a new set over `store`.
+    ///   - info: the server's addresses, version and CA (`GET /v1/info`, `GET /v1/ca.pem`); `nil`:
+    ///     no such routes (a router tested without a server).
     public static func build(
         store: DeliveryStore, analyses: PayloadAnalyses = PayloadAnalyses(), registry: Registry,
         executor: AdminExecutor,
         reset: @escaping @Sendable () async -> Void = {}, connections: (any ConnectionControl)? = nil,
         access: AdminAccess = AdminAccess(token: nil), faults: FaultControl = FaultControl(),
         connectionLog: ConnectionLog = ConnectionLog(), now: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
-        metrics: MockMetrics? = nil
+        metrics: MockMetrics? = nil, info: ServerInfo? = nil
     ) -> Router<BasicRequestContext> {
         let router = Router()
         let reader = DeliveryReader(store: store, analyses: analyses)
@@ -45,6 +47,15 @@ public enum AdminRouter {
             FaultRoutes.Targets(faults: faults, connectionLog: connectionLog, connections: connections, now: now))
         ReportRoutes.add(to: router, reader: reader, executor: executor, connectionLog: connectionLog, now: now)
         DashboardRoutes.add(to: router)
+        if let info {
+            router.get("/v1/info") { _, _ in json(status: .ok, info.json) }
+            router.get("/v1/ca.pem") { _, _ in
+                guard let pem = info.caCertificate else { return errorResponse(.notFound(info.noCAReason)) }
+                return Response(
+                    status: .ok, headers: [.contentType: "application/x-pem-file"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: pem)))
+            }
+        }
         router.get("/health") { _, _ in
             var json = JSONWriter(capacity: 160)
             json.beginObject()
@@ -169,6 +180,15 @@ public enum AdminRouter {
                 }
                 close = value == "true"
             }
+            // A body says the caller meant something this route does not do: refuse it rather than ignore it.
+            let body = (try? await RegistryRoutes.readBody(request)) ?? []
+            let text = body.filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            guard text.isEmpty || text == Array("{}".utf8) else {
+                return errorResponse(
+                    .badRequest(
+                        "POST /v1/reset takes no body: it deletes every record and puts keys, devices, channels and fault rules back to the start-up setup (closeConnections=true in the query closes the connections too)"
+                    ))
+            }
             reader.removeAll()
             await reset()
             let closed = close ? await connections?.closeAllConnections() ?? 0 : 0
@@ -181,8 +201,12 @@ public enum AdminRouter {
     /// The expectations of a `POST /v1/verify` body: `{"expect": [...]}` or the bare list, each
     /// `within` (a step's too) at most `maximumWaitSeconds`.
     static func verifyBody(_ body: [UInt8]) throws(AdminError) -> [DeliveryExpectation] {
-        guard let document = JSONValue.parse(body) else {
-            throw .badRequest("the body must be JSON: {\"expect\": [expectations]}")
+        let document: JSONValue
+        do throws(JSONSyntaxError) {
+            document = try JSONValue.parsing(body)
+        } catch {
+            throw .badRequest(
+                "the body is not valid JSON (\(error.description)); it should be {\"expect\": [expectations]}")
         }
         if case .object(let members) = document {
             for member in members where member.key != "expect" {
@@ -314,6 +338,14 @@ public enum AdminRouter {
                     "apns-mock is shutting down (SIGTERM or stop()): the wait ended with \(outcome.records.count) of \(count) matching records"
                 ))
         }
+        // A wait that timed out says what came closest, as a failed verification does.
+        let nearMisses =
+            outcome.satisfied || query.matcher.isEmpty
+            ? []
+            : try await executor.run(.bulk) {
+                ExpectationVerifier.nearMisses(
+                    of: query.matcher, excluding: Set(outcome.records.map(\.sequence)), reader: reader)
+            }
         return json(
             status: outcome.satisfied ? .ok : .requestTimeout,
             deliveriesJSON(outcome.records) { writer in
@@ -321,6 +353,10 @@ public enum AdminRouter {
                 writer.number(outcome.records.count)
                 writer.key("satisfied")
                 writer.bool(outcome.satisfied)
+                if !outcome.satisfied {
+                    writer.key("nearMisses")
+                    ExpectationVerifier.writeNearMisses(nearMisses, to: &writer)
+                }
             })
     }
 

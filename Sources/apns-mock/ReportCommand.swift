@@ -17,7 +17,7 @@ struct ReportCommand: AsyncParsableCommand {
             --fail-on; 1 at least one; 2 usage error or unreachable server.
             """)
 
-    @Option(help: "The admin API's URL (default http://127.0.0.1:2198).") var admin = "http://127.0.0.1:2198"
+    @Option(help: "The admin API's URL.") var admin = AdminOptions.defaultURL
     @Option(help: "Bearer token for the admin API, if it requires one (default: $APNS_MOCK_ADMIN_TOKEN).")
     var adminToken: String?
     @Option(

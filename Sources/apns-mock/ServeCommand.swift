@@ -41,8 +41,12 @@ struct ServeCommand: AsyncParsableCommand {
     var adminToken: String?
     @Flag(help: "Allow an --admin-host other than loopback without a token (refused otherwise).")
     var adminInsecure = false
-    @Option(help: "PEM server certificate chain (default certs/server.pem).") var tlsCert: String?
-    @Option(help: "PEM server private key (default certs/server-key.pem).") var tlsKey: String?
+    @Option(
+        help:
+            "PEM server certificate chain (default certs/server.pem here, else a development certificate generated once per user: see 'apns-mock ca')."
+    )
+    var tlsCert: String?
+    @Option(help: "PEM server private key (default certs/server-key.pem, or the generated one).") var tlsKey: String?
     @Option(
         help: ArgumentHelp(
             "Serve a chain generated at start instead of --tls-cert/--tls-key (TEST ONLY): apple-like (leaf ← intermediate ← a root named like Apple's USERTrust RSA root, written as root.pem for the client to trust) or untrusted-root (a root nobody is given).",
@@ -356,7 +360,13 @@ struct ServeCommand: AsyncParsableCommand {
             files.append(
                 (source("--client-ca", given: clientCA != nil, "clientCA", inFile: fileSets.clientCA), clientCAPath))
         }
-        if configuration.serverChain != nil { files.removeFirst(2) }
+        if configuration.serverChain != nil
+            || (configuration.usesDefaultServerCertificate
+                && !FileManager.default.fileExists(atPath: configuration.tlsCertificatePath))
+        {
+            // A generated chain, or the development credentials (no certs/ here): no files to read.
+            files.removeFirst(2)
+        }
         for (source, path) in files {
             guard let problem = FileProblem.check(path) else { continue }
             let hint =
@@ -401,7 +411,10 @@ struct ServeCommand: AsyncParsableCommand {
                 $0.rawValue == environmentKeyReason
             }!
         }
-        if let clientCA { configuration.clientCAPath = clientCA == Self.noClientCA ? nil : clientCA }
+        if let clientCA {
+            configuration.clientCAPath = clientCA == Self.noClientCA ? nil : clientCA
+            configuration.askForClientCertificates = clientCA != Self.noClientCA
+        }
         if let logLevel { configuration.logLevel = Logger.Level(rawValue: logLevel)! }
         if let seed { configuration.seed = seed }
         if let throttle { configuration.throttle = try? ThrottleLimit(parsing: throttle) }

@@ -19,9 +19,9 @@ struct VerifyCommand: AsyncParsableCommand {
             """)
 
     @Argument(
-        help: ArgumentHelp("DeliveryExpectation files, or directories of *.yaml files.", valueName: "file-or-dir"))
+        help: ArgumentHelp("Expectation files (YAML), or directories of *.yaml files.", valueName: "file-or-dir"))
     var paths: [String] = []
-    @Option(help: "The admin API's URL (default http://127.0.0.1:2198).") var admin = "http://127.0.0.1:2198"
+    @Option(help: "The admin API's URL.") var admin = AdminOptions.defaultURL
     @Option(help: "Bearer token for the admin API, if it requires one (default: $APNS_MOCK_ADMIN_TOKEN).")
     var adminToken: String?
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file")) var junit: String?

@@ -42,7 +42,15 @@ import Yams
 
     static func makeRouter() -> (Router<BasicRequestContext>, AdminExecutor) {
         let executor = AdminExecutor()
-        return (AdminRouter.build(store: DeliveryStore(), registry: Registry(), executor: executor), executor)
+        let info = ServerInfo(
+            version: "test", environment: "sandbox", caCertificate: Array("-----BEGIN CERTIFICATE-----\n".utf8),
+            noCAReason: "none",
+            addresses: ServerInfo.Addresses(
+                apnsURL: "https://127.0.0.1:2197", apnsPorts: [2197], channelsURL: "https://127.0.0.1:2195",
+                channelsPort: 2195, adminURL: "http://127.0.0.1:2198", adminPort: 2198))
+        return (
+            AdminRouter.build(store: DeliveryStore(), registry: Registry(), executor: executor, info: info), executor
+        )
     }
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedPathIsRouted() async throws {

@@ -59,7 +59,10 @@ import Testing
         (["certs", "generate", "--chain", "apple", "--out", "/tmp/x"], "--chain must be apple-like or untrusted-root"),
         (["serve", "--bogus"], "Unknown option '--bogus'"),
         (["serve", "--log-level", "loud"], "--log-level must be one of"),
-        (["token", "--key", "/nonexistent.p8", "--key-id", "A", "--team-id", "B"], "--key: cannot read"),
+        (
+            ["token", "--key", "/nonexistent.p8", "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ"],
+            "--key: cannot read"
+        ),
         (
             ["serve", "--config", "/nonexistent/apns-mock.yaml"],
             "/nonexistent/apns-mock.yaml: no such file or directory"
@@ -76,7 +79,7 @@ import Testing
         ),
         (["serve", "--localizations", E2E.repositoryRoot + "/certs/ca.pem"], "/certs/ca.pem': is not a directory"),
         (
-            ["token", "--key", E2E.repositoryRoot + "/certs", "--key-id", "A", "--team-id", "B"],
+            ["token", "--key", E2E.repositoryRoot + "/certs", "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ"],
             "/certs': is a directory, not a file"
         ),
         (["serve", "--auth-stream-limit", "maybe"], "--auth-stream-limit must be on or off; got 'maybe'"),

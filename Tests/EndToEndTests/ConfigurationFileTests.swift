@@ -90,8 +90,9 @@ import Testing
         #expect(configuration.adminHost == defaults.adminHost)
         #expect(configuration.adminPort == defaults.adminPort)
         #expect(configuration.adminToken == nil && configuration.adminInsecure == defaults.adminInsecure)
-        #expect(configuration.tlsCertificatePath == E2E.repositoryRoot + "/" + defaults.tlsCertificatePath)
-        #expect(configuration.tlsKeyPath == E2E.repositoryRoot + "/" + defaults.tlsKeyPath)
+        // Left to the default, which serves the repository's certificates from its root, and the
+        // development credentials anywhere else.
+        #expect(configuration.usesDefaultServerCertificate)
         #expect(configuration.environment == defaults.environment)
         #expect(configuration.http2 == defaults.http2)
         #expect(configuration.recordCapacity == defaults.recordCapacity)
@@ -312,17 +313,43 @@ import Testing
 
     /// Starts `apns-mock serve` with `arguments` in `directory`; returns the ready line (or
     /// nil when it exits first) and the process, still running.
-    static func serve(_ arguments: [String], in directory: String) throws -> (String?, Process) {
+    static func serve(
+        _ arguments: [String], in directory: String, executable: String = CLITests.executable
+    ) throws -> (String?, Process) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLITests.executable)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["serve"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        // Outside the repository the development credentials are generated: into a test state directory.
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_STATE_HOME": E2E.testStateDirectory]) { $1 }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
         let line = E2E.firstLine(of: out)
         return (line.isEmpty ? nil : line, process)
+    }
+
+    /// Finding of issue 29: served from the repository root as the README says, the example file
+    /// asks for the committed provider certificates, and the README's certificate push gets 200
+    /// (the file used to name certs/server.pem itself, which turned the development client CA off).
+    @Test func theExampleFileTakesTheCommittedProviderCertificate() async throws {
+        let (ready, process) = try Self.serve(
+            ["--config", Self.exampleFile, "--port", "0", "--admin-port", "0"], in: E2E.repositoryRoot)
+        let line = try #require(ready, "no ready line")
+        let port = try #require(line.firstMatch(of: #/apns=https://127\.0\.0\.1:(\d+)/#)?.1)
+        let certs = E2E.repositoryRoot + "/certs/"
+        let output = try await E2E.run(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", certs + "ca.pem", "--cert", certs + "provider-sandbox.pem", "--key",
+                certs + "provider-sandbox-key.pem", "-H", "apns-topic: com.example.app", "-d",
+                #"{"aps":{"alert":"hi"}}"#,
+                "-w", "%{http_code}", "https://127.0.0.1:\(port)/3/device/" + String(repeating: "ab", count: 32),
+            ])
+        #expect(output.stdout == "200", "\(output.stdout) \(output.stderr)")
+        try await Self.stop(process)
     }
 
     static func stop(_ process: Process) async throws {

@@ -263,7 +263,8 @@ import Testing
         // docs/CLIENTS.md runs the end-to-end clients: node, and the Python `make test` installs them in
         // (`$APNS_MOCK_PYTHON`). Without them the page is skipped, as those clients' own tests are.
         let code = blocks.map(\.code).joined(separator: "\n")
-        let needsNode = code.contains("node - <<"), needsPython = code.contains("APNS_MOCK_PYTHON")
+        let needsNode = code.contains("node - <<")
+        let needsPython = code.contains("APNS_MOCK_PYTHON")
         if (needsNode && E2E.which("node") == nil)
             || (needsPython && ProcessInfo.processInfo.environment["APNS_MOCK_PYTHON"] == nil)
         {

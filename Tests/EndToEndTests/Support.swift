@@ -12,6 +12,9 @@ enum E2E {
         return "/" + path.joined(separator: "/")
     }()
     static let caFile = repositoryRoot + "/certs/ca.pem"
+    /// `XDG_STATE_HOME` for apns-mock processes started outside the repository, where they
+    /// generate their development credentials (kept for the whole run, as a user's are).
+    static let testStateDirectory = NSTemporaryDirectory() + "apns-mock-test-state"
     static let keyFile = repositoryRoot + "/certs/AuthKey_ABC123DEFG.p8"
     static let keyID = "ABC123DEFG"
     static let teamID = "DEF123GHIJ"

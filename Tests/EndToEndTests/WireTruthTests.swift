@@ -112,7 +112,7 @@ import Testing
     }
 
     /// A fault rule's GOAWAY with `lastStreamId` below streams already answered names the
-    /// highest answered stream instead (RFC 9113 §6.8); the README says so. Node's http2 sees it.
+    /// highest answered stream instead (RFC 9113 §6.8); docs/FAULTS.md says so. Node's http2 sees it.
     @Test(.enabled(if: nodeAvailable, "node is not installed"))
     func aRuleGoAwayNeverTakesBackAnswers() async throws {
         try await E2E.withMock { mock in

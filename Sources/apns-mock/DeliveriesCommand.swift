@@ -1,0 +1,28 @@
+import APNSMockCore
+import ArgumentParser
+import Foundation
+
+/// `apns-mock deliveries [FIELD=VALUE…]`: the records that match, from `GET /v1/deliveries`.
+struct DeliveriesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deliveries",
+        abstract: "List the recorded requests that match (GET /v1/deliveries).",
+        discussion: """
+            Filters are the query's fields: status=410, token=…, tokenPrefix=…, topic=…, pushType=…, \
+            reason=…, apnsId=…, kind=broadcast, channelId=…, outcome=…, faultId=…, \
+            payload.aps.alert.title=Hi (docs/ADMIN-API.md lists them); paging: limit=N, order=desc. \
+            Exit status: 0 listed (maybe none); 2 bad filter or unreachable server.
+            """)
+
+    @Argument(help: ArgumentHelp("Filters, FIELD=VALUE.", valueName: "field=value")) var filters: [String] = []
+    @OptionGroup var options: AdminOptions
+
+    func run() throws {
+        let response = options.call("deliveries", "GET", "/v1/deliveries" + AdminOptions.query("deliveries", filters))
+        if options.json { return AdminOptions.printJSON(response) }
+        let answer = JSONValue.parse(response.body)
+        let lines = RecordLine.lines(answer)
+        print(lines.isEmpty ? "no deliveries match" : lines.joined(separator: "\n"))
+        if case .number(_, text: let next)? = answer?["next"] { print("more: add since=\(next)") }
+    }
+}

@@ -1,0 +1,85 @@
+import APNSMockCore
+import ArgumentParser
+import Foundation
+
+/// `apns-mock wait [FIELD=VALUE…] --count N --timeout 10s`: blocks until N records match
+/// (`GET /v1/deliveries/wait`). Exit 0 when they do, 1 when the timeout runs out first (the near
+/// misses printed), 2 for bad input or an unreachable server.
+struct WaitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wait",
+        abstract: "Wait until requests that match are recorded (GET /v1/deliveries/wait).",
+        discussion: """
+            Filters are the query's fields, as for 'apns-mock deliveries'. Records stored before the \
+            call count. Exit status: 0 the count was reached; 1 the timeout ran out first (the closest \
+            records and how they differ are printed); 2 bad input or unreachable server.
+            """)
+
+    @Argument(help: ArgumentHelp("Filters, FIELD=VALUE.", valueName: "field=value")) var filters: [String] = []
+    @Option(help: "How many matching records to wait for.") var count = 1
+    @Option(
+        help: ArgumentHelp(
+            "How long to wait at most (500ms, 10s, 2m; a bare number is seconds; at most 300s).", valueName: "duration")
+    )
+    var timeout = "10s"
+    @OptionGroup var options: AdminOptions
+
+    func validate() throws {
+        guard count >= 1 else { throw ValidationError("--count must be at least 1; got \(count)") }
+        guard let seconds = DurationText.seconds(timeout), seconds >= 0, seconds <= 300 else {
+            throw ValidationError(
+                "--timeout must be a duration of at most 300 s such as 10s or 500ms; got '\(timeout)'")
+        }
+    }
+
+    func run() throws {
+        let seconds = DurationText.seconds(timeout) ?? 10
+        let path =
+            "/v1/deliveries/wait"
+            + AdminOptions.query("wait", filters, extra: [("count", String(count)), ("timeout", timeout)])
+        let response = options.send("wait", "GET", path, timeout: Int(seconds.rounded(.up)) + 30)
+        guard response.status == 200 || response.status == 408 else {
+            fail(response.status == 400 ? 2 : 1, "apns-mock wait: \(AdminOptions.message(response))")
+        }
+        if options.json {
+            AdminOptions.printJSON(response)
+        } else {
+            let answer = JSONValue.parse(response.body)
+            let lines = RecordLine.lines(answer)
+            if response.status == 200 {
+                print(lines.joined(separator: "\n"))
+            } else {
+                print(Self.timeoutReport(answer, wanted: count, timeout: timeout, filters: filters))
+            }
+        }
+        if response.status == 408 { throw ExitCode(1) }
+    }
+
+    /// What a wait that timed out says: how many matched, and the near misses with their differences.
+    static func timeoutReport(_ answer: JSONValue?, wanted: Int, timeout: String, filters: [String]) -> String {
+        let matched = RecordLine.lines(answer)
+        var lines = [
+            "timed out after \(timeout): \(matched.count) of \(wanted) record\(wanted == 1 ? "" : "s") matched"
+                + (filters.isEmpty ? "" : " \(filters.joined(separator: " "))")
+        ]
+        lines += matched.map { "  matched: \($0)" }
+        if case .array(let misses)? = answer?["nearMisses"], !misses.isEmpty {
+            lines.append("closest records:")
+            for miss in misses {
+                guard let record = miss["record"] else { continue }
+                lines.append("  \(RecordLine.text(record))")
+                if case .array(let differences)? = miss["differences"] {
+                    for difference in differences {
+                        let field = difference["field"]?.scalarText ?? "?"
+                        let expected = difference["expected"]?.scalarText ?? "?"
+                        let actual = difference["actual"].flatMap { $0 == .null ? nil : $0.scalarText } ?? "(none)"
+                        lines.append("    \(field): expected \(expected), got \(actual)")
+                    }
+                }
+            }
+        } else if !filters.isEmpty {
+            lines.append("no recent record matches any of the filters")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
