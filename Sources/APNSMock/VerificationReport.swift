@@ -12,6 +12,11 @@ public struct VerificationReport: Sendable {
         public var within: String?
         public var note: String?
         public var match: String?
+        /// The match as the dashboard's filter and a query string of `GET /v1/deliveries`
+        /// (`DeliveryMatcher.queryString`); `nil` for an `inOrder` expectation.
+        public var filter: String?
+        /// The sequence numbers of the records that matched (the first ones, as the answer lists them).
+        public var matchedSequences: [Int]
         public var nearMisses: [NearMiss]
         public var steps: [Result]
     }
@@ -84,28 +89,50 @@ public struct VerificationReport: Sendable {
         }
         var steps: [Result] = []
         if case .array(let items) = json["steps"] ?? .null { steps = items.map(result) }
+        var matchedSequences: [Int] = []
+        if case .array(let items) = json["matchedSequences"] ?? .null {
+            matchedSequences = items.compactMap { $0.scalarText.flatMap { Int($0) } }
+        }
         return Result(
             name: text("name") ?? "?", passed: json["passed"] == .bool(true), expected: text("expected"),
             matched: text("matched").flatMap { Int($0) }, within: text("within"), note: text("note"),
-            match: json["match"].map(\.jsonText), nearMisses: nearMisses, steps: steps)
+            match: json["match"].map(\.jsonText),
+            filter: json["match"].flatMap { try? DeliveryMatcher(json: $0) }?.queryString,
+            matchedSequences: matchedSequences, nearMisses: nearMisses, steps: steps)
     }
 
     // MARK: text
 
     /// The report for a person: one line per expectation, and for each failure what was
     /// expected, how many matched and the near misses with their differences.
-    public var text: String {
+    public var text: String { text(dashboard: nil) }
+
+    /// The report for a person, as `text`; with `dashboard`, the admin API's URL
+    /// (`http://127.0.0.1:2198`), each failure also links to the dashboard: its match as the
+    /// filter (opening the first record that matched, when one did), and each near miss.
+    public func text(dashboard: String?) -> String {
         var lines = ["\(file): \(results.filter(\.passed).count) of \(results.count) expectations hold"]
-        for result in results { lines += Self.lines(result, indent: "  ") }
+        for result in results { lines += Self.lines(result, indent: "  ", dashboard: dashboard) }
         return lines.joined(separator: "\n")
     }
 
-    private static func lines(_ result: Result, indent: String) -> [String] {
+    /// The dashboard's address showing `filter` and record `record` (either may be absent), as
+    /// the page reads its fragment (`#filter=…&record=…`, the filter percent-encoded once more).
+    /// - Parameter admin: the admin API's URL (`http://127.0.0.1:2198`, a trailing `/` or none).
+    public static func dashboardLink(_ admin: String, filter: String? = nil, record: Int? = nil) -> String {
+        var parts: [String] = []
+        if let filter, !filter.isEmpty { parts.append("filter=" + DeliveryMatcher.percentEncoded(filter)) }
+        if let record { parts.append("record=\(record)") }
+        let base = admin.hasSuffix("/") ? String(admin.dropLast()) : admin
+        return base + "/" + (parts.isEmpty ? "" : "#" + parts.joined(separator: "&"))
+    }
+
+    private static func lines(_ result: Result, indent: String, dashboard: String?) -> [String] {
         var lines = ["\(indent)\(result.passed ? "✔" : "✘") \(result.name)"]
         guard !result.passed || !result.steps.isEmpty else { return lines }
         if !result.steps.isEmpty {
             if let note = result.note { lines.append("\(indent)    in order: \(note)") }
-            for step in result.steps { lines += Self.lines(step, indent: indent + "    ") }
+            for step in result.steps { lines += Self.lines(step, indent: indent + "    ", dashboard: dashboard) }
             return lines
         }
         if let note = result.note {
@@ -116,6 +143,11 @@ public struct VerificationReport: Sendable {
         lines.append(
             "\(indent)    expected \(result.expected ?? "?") matching \(result.match ?? "{}")\(window); matched \(result.matched ?? 0)"
         )
+        if let dashboard {
+            // The records it matched (the first one open), or the filter to watch for the ones it did not.
+            let link = dashboardLink(dashboard, filter: result.filter, record: result.matchedSequences.first)
+            lines.append("\(indent)    dashboard: \(link)")
+        }
         if !result.nearMisses.isEmpty {
             lines.append("\(indent)    closest records:")
             for miss in result.nearMisses {
@@ -127,6 +159,9 @@ public struct VerificationReport: Sendable {
                         "\(indent)        \(difference.field): expected \"\(difference.expected)\", got \(actual)")
                 }
                 if let detail = miss.detail { lines.append("\(indent)        why: \(detail)") }
+                if let dashboard {
+                    lines.append("\(indent)        dashboard: \(dashboardLink(dashboard, record: miss.sequence))")
+                }
             }
         } else if (result.matched ?? 0) == 0 {
             lines.append("\(indent)    no stored record matches any of its fields")
@@ -136,8 +171,9 @@ public struct VerificationReport: Sendable {
 
     // MARK: JUnit
 
-    /// JUnit XML for several reports: one `testsuite` per file, one `testcase` per expectation.
-    public static func junit(_ reports: [VerificationReport]) -> String {
+    /// JUnit XML for several reports: one `testsuite` per file, one `testcase` per expectation;
+    /// with `dashboard` (the admin API's URL), a failure's text links to the dashboard as `text` does.
+    public static func junit(_ reports: [VerificationReport], dashboard: String? = nil) -> String {
         let tests = reports.map(\.results.count).reduce(0, +)
         let failures = reports.map { $0.results.filter { !$0.passed }.count }.reduce(0, +)
         let time = reports.map(\.seconds).reduce(0, +)
@@ -156,7 +192,7 @@ public struct VerificationReport: Sendable {
                     xml += "/>\n"
                     continue
                 }
-                let body = lines(result, indent: "").dropFirst().joined(separator: "\n")
+                let body = lines(result, indent: "", dashboard: dashboard).dropFirst().joined(separator: "\n")
                 let message = result.note ?? "expected \(result.expected ?? "?"), matched \(result.matched ?? 0)"
                 xml += ">\n"
                 xml +=

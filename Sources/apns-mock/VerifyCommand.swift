@@ -15,7 +15,8 @@ struct VerifyCommand: AsyncParsableCommand {
         abstract: "Check expectation files (expectations/*.yaml) against a running apns-mock.",
         discussion: """
             Exit status: 0 every expectation holds; 1 at least one does not; 2 usage error, \
-            unusable file, or unreachable server. See expectations/README.md for the file format.
+            unusable file, or unreachable server. A failure links to the dashboard at --admin \
+            (#filter=… its match, #record=… a near miss). See expectations/README.md for the file format.
             """)
 
     @Argument(
@@ -71,10 +72,13 @@ struct VerifyCommand: AsyncParsableCommand {
                 fail(2, "apns-mock verify: \(error)")
             }
         }
-        for report in reports { print(report.text) }
+        // A failure links to the dashboard of the server verified (its admin URL), at the records
+        // that show it.
+        for report in reports { print(report.text(dashboard: base)) }
         if let junit {
             do {
-                try VerificationReport.junit(reports).write(toFile: junit, atomically: true, encoding: .utf8)
+                try VerificationReport.junit(reports, dashboard: base).write(
+                    toFile: junit, atomically: true, encoding: .utf8)
             } catch {
                 fail(2, "apns-mock verify: cannot write the JUnit report to \(junit): \(error.localizedDescription)")
             }
