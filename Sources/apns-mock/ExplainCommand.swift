@@ -45,7 +45,9 @@ struct ExplainCommand: ParsableCommand {
             broadcast = found
         } else {
             print(Self.explanation(of: record))
-            print("broadcast: no longer stored (this device got it via channel \(record["channelId"]?.scalarText ?? "?"))")
+            print(
+                "broadcast: no longer stored (this device got it via channel \(record["channelId"]?.scalarText ?? "?"))"
+            )
             return
         }
         let start = broadcast["sequence"]?.scalarText.flatMap { Int($0) } ?? 0
