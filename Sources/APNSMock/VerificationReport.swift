@@ -38,12 +38,17 @@ public struct VerificationReport: Sendable {
     public var results: [Result]
     /// Seconds the verification took.
     public var seconds: Double
+    /// The admin API's URL (`http://127.0.0.1:2198`) of the server verified, when known: then
+    /// each failure in `text` and the JUnit XML links to its dashboard, at the records that show
+    /// it (`dashboardLink(_:filter:record:)`).
+    public var dashboard: String?
 
     public var passed: Bool { results.allSatisfy(\.passed) }
 
     /// Reads the admin API's answer.
+    /// - Parameter dashboard: the admin API's URL, for links to its dashboard (`nil`: none).
     /// - Throws: `VerificationReportError` when the answer is not the documented shape.
-    public init(file: String, answer: [UInt8], seconds: Double) throws {
+    public init(file: String, answer: [UInt8], seconds: Double, dashboard: String? = nil) throws {
         guard let json = JSONValue.parse(answer), case .array(let results) = json["results"] ?? .null else {
             throw VerificationReportError(
                 "the admin API's answer is not a verification result: \(String(decoding: answer.prefix(300), as: UTF8.self))"
@@ -51,6 +56,7 @@ public struct VerificationReport: Sendable {
         }
         self.file = file
         self.seconds = seconds
+        self.dashboard = dashboard
         self.results = results.map(Self.result)
     }
 
@@ -104,13 +110,10 @@ public struct VerificationReport: Sendable {
     // MARK: text
 
     /// The report for a person: one line per expectation, and for each failure what was
-    /// expected, how many matched and the near misses with their differences.
-    public var text: String { text(dashboard: nil) }
-
-    /// The report for a person, as `text`; with `dashboard`, the admin API's URL
-    /// (`http://127.0.0.1:2198`), each failure also links to the dashboard: its match as the
-    /// filter (opening the first record that matched, when one did), and each near miss.
-    public func text(dashboard: String?) -> String {
+    /// expected, how many matched and the near misses with their differences; with `dashboard`,
+    /// links to the dashboard: the expectation's match as the filter (opening the first record
+    /// that matched, when one did), and each near miss.
+    public var text: String {
         var lines = ["\(file): \(results.filter(\.passed).count) of \(results.count) expectations hold"]
         for result in results { lines += Self.lines(result, indent: "  ", dashboard: dashboard) }
         return lines.joined(separator: "\n")
@@ -171,9 +174,9 @@ public struct VerificationReport: Sendable {
 
     // MARK: JUnit
 
-    /// JUnit XML for several reports: one `testsuite` per file, one `testcase` per expectation;
-    /// with `dashboard` (the admin API's URL), a failure's text links to the dashboard as `text` does.
-    public static func junit(_ reports: [VerificationReport], dashboard: String? = nil) -> String {
+    /// JUnit XML for several reports: one `testsuite` per file, one `testcase` per expectation,
+    /// a failure's text as `text` writes it (with its dashboard links).
+    public static func junit(_ reports: [VerificationReport]) -> String {
         let tests = reports.map(\.results.count).reduce(0, +)
         let failures = reports.map { $0.results.filter { !$0.passed }.count }.reduce(0, +)
         let time = reports.map(\.seconds).reduce(0, +)
@@ -192,7 +195,7 @@ public struct VerificationReport: Sendable {
                     xml += "/>\n"
                     continue
                 }
-                let body = lines(result, indent: "", dashboard: dashboard).dropFirst().joined(separator: "\n")
+                let body = lines(result, indent: "", dashboard: report.dashboard).dropFirst().joined(separator: "\n")
                 let message = result.note ?? "expected \(result.expected ?? "?"), matched \(result.matched ?? 0)"
                 xml += ">\n"
                 xml +=

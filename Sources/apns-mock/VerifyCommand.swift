@@ -65,20 +65,19 @@ struct VerifyCommand: AsyncParsableCommand {
                 )
             }
             do {
+                // A failure links to the dashboard of the server verified, at the records that show it.
                 reports.append(
                     try VerificationReport(
-                        file: file.path, answer: response.body, seconds: Date().timeIntervalSince(started)))
+                        file: file.path, answer: response.body, seconds: Date().timeIntervalSince(started),
+                        dashboard: base))
             } catch {
                 fail(2, "apns-mock verify: \(error)")
             }
         }
-        // A failure links to the dashboard of the server verified (its admin URL), at the records
-        // that show it.
-        for report in reports { print(report.text(dashboard: base)) }
+        for report in reports { print(report.text) }
         if let junit {
             do {
-                try VerificationReport.junit(reports, dashboard: base).write(
-                    toFile: junit, atomically: true, encoding: .utf8)
+                try VerificationReport.junit(reports).write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
                 fail(2, "apns-mock verify: cannot write the JUnit report to \(junit): \(error.localizedDescription)")
             }

@@ -188,9 +188,13 @@ import Testing
                 count: {none: true}
             """.write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
-            let output = try await Self.verify(mock, [file])
+            let junit = file + ".xml"
+            defer { try? FileManager.default.removeItem(atPath: junit) }
+            let output = try await Self.verify(mock, [file, "--junit", junit])
             #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
             let admin = mock.endpoints.adminURL
+            let xml = try String(contentsOfFile: junit, encoding: .utf8)
+            #expect(xml.contains("dashboard: \(admin)/#record=2"), "the JUnit failure's text has the links: \(xml)")
             let links = output.stdout.split(separator: "\n").compactMap { line -> String? in
                 guard let range = line.range(of: "dashboard: ") else { return nil }
                 return String(line[range.upperBound...])
