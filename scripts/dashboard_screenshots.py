@@ -1,6 +1,7 @@
 """Screenshots of the dashboard for the README (`make screenshots`): starts apns-mock with the
-example configuration on free ports, pushes a few notifications with httpx over HTTP/2, and
-photographs the main views with Debian's chromium driven by playwright (no browser download).
+example configuration on free ports, pushes a few notifications with httpx over HTTP/2, then a
+broadcast to a channel two devices listen to, and photographs the main views with Debian's
+chromium driven by playwright (no browser download).
 
 usage: python scripts/dashboard_screenshots.py APNS_MOCK_BINARY OUTPUT_DIRECTORY
 """
@@ -11,6 +12,8 @@ import ssl
 import subprocess
 import sys
 import time
+
+from urllib.parse import quote
 
 import httpx
 from playwright.sync_api import expect, sync_playwright
@@ -31,13 +34,17 @@ def start(binary):
     if "admin" not in fields:
         server.kill()
         sys.exit(f"apns-mock did not start: {ready!r}")
-    return server, fields["admin"], fields["apns"]
+    return server, fields["admin"], fields["apns"], fields["channels"]
+
+
+def provider_token(binary):
+    return subprocess.run(
+        [binary, "token", "--key", "certs/AuthKey_ABC123DEFG.p8", "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ"],
+        cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 
 
 def pushes(binary, admin, apns):
-    jwt = subprocess.run(
-        [binary, "token", "--key", "certs/AuthKey_ABC123DEFG.p8", "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ"],
-        cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    jwt = provider_token(binary)
     httpx.put(f"{admin}/v1/devices/{FRENCH}", json={"topic": "com.example.app", "locale": "fr"})
     with httpx.Client(http2=True, verify=ssl.create_default_context(cafile=CA), timeout=10) as client:
         def push(token, payload, topic="com.example.app", push_type="alert", **extra):
@@ -70,10 +77,26 @@ def pushes(binary, admin, apns):
         added.raise_for_status()
 
 
+def broadcast(binary, admin, apns, channels):
+    """A channel (management port), two devices whose Live Activities listen to it, one broadcast."""
+    auth = {"authorization": f"bearer {provider_token(binary)}"}
+    with httpx.Client(http2=True, verify=ssl.create_default_context(cafile=CA), timeout=10) as client:
+        created = client.post(f"{channels}/1/apps/com.example.app/channels", headers=auth,
+                              content=json.dumps({"message-storage-policy": 0, "push-type": "LiveActivity"}))
+        channel = created.headers["apns-channel-id"]
+        for token in (DEVICE, FRENCH):
+            httpx.put(f"{admin}/v1/channels/{quote(channel, safe='')}/devices/{token}").raise_for_status()
+        headers = dict(auth, **{"apns-channel-id": channel, "apns-push-type": "LiveActivity",
+                                "apns-priority": "10", "apns-expiration": "0"})
+        client.post(f"{apns}/4/broadcasts/apps/com.example.app", headers=headers, content=json.dumps(
+            {"aps": {"timestamp": int(time.time()), "event": "update",
+                     "content-state": {"home": "Lyon", "away": "Nantes", "score": "3 – 1", "minute": 84}}}))
+
+
 def main():
     binary, output = sys.argv[1], sys.argv[2]
     os.makedirs(output, exist_ok=True)
-    server, admin, apns = start(binary)
+    server, admin, apns, channels = start(binary)
     try:
         pushes(binary, admin, apns)
         with sync_playwright() as playwright:
@@ -95,6 +118,15 @@ def main():
             page.click("#tab-deliveries")
             page.set_viewport_size({"width": 390, "height": 800})
             page.screenshot(path=os.path.join(output, "dashboard-narrow.png"))
+            page.set_viewport_size({"width": 1280, "height": 1000})
+            broadcast(binary, admin, apns, channels)
+            sent = page.locator('#cards .card[data-kind="broadcast"]')
+            expect(sent.locator(".card-title")).to_have_text("Broadcast → 2 devices")
+            page.wait_for_timeout(1500)
+            sent.click()
+            expect(page.locator("#detail")).to_contain_text("devices reached")
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=os.path.join(output, "dashboard-broadcast.png"))
             browser.close()
     finally:
         server.terminate()

@@ -202,7 +202,8 @@ public final class RunningMock: Sendable {
     /// Checks the expectations of the file at `path` (see `expectations/README.md`) against the
     /// recorded pushes as `apns-mock verify` does: each waits up to its `within` to hold. The
     /// file's `setup:` is not applied (pass it to ``start(configure:now:)`` with `addSetup`).
-    /// - Returns: the report: `passed`, and `text` explaining each failure with near misses.
+    /// - Returns: the report: `passed`, and `text` explaining each failure with near misses and
+    ///   links to this mock's dashboard.
     /// - Throws: `ExpectationFileError` naming the file, line and key for a file that cannot be used.
     public func verify(expectationFile path: String) async throws -> VerificationReport {
         let file = try ExpectationFile.load(file: path, now: WallClock.milliseconds())
@@ -212,7 +213,8 @@ public final class RunningMock: Sendable {
         let elapsed = ContinuousClock.now - started
         return try VerificationReport(
             file: path, answer: answer,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            dashboard: adminURL)
     }
 
     /// The provider-behaviour report of what the mock received (in `window`), as

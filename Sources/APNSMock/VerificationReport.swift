@@ -12,6 +12,11 @@ public struct VerificationReport: Sendable {
         public var within: String?
         public var note: String?
         public var match: String?
+        /// The match as the dashboard's filter and a query string of `GET /v1/deliveries`
+        /// (`DeliveryMatcher.queryString`); `nil` for an `inOrder` expectation.
+        public var filter: String?
+        /// The sequence numbers of the records that matched (the first ones, as the answer lists them).
+        public var matchedSequences: [Int]
         public var nearMisses: [NearMiss]
         public var steps: [Result]
     }
@@ -33,12 +38,17 @@ public struct VerificationReport: Sendable {
     public var results: [Result]
     /// Seconds the verification took.
     public var seconds: Double
+    /// The admin API's URL (`http://127.0.0.1:2198`) of the server verified, when known: then
+    /// each failure in `text` and the JUnit XML links to its dashboard, at the records that show
+    /// it (`dashboardLink(_:filter:record:)`).
+    public var dashboard: String?
 
     public var passed: Bool { results.allSatisfy(\.passed) }
 
     /// Reads the admin API's answer.
+    /// - Parameter dashboard: the admin API's URL, for links to its dashboard (`nil`: none).
     /// - Throws: `VerificationReportError` when the answer is not the documented shape.
-    public init(file: String, answer: [UInt8], seconds: Double) throws {
+    public init(file: String, answer: [UInt8], seconds: Double, dashboard: String? = nil) throws {
         guard let json = JSONValue.parse(answer), case .array(let results) = json["results"] ?? .null else {
             throw VerificationReportError(
                 "the admin API's answer is not a verification result: \(String(decoding: answer.prefix(300), as: UTF8.self))"
@@ -46,6 +56,7 @@ public struct VerificationReport: Sendable {
         }
         self.file = file
         self.seconds = seconds
+        self.dashboard = dashboard
         self.results = results.map(Self.result)
     }
 
@@ -84,28 +95,47 @@ public struct VerificationReport: Sendable {
         }
         var steps: [Result] = []
         if case .array(let items) = json["steps"] ?? .null { steps = items.map(result) }
+        var matchedSequences: [Int] = []
+        if case .array(let items) = json["matchedSequences"] ?? .null {
+            matchedSequences = items.compactMap { $0.scalarText.flatMap { Int($0) } }
+        }
         return Result(
             name: text("name") ?? "?", passed: json["passed"] == .bool(true), expected: text("expected"),
             matched: text("matched").flatMap { Int($0) }, within: text("within"), note: text("note"),
-            match: json["match"].map(\.jsonText), nearMisses: nearMisses, steps: steps)
+            match: json["match"].map(\.jsonText),
+            filter: json["match"].flatMap { try? DeliveryMatcher(json: $0) }?.queryString,
+            matchedSequences: matchedSequences, nearMisses: nearMisses, steps: steps)
     }
 
     // MARK: text
 
     /// The report for a person: one line per expectation, and for each failure what was
-    /// expected, how many matched and the near misses with their differences.
+    /// expected, how many matched and the near misses with their differences; with `dashboard`,
+    /// links to the dashboard: the expectation's match as the filter (opening the first record
+    /// that matched, when one did), and each near miss.
     public var text: String {
         var lines = ["\(file): \(results.filter(\.passed).count) of \(results.count) expectations hold"]
-        for result in results { lines += Self.lines(result, indent: "  ") }
+        for result in results { lines += Self.lines(result, indent: "  ", dashboard: dashboard) }
         return lines.joined(separator: "\n")
     }
 
-    private static func lines(_ result: Result, indent: String) -> [String] {
+    /// The dashboard's address showing `filter` and record `record` (either may be absent), as
+    /// the page reads its fragment (`#filter=…&record=…`, the filter percent-encoded once more).
+    /// - Parameter admin: the admin API's URL (`http://127.0.0.1:2198`, a trailing `/` or none).
+    public static func dashboardLink(_ admin: String, filter: String? = nil, record: Int? = nil) -> String {
+        var parts: [String] = []
+        if let filter, !filter.isEmpty { parts.append("filter=" + DeliveryMatcher.percentEncoded(filter)) }
+        if let record { parts.append("record=\(record)") }
+        let base = admin.hasSuffix("/") ? String(admin.dropLast()) : admin
+        return base + "/" + (parts.isEmpty ? "" : "#" + parts.joined(separator: "&"))
+    }
+
+    private static func lines(_ result: Result, indent: String, dashboard: String?) -> [String] {
         var lines = ["\(indent)\(result.passed ? "✔" : "✘") \(result.name)"]
         guard !result.passed || !result.steps.isEmpty else { return lines }
         if !result.steps.isEmpty {
             if let note = result.note { lines.append("\(indent)    in order: \(note)") }
-            for step in result.steps { lines += Self.lines(step, indent: indent + "    ") }
+            for step in result.steps { lines += Self.lines(step, indent: indent + "    ", dashboard: dashboard) }
             return lines
         }
         if let note = result.note {
@@ -116,6 +146,11 @@ public struct VerificationReport: Sendable {
         lines.append(
             "\(indent)    expected \(result.expected ?? "?") matching \(result.match ?? "{}")\(window); matched \(result.matched ?? 0)"
         )
+        if let dashboard {
+            // The records it matched (the first one open), or the filter to watch for the ones it did not.
+            let link = dashboardLink(dashboard, filter: result.filter, record: result.matchedSequences.first)
+            lines.append("\(indent)    dashboard: \(link)")
+        }
         if !result.nearMisses.isEmpty {
             lines.append("\(indent)    closest records:")
             for miss in result.nearMisses {
@@ -127,6 +162,9 @@ public struct VerificationReport: Sendable {
                         "\(indent)        \(difference.field): expected \"\(difference.expected)\", got \(actual)")
                 }
                 if let detail = miss.detail { lines.append("\(indent)        why: \(detail)") }
+                if let dashboard {
+                    lines.append("\(indent)        dashboard: \(dashboardLink(dashboard, record: miss.sequence))")
+                }
             }
         } else if (result.matched ?? 0) == 0 {
             lines.append("\(indent)    no stored record matches any of its fields")
@@ -136,7 +174,8 @@ public struct VerificationReport: Sendable {
 
     // MARK: JUnit
 
-    /// JUnit XML for several reports: one `testsuite` per file, one `testcase` per expectation.
+    /// JUnit XML for several reports: one `testsuite` per file, one `testcase` per expectation,
+    /// a failure's text as `text` writes it (with its dashboard links).
     public static func junit(_ reports: [VerificationReport]) -> String {
         let tests = reports.map(\.results.count).reduce(0, +)
         let failures = reports.map { $0.results.filter { !$0.passed }.count }.reduce(0, +)
@@ -156,7 +195,7 @@ public struct VerificationReport: Sendable {
                     xml += "/>\n"
                     continue
                 }
-                let body = lines(result, indent: "").dropFirst().joined(separator: "\n")
+                let body = lines(result, indent: "", dashboard: report.dashboard).dropFirst().joined(separator: "\n")
                 let message = result.note ?? "expected \(result.expected ?? "?"), matched \(result.matched ?? 0)"
                 xml += ">\n"
                 xml +=

@@ -15,7 +15,8 @@ struct VerifyCommand: AsyncParsableCommand {
         abstract: "Check expectation files (expectations/*.yaml) against a running apns-mock.",
         discussion: """
             Exit status: 0 every expectation holds; 1 at least one does not; 2 usage error, \
-            unusable file, or unreachable server. See expectations/README.md for the file format.
+            unusable file, or unreachable server. A failure links to the dashboard at --admin \
+            (#filter=… its match, #record=… a near miss). See expectations/README.md for the file format.
             """)
 
     @Argument(
@@ -64,9 +65,11 @@ struct VerifyCommand: AsyncParsableCommand {
                 )
             }
             do {
+                // A failure links to the dashboard of the server verified, at the records that show it.
                 reports.append(
                     try VerificationReport(
-                        file: file.path, answer: response.body, seconds: Date().timeIntervalSince(started)))
+                        file: file.path, answer: response.body, seconds: Date().timeIntervalSince(started),
+                        dashboard: base))
             } catch {
                 fail(2, "apns-mock verify: \(error)")
             }

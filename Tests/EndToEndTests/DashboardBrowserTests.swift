@@ -17,8 +17,10 @@ import Testing
         let python = try #require(python, "APNS_MOCK_PYTHON is not set (make test sets it)")
         let output = try await E2E.run(
             python,
-            [script, mock.endpoints.adminURL, String(mock.endpoints.apnsPort), E2E.caFile, try E2E.providerToken()]
-                + extra,
+            [
+                script, mock.endpoints.adminURL, String(mock.endpoints.apnsPort), E2E.caFile, try E2E.providerToken(),
+                "--channels-port", String(mock.endpoints.channelsPort),
+            ] + extra,
             timeout: 120)
         #expect(
             output.status == 0,
@@ -34,8 +36,20 @@ import Testing
         try await E2E.withMock { mock in try await Self.runScript(mock) }
     }
 
+    /// Broadcasts and channels as what they are: "Loading…" until the first answer (the page's
+    /// GET held back), then "No deliveries yet"; channel-management requests as operations
+    /// ("Channel created", "Channels listed"); a broadcast as "Broadcast → 2 devices" with its
+    /// channel and a link to itself and its deliveries; each device's card with its token
+    /// shortened and "via channel …"; the filter and the open record in the address's fragment,
+    /// written as they change and restored from an address.
+    @Test(.enabled(if: enabled, "needs APNS_MOCK_PYTHON with playwright and /usr/bin/chromium (make test-deps)"))
+    func broadcastsChannelOperationsAndTheAddressShowWhatTheyAre() async throws {
+        try await E2E.withMock { mock in try await Self.runScript(mock, ["--part", "broadcast"]) }
+    }
+
     /// With `--admin-token` the page asks for the token, then streams with it, and keeps it
-    /// across a reload (session storage).
+    /// across a reload (session storage); from `#token=…` too, which leaves the address and keeps
+    /// a filter given beside it.
     @Test(.enabled(if: enabled, "needs APNS_MOCK_PYTHON with playwright and /usr/bin/chromium (make test-deps)"))
     func aTokenTypedIntoThePageOpensIt() async throws {
         let token = "dashboard-\(UUID().uuidString)"

@@ -139,6 +139,11 @@ import Testing
             #expect(!failing.passed)
             #expect(failing.text.contains("✘ an accepted push"), "\(failing.text)")
             #expect(failing.text.contains("status: expected \"200\", got \"403\""), "\(failing.text)")
+            // Links to this mock's dashboard: the match as its filter, the near miss opened.
+            #expect(
+                failing.text.contains("dashboard: \(mock.adminURL)/#filter=token%3D\(device)%26status%3D200"),
+                "\(failing.text)")
+            #expect(failing.text.contains("dashboard: \(mock.adminURL)/#record="), "\(failing.text)")
             await #expect(throws: ExpectationFileError.self) {
                 try await mock.verify(expectationFile: directory.appendingPathComponent("missing.yaml").path)
             }

@@ -169,6 +169,59 @@ import Testing
         }
     }
 
+    /// A failure links to the dashboard of the server verified: the expectation's match as the
+    /// page's filter (opening the first record that matched, for a count that is too high), each
+    /// near miss as an opened record. The filter is the API's: it selects the records that
+    /// matched, and the records are the ones the report names.
+    @Test func aFailureLinksToTheDashboardAtTheRecordsThatShowIt() async throws {
+        try await Self.withMock([Self.file("welcome-alert.yaml")]) { mock in
+            let token = try Self.token(in: "welcome-alert.yaml")
+            _ = try await Self.push(mock, token: token, payload: #"{"aps":{"alert":{"title":"Welcom"}}}"#)
+            #expect(try await Self.push(mock, token: token, priority: "7", payload: #"{"aps":{"alert":"x"}}"#) == "400")
+            let file = NSTemporaryDirectory() + "links-\(UUID().uuidString).yaml"
+            try """
+            expect:
+              - name: the welcome alert
+                match: {token: "\(token)", priority: 10, payload: {aps: {alert: {title: Welcome}}}}
+              - name: nothing rejected
+                match: {token: "\(token)", status: 400}
+                count: {none: true}
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let junit = file + ".xml"
+            defer { try? FileManager.default.removeItem(atPath: junit) }
+            let output = try await Self.verify(mock, [file, "--junit", junit])
+            #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+            let admin = mock.endpoints.adminURL
+            let xml = try String(contentsOfFile: junit, encoding: .utf8)
+            #expect(xml.contains("dashboard: \(admin)/#record=2"), "the JUnit failure's text has the links: \(xml)")
+            let links = output.stdout.split(separator: "\n").compactMap { line -> String? in
+                guard let range = line.range(of: "dashboard: ") else { return nil }
+                return String(line[range.upperBound...])
+            }
+            // The first: its filter, then its near misses (the "Welcom" push #1, the rejected #2); the
+            // second: its filter with the rejected push open.
+            #expect(links.count == 4, "\(output.stdout)")
+            #expect(links.allSatisfy { $0.hasPrefix(admin + "/#") }, "\(links)")
+            #expect(Array(links.dropFirst().prefix(2)) == [admin + "/#record=1", admin + "/#record=2"], "\(links)")
+            #expect(output.stdout.contains("#1 (2 of 3 fields match)"), "\(output.stdout)")
+            let second = try #require(links.last)
+            #expect(second.hasSuffix("&record=2"), "\(second)")
+            // A filter is URL-encoded once for the fragment, and is a query string of the API.
+            for (link, expected) in [(links[0], 0), (second, 1)] {
+                let fragment = try #require(link.split(separator: "#", maxSplits: 1).last)
+                let encoded = try #require(
+                    fragment.split(separator: "&").first(where: { $0.hasPrefix("filter=") })?.dropFirst(7))
+                let filter = try #require(String(encoded).removingPercentEncoding)
+                #expect(filter.contains("token=\(token)"), "\(filter)")
+                let (status, page) = try await E2E.adminGET(mock, "/v1/deliveries?" + filter)
+                #expect(status == 200, "\(filter): \(page)")
+                #expect(page["total"] as? Int == expected, "\(filter): \(page)")
+            }
+            #expect(links[0].contains("%26payload.aps.alert.title%3DWelcome"), "\(links[0])")
+        }
+    }
+
     @Test func unusableFilesAndServersExitTwoSayingWhich() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("verify-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -5,6 +5,11 @@
 // The admin token (servers started with --admin-token) is typed into the page, kept in this tab's
 // sessionStorage and sent as `authorization: Bearer` on every fetch. The delivery stream is read
 // with fetch streaming rather than EventSource, which cannot send that header.
+//
+// The filter and the record open in the detail pane live in the address's fragment
+// (`#filter=status%3D400&record=12`, each value URL-encoded), so that a link (one `apns-mock
+// verify` prints, one pasted into a bug report) opens the page on them; the filter is also kept
+// in the tab's sessionStorage, for an address without a fragment.
 "use strict";
 
 (() => {
@@ -18,7 +23,10 @@
   const state = {
     records: new Map(),  // sequence -> record
     cards: new Map(),    // sequence -> <li>
-    selected: null,      // sequence shown in the detail pane
+    selected: null,      // sequence shown in the detail pane (or asked for by the address, until shown)
+    shown: null,         // the record in the detail pane (it may be outside the list: an address named it)
+    loaded: false,       // whether the first page for the filter has been answered
+    fanOut: new Map(),   // broadcast sequence -> devices it reached, read from the API while a filter hides them
     lastSequence: 0,     // the newest sequence the stream has sent (where a reconnect resumes)
     abort: null,         // AbortController of the running stream
     devices: new Map(),  // token -> locale, from GET /v1/devices
@@ -83,6 +91,48 @@
 
   function pretty(value) {
     return el("pre", { text: typeof value === "string" ? value : JSON.stringify(value, null, 2) });
+  }
+
+  /** A device token as a card shows it: the first 8 and the last 4 hex digits. */
+  function shortToken(token) {
+    return token && token.length > 14 ? `${token.slice(0, 8)}…${token.slice(-4)}` : token || "";
+  }
+
+  function sameID(one, other) { return (one || "").toLowerCase() === (other || "").toLowerCase(); }
+
+  // MARK: the address's fragment
+
+  /** `#filter=…&record=…&token=…` as name -> value; values are URL-encoded (`+` is a plus sign). */
+  function readFragment() {
+    const values = {};
+    for (const part of location.hash.replace(/^#/, "").split("&")) {
+      if (!part) continue;
+      const equals = part.indexOf("=");
+      const name = equals < 0 ? part : part.slice(0, equals);
+      let value = equals < 0 ? "" : part.slice(equals + 1);
+      try { value = decodeURIComponent(value); } catch (_) { /* kept as written */ }
+      values[name] = value;
+    }
+    return values;
+  }
+
+  /** A record's sequence number from the address, or null. */
+  function recordFromFragment(fragment) {
+    return /^[1-9][0-9]{0,15}$/.test(fragment.record || "") ? Number(fragment.record) : null;
+  }
+
+  /** The fragment for a filter and a record (either may be empty). */
+  function fragmentFor(filter, sequence) {
+    const parts = [];
+    if (filter) parts.push(`filter=${encodeURIComponent(filter)}`);
+    if (sequence !== null && sequence !== undefined) parts.push(`record=${sequence}`);
+    return parts.length ? `#${parts.join("&")}` : "";
+  }
+
+  /** Puts the filter and the open record into the address, replacing the entry (no history step). */
+  function writeFragment() {
+    const address = location.pathname + location.search + fragmentFor(filterQuery(), state.selected);
+    if (address !== location.pathname + location.search + location.hash) history.replaceState(null, "", address);
   }
 
   // MARK: the admin API
@@ -152,8 +202,11 @@
     const controller = new AbortController();
     state.abort = controller;
     sessionStorage.setItem(FILTER_KEY, $("filter-input").value);
+    writeFragment();
     say($("filter-error"), "");
     $("filter-input").removeAttribute("aria-invalid");
+    state.loaded = false;
+    state.fanOut.clear();
     clearCards();
     setStreamState("connecting", "Connecting…");
     let page;
@@ -168,12 +221,20 @@
     const records = page.deliveries || [];
     for (const record of records.slice().reverse()) upsert(record, false);
     state.lastSequence = records.reduce((most, record) => Math.max(most, record.sequence), 0);
+    state.loaded = true;
     updateCount();
+    showWantedRecord();
     follow(controller);
   }
 
   function stopped(error) {
-    if (error instanceof APIError && error.status === 400) {
+    const status = error instanceof APIError ? error.status : null;
+    if (!state.loaded) {
+      $("delivery-count").textContent = status === 401 ? "Waiting for the admin token."
+        : status === 400 ? "No deliveries shown: the filter is not valid."
+          : "No deliveries shown: the admin API cannot be read.";
+    }
+    if (status === 400) {
       say($("filter-error"), error.message);
       $("filter-input").setAttribute("aria-invalid", "true");
       setStreamState("error", "Stopped: the filter is not valid");
@@ -257,8 +318,65 @@
   function arrival(record) {
     const preview = previewOf(record);
     if (failed(record)) return `Rejected: ${record.response.status} ${record.response.reason || ""} for ${record.topic || record.path}`;
-    return `New notification from ${appName(record)}: ${preview.title || preview.body || record.pushType || "no text"}`;
+    if (record.kind === "channel") return `${channelOperation(record)} for ${appName(record)}`;
+    if (record.kind === "broadcast") return `Broadcast to channel ${record.channelId || "?"} of ${appName(record)}`;
+    const via = record.viaChannel ? ` via channel ${record.channelId}` : "";
+    return `New notification from ${appName(record)}${via}: ${preview.title || preview.body || record.pushType || "no text"}`;
   }
+
+  /**
+   * What a channel-management request did, in words: "Channel created", "Channels listed", …
+   * (an answer that is not a success, or none yet, gets the request's name: "Create channel").
+   */
+  function channelOperation(record) {
+    const method = (record.method || "").toUpperCase();
+    const listing = /\/all-channels\/?$/.test(record.path || "");
+    const [done, asked] = listing ? ["Channels listed", "List channels"]
+      : method === "POST" ? ["Channel created", "Create channel"]
+        : method === "DELETE" ? ["Channel deleted", "Delete channel"]
+          : method === "GET" ? ["Channel read", "Read channel"]
+            : [`Channel request ${method}`, `Channel request ${method}`];
+    return record.response && !failed(record) ? done : asked;
+  }
+
+  /**
+   * How many devices a broadcast reached: its `viaChannel` records (same apns-id, after it, before
+   * the next broadcast with that id). They are in the list unless a filter hides them; then the
+   * count read from the API (`fanOut`), or null until it comes.
+   */
+  function devicesReached(broadcast) {
+    if (filterQuery()) {
+      if (!state.fanOut.has(broadcast.sequence)) countDevicesReached(broadcast);
+      return state.fanOut.get(broadcast.sequence);
+    }
+    let end = Infinity;
+    for (const record of state.records.values()) {
+      if (record.kind === "broadcast" && record.sequence > broadcast.sequence && sameID(record.apnsId, broadcast.apnsId)) {
+        end = Math.min(end, record.sequence);
+      }
+    }
+    let count = 0;
+    for (const record of state.records.values()) {
+      if (record.viaChannel && record.sequence > broadcast.sequence && record.sequence < end
+        && sameID(record.apnsId, broadcast.apnsId)) count += 1;
+    }
+    return count;
+  }
+
+  /** Reads a broadcast's device count from the API (`total` of its apns-id's pushes after it), then redraws its card. */
+  function countDevicesReached(broadcast) {
+    state.fanOut.set(broadcast.sequence, null);
+    const query = `apnsId=${encodeURIComponent(broadcast.apnsId)}&kind=push&since=${broadcast.sequence}&limit=1`;
+    api("GET", `/v1/deliveries?${query}`).then((page) => {
+      if (!state.fanOut.has(broadcast.sequence)) return;  // the filter changed meanwhile
+      state.fanOut.set(broadcast.sequence, page.total);
+      const current = state.records.get(broadcast.sequence);
+      if (current) upsert(current, false);
+    }).catch(() => {});
+  }
+
+  /** The address of the list filtered to a broadcast and the deliveries it made (they share its apns-id). */
+  function broadcastFilterLink(apnsId) { return fragmentFor(`apnsId=${apnsId}`, null); }
 
   /**
    * What the banner says: the record's preview, or for a rejected push (which has none: it was not
@@ -311,7 +429,16 @@
       if (live) card.classList.add("arrived");
     }
     state.cards.set(sequence, card);
-    if (state.selected === sequence) renderDetail(record);
+    if (state.selected === sequence && state.shown) {
+      state.shown = record;
+      renderDetail(record);
+    }
+    if (record.viaChannel && !old) {
+      // A broadcast's card counts the devices it reached: one more now.
+      for (const other of state.records.values()) {
+        if (other.kind === "broadcast" && other.sequence < sequence && sameID(other.apnsId, record.apnsId)) upsert(other, false);
+      }
+    }
     while (state.cards.size > MOST_CARDS) {
       const oldest = Math.min(...state.cards.keys());
       state.cards.get(oldest).remove();
@@ -330,6 +457,11 @@
 
   function updateCount() {
     const count = state.cards.size;
+    // Nothing is known before the first answer: "No deliveries" then would be a guess.
+    if (!state.loaded) {
+      $("delivery-count").textContent = "Loading…";
+      return;
+    }
     $("delivery-count").textContent = count === 0
       ? (filterQuery() ? "No deliveries match the filter yet." : "No deliveries yet: push to the mock and they appear here.")
       : `${count} ${count === 1 ? "delivery" : "deliveries"}${filterQuery() ? " matching the filter" : ""}, newest first.`;
@@ -358,14 +490,39 @@
       badge.textContent = String(preview.badge);
       show(badge, true);
     }
+    card.dataset.kind = record.kind || "push";
+    const route = item.querySelector(".card-route");
+    const links = item.querySelector(".card-links");
     let title = preview.title;
-    if (!title && !preview.body) {
-      if (preview.silent) title = "Silent (background) push";
-      else if (record.kind !== "push") title = `${record.kind}: ${record.method} ${record.path}`;
-      else if (failed(record)) title = "Rejected push";
-      else title = "(nothing to show)";
-      card.classList.add("untitled");
+    if (record.kind === "channel") {
+      // A channel-management request is an operation on the app's channels, not a notification.
+      title = channelOperation(record);
+      card.classList.add("operation");
+      if (record.channelId) route.textContent = `channel ${record.channelId}`;
+    } else if (record.kind === "broadcast") {
+      // One request for every device subscribed to the channel: the devices are its own records.
+      const reached = record.response && !failed(record) ? devicesReached(record) : 0;
+      title = !record.response ? "Broadcast"
+        : `Broadcast → ${reached === null || reached === undefined ? "?" : reached} device${reached === 1 ? "" : "s"}`;
+      card.classList.add("broadcast");
+      route.textContent = `channel ${record.channelId || "?"}`;
+      links.append(el("a", { href: broadcastFilterLink(record.apnsId), text: "Show the broadcast and its deliveries" }));
+      show(links, true);
+    } else {
+      if (record.token) route.textContent = `to ${shortToken(record.token)}`;
+      if (record.viaChannel) {
+        route.textContent += ` via channel ${record.channelId || "?"}`;
+        card.classList.add("via-channel");
+      }
+      if (!title && !preview.body) {
+        if (record.pushType === "liveactivity" && typeof aps.event === "string") title = `Live Activity ${aps.event}`;
+        else if (preview.silent) title = "Silent (background) push";
+        else if (failed(record)) title = "Rejected push";
+        else title = "(nothing to show)";
+        card.classList.add("untitled");
+      }
     }
+    if (route.textContent) route.title = record.token || record.channelId || "";
     item.querySelector(".card-title").textContent = title || "";
     item.querySelector(".card-subtitle").textContent = preview.subtitle || "";
     item.querySelector(".card-body").textContent = preview.body || "";
@@ -416,22 +573,49 @@
 
   // MARK: the detail pane
 
-  function openDetail(sequence) {
-    const record = state.records.get(sequence);
+  /** Shows a record in the detail pane: one of the list's, or `given` (read for an address that named it). */
+  function openDetail(sequence, given) {
+    const record = given || state.records.get(sequence);
     if (!record) return;
     for (const current of document.querySelectorAll('.card[aria-current="true"]')) current.removeAttribute("aria-current");
     const card = state.cards.get(sequence);
     if (card) card.querySelector(".card").setAttribute("aria-current", "true");
     state.selected = sequence;
+    state.shown = record;
     renderDetail(record);
     show($("detail"), true);
     $("panel-deliveries").classList.add("with-detail");
     $("detail-title").focus();
+    writeFragment();
+  }
+
+  /**
+   * Opens the record the address names (`#record=N`) once the list is loaded: from the list, or
+   * read from the API when the filter hides it or it is older than the page (it may be neither).
+   */
+  async function showWantedRecord() {
+    const sequence = state.selected;
+    if (sequence === null || (state.shown && state.shown.sequence === sequence)) return;
+    if (state.records.has(sequence)) return openDetail(sequence);
+    let page;
+    try {
+      page = await api("GET", `/v1/deliveries?since=${sequence - 1}&limit=1`);
+    } catch (error) {
+      return say($("problem"), `Record #${sequence} cannot be read: ${error.message}`);
+    }
+    if (state.selected !== sequence) return;  // another record was opened meanwhile
+    const record = (page.deliveries || [])[0];
+    if (record && record.sequence === sequence) return openDetail(sequence, record);
+    say($("problem"), `Record #${sequence} is not stored (any more): the store was reset, cleared or it aged out.`);
+    state.selected = null;
+    writeFragment();
   }
 
   function closeDetail() {
     const sequence = state.selected;
     state.selected = null;
+    state.shown = null;
+    writeFragment();
     show($("detail"), false);
     $("panel-deliveries").classList.remove("with-detail");
     for (const current of document.querySelectorAll('.card[aria-current="true"]')) current.removeAttribute("aria-current");
@@ -441,6 +625,22 @@
 
   function section(title, ...content) {
     return el("section", { class: "detail-section" }, el("h3", { text: title }), ...content);
+  }
+
+  /** A broadcast: its channel and the devices it reached; a device's delivery: the channel and broadcast it came by. */
+  function broadcastSection(record) {
+    const link = el("p", {}, el("a", { href: broadcastFilterLink(record.apnsId), text: "Show the broadcast and its deliveries" }));
+    if (record.kind !== "broadcast") {
+      return section("Via channel", definitionList([["channel", record.channelId], ["broadcast apns-request-id", record.apnsId]]), link);
+    }
+    const reached = Array.from(state.records.values())
+      .filter((other) => other.viaChannel && other.sequence > record.sequence && sameID(other.apnsId, record.apnsId));
+    const count = record.response && !failed(record) ? devicesReached(record) : 0;
+    return section("Broadcast", definitionList([["channel", record.channelId], ["devices reached", count === null ? "…" : count]]),
+      reached.length ? el("ul", { class: "reached" }, reached.map((other) => el("li", {},
+        el("a", { href: fragmentFor(filterQuery(), other.sequence), text: `#${other.sequence}` }), " ",
+        el("code", { text: other.token || "" })))) : null,
+      link);
   }
 
   function renderDetail(record) {
@@ -460,6 +660,12 @@
         ])
         : el("p", { text: `No answer yet (${record.outcome || "pending"}).` }),
       record.detail ? el("p", { class: "explain" }, el("strong", { text: "Why: " }), record.detail) : null));
+    if (record.kind === "broadcast" || record.viaChannel) parts.push(broadcastSection(record));
+    if (record.kind === "channel") {
+      parts.push(section("Channel operation", definitionList([
+        ["operation", channelOperation(record)], ["app", record.topic], ["channel", record.channelId],
+      ])));
+    }
     if (record.faultId) {
       const rule = el("div", {}, el("p", { text: `Rule '${record.faultId}' acted on this request.` }));
       parts.push(section("Fault rule", rule));
@@ -504,7 +710,7 @@
 
   function cardKeys(event) {
     const card = event.target.closest(".card");
-    if (!card) return;
+    if (!card || event.target.closest("a")) return;
     const cards = Array.from(document.querySelectorAll("#cards .card"));
     const index = cards.indexOf(card);
     let next = null;
@@ -787,21 +993,53 @@
     loadPanel(state.tab).catch(() => {});
   }
 
+  /**
+   * The address changed its fragment (a link such as a broadcast's "Show … its deliveries", an
+   * address typed or pasted): apply its filter and record as if chosen in the page.
+   */
+  function fragmentChanged() {
+    const fragment = readFragment();
+    if (fragment.token) {
+      sessionStorage.setItem(TOKEN_KEY, fragment.token);
+      $("filter-input").value = fragment.filter || "";
+      state.selected = recordFromFragment(fragment);
+      state.shown = null;
+      return tokenChanged();  // writes the fragment without the token, loads the list, opens the record
+    }
+    const filter = (fragment.filter || "").trim();
+    const wanted = recordFromFragment(fragment);
+    if (wanted === null && state.selected !== null) closeDetail();
+    if (filter !== filterQuery()) {
+      $("filter-input").value = filter;
+      state.selected = wanted;
+      startDeliveries();  // opens the record once the list is loaded
+    } else if (wanted !== null && wanted !== state.selected) {
+      state.selected = wanted;
+      showWantedRecord();
+    } else {
+      writeFragment();
+    }
+  }
+
   function init() {
     // `#token=…` in the address: taken into session storage and removed from the address (a
     // fragment never reaches the server, and is not left in the history either).
-    const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
-    if (fragment.get("token")) {
-      sessionStorage.setItem(TOKEN_KEY, fragment.get("token"));
-      history.replaceState(null, "", location.pathname + location.search);
-    }
-    $("filter-input").value = sessionStorage.getItem(FILTER_KEY) || "";
+    // `#filter=…` and `#record=…`: the filter, and the record to open; without either, the
+    // filter this tab used last (session storage).
+    const fragment = readFragment();
+    if (fragment.token) sessionStorage.setItem(TOKEN_KEY, fragment.token);
+    const fromAddress = "filter" in fragment || "record" in fragment;
+    $("filter-input").value = fromAddress ? fragment.filter || "" : sessionStorage.getItem(FILTER_KEY) || "";
+    state.selected = recordFromFragment(fragment);
+    writeFragment();
     $("token-form").addEventListener("submit", useToken);
     $("token-forget").addEventListener("click", () => { sessionStorage.removeItem(TOKEN_KEY); tokenChanged(); });
     $("filter-form").addEventListener("submit", (event) => { event.preventDefault(); startDeliveries(); });
     $("filter-clear").addEventListener("click", () => { $("filter-input").value = ""; startDeliveries(); });
     $("cards").addEventListener("keydown", cardKeys);
+    window.addEventListener("hashchange", fragmentChanged);
     $("cards").addEventListener("click", (event) => {
+      if (event.target.closest("a")) return;  // a card's link changes the address (hashchange)
       const card = event.target.closest(".card");
       if (card) openDetail(Number(card.dataset.sequence));
     });

@@ -1,7 +1,12 @@
 """The dashboard in a real browser: Debian's chromium, headless, driven by playwright. Pushes go
 through httpx over HTTP/2 as a provider sends them; the checks read what the page shows.
 
-usage: python dashboard_test.py ADMIN_URL APNS_PORT CA_FILE PROVIDER_JWT [--admin-token TOKEN]
+usage: python dashboard_test.py ADMIN_URL APNS_PORT CA_FILE PROVIDER_JWT
+           [--admin-token TOKEN] [--channels-port PORT] [--part deliveries|broadcast]
+
+--part broadcast (on a mock no one has pushed to yet) checks the list before its first answer,
+broadcasts, their deliveries and channel operations, and the address's fragment (#filter=…,
+#record=…); --part deliveries (the default) the cards, the filter, the keyboard and the panels.
 
 Prints one JSON line per step ({"step": …, "seconds": …}); exits 1 with the reason on stderr when
 a check fails, 3 when playwright or chromium is missing (the Swift test decides whether that fails).
@@ -15,6 +20,8 @@ import ssl
 import sys
 import threading
 import time
+import uuid
+from urllib.parse import quote
 
 CHROMIUM = "/usr/bin/chromium"
 # A banner shows within a second of the push's answer; under a sanitizer (make test-asan and
@@ -45,6 +52,26 @@ class Provider:
         }
         request_headers.update({name.replace("_", "-"): value for name, value in headers.items()})
         response = self.client.post(f"{self.base}/3/device/{token}", headers=request_headers, content=json.dumps(payload))
+        return response.status_code
+
+    def channels(self, port, method, path, body=None, **headers):
+        """A channel-management request (the management port): the response."""
+        request_headers = {"authorization": f"bearer {self.jwt}"}
+        request_headers.update({name.replace("_", "-"): value for name, value in headers.items()})
+        content = json.dumps(body) if body is not None else None
+        return self.client.request(method, f"https://localhost:{port}/1/apps/com.example.app/{path}",
+                                   headers=request_headers, content=content)
+
+    def broadcast(self, channel, payload, request_id):
+        """A broadcast to `channel` (the APNs port): the status."""
+        response = self.client.post(f"{self.base}/4/broadcasts/apps/com.example.app", headers={
+            "authorization": f"bearer {self.jwt}",
+            "apns-channel-id": channel,
+            "apns-push-type": "LiveActivity",
+            "apns-priority": "10",
+            "apns-expiration": "0",
+            "apns-request-id": request_id,
+        }, content=json.dumps(payload))
         return response.status_code
 
 
@@ -233,6 +260,157 @@ def check_faults(page, provider, device):
     step("panels", started)
 
 
+def check_loading(browser, admin_url):
+    """Until the first page of deliveries is answered the list says so, not "No deliveries yet"."""
+    started = time.monotonic()
+    problems, held = [], []
+    context = browser.new_context()
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    # The first page's GET is held back (answered when the check lets it go).
+    page.route(re.compile(r"/v1/deliveries\?"), lambda route: held.append(route))
+    page.goto(admin_url + "/")
+    count = page.locator("#delivery-count")
+    expect(count).to_have_text("Loading…")
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for its first page of deliveries"
+    page.wait_for_timeout(300)
+    expect(count).to_have_text("Loading…")
+    expect(page.locator("#cards .card")).to_have_count(0)
+    for route in held:
+        route.continue_()
+    page.unroute(re.compile(r"/v1/deliveries\?"))
+    expect(count).to_contain_text("No deliveries yet")
+    assert not problems, f"the page logged errors: {problems}"
+    context.close()
+    step("loading", started)
+
+
+def device_card(page, token):
+    """The card of a push to `token` (its route line names the token shortened)."""
+    return page.locator("#cards .card", has=page.locator(".card-route", has_text=f"to {token[:8]}…{token[-4:]}"))
+
+
+def check_broadcast(page, provider, admin_url, channels_port):
+    """A broadcast, the devices it reached, and channel operations, each as what it is."""
+    started = time.monotonic()
+    expect(page.locator("#stream-state")).to_have_attribute("data-state", "live", timeout=10_000)
+    created = provider.channels(channels_port, "POST", "channels",
+                                {"message-storage-policy": 0, "push-type": "LiveActivity"})
+    assert created.status_code == 201, f"the channel create answered {created.status_code}"
+    channel = created.headers["apns-channel-id"]
+    listed = provider.channels(channels_port, "GET", "all-channels")
+    assert listed.status_code == 200, f"the channel list answered {listed.status_code}"
+
+    # Channel-management requests are operations, not notifications.
+    operations = page.locator('#cards .card[data-kind="channel"]')
+    expect(operations).to_have_count(2)
+    created_card = page.locator("#cards .card", has=page.locator(".card-title", has_text=re.compile(r"^Channel created$")))
+    expect(created_card).to_have_count(1)
+    expect(created_card).to_have_class(re.compile(r"\boperation\b"))
+    expect(created_card.locator(".card-route")).to_have_text(f"channel {channel}")
+    listed_card = page.locator("#cards .card", has=page.locator(".card-title", has_text=re.compile(r"^Channels listed$")))
+    expect(listed_card).to_have_count(1)
+
+    # Two devices subscribed (as an app does in-app), then one broadcast reaches both.
+    devices = [secrets.token_hex(32), secrets.token_hex(32)]
+    for device in devices:
+        answer = provider.client.put(f"{admin_url}/v1/channels/{quote(channel, safe='')}/devices/{device}")
+        assert answer.status_code == 200, f"subscribing answered {answer.status_code}: {answer.text}"
+    request_id = str(uuid.uuid4())
+    status = provider.broadcast(channel, {"aps": {"timestamp": int(time.time()), "event": "update",
+                                                  "content-state": {"score": "3-1"}}}, request_id)
+    assert status == 200, f"the broadcast answered {status}"
+    broadcast = page.locator('#cards .card[data-kind="broadcast"]')
+    expect(broadcast).to_have_count(1)
+    expect(broadcast.locator(".card-title")).to_have_text("Broadcast → 2 devices")
+    expect(broadcast.locator(".card-route")).to_have_text(f"channel {channel}")
+    expect(broadcast.locator(".card-state")).to_contain_text("3-1")
+    for device in devices:
+        delivered = device_card(page, device)
+        expect(delivered).to_have_count(1)
+        expect(delivered.locator(".card-route")).to_have_text(f"to {device[:8]}…{device[-4:]} via channel {channel}")
+        expect(delivered.locator(".card-title")).to_have_text("Live Activity update")
+    expect(page.locator("#cards .card", has_text="Silent (background) push")).to_have_count(0)
+    step("broadcast cards", started)
+
+    # The broadcast links to itself and its deliveries: the list filtered to its id.
+    broadcast.get_by_role("link", name="Show the broadcast and its deliveries").click()
+    expect(page).to_have_url(re.compile("#filter=" + re.escape(quote(f"apnsId={request_id}", safe=""))))
+    expect(page.locator("#filter-input")).to_have_value(f"apnsId={request_id}")
+    expect(page.locator("#cards .card")).to_have_count(3)
+    # Filtered, the broadcast's count is read from the API: still 2.
+    page.fill("#filter-input", "kind=broadcast")
+    page.press("#filter-input", "Enter")
+    expect(page.locator("#cards .card")).to_have_count(1)
+    expect(broadcast.locator(".card-title")).to_have_text("Broadcast → 2 devices")
+    broadcast.click()
+    expect(page.locator("#detail")).to_contain_text("devices reached")
+    page.keyboard.press("Escape")
+    page.click("#filter-clear")
+    expect(operations).to_have_count(2)
+    step("broadcast link", started)
+    return devices
+
+
+def fragment(page):
+    return page.evaluate("location.hash")
+
+
+def check_fragment(page, admin_url):
+    """The filter and the open record live in the address: kept there, and restored from it."""
+    started = time.monotonic()
+    page.fill("#filter-input", "kind=channel")
+    page.press("#filter-input", "Enter")
+    expect(page.locator("#cards .card")).to_have_count(2)
+    assert fragment(page) == "#filter=kind%3Dchannel", f"the address says {fragment(page)}"
+    first = page.locator("#cards .card").first
+    sequence = first.get_attribute("data-sequence")
+    first.click()
+    expect(page.locator("#detail")).to_be_visible()
+    assert fragment(page) == f"#filter=kind%3Dchannel&record={sequence}", f"the address says {fragment(page)}"
+    page.keyboard.press("Escape")
+    assert fragment(page) == "#filter=kind%3Dchannel", f"the address says {fragment(page)}"
+
+    # The same address in a new tab (its own session storage): the filter and the record come back.
+    address = f"{admin_url}/#filter=kind%3Dchannel&record={sequence}"
+    other = page.context.browser.new_page()
+    other.goto(address)
+    expect(other.locator("#filter-input")).to_have_value("kind=channel")
+    expect(other.locator("#cards .card")).to_have_count(2)
+    expect(other.locator("#detail")).to_be_visible()
+    expect(other.locator("#detail-title")).to_contain_text(f"#{sequence} ")
+    expect(other.locator(f'#cards .card[data-sequence="{sequence}"]')).to_have_attribute("aria-current", "true")
+    other.close()
+    # A record the filter hides is still opened (read from the API), beside the filtered list.
+    other = page.context.browser.new_page()
+    other.goto(f"{admin_url}/#filter=kind%3Dbroadcast&record={sequence}")
+    expect(other.locator("#filter-input")).to_have_value("kind=broadcast")
+    expect(other.locator("#cards .card")).to_have_count(1)
+    expect(other.locator("#detail-title")).to_contain_text(f"#{sequence} ")
+    expect(other.locator("#detail")).to_contain_text("Channel operation")
+    # Changing the filter in the page changes the address; the open record stays in it.
+    other.fill("#filter-input", "kind=push")
+    other.press("#filter-input", "Enter")
+    expect(other.locator("#cards .card")).to_have_count(2)
+    assert fragment(other) == f"#filter=kind%3Dpush&record={sequence}", f"the address says {fragment(other)}"
+    # An address changed in place (a link, a pasted fragment) is followed: filter on, record closed.
+    other.evaluate("location.hash = '#filter=kind%3Dbroadcast'")
+    expect(other.locator("#cards .card")).to_have_count(1)
+    expect(other.locator("#filter-input")).to_have_value("kind=broadcast")
+    expect(other.locator("#detail")).to_be_hidden()
+    other.close()
+
+    # Without a fragment, the tab's last filter (session storage), now also written to the address.
+    page.goto(f"{admin_url}/")
+    expect(page.locator("#filter-input")).to_have_value("kind=channel")
+    expect(page.locator("#cards .card")).to_have_count(2)
+    assert fragment(page) == "#filter=kind%3Dchannel", f"the address says {fragment(page)}"
+    step("fragment", started)
+
+
 def check_token(page, provider, token):
     started = time.monotonic()
     expect(page.locator("#stream-state")).to_have_attribute("data-state", "locked", timeout=10_000)
@@ -248,19 +426,25 @@ def check_token(page, provider, token):
     expect(page.locator("#stream-state")).to_have_attribute("data-state", "live", timeout=10_000)
     expect(card(page, title)).to_have_count(1)
 
-    # Or in the address's fragment (never sent to the server), which the page then removes.
+    # Or in the address's fragment (never sent to the server), which the page then removes,
+    # keeping the filter beside it.
     other = page.context.browser.new_page()
-    other.goto(page.url.split("#")[0] + "#token=" + token)
+    other.goto(page.url.split("#")[0] + "#token=" + token + "&filter=status%3D200")
     expect(other.locator("#stream-state")).to_have_attribute("data-state", "live", timeout=10_000)
     expect(card(other, title)).to_have_count(1)
+    expect(other.locator("#filter-input")).to_have_value("status=200")
     assert "token" not in other.url, f"the token stayed in the address: {other.url}"
+    assert fragment(other) == "#filter=status%3D200", f"the address says {fragment(other)}"
     other.close()
     step("token", started)
 
 
 def main():
     admin_url, apns_port, ca_file, jwt, *rest = sys.argv[1:]
-    admin_token = rest[1] if rest[:1] == ["--admin-token"] else None
+    options = dict(zip(rest[::2], rest[1::2]))
+    admin_token = options.get("--admin-token")
+    channels_port = options.get("--channels-port")
+    part = options.get("--part", "deliveries")
     provider = Provider(apns_port, ca_file, jwt)
     started = time.monotonic()
     try:
@@ -275,9 +459,14 @@ def main():
             print(f"missing: chromium cannot start from {CHROMIUM}: {error}", file=sys.stderr)
             sys.exit(3)
         step("browser", started)
+        if part == "broadcast":
+            check_loading(browser, admin_url)
         page, problems = open_dashboard(browser, admin_url)
         if admin_token:
             check_token(page, provider, admin_token)
+        elif part == "broadcast":
+            check_broadcast(page, provider, admin_url, channels_port)
+            check_fragment(page, admin_url)
         else:
             device = check_deliveries(page, provider)
             check_faults(page, provider, device)
