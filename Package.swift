@@ -171,7 +171,9 @@ let package = Package(
         // tool that replays inputs through a target.
         .executableTarget(
             name: "apns-mock-fuzz",
-            dependencies: ["APNSMockFuzzTargets", "CAPNSMockShims"],
+            dependencies: ["APNSMockFuzzTargets"],
+            // @_extern(c) declares libFuzzer's driver without a C module.
+            swiftSettings: [.enableExperimentalFeature("Extern")],
             linkerSettings: libFuzzerArchive.map { [.unsafeFlags(["-Xlinker", $0, "-lstdc++"])] } ?? []
         ),
         .executableTarget(

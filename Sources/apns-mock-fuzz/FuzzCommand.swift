@@ -8,7 +8,14 @@ import Foundation
 // replays files through a target without libFuzzer.
 
 #if APNS_MOCK_FUZZING
-    import CAPNSMockShims
+    /// libFuzzer's driver (libclang_rt.fuzzer_no_main, linked in only by the Makefile's instrumented
+    /// tree): runs the fuzzing loop over `callback` with the command line's libFuzzer flags.
+    @_extern(c, "LLVMFuzzerRunDriver")
+    func LLVMFuzzerRunDriver(
+        _ argc: UnsafeMutablePointer<Int32>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    ) -> Int32
 
     /// libFuzzer's loop, started by this binary's own `main` (libFuzzer without its `main`, so
     /// that SwiftPM's test build, which links every executable's entry point by name, links this one).

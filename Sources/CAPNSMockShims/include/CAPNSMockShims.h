@@ -51,9 +51,4 @@ const char *apnsmock_verify_error_string(long result);
 /// Number of CPUs this process may run on (its affinity mask, e.g. under taskset); -1 when unknown.
 int apnsmock_available_cpus(void);
 
-/// libFuzzer's driver (libclang_rt.fuzzer_no_main): runs the fuzzing loop with `callback` and the
-/// command line's libFuzzer flags. Declared here, defined only where the Makefile's instrumented
-/// tree links libFuzzer into apns-mock-fuzz; nothing else may call it.
-int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*callback)(const uint8_t *data, size_t size));
-
 #endif
