@@ -38,6 +38,31 @@ import Testing
         #expect(try Self.framesAfterAPush(order: order) == ["HEADERS 1", "DATA 1", "GOAWAY 0"])
     }
 
+    /// An answer whose body flow control holds back (the client announced a window of 0) keeps
+    /// the GOAWAY waiting: it goes out after the body, once the client opens the window.
+    @Test func aGoAwayWaitsForABodyFlowControlHoldsBack() throws {
+        let faults = FaultControl()
+        _ = try faults.addRule(json: try #require(JSONValue.parse(#"{"action": {"goaway": {}}}"#)), now: 0)
+        let connection = try InProcessConnection(faults: faults)
+        connection.pump()
+        func send(_ bytes: [UInt8]) -> [String] {
+            bytes.withUnsafeBufferPointer { _ = connection.session.receive($0) }
+            var output: [UInt8] = []
+            connection.session.collectOutput(into: &output)
+            let names: [UInt8: String] = [0: "DATA", 1: "HEADERS", 7: "GOAWAY"]
+            return S.frames(output).compactMap { frame in names[frame.type].map { "\($0) \(frame.stream)" } }
+        }
+        // SETTINGS_INITIAL_WINDOW_SIZE 0, sent before the request opens its stream.
+        #expect(send([0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0]).isEmpty)
+        _ = connection.client.submit(
+            path: "/3/device/" + String(repeating: "ab", count: 32),
+            headers: [("apns-topic", "com.example.app"), ("apns-push-type", "alert")],
+            body: Array(#"{"aps":{"alert":"hi"}}"#.utf8))
+        #expect(send(connection.client.output()) == ["HEADERS 1"], "the body and the GOAWAY wait")
+        // WINDOW_UPDATE on stream 1: the body goes, then the GOAWAY.
+        #expect(send([0, 0, 4, 8, 0, 0, 0, 0, 1, 0, 0, 0xFF, 0xFF]) == ["DATA 1", "GOAWAY 0"])
+    }
+
     @Test func goAwayFirstSendsTheGoAwayBeforeTheAnswer() throws {
         #expect(try Self.framesAfterAPush(order: .goAwayFirst) == ["GOAWAY 0", "HEADERS 1", "DATA 1"])
     }
