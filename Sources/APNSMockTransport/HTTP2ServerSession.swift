@@ -282,7 +282,9 @@ final class HTTP2ServerSession {
     /// It goes out after every frame submitted before it. libnghttp2 sends its queued HEADERS and
     /// control frames before any DATA, so an answer submitted first would otherwise have its body
     /// follow the GOAWAY: what was submitted is serialized first, and a body that flow control
-    /// still holds back keeps the GOAWAY waiting until it is out (or its stream closed).
+    /// still holds back keeps the GOAWAY waiting until it is out (or its stream closed). Frames
+    /// submitted while it waits may go out before it; the client does not learn of the GOAWAY
+    /// (nor libnghttp2 stop taking new streams) until it is sent.
     func goAway(errorCode: UInt32, debugData: [UInt8] = [], lastStreamID: Int32? = nil) {
         let lastStream = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
         var bytes = queuedOutput

@@ -27,7 +27,7 @@ public struct ConnectionStateMachine: Sendable {
         case respond(streamID: Int32, APNSAnswer)
         case resetStream(streamID: Int32, errorCode: UInt32)
         /// `lastStreamID` `nil`: the last stream processed. Goes out after every frame of the
-        /// actions before it (an answer's DATA included), before those of the actions after it.
+        /// actions before it (an answer's DATA included, once flow control lets it go).
         case goAway(errorCode: UInt32, lastStreamID: Int32?, debugData: [UInt8])
         case announceMaxConcurrentStreams(UInt32)
         /// Call `timerFired(streamID:)` after this many milliseconds.
