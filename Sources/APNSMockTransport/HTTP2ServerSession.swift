@@ -257,7 +257,11 @@ final class HTTP2ServerSession {
         while true {
             var data: UnsafePointer<UInt8>?
             let count = nghttp2_session_mem_send(session, &data)
-            if count <= 0 { return }
+            if count <= 0 {
+                // A held GOAWAY whose answers went out in this pass goes next.
+                if count == 0, !heldGoAways.isEmpty, submitHeldGoAways() { continue }
+                return
+            }
             output.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
         }
     }
@@ -273,13 +277,64 @@ final class HTTP2ServerSession {
     }
 
     /// Queues GOAWAY with `errorCode` and debug data, naming `lastStreamID` (default: the last
-    /// stream processed) as the last stream handled.
+    /// stream processed now) as the last stream handled.
+    ///
+    /// It goes out after every frame submitted before it. libnghttp2 sends its queued HEADERS and
+    /// control frames before any DATA, so an answer submitted first would otherwise have its body
+    /// follow the GOAWAY: what was submitted is serialized first, and a body that flow control
+    /// still holds back keeps the GOAWAY waiting until it is out (or its stream closed). Frames
+    /// submitted while it waits may go out before it; the client does not learn of the GOAWAY
+    /// (nor libnghttp2 stop taking new streams) until it is sent.
     func goAway(errorCode: UInt32, debugData: [UInt8] = [], lastStreamID: Int32? = nil) {
         let lastStream = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
-        debugData.withUnsafeBufferPointer {
-            _ = nghttp2_submit_goaway(
-                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, errorCode, $0.baseAddress, $0.count)
+        var bytes = queuedOutput
+        queuedOutput = []
+        serialize(into: &bytes)
+        queuedOutput = bytes
+        let goAway = HeldGoAway(
+            errorCode: errorCode, lastStreamID: lastStream, debugData: debugData,
+            bodiesBefore: Set(responseBodies.keys))
+        if goAway.bodiesBefore.isEmpty && heldGoAways.isEmpty {
+            submit(goAway)
+        } else {
+            heldGoAways.append(goAway)
         }
+    }
+
+    /// A GOAWAY waiting for the bodies of answers submitted before it.
+    private struct HeldGoAway {
+        var errorCode: UInt32
+        var lastStreamID: Int32
+        var debugData: [UInt8]
+        /// Streams whose answer's body had not all gone out when the GOAWAY was asked for.
+        var bodiesBefore: Set<Int32>
+    }
+
+    /// GOAWAY frames held until the answers submitted before them are out, oldest first.
+    private var heldGoAways: [HeldGoAway] = []
+
+    private func submit(_ goAway: HeldGoAway) {
+        goAway.debugData.withUnsafeBufferPointer {
+            _ = nghttp2_submit_goaway(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), goAway.lastStreamID, goAway.errorCode, $0.baseAddress,
+                $0.count)
+        }
+    }
+
+    /// Submits the held GOAWAY frames whose earlier answers are all out; returns whether it did.
+    private func submitHeldGoAways() -> Bool {
+        var submitted = false
+        while var first = heldGoAways.first {
+            first.bodiesBefore = first.bodiesBefore.filter { responseBodies[$0] != nil }
+            guard first.bodiesBefore.isEmpty else {
+                heldGoAways[0] = first
+                break
+            }
+            heldGoAways.removeFirst()
+            submit(first)
+            submitted = true
+        }
+        return submitted
     }
 
     /// Queues RST_STREAM with `errorCode` (an HTTP/2 error code).

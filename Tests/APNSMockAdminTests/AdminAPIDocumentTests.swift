@@ -195,6 +195,9 @@ import Yams
         #expect(integer(goaway + ["properties", "debug", "maxLength"]) == debugLimit)
         // The reason goes out inside `{"reason":"…"}`: 13 bytes of the debug data are not its own.
         #expect(integer(goaway + ["properties", "reason", "maxLength"]) == debugLimit - #"{"reason":""}"#.utf8.count)
+        // The GOAWAY's order (issue 29): the names and the default are the code's.
+        #expect(node(goaway + ["properties", "order", "enum"]) as? [String] == GoAwayOrder.names)
+        #expect(text(goaway + ["properties", "order", "default"]) == GoAwayOrder.default.rawValue)
         let dataFrames = schemas + ["FaultResponse", "oneOf", Named("error"), "properties", "dataFrames", "maximum"]
         #expect(node(dataFrames) as? Int == FaultResponse.dataFramesLimit)
 

@@ -117,13 +117,66 @@ import Testing
         let covered = Self.decide(
             &machine,
             Self.decision(stream: 5, fate: .goAway(errorCode: 0, lastStreamID: nil, debugData: Array("x".utf8))))
-        #expect(covered == ["goaway 0 last x", "record 5 200 answered", "respond 5 200"])
+        #expect(covered == ["record 5 200 answered", "respond 5 200", "goaway 0 last x"])
         #expect(machine.phaseName == "draining")
         var other = Machine(configuredStreams: 1000, authLimited: false)
         let beyond = Self.decide(
             &other, Self.decision(stream: 7, fate: .goAway(errorCode: 2, lastStreamID: 5, debugData: [])))
         #expect(beyond == ["goaway 2 5 ", "record 7 - goAway", "reset 7 7", "close after flush"])
         #expect(other.isClosed)
+    }
+
+    /// Issue 29: the stream a GOAWAY covers is answered before it (`answerFirst`, the default:
+    /// python-hyper's h2 takes a frame after GOAWAY as a protocol error, and aioapns then sends
+    /// the push again) or after it (`goAwayFirst`), as the rule says; the transport sends the
+    /// frames in this order.
+    @Test(arguments: [
+        (GoAwayOrder?.none, ["record 5 200 answered", "respond 5 200", "goaway 0 last x"]),
+        (.answerFirst, ["record 5 200 answered", "respond 5 200", "goaway 0 last x"]),
+        (.goAwayFirst, ["goaway 0 last x", "record 5 200 answered", "respond 5 200"]),
+    ])
+    func theCoveredStreamIsAnsweredBeforeOrAfterTheGoAwayAsTheOrderSays(
+        _ order: GoAwayOrder?, _ expected: [String]
+    ) {
+        for lastStreamID: Int32? in [nil, 5, 9] {
+            var machine = Machine(configuredStreams: 1000, authLimited: false)
+            let fate: RequestDecision.Fate =
+                if let order {
+                    .goAway(errorCode: 0, lastStreamID: lastStreamID, debugData: Array("x".utf8), order: order)
+                } else {
+                    .goAway(errorCode: 0, lastStreamID: lastStreamID, debugData: Array("x".utf8))
+                }
+            let last = lastStreamID.map(String.init) ?? "last"
+            let actions = Self.decide(&machine, Self.decision(stream: 5, fate: fate))
+            #expect(actions == expected.map { $0 == "goaway 0 last x" ? "goaway 0 \(last) x" : $0 })
+            #expect(machine.phaseName == "draining")
+        }
+    }
+
+    /// A stream above the GOAWAY's last stream is refused whatever the order: GOAWAY, then its
+    /// record and RST_STREAM REFUSED_STREAM.
+    @Test(arguments: GoAwayOrder.allCases)
+    func aStreamTheGoAwayDoesNotCoverIsRefusedInEitherOrder(_ order: GoAwayOrder) {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        let actions = Self.decide(
+            &machine,
+            Self.decision(stream: 7, fate: .goAway(errorCode: 0, lastStreamID: 5, debugData: [], order: order)))
+        #expect(actions == ["goaway 0 5 ", "record 7 - goAway", "reset 7 7"])
+    }
+
+    /// A delayed stream the GOAWAY covers keeps its order when its timer fires; streams waiting
+    /// above the last stream are refused right after the GOAWAY.
+    @Test func aDelayedGoAwayAnswersFirstAndRefusesTheWaitingStreamsAboveIt() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        _ = Self.decide(
+            &machine,
+            Self.decision(stream: 3, delay: 10, fate: .goAway(errorCode: 0, lastStreamID: 3, debugData: [])))
+        _ = Self.decide(&machine, Self.decision(stream: 5, delay: 100))
+        #expect(
+            Self.step(&machine) { $0.timerFired(streamID: 3, now: 10, into: &$1) } == [
+                "complete 3 200 answered", "respond 3 200", "goaway 0 3 ", "cancel 5", "reset 5 7",
+                "complete 5 - goAway",
+            ])
     }
 
     /// Issue 18: a GOAWAY's last stream id is never below a stream already answered (RFC 9113

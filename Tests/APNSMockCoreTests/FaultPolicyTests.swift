@@ -97,6 +97,14 @@ import Testing
                 ruleID: "f5", action: FaultAction(.goAway(errorCode: .noError, lastStreamID: 1, debugData: []))),
             status: 200, fate: .goAway(errorCode: 0, lastStreamID: 1, debugData: []), faultID: "f5"),
         Row(
+            name: "a rule's GOAWAY that goes out before the answer",
+            hit: FaultHit(
+                ruleID: "f5",
+                action: FaultAction(.goAway(errorCode: .noError, lastStreamID: nil, debugData: [], order: .goAwayFirst))
+            ),
+            status: 200, fate: .goAway(errorCode: 0, lastStreamID: nil, debugData: [], order: .goAwayFirst),
+            faultID: "f5"),
+        Row(
             name: "a rule's close", hit: FaultHit(ruleID: "f6", action: FaultAction(.close(respondFirst: true))),
             status: 200, fate: .close(respondFirst: true), faultID: "f6"),
         Row(

@@ -78,6 +78,20 @@ struct FaultRuleTests {
             #"{"goaway": {"debug": "plain text", "lastStreamId": 0}}"#,
             FaultAction(.goAway(errorCode: .noError, lastStreamID: 0, debugData: Array("plain text".utf8)))
         ),
+        (
+            #"{"goaway": {"order": "goAwayFirst"}}"#,
+            FaultAction(
+                .goAway(
+                    errorCode: .noError, lastStreamID: nil, debugData: Array(#"{"reason":"Shutdown"}"#.utf8),
+                    order: .goAwayFirst))
+        ),
+        (
+            #"{"goaway": {"order": "answerFirst", "lastStreamId": 3}}"#,
+            FaultAction(
+                .goAway(
+                    errorCode: .noError, lastStreamID: 3, debugData: Array(#"{"reason":"Shutdown"}"#.utf8),
+                    order: .answerFirst))
+        ),
         (#"{"close": {"respondFirst": false}}"#, FaultAction(.close(respondFirst: false))),
         (#"{"close": {}}"#, FaultAction(.close(respondFirst: false))),
         (#"{"close": {"respondFirst": true}}"#, FaultAction(.close(respondFirst: true))),
@@ -293,6 +307,15 @@ struct FaultRuleTests {
             "'action.goaway.lastStreamId' must be an integer from 0 to 2147483647"
         ),
         (#"{"action": {"goaway": {"debug": 5}}}"#, "'action.goaway.debug' must be a string"),
+        (
+            #"{"action": {"goaway": {"order": "later"}}}"#,
+            "'action.goaway.order' must be one of answerFirst, goAwayFirst"
+        ),
+        (#"{"action": {"goaway": {"order": 1}}}"#, "'action.goaway.order' must be one of answerFirst, goAwayFirst"),
+        (
+            #"{"action": {"goaway": {"order": "AnswerFirst"}}}"#,
+            "'action.goaway.order' must be one of answerFirst, goAwayFirst"
+        ),
         (#"{"action": {"goaway": {"reason": ""}}}"#, "'action.goaway.reason' must be a non-empty string"),
         (
             #"{"action": {"goaway": {"debug": "x", "reason": "Shutdown"}}}"#,

@@ -26,7 +26,8 @@ public struct ConnectionStateMachine: Sendable {
         /// Submit `answer` on the stream.
         case respond(streamID: Int32, APNSAnswer)
         case resetStream(streamID: Int32, errorCode: UInt32)
-        /// `lastStreamID` `nil`: the last stream processed.
+        /// `lastStreamID` `nil`: the last stream processed. Goes out after every frame of the
+        /// actions before it (an answer's DATA included, once flow control lets it go).
         case goAway(errorCode: UInt32, lastStreamID: Int32?, debugData: [UInt8])
         case announceMaxConcurrentStreams(UInt32)
         /// Call `timerFired(streamID:)` after this many milliseconds.
@@ -721,9 +722,13 @@ public struct ConnectionStateMachine: Sendable {
         case .reset(let code):
             note(RecordedAnswer(outcome: .reset, answer: answer))
             actions.append(.resetStream(streamID: streamID, errorCode: code))
-        case .goAway(let code, let requested, let debugData):
+        case .goAway(let code, let requested, let debugData, let order):
             // Never below a stream already answered: that would take back its answer.
             let lastStreamID = requested.map { max($0, live.highestAnswered) }
+            let covered = lastStreamID.map { streamID <= $0 } ?? true
+            // The transport sends frames in the order of the actions: an answer before the GOAWAY
+            // goes out whole (its DATA too) before it.
+            if covered, order == .answerFirst { answerNow() }
             actions.append(.goAway(errorCode: code, lastStreamID: lastStreamID, debugData: debugData))
             if phase == .serving { phase = .draining }
             if let lastStreamID {
@@ -734,8 +739,8 @@ public struct ConnectionStateMachine: Sendable {
                 // once, and the connection may close first).
                 refuseWaitingStreams(outcome: .goAway, live: &live, into: &actions) { $0 > last }
             }
-            if lastStreamID.map({ streamID <= $0 }) ?? true {
-                answerNow()
+            if covered {
+                if order == .goAwayFirst { answerNow() }
             } else {
                 note(RecordedAnswer(outcome: .goAway, answer: answer))
                 actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))

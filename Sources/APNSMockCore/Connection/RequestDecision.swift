@@ -50,9 +50,10 @@ public struct RequestDecision: Sendable, Equatable {
         /// RST_STREAM with this HTTP/2 error code.
         case reset(errorCode: UInt32)
         /// GOAWAY with this code, last stream id (`nil`: the last processed stream; never
-        /// below a stream already answered) and debug data, then answer the stream if the
-        /// GOAWAY covers it. A code other than NO_ERROR ends the connection once sent.
-        case goAway(errorCode: UInt32, lastStreamID: Int32?, debugData: [UInt8])
+        /// below a stream already answered) and debug data; the stream is answered if the GOAWAY
+        /// covers it, before or after the GOAWAY as `order` says, else refused. A code other than
+        /// NO_ERROR ends the connection once sent.
+        case goAway(errorCode: UInt32, lastStreamID: Int32?, debugData: [UInt8], order: GoAwayOrder = .default)
         /// GOAWAY NO_ERROR, the answer's body as debug data, and close: how APNs answers a
         /// certificate of the other environment. The stream gets no HTTP status.
         case goAwayInsteadOfAnswer

@@ -8,7 +8,10 @@ public enum FaultEffect: Sendable, Hashable {
     case resetStream(HTTP2ErrorCode)
     /// Send `GOAWAY` with this code and debug data, then stop taking streams on the connection.
     /// `lastStreamID` `nil`: the last stream the connection processed, as the transport decides.
-    case goAway(errorCode: HTTP2ErrorCode, lastStreamID: Int32?, debugData: [UInt8])
+    /// `order`: whether the request's answer goes out before or after the GOAWAY, when the
+    /// GOAWAY covers its stream.
+    case goAway(
+        errorCode: HTTP2ErrorCode, lastStreamID: Int32?, debugData: [UInt8], order: GoAwayOrder = .default)
     /// Close the TCP connection, after answering this request normally when `respondFirst`.
     case close(respondFirst: Bool)
     /// Advertise this `SETTINGS_MAX_CONCURRENT_STREAMS` on the connection, and answer this
@@ -71,12 +74,22 @@ public enum FaultEffect: Sendable, Hashable {
 
     private static func goAway(_ json: JSONValue, at location: String) throws(FaultRuleError) -> FaultEffect {
         let fields = try FaultFieldReader(
-            json, at: location, known: ["errorCode", "lastStreamId", "debug", "reason"],
-            shape: #"an object such as {"errorCode": "NO_ERROR", "reason": "Shutdown"}"#)
+            json, at: location, known: ["errorCode", "lastStreamId", "debug", "reason", "order"],
+            shape: #"an object such as {"errorCode": "NO_ERROR", "reason": "Shutdown", "order": "answerFirst"}"#)
         let code = try fields["errorCode"].map { value throws(FaultRuleError) in
             try HTTP2ErrorCode(json: value, at: fields.path("errorCode"))
         }
         let lastStreamID = try fields.integer("lastStreamId", in: 0...Int64(Int32.max)).map { Int32($0) }
+        var order = GoAwayOrder.default
+        if let value = fields["order"] {
+            guard case .string(let name) = value, let named = GoAwayOrder(rawValue: name) else {
+                throw FaultRuleError(
+                    "'\(fields.path("order"))' must be one of \(GoAwayOrder.names.joined(separator: ", ")) "
+                        + "(whether the stream's answer or the GOAWAY goes out first; \(GoAwayOrder.default.rawValue) "
+                        + "when left out)")
+            }
+            order = named
+        }
         let debugData: [UInt8]
         switch (fields["debug"], fields["reason"]) {
         case (let debug?, nil):
@@ -103,11 +116,11 @@ public enum FaultEffect: Sendable, Hashable {
                 "'\(fields.path(fields["debug"] == nil ? "reason" : "debug"))' makes \(debugData.count) bytes of "
                     + "debug data; a GOAWAY frame holds at most \(goAwayDebugDataLimit)")
         }
-        return .goAway(errorCode: code ?? .noError, lastStreamID: lastStreamID, debugData: debugData)
+        return .goAway(errorCode: code ?? .noError, lastStreamID: lastStreamID, debugData: debugData, order: order)
     }
 
     /// As a fault rule writes it: the object under `name`. A `GOAWAY`'s debug data is written as
-    /// `debug`, which sends it back unchanged.
+    /// `debug`, which sends it back unchanged, and its `order` always (the default included).
     public var json: JSONValue {
         switch self {
         case .respond(let response):
@@ -116,10 +129,11 @@ public enum FaultEffect: Sendable, Hashable {
             return .object([])
         case .resetStream(let code):
             return .object([("errorCode", code.json)])
-        case .goAway(let code, let lastStreamID, let debugData):
+        case .goAway(let code, let lastStreamID, let debugData, let order):
             var members: [(key: String, value: JSONValue)] = [("errorCode", code.json)]
             if let lastStreamID { members.append(("lastStreamId", .integer(Int64(lastStreamID)))) }
             members.append(("debug", .string(String(decoding: debugData, as: UTF8.self))))
+            members.append(("order", .string(order.rawValue)))
             return .object(members)
         case .close(let respondFirst):
             return .object([("respondFirst", .bool(respondFirst))])

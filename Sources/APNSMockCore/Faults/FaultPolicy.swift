@@ -83,8 +83,9 @@ public enum FaultPolicy {
             decision.fate = .hang
         case .resetStream(let code)?:
             decision.fate = .reset(errorCode: code.rawValue)
-        case .goAway(let code, let lastStreamID, let debugData)?:
-            decision.fate = .goAway(errorCode: code.rawValue, lastStreamID: lastStreamID, debugData: debugData)
+        case .goAway(let code, let lastStreamID, let debugData, let order)?:
+            decision.fate = .goAway(
+                errorCode: code.rawValue, lastStreamID: lastStreamID, debugData: debugData, order: order)
         case .close(let respondFirst)?:
             decision.fate = .close(respondFirst: respondFirst)
         case .setMaxConcurrentStreams(let limit)?:
@@ -102,7 +103,8 @@ public enum FaultPolicy {
             parts.append("answered \(response.status)" + (response.reason.map { " \($0.rawValue)" } ?? ""))
         case .hang?: parts.append("never answers (hang)")
         case .resetStream(let code)?: parts.append("reset the stream (\(code.description))")
-        case .goAway(let code, _, _)?: parts.append("sent GOAWAY (\(code.description))")
+        case .goAway(let code, _, _, let order)?:
+            parts.append("sent GOAWAY (\(code.description), \(order.rawValue))")
         case .close(let respondFirst)?:
             parts.append(respondFirst ? "answered, then closed the connection" : "closed the connection")
         case .setMaxConcurrentStreams(let limit)?: parts.append("announced MAX_CONCURRENT_STREAMS \(limit)")

@@ -94,6 +94,13 @@ public struct BehaviorCode: Sendable, Hashable, CustomStringConvertible {
         source: "\(responses); \(troubleshooting)",
         "The provider does not back off after APNs said it was sending too much, or was unavailable.")
 
+    public static let answeredPushResent = BehaviorCode(
+        "answered-push-resent", .error,
+        threshold: "a push answered 200 under an apns-id that an earlier push of the provider was answered 200 under",
+        source: "\(sending) (apns-id); \(responses) (200: APNs accepted the notification)",
+        "The provider re-sends a push it was answered for: the device receives it twice. Seen with aioapns, "
+            + "which sends again when its HTTP/2 library fails on a frame that follows the answer.")
+
     // MARK: Push type, priority and payload
 
     public static let backgroundPriority10 = BehaviorCode(
@@ -122,7 +129,7 @@ public struct BehaviorCode: Sendable, Hashable, CustomStringConvertible {
     public static let all: [BehaviorCode] = [
         .connectionChurn, .streamsRefused, .concurrencyAtLimit,
         .providerTokenRefreshedTooOften, .providerTokenTooOld, .tooManyProviderTokenUpdates,
-        .pushAfterUnregistered, .nonRetryableRetried, .retryWithoutBackoff,
+        .pushAfterUnregistered, .nonRetryableRetried, .retryWithoutBackoff, .answeredPushResent,
         .backgroundPriority10, .pushTypeMissing, .payloadLintErrors, .payloadLintWarnings,
     ]
 }

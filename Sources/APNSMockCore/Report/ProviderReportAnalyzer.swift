@@ -40,6 +40,7 @@ public enum ProviderReportAnalyzer {
         findings += tokenFindings(deliveries, thresholds, into: &behavior.providerTokens)
         findings += unregisteredFindings(deliveries, thresholds)
         findings += retryFindings(deliveries, thresholds)
+        findings += resentAfterSuccessFindings(deliveries, thresholds)
         findings += hygieneFindings(deliveries, thresholds)
         findings += lintFindings(deliveries, thresholds, into: &behavior.lint)
         let order = Dictionary(uniqueKeysWithValues: BehaviorCode.all.enumerated().map { ($1.rawValue, $0) })
@@ -314,6 +315,32 @@ public enum ProviderReportAnalyzer {
                     examples: examples(hurried, thresholds)))
         }
         return findings
+    }
+
+    /// Pushes answered 200 under an apns-id an earlier push was answered 200 under: one
+    /// notification delivered twice (or more). A generated apns-id says nothing (the client sent
+    /// none); a re-send of a push that got no status (a GOAWAY refused it) is a proper retry.
+    static func resentAfterSuccessFindings(_ deliveries: [BehaviorDelivery], _ thresholds: BehaviorThresholds)
+        -> [BehaviorFinding]
+    {
+        var accepted: Set<String> = []
+        var resent: [BehaviorDelivery] = []
+        var resentIDs: Set<String> = []
+        var firstResendOfEachID: [BehaviorDelivery] = []
+        for delivery in deliveries where delivery.status == 200 && !delivery.apnsIDGenerated {
+            let id = delivery.apnsID.lowercased()
+            guard !accepted.insert(id).inserted else { continue }
+            resent.append(delivery)
+            if resentIDs.insert(id).inserted { firstResendOfEachID.append(delivery) }
+        }
+        guard !resent.isEmpty else { return [] }
+        return [
+            BehaviorFinding(
+                code: .answeredPushResent, count: resent.count,
+                message:
+                    "\(plural(resent.count, "push was", "pushes were")) answered 200 under an apns-id already answered 200 (\(plural(resentIDs.count, "apns-id"))): the provider re-sent pushes it was answered for, and each reached its device again",
+                examples: examples(firstResendOfEachID, thresholds))
+        ]
     }
 
     /// A 429 TooManyRequests, or a 503 other than `Shutdown` (a server going away: retrying

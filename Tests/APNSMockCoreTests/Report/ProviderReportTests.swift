@@ -163,6 +163,28 @@ import Testing
             scenario.deliveries[19].reason = "Shutdown"
             scenario.resend(19, after: 10) { $0.connectionID = 2 }
         },
+        // Issue 29: aioapns re-sends a push after h2 failed on the frame after its 200 (GOAWAY first).
+        Row("a push answered 200 re-sent with the same apns-id", [.answeredPushResent]) { scenario in
+            scenario.resend(19, after: 5) { $0.connectionID = 2 }
+        },
+        Row("a push answered 200 re-sent with the apns-id in upper case", [.answeredPushResent]) { scenario in
+            scenario.resend(4, after: 5) { $0.apnsID = $0.apnsID.uppercased() }
+        },
+        Row("a push refused by GOAWAY (no status) re-sent on a new connection", []) { scenario in
+            scenario.deliveries[19].status = nil
+            scenario.deliveries[19].respondedAt = nil
+            scenario.resend(19, after: 5) {
+                $0.connectionID = 2
+                $0.status = 200
+            }
+        },
+        Row("the same payload to the same token again under a new apns-id", []) { scenario in
+            scenario.resend(19, after: 60_000) { $0.apnsID = ReportScenario.apnsID(99) }
+        },
+        Row("a push answered 200 sent again with a generated apns-id", []) { scenario in
+            scenario.deliveries[19].apnsIDGenerated = true
+            scenario.resend(19, after: 60_000)
+        },
         // Push type, priority, payload (Sending notification requests to APNs).
         Row("a background push at priority 10", [.backgroundPriority10]) { scenario in
             scenario.deliveries[2].pushTypeHeader = "background"
@@ -201,6 +223,24 @@ import Testing
         #expect(provider.connections.maxConcurrentStreams == 1000)
         #expect(provider.providerTokens.distinct == 1)
         #expect(provider.answers.map(\.status) == [200])
+    }
+
+    /// One finding for every 200 after the first under an apns-id; its examples name each
+    /// apns-id once.
+    @Test func answeredPushResentCountsEveryExtra200AndNamesEachIDOnce() throws {
+        var scenario = ReportScenario.baseline
+        scenario.resend(19, after: 5)
+        scenario.resend(19, after: 10)
+        scenario.resend(3, after: 5) { $0.status = 503 }
+        scenario.resend(7, after: 5)
+        let finding = try #require(scenario.report().findings.first { $0.code == .answeredPushResent })
+        #expect(finding.count == 3)
+        #expect(finding.severity == .error)
+        #expect(finding.examples == [ReportScenario.apnsID(20), ReportScenario.apnsID(8)])
+        #expect(
+            finding.message
+                == "3 pushes were answered 200 under an apns-id already answered 200 (2 apns-ids): the provider "
+                + "re-sent pushes it was answered for, and each reached its device again")
     }
 
     @Test(arguments: rows) func oneChange(_ row: Row) {
