@@ -4,8 +4,11 @@ import Testing
 
 @testable import APNSMockAdmin
 
-/// Fault rules set up so that a script can run twice: `PUT /v1/faults/{id}` creates or replaces,
-/// and `POST` refuses an id in use with 409, the status HTTP gives a conflict.
+/// The fault-rule routes (issue 29): set-up that a script can run twice (`PUT /v1/faults/{id}`
+/// creates or replaces, `POST` refuses an id in use with 409, the status HTTP gives a conflict),
+/// errors that say where a body stops being JSON, and a `goaway` action's `order` (a value it
+/// does not take is a 400 naming the field, `badRequest` as for every field of the body; a rule
+/// without it lists the default).
 @Suite struct FaultRuleRoutesTests {
     static let outage =
         #"{"match":{"tokenPrefix":"dead"},"action":{"respond":{"status":503,"reason":"ServiceUnavailable"}}}"#
@@ -76,6 +79,33 @@ import Testing
             #expect(garbage.errorMessage.contains("takes no body"), "\(garbage.errorMessage)")
             #expect(try await ChannelRoutesTests.call(client, .post, "/v1/reset", "{}").status == .ok)
             #expect(try await ChannelRoutesTests.call(client, .post, "/v1/reset").status == .ok)
+        }
+    }
+
+    @Test(arguments: [#""later""#, "1", #""AnswerFirst""#])
+    func anUnknownGoAwayOrderIsRefusedNamingTheField(_ value: String) async throws {
+        try await ChannelRoutesTests.withRouter { client in
+            let answer = try await ChannelRoutesTests.call(
+                client, .post, "/v1/faults", #"{"action":{"goaway":{"order":\#(value)}}}"#)
+            #expect(answer.status == .badRequest)
+            #expect(answer.errorCode == "badRequest")
+            #expect(
+                answer.errorMessage.hasPrefix("'action.goaway.order' must be one of answerFirst, goAwayFirst"),
+                "\(answer.errorMessage)")
+            let list = try await ChannelRoutesTests.call(client, .get, "/v1/faults")
+            #expect((list.json?["faults"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test(arguments: [(nil, "answerFirst"), ("goAwayFirst", "goAwayFirst"), ("answerFirst", "answerFirst")])
+    func aGoAwayRuleListsItsOrder(_ order: String?, _ listed: String) async throws {
+        try await ChannelRoutesTests.withRouter { client in
+            let field = order.map { #""order":"\#($0)""# } ?? ""
+            let answer = try await ChannelRoutesTests.call(
+                client, .post, "/v1/faults", #"{"action":{"goaway":{\#(field)}}}"#)
+            #expect(answer.status == .created)
+            let goaway = (answer.json?["action"] as? [String: Any])?["goaway"] as? [String: Any]
+            #expect(goaway?["order"] as? String == listed, "\(answer.json ?? [:])")
         }
     }
 }
