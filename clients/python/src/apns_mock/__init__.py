@@ -1,0 +1,27 @@
+"""apns-mock from Python: an admin client, a process runner, a pytest plugin and a Testcontainers module.
+
+- :class:`Client` — the admin API, one method per route.
+- :class:`Mock` — runs the ``apns-mock`` binary on free ports; :class:`Remote` — a server started elsewhere.
+- :class:`Scope` — one test's view (what the pytest fixture ``apns`` gives).
+- ``apns_mock.testcontainers.ApnsMockContainer`` — the image under Testcontainers (optional extra).
+"""
+
+from ._client import Client, matcher_params
+from ._errors import AdminError, MockStartError, WaitTimeout, dashboard_link, record_line
+from ._mock import Mock, Remote, find_binary
+from ._scope import Scope
+
+__all__ = [
+    "AdminError",
+    "Client",
+    "Mock",
+    "MockStartError",
+    "Remote",
+    "Scope",
+    "WaitTimeout",
+    "dashboard_link",
+    "find_binary",
+    "matcher_params",
+    "record_line",
+]
+__version__ = "0.9.0"

@@ -1,0 +1,181 @@
+"""The pytest plugin of apns_mock (registered through the ``pytest11`` entry point).
+
+Fixtures:
+
+- ``apns_mock`` (session): one server for the whole run — a :class:`~apns_mock.Mock` started from
+  ``$APNS_MOCK_BIN`` (or ``apns-mock`` on PATH), or the server at ``$APNS_MOCK_ADMIN_URL`` when it is
+  set (a :class:`~apns_mock.Remote`). Under pytest-xdist every worker shares one server: the
+  first worker that needs it starts it, the others read its addresses from a file in a directory
+  the controller hands them, and the controller stops it when the run ends.
+- ``apns`` (function): a :class:`~apns_mock.Scope` for the test — fresh tokens from
+  ``apns.token()``, and every query, wait, fault rule and reset limited to them. Its fault rules,
+  devices and channels are removed after the test.
+
+Environment: ``APNS_MOCK_BIN``, ``APNS_MOCK_ADMIN_URL``, ``APNS_MOCK_ADMIN_TOKEN`` (sent on admin
+calls, and given to a started server as ``--admin-token``), ``APNS_MOCK_ARGS`` (more ``serve``
+arguments, split as a shell would).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+import pytest
+
+from ._client import Client
+from ._errors import WaitTimeout
+from ._mock import Mock, Remote
+from ._scope import Scope
+
+_SHARED_KEY = "apns_mock_shared_dir"
+
+
+class _Shared:
+    """A server another pytest-xdist worker started: the same properties as :class:`Mock`."""
+
+    def __init__(self, state: dict, token: Optional[str]) -> None:
+        self.apns_url = state["apns_url"]
+        self.admin_url = state["admin_url"]
+        self.channels_url = state["channels_url"]
+        self.ca_path = state["ca_path"]
+        self.pid = state["pid"]
+        self.client = Client(self.admin_url, token=token)
+
+    def stop(self) -> None:
+        self.client.close()
+
+    def __repr__(self) -> str:
+        return f"apns_mock(shared, admin_url={self.admin_url!r})"
+
+
+def _server_args() -> list:
+    return shlex.split(os.environ.get("APNS_MOCK_ARGS", ""))
+
+
+def _shared_server(directory: Path, token: Optional[str]) -> _Shared:
+    import fcntl
+
+    directory.mkdir(parents=True, exist_ok=True)
+    state_file = directory / "server.json"
+    with open(directory / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not state_file.exists():
+                mock = Mock(args=_server_args(), admin_token=token, directory=directory / "server")
+                mock.start()
+                state = {"pid": mock.pid, **mock.addresses()}
+                state_file.write_text(json.dumps(state))
+            return _Shared(json.loads(state_file.read_text()), token)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def apns_mock(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """One apns-mock server for the session: ``apns_url``, ``admin_url``, ``channels_url``,
+    ``ca_path``, ``client``."""
+    token = os.environ.get("APNS_MOCK_ADMIN_TOKEN") or None
+    admin_url = os.environ.get("APNS_MOCK_ADMIN_URL")
+    if admin_url:
+        server: Any = Remote(admin_url, token=token)
+    else:
+        workerinput = getattr(request.config, "workerinput", None)
+        shared = workerinput.get(_SHARED_KEY) if workerinput else None
+        server = _shared_server(Path(shared), token) if shared else Mock(args=_server_args(), admin_token=token).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def apns(apns_mock: Any) -> Iterator[Scope]:
+    """This test's view of the server: ``apns.token()``, and queries, waits and faults limited to
+    its tokens (see :class:`apns_mock.Scope`)."""
+    scope = Scope(apns_mock.client, apns_url=apns_mock.apns_url, channels_url=apns_mock.channels_url,
+                  ca_path=apns_mock.ca_path)
+    yield scope
+    # Rules, devices and channels of this test must not act on anything after it; its records stay
+    # (the dashboard link of a failure shows them).
+    for fault_id in list(scope._fault_ids):
+        try:
+            apns_mock.client.delete_fault(fault_id)
+        except Exception:
+            pass
+    for channel_id in scope.channel_ids:
+        try:
+            apns_mock.client.delete_channel(channel_id)
+        except Exception:
+            pass
+    for token in scope._devices:
+        try:
+            apns_mock.client.delete_device(token)
+        except Exception:
+            pass
+
+
+# -- pytest-xdist: one server for every worker -------------------------------------------------
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Controller side: hands each worker the directory where the shared server is described."""
+    config = node.config
+    directory = getattr(config, "_apns_mock_shared_dir", None)
+    if directory is None:
+        directory = tempfile.mkdtemp(prefix="apns-mock-xdist-")
+        config._apns_mock_shared_dir = directory
+    node.workerinput[_SHARED_KEY] = directory
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Controller side: stops the server a worker started for the run."""
+    directory = getattr(config, "_apns_mock_shared_dir", None)
+    if directory is None:
+        return
+    state_file = Path(directory) / "server.json"
+    if state_file.exists():
+        pid = json.loads(state_file.read_text())["pid"]
+        try:
+            os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                os.kill(pid, 0)
+                if _zombie(pid):
+                    return _remove(directory)
+                time.sleep(0.05)
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    _remove(directory)
+
+
+def _remove(directory: str) -> None:
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def _zombie(pid: int) -> bool:
+    """Exited but not yet reaped (its parent, the worker that started it, is gone or busy)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
+
+
+# -- a failed wait reads as the near misses, not a traceback into the library -------------------
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if call.excinfo is not None and call.excinfo.errisinstance(WaitTimeout) and report.failed:
+        entry = next((e for e in reversed(call.excinfo.traceback) if e.path == item.path), None)
+        where = f"{item.path.name}:{entry.lineno + 1}: " if entry is not None else ""
+        report.longrepr = f"{where}apns.wait {call.excinfo.value}"

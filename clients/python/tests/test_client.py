@@ -1,0 +1,135 @@
+"""The admin operations, through the ``apns`` scope and the session's client."""
+
+import threading
+
+import pytest
+
+import apns_mock
+from apns_mock import AdminError, WaitTimeout
+from conftest import httpx_push
+
+
+def test_an_unknown_matcher_field_raises_the_api_message(apns):
+    with pytest.raises(AdminError) as raised:
+        apns.deliveries(tokn=apns.token())
+    assert raised.value.code == "badParameter" and raised.value.status == 400
+    assert "did you mean 'token'" in raised.value.message
+
+
+def test_a_wait_that_times_out_carries_near_misses_and_a_dashboard_link(apns):
+    device = apns.token()
+    assert httpx_push(apns, device, {"aps": {"alert": {"title": "Hello"}}}).status_code == 200
+
+    with pytest.raises(WaitTimeout) as raised:
+        apns.wait(token=device, payload__aps__alert__title="Goodbye", timeout="500ms")
+    error = raised.value
+    assert error.records == []
+    [miss] = error.near_misses
+    assert miss["record"]["token"] == device
+    assert {"field": "payload.aps.alert.title", "expected": "Goodbye", "actual": "Hello"}.items() <= miss["differences"][0].items()
+    text = str(error)
+    assert "0 of 1 record matched" in text and "expected Goodbye, got Hello" in text
+    assert f"{apns.admin_url}/#filter=" in text and f"tokenPrefix%3D{apns.prefix}" in text
+
+
+def test_wait_returns_as_soon_as_count_records_exist(apns):
+    device = apns.token()
+    for n in range(3):
+        assert httpx_push(apns, device, {"aps": {"alert": f"n{n}"}}).status_code == 200
+    assert len(apns.wait(count=3, token=device)) == 3
+    assert [r["payload"]["aps"]["alert"] for r in apns.deliveries(token=device, order="desc")] == ["n2", "n1", "n0"]
+    assert len(apns.deliveries(token=device, limit=2)) == 2
+
+
+def test_events_yield_new_records_live(apns):
+    device = apns.token()
+    stream = apns.events(token=device, read_timeout=10)
+    seen = []
+
+    def read():
+        seen.append(next(stream))
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    # The stream opens when the reader starts; push until it has seen one (a push made before the
+    # stream opened is not sent on it).
+    for _ in range(50):
+        httpx_push(apns, device, {"aps": {"alert": "live"}})
+        reader.join(0.2)
+        if seen:
+            break
+    stream.close()
+    assert seen and seen[0]["token"] == device and seen[0]["payload"]["aps"]["alert"] == "live"
+
+
+def test_a_fault_rule_through_apns_reaches_only_this_tests_tokens(apns):
+    rule = apns.add_fault(action={"respond": {"status": 500, "reason": "InternalServerError"}})
+    assert rule["match"] == {"tokenPrefix": apns.prefix}
+    assert httpx_push(apns, apns.token(), {"aps": {"alert": "x"}}).status_code == 500
+    # Another test's token (another prefix) is not touched by this rule.
+    other = apns_mock.Scope(apns.client, apns_url=apns.apns_url, ca_path=apns.ca_path)
+    assert httpx_push(other, other.token(), {"aps": {"alert": "x"}}).status_code == 200
+
+
+def test_put_fault_creates_then_replaces_and_post_of_a_used_id_is_409(apns):
+    first = apns.put_fault("slow", action={"delay": {"duration": "10ms"}})
+    again = apns.put_fault("slow", action={"delay": {"duration": "20ms"}})
+    assert first["id"] == again["id"] == apns.fault_id("slow")
+    assert apns.fault("slow")["action"]["delay"]["duration"] == "20ms"
+    with pytest.raises(AdminError) as raised:
+        apns.add_fault(id="slow", action={"hang": {}})
+    assert raised.value.code == "faultRuleExists" and raised.value.status == 409
+    apns.delete_fault("slow")
+    assert apns.faults() == []
+
+
+def test_devices_unregistered_get_410(apns):
+    device = apns.token()
+    assert apns.register_device(device, topic="com.example.app")["state"] == "active"
+    assert apns.unregister_device(device)["state"] == "unregistered"
+    answer = httpx_push(apns, device, {"aps": {"alert": "x"}})
+    assert answer.status_code == 410 and answer.json()["reason"] == "Unregistered"
+    assert apns.device(device)["state"] == "unregistered"
+
+
+def test_verify_takes_a_dict_and_a_yaml_file(apns, tmp_path):
+    device = apns.token()
+    httpx_push(apns, device, {"aps": {"alert": {"title": "Welcome"}}})
+    passed = apns.verify({"expect": [{"name": "welcome", "match": {"payload": {"aps": {"alert": {"title": "Welcome"}}}},
+                                      "count": {"exactly": 1}, "within": "5s"}]})
+    assert passed["passed"] is True
+    file = tmp_path / "expect.yaml"
+    file.write_text("expect:\n  - name: nothing rejected\n    match: {status: 400}\n    count: {none: true}\n"
+                    "  - name: a second welcome\n    match: {payload: {aps: {alert: {title: Welcome}}}}\n"
+                    "    count: {exactly: 2}\n")
+    result = apns.verify(file)
+    assert [r["passed"] for r in result["results"]] == [True, False]
+    assert result["results"][1]["matched"] == 1
+
+
+def test_reset_through_apns_deletes_only_this_tests_records(apns):
+    mine = apns.token()
+    other = apns_mock.Scope(apns.client, apns_url=apns.apns_url, ca_path=apns.ca_path)
+    theirs = other.token()
+    httpx_push(apns, mine, {"aps": {"alert": "x"}})
+    httpx_push(other, theirs, {"aps": {"alert": "x"}})
+    apns.wait(token=mine)
+    other.wait(token=theirs)
+    assert apns.reset()["deliveries"] == 1
+    assert apns.deliveries() == []
+    assert len(other.deliveries()) == 1
+    other.reset()
+
+
+def test_a_token_of_another_test_is_refused_by_the_scope(apns):
+    with pytest.raises(ValueError, match="not one of this test's"):
+        apns.wait(token="ab" * 32)
+
+
+def test_server_information_and_ca(apns_mock):
+    info = apns_mock.client.info()
+    assert info["apnsUrl"] == apns_mock.apns_url and info["adminUrl"] == apns_mock.admin_url
+    assert apns_mock.client.ca_pem().startswith("-----BEGIN CERTIFICATE-----")
+    assert open(apns_mock.ca_path).read() == apns_mock.client.ca_pem()
+    assert apns_mock.client.health()["status"] == "ok"
+    assert "providers" in apns_mock.client.report(window="10m")

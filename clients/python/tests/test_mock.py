@@ -1,0 +1,50 @@
+"""Mock and Remote: starting, failing to start, stopping; server-wide operations on a server of their own."""
+
+import os
+import ssl
+
+import httpx
+import pytest
+
+import apns_mock
+from apns_mock import Mock, MockStartError
+from conftest import provider_token
+
+
+def test_a_server_that_does_not_start_raises_with_its_stderr():
+    with pytest.raises(MockStartError) as raised:
+        Mock(args=["--no-such-flag"]).start()
+    assert "exited with status" in str(raised.value)
+    assert "no-such-flag" in raised.value.stderr
+
+
+def test_a_missing_binary_says_where_it_looked(tmp_path):
+    with pytest.raises(MockStartError, match="apns-mock not found"):
+        Mock(binary=tmp_path / "nothing")
+
+
+def test_mock_serves_modes_and_stops_on_exit():
+    # Modes are server-wide, so this test has a server of its own.
+    with Mock() as mock:
+        assert mock.ca_path and os.path.exists(mock.ca_path)
+        assert mock.channels_url.startswith("https://127.0.0.1:")
+        mock.client.set_mode("unavailable")
+        with httpx.Client(http2=True, verify=ssl.create_default_context(cafile=mock.ca_path)) as client:
+            answer = client.post(f"{mock.apns_url}/3/device/{'ab' * 32}", content=b'{"aps":{"alert":"x"}}',
+                                 headers={"authorization": f"bearer {provider_token()}", "apns-topic": "com.example.app"})
+        assert answer.status_code == 503 and answer.json()["reason"] == "ServiceUnavailable"
+        assert mock.client.clear_mode("unavailable")["unavailable"] is False
+        assert mock.client.reset()["reset"] is True
+        process = mock.process
+    assert process.returncode is not None
+
+
+def test_remote_reads_addresses_and_ca_from_the_admin_api(apns_mock):
+    with apns_mock_remote(apns_mock.admin_url) as remote:
+        assert remote.apns_url == apns_mock.apns_url
+        assert remote.channels_url == apns_mock.channels_url
+        assert open(remote.ca_path).read() == open(apns_mock.ca_path).read()
+
+
+def apns_mock_remote(url):
+    return apns_mock.Remote(url)
