@@ -1,0 +1,123 @@
+// Types of apns-mock's Node module (index.mjs). Records and rules are the admin API's JSON as
+// documented in docs/ADMIN-API.md and the OpenAPI document (GET /v1/openapi.yaml); they are typed
+// loosely here (`ApiObject`) rather than duplicated.
+
+export type ApiObject = Record<string, any>;
+/** A record of GET /v1/deliveries (`sequence`, `kind`, `token`, `apnsId`, `response`, `outcome`, …). */
+export type Delivery = ApiObject & { sequence: number; kind: "push" | "broadcast" | "channel"; token: string | null; apnsId: string };
+export interface Difference { field: string; expected: string; actual: string | null }
+export interface NearMiss { sequence: number; satisfied: number; of: number; differences: Difference[]; record: Delivery }
+export type Scalar = string | number | boolean;
+/**
+ * Matcher fields as in a query string: `token`, `tokenPrefix`, `topic`, `pushType`, `status`,
+ * `reason`, `apnsId`, `collapseId`, `priority`, `environment`, `authMethod`, `connectionId`,
+ * `faultId`, `channelId`, `outcome`, `kind`, `lint`, `"payload.<path>"`, `"headers.<name>"`,
+ * `"preview.<field>"`; a nested object is flattened, an array repeats the parameter.
+ */
+export type Match = Record<string, Scalar | Scalar[] | ApiObject | null | undefined>;
+export type Duration = number | string;
+
+export class AdminError extends Error {
+  status: number;
+  /** The API's stable code: `badParameter`, `notFound`, `faultRuleExists`, … */
+  code: string;
+  /** The API's sentence (`message` also holds the method, path and status). */
+  apiMessage: string;
+  method: string;
+  path: string;
+}
+
+export class WaitTimeout extends Error {
+  count: number;
+  timeout: Duration;
+  query: string;
+  records: Delivery[];
+  nearMisses: NearMiss[];
+  dashboard: string;
+}
+
+export function queryString(match?: Match): string;
+export function dashboardLink(adminUrl: string, query?: string, record?: number): string;
+export function recordLine(record: Delivery): string;
+
+export class AdminClient {
+  constructor(adminUrl: string, options?: { token?: string; timeoutMs?: number });
+  readonly adminUrl: string;
+  dashboardLink(match?: Match): string;
+
+  health(): Promise<ApiObject>;
+  info(): Promise<{ version: string; environment: string; apnsUrl: string; apnsPorts: number[]; channelsUrl: string; channelsPort: number; adminUrl: string; adminPort: number; caUrl: string | null }>;
+  caPem(): Promise<string>;
+  openapi(): Promise<string>;
+  metrics(): Promise<string>;
+  reset(options?: { closeConnections?: boolean }): Promise<{ reset: true; closedConnections: number }>;
+
+  deliveries(match?: Match & { since?: number; before?: number; limit?: number; order?: "asc" | "desc" }): Promise<Delivery[]>;
+  delivery(apnsId: string): Promise<Delivery>;
+  preview(apnsId: string): Promise<ApiObject>;
+  simulatorFile(apnsId: string): Promise<ApiObject>;
+  deleteDeliveries(match?: Match): Promise<number>;
+  wait(options?: Match & { count?: number; timeout?: Duration; since?: number; before?: number }): Promise<Delivery[]>;
+  events(options?: Match & { since?: number; lastEventId?: number; signal?: AbortSignal }): AsyncGenerator<Delivery, void, undefined>;
+  verify(expectations: { expect: ApiObject[] } | ApiObject[]): Promise<{ passed: boolean; results: ApiObject[] }>;
+
+  keys(): Promise<ApiObject[]>;
+  key(keyId: string): Promise<ApiObject>;
+  putKey(keyId: string, body: { teamId: string; publicKey?: string; privateKey?: string; environment?: "sandbox" | "production" | "both"; topics?: string[]; relatedKeyId?: string }): Promise<ApiObject>;
+  deleteKey(keyId: string): Promise<void>;
+
+  devices(): Promise<ApiObject[]>;
+  device(token: string): Promise<ApiObject>;
+  registerDevice(token: string, body?: { topic?: string; environment?: "sandbox" | "production"; locale?: string; state?: "active" | "unregistered" | "expired"; unregisteredAt?: number; expiredAt?: number }): Promise<ApiObject>;
+  deleteDevice(token: string): Promise<void>;
+  unregisterDevice(token: string, body?: { unregisteredAt?: number }): Promise<ApiObject>;
+  expireDevice(token: string, body?: { expiredAt?: number }): Promise<ApiObject>;
+
+  channels(query?: { bundleId?: string; environment?: "sandbox" | "production"; token?: string }): Promise<ApiObject[]>;
+  createChannel(body: { bundleId: string; environment: "sandbox" | "production"; messageStoragePolicy?: 0 | 1; pushType?: string; channelId?: string }): Promise<ApiObject>;
+  channel(channelId: string): Promise<ApiObject>;
+  deleteChannel(channelId: string): Promise<void>;
+  subscribe(channelId: string, token: string): Promise<ApiObject>;
+  unsubscribe(channelId: string, token: string): Promise<void>;
+  broadcastCapability(bundleId: string): Promise<{ bundleId: string; enabled: boolean }>;
+  setBroadcastCapability(bundleId: string, enabled: boolean): Promise<{ bundleId: string; enabled: boolean; deletedChannels: number }>;
+
+  faults(): Promise<ApiObject[]>;
+  fault(id: string): Promise<ApiObject>;
+  addFault(rule: { id?: string; match?: ApiObject; select?: ApiObject; action: ApiObject }): Promise<ApiObject>;
+  putFault(id: string, rule: { match?: ApiObject; select?: ApiObject; action: ApiObject }): Promise<ApiObject>;
+  deleteFault(id: string): Promise<void>;
+  deleteFaults(): Promise<number>;
+
+  behaviors(): Promise<ApiObject[]>;
+  enableBehavior(name: string, options?: { lockout?: Duration }): Promise<ApiObject[]>;
+  disableBehavior(name: string): Promise<void>;
+  modes(): Promise<ApiObject>;
+  setMode(mode: "shutdown" | "unavailable" | "refuse-tls", query?: { for?: Duration; count?: number }): Promise<ApiObject>;
+  clearMode(mode: "shutdown" | "unavailable" | "refuse-tls"): Promise<ApiObject>;
+
+  connections(query?: { state?: "open" | "all" }): Promise<ApiObject[]>;
+  report(query?: { since?: number; until?: number; window?: Duration }): Promise<ApiObject>;
+}
+
+export interface RunningMock {
+  apnsUrl: string;
+  adminUrl: string;
+  channelsUrl: string;
+  /** The CA (from GET /v1/ca.pem) in a file; "" when the server has none to give. */
+  caPath: string;
+  client: AdminClient;
+  /** SIGTERM, wait for the exit (SIGKILL after stopTimeoutMs), remove the temporary directory. */
+  stop(): Promise<number | string | null | void>;
+}
+
+export function startMock(options?: {
+  binary?: string;
+  args?: string[];
+  adminToken?: string;
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+  stopTimeoutMs?: number;
+}): Promise<RunningMock & { process: import("node:child_process").ChildProcess; directory: string }>;
+
+export function connectMock(adminUrl: string, options?: { token?: string }): Promise<RunningMock & { info: ApiObject }>;

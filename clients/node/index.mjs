@@ -1,0 +1,406 @@
+// apns-mock from Node: an admin API client (one method per documented route) and startMock(),
+// which runs the apns-mock binary on free ports. Node built-ins only (fetch, child_process, fs).
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const READY_LINE = /^apns-mock ready apns=(\S+) admin=(\S+)(?: channels=(\S+))?/m;
+
+/** An error answer of the admin API: `{"error": {"code", "message"}}`. */
+export class AdminError extends Error {
+  constructor(status, code, message, method = "", urlPath = "") {
+    super(`${method ? `${method} ${urlPath}: ` : ""}${status} ${code}: ${message}`);
+    this.name = "AdminError";
+    this.status = status;
+    this.code = code;
+    this.apiMessage = message;
+    this.method = method;
+    this.path = urlPath;
+  }
+}
+
+/** One record as one line, as `apns-mock deliveries` prints it. */
+export function recordLine(record) {
+  const parts = [`#${record.sequence ?? "?"}`];
+  const response = record.response ?? {};
+  if (response.status != null) parts.push(`${response.status}${response.reason ? ` ${response.reason}` : ""}`);
+  else parts.push(record.outcome ?? "pending");
+  parts.push(record.kind ?? "push");
+  if (record.token) parts.push(record.token.length > 16 ? `${record.token.slice(0, 8)}…${record.token.slice(-4)}` : record.token);
+  if (record.channelId != null) parts.push(`channel ${record.channelId}`);
+  if (record.topic != null) parts.push(record.topic);
+  if (record.pushType != null) parts.push(record.pushType);
+  if (record.apnsId != null) parts.push(`apns-id ${record.apnsId}`);
+  if (record.faultId != null) parts.push(`fault ${record.faultId}`);
+  return parts.join("  ");
+}
+
+/** `GET /v1/deliveries/wait` answered 408: fewer than `count` records matched in time. */
+export class WaitTimeout extends Error {
+  constructor({ count, timeout, query, records, nearMisses, dashboard }) {
+    const lines = [
+      `timed out after ${typeof timeout === "number" ? `${timeout}s` : timeout}: ${records.length} of ${count} record${count === 1 ? "" : "s"} matched${query ? ` ${query}` : ""}`,
+      ...records.map((r) => `  matched: ${recordLine(r)}`),
+    ];
+    if (nearMisses.length) {
+      lines.push("closest records:");
+      for (const miss of nearMisses) {
+        lines.push(`  ${recordLine(miss.record ?? {})}  (${miss.satisfied} of ${miss.of} conditions hold)`);
+        for (const d of miss.differences ?? []) {
+          lines.push(`    ${d.field}: expected ${d.expected}, got ${d.actual ?? "(none)"}`);
+        }
+      }
+    } else if (query) {
+      lines.push("no recent record matches any of the conditions");
+    }
+    if (dashboard) lines.push(`dashboard: ${dashboard}`);
+    super(lines.join("\n"));
+    this.name = "WaitTimeout";
+    Object.assign(this, { count, timeout, query, records, nearMisses, dashboard });
+  }
+}
+
+const enc = (value) => encodeURIComponent(typeof value === "boolean" ? (value ? "true" : "false") : String(value));
+
+/**
+ * The query string of a matcher: keys are the query's field names (`token`, `tokenPrefix`,
+ * `"payload.aps.alert.title"`); a nested object is flattened (`{payload: {aps: {badge: 3}}}` is
+ * `payload.aps.badge=3`); an array repeats the parameter; null and undefined are left out.
+ * Spaces are `%20` (a `+` is a plus sign to the admin API).
+ */
+export function queryString(match = {}) {
+  const pairs = [];
+  const add = (name, value) => {
+    if (value === undefined || value === null) return;
+    if (Array.isArray(value)) for (const v of value) add(name, v);
+    else if (typeof value === "object") for (const [k, v] of Object.entries(value)) add(`${name}.${k}`, v);
+    else pairs.push(`${enc(name)}=${enc(value)}`);
+  };
+  for (const [name, value] of Object.entries(match)) add(name, value);
+  return pairs.join("&");
+}
+
+/** The dashboard's address filtered by a query string: `{adminUrl}/#filter=<query, percent-encoded>`. */
+export function dashboardLink(adminUrl, query = "", record) {
+  const parts = [];
+  if (query) parts.push(`filter=${encodeURIComponent(query)}`);
+  if (record != null) parts.push(`record=${record}`);
+  return `${adminUrl.replace(/\/$/, "")}/${parts.length ? `#${parts.join("&")}` : ""}`;
+}
+
+const seg = (value) => encodeURIComponent(String(value));
+
+function seconds(duration) {
+  if (typeof duration === "number") return duration;
+  const m = /^([0-9.]+)(ms|s|m|h)?$/.exec(String(duration).trim());
+  if (!m) return 300;
+  return Number(m[1]) * { ms: 0.001, s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
+}
+
+/** The admin API of one apns-mock server; every method is one documented route. */
+export class AdminClient {
+  /** @param {string} adminUrl  @param {{token?: string, timeoutMs?: number}} [options] */
+  constructor(adminUrl, { token, timeoutMs = 30_000 } = {}) {
+    this.adminUrl = adminUrl.replace(/\/$/, "");
+    this.token = token;
+    this.timeoutMs = timeoutMs;
+  }
+
+  async #send(method, urlPath, { query, body, timeoutMs, ok = [], signal, headers = {} } = {}) {
+    const qs = query ? queryString(query) : "";
+    const url = `${this.adminUrl}${urlPath}${qs ? `?${qs}` : ""}`;
+    const init = {
+      method,
+      headers: { ...headers, ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
+      signal: signal ?? AbortSignal.timeout(timeoutMs ?? this.timeoutMs),
+    };
+    if (body !== undefined) {
+      init.headers["content-type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(url, init);
+    if (response.status >= 400 && !ok.includes(response.status)) {
+      const text = await response.text();
+      let code = "http";
+      let message = text.trim() || response.statusText;
+      try {
+        ({ code, message } = JSON.parse(text).error);
+      } catch {}
+      throw new AdminError(response.status, code, message, method, urlPath);
+    }
+    return response;
+  }
+
+  async #json(method, urlPath, options) {
+    const response = await this.#send(method, urlPath, options);
+    const text = await response.text();
+    return text ? JSON.parse(text) : null;
+  }
+
+  async #text(urlPath) {
+    return (await this.#send("GET", urlPath)).text();
+  }
+
+  /** The dashboard filtered to the records that match. */
+  dashboardLink(match = {}) {
+    return dashboardLink(this.adminUrl, queryString(match));
+  }
+
+  // server
+  health() { return this.#json("GET", "/health"); }
+  info() { return this.#json("GET", "/v1/info"); }
+  caPem() { return this.#text("/v1/ca.pem"); }
+  openapi() { return this.#text("/v1/openapi.yaml"); }
+  metrics() { return this.#text("/metrics"); }
+  reset({ closeConnections = false } = {}) {
+    return this.#json("POST", "/v1/reset", { query: closeConnections ? { closeConnections: true } : undefined });
+  }
+
+  // deliveries
+  /** The matching records; every page unless `limit` is given (`since`, `before`, `order` too). */
+  async deliveries(match = {}) {
+    let query = { ...match };
+    const records = [];
+    for (;;) {
+      const page = await this.#json("GET", "/v1/deliveries", { query });
+      records.push(...page.deliveries);
+      if (match.limit != null || page.next == null || page.deliveries.length === 0) return records;
+      query = { ...query, [match.order === "desc" ? "before" : "since"]: page.next };
+    }
+  }
+  delivery(apnsId) { return this.#json("GET", `/v1/deliveries/${seg(apnsId)}`); }
+  preview(apnsId) { return this.#json("GET", `/v1/deliveries/${seg(apnsId)}/preview`); }
+  simulatorFile(apnsId) { return this.#json("GET", `/v1/deliveries/${seg(apnsId)}/simulator.apns`); }
+  async deleteDeliveries(match = {}) { return (await this.#json("DELETE", "/v1/deliveries", { query: match })).deleted; }
+
+  /** Resolves to the records once `count` match; rejects with WaitTimeout (near misses) on a 408. */
+  async wait({ count = 1, timeout = 10, ...match } = {}) {
+    const { since, before, ...conditions } = match;
+    const response = await this.#send("GET", "/v1/deliveries/wait", {
+      query: { ...match, count, timeout },
+      timeoutMs: (seconds(timeout) + 30) * 1000,
+      ok: [408],
+    });
+    const answer = await response.json();
+    if (response.status === 408) {
+      const query = queryString(conditions);
+      throw new WaitTimeout({
+        count, timeout, query, records: answer.deliveries ?? [], nearMisses: answer.nearMisses ?? [],
+        dashboard: dashboardLink(this.adminUrl, query),
+      });
+    }
+    return answer.deliveries;
+  }
+
+  /**
+   * New matching records, live (`GET /v1/events`), as an async iterator. `since` or `lastEventId`
+   * resume after a sequence number; `signal` ends the stream (so does leaving a `for await`).
+   */
+  async *events({ lastEventId, signal, ...match } = {}) {
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    signal?.addEventListener("abort", abort);
+    try {
+      const response = await this.#send("GET", "/v1/events", {
+        query: match,
+        signal: controller.signal,
+        headers: lastEventId != null ? { "last-event-id": String(lastEventId) } : {},
+      });
+      const decoder = new TextDecoder();
+      let buffer = "";
+      let event = "message";
+      let data = [];
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let newline;
+        while ((newline = buffer.indexOf("\n")) >= 0) {
+          const line = buffer.slice(0, newline).replace(/\r$/, "");
+          buffer = buffer.slice(newline + 1);
+          if (line === "") {
+            if (data.length) {
+              const parsed = JSON.parse(data.join("\n"));
+              if (event === "dropped") {
+                throw new AdminError(200, "dropped", `the event stream missed ${parsed.missed} records: ${parsed.reason}`, "GET", "/v1/events");
+              }
+              yield parsed;
+            }
+            event = "message";
+            data = [];
+          } else if (!line.startsWith(":")) {
+            const colon = line.indexOf(":");
+            const name = colon < 0 ? line : line.slice(0, colon);
+            const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+            if (name === "event") event = value;
+            else if (name === "data") data.push(value);
+          }
+        }
+      }
+    } catch (error) {
+      if (!(controller.signal.aborted && error.name === "AbortError")) throw error;
+    } finally {
+      signal?.removeEventListener("abort", abort);
+      controller.abort();
+    }
+  }
+
+  /** `POST /v1/verify` with `{expect: [...]}` or the bare list; resolves to `{passed, results}`. */
+  verify(expectations) { return this.#json("POST", "/v1/verify", { body: expectations, timeoutMs: 330_000 }); }
+
+  // keys
+  async keys() { return (await this.#json("GET", "/v1/keys")).keys; }
+  key(keyId) { return this.#json("GET", `/v1/keys/${seg(keyId)}`); }
+  putKey(keyId, body) { return this.#json("PUT", `/v1/keys/${seg(keyId)}`, { body }); }
+  async deleteKey(keyId) { await this.#send("DELETE", `/v1/keys/${seg(keyId)}`); }
+
+  // devices
+  async devices() { return (await this.#json("GET", "/v1/devices")).devices; }
+  device(token) { return this.#json("GET", `/v1/devices/${seg(token)}`); }
+  registerDevice(token, body = {}) { return this.#json("PUT", `/v1/devices/${seg(token)}`, { body }); }
+  async deleteDevice(token) { await this.#send("DELETE", `/v1/devices/${seg(token)}`); }
+  unregisterDevice(token, body) { return this.#json("POST", `/v1/devices/${seg(token)}/unregister`, { body }); }
+  expireDevice(token, body) { return this.#json("POST", `/v1/devices/${seg(token)}/expire`, { body }); }
+
+  // channels
+  async channels(query = {}) { return (await this.#json("GET", "/v1/channels", { query })).channels; }
+  createChannel(body) { return this.#json("POST", "/v1/channels", { body }); }
+  channel(channelId) { return this.#json("GET", `/v1/channels/${seg(channelId)}`); }
+  async deleteChannel(channelId) { await this.#send("DELETE", `/v1/channels/${seg(channelId)}`); }
+  subscribe(channelId, token) { return this.#json("PUT", `/v1/channels/${seg(channelId)}/devices/${seg(token)}`); }
+  async unsubscribe(channelId, token) { await this.#send("DELETE", `/v1/channels/${seg(channelId)}/devices/${seg(token)}`); }
+  broadcastCapability(bundleId) { return this.#json("GET", `/v1/apps/${seg(bundleId)}/broadcast`); }
+  setBroadcastCapability(bundleId, enabled) {
+    return this.#json("PUT", `/v1/apps/${seg(bundleId)}/broadcast`, { body: { enabled } });
+  }
+
+  // faults
+  async faults() { return (await this.#json("GET", "/v1/faults")).faults; }
+  fault(id) { return this.#json("GET", `/v1/faults/${seg(id)}`); }
+  addFault(rule) { return this.#json("POST", "/v1/faults", { body: rule }); }
+  putFault(id, rule) { return this.#json("PUT", `/v1/faults/${seg(id)}`, { body: rule }); }
+  async deleteFault(id) { await this.#send("DELETE", `/v1/faults/${seg(id)}`); }
+  async deleteFaults() { return (await this.#json("DELETE", "/v1/faults")).removed; }
+
+  // behaviors and modes
+  async behaviors() { return (await this.#json("GET", "/v1/behaviors")).behaviors; }
+  async enableBehavior(name, { lockout } = {}) {
+    return (await this.#json("POST", "/v1/behaviors", { body: lockout != null ? { name, lockout } : { name } })).behaviors;
+  }
+  async disableBehavior(name) { await this.#send("DELETE", `/v1/behaviors/${seg(name)}`); }
+  modes() { return this.#json("GET", "/v1/modes"); }
+  /** `shutdown`, `unavailable` (`{for: "30s"}`), `refuse-tls` (`{count: N}`); server-wide. */
+  setMode(mode, query = {}) { return this.#json("POST", `/v1/modes/${seg(mode)}`, { query }); }
+  clearMode(mode) { return this.#json("DELETE", `/v1/modes/${seg(mode)}`); }
+
+  // connections and report
+  async connections(query = {}) { return (await this.#json("GET", "/v1/connections", { query })).connections; }
+  report(query = {}) { return this.#json("GET", "/v1/report", { query }); }
+}
+
+function replaceWildcard(url, host) {
+  if (!url) return url;
+  const parsed = new URL(url);
+  if (["0.0.0.0", "[::]", "::"].includes(parsed.hostname)) parsed.hostname = host;
+  return parsed.toString().replace(/\/$/, "");
+}
+
+/**
+ * Starts `apns-mock serve --port 0 --admin-port 0 ...args` in a new temporary directory with its
+ * own XDG_STATE_HOME, waits for the ready line, and fetches the CA (`GET /v1/ca.pem`) into
+ * `caPath`. `binary`: the given path, else $APNS_MOCK_BIN, else `apns-mock` on PATH. Rejects with
+ * the process's stderr when it exits or prints no ready line within `startTimeoutMs`.
+ */
+export async function startMock({ binary, args = [], adminToken, env = {}, startTimeoutMs = 30_000, stopTimeoutMs = 10_000 } = {}) {
+  const command = binary ?? process.env.APNS_MOCK_BIN ?? "apns-mock";
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "apns-mock-"));
+  const state = path.join(directory, "state");
+  fs.mkdirSync(state);
+  const stdoutPath = path.join(directory, "stdout.log");
+  const stderrPath = path.join(directory, "stderr.log");
+  const stdout = fs.openSync(stdoutPath, "w");
+  const stderr = fs.openSync(stderrPath, "w");
+  const argv = ["serve", "--port", "0", "--admin-port", "0", ...args, ...(adminToken ? ["--admin-token", adminToken] : [])];
+  const child = spawn(command, argv, {
+    cwd: directory,
+    env: { ...process.env, XDG_STATE_HOME: state, ...env },
+    stdio: ["ignore", stdout, stderr],
+  });
+  fs.closeSync(stdout);
+  fs.closeSync(stderr);
+  let spawnError;
+  child.once("error", (error) => (spawnError = error));
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null && !spawnError) {
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), stopTimeoutMs);
+      await exited;
+      clearTimeout(timer);
+    }
+    fs.rmSync(directory, { recursive: true, force: true });
+    return child.exitCode ?? child.signalCode;
+  };
+  const fail = async (message) => {
+    const text = fs.existsSync(stderrPath) ? fs.readFileSync(stderrPath, "utf8") : "";
+    await stop();
+    const error = new Error(text.trim() ? `${message}\n--- apns-mock stderr ---\n${text.trimEnd()}` : message);
+    error.stderr = text;
+    throw error;
+  };
+
+  const deadline = Date.now() + startTimeoutMs;
+  let match;
+  for (;;) {
+    match = READY_LINE.exec(fs.readFileSync(stdoutPath, "utf8"));
+    if (match) break;
+    if (spawnError) {
+      await fail(spawnError.code === "ENOENT"
+        ? `apns-mock not found ('${command}'): pass {binary}, set APNS_MOCK_BIN, or put apns-mock on PATH`
+        : `apns-mock did not start: ${spawnError.message}`);
+    }
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await fail(`apns-mock exited with status ${child.exitCode ?? child.signalCode} before it was ready (${command} ${argv.join(" ")})`);
+    }
+    if (Date.now() > deadline) await fail(`apns-mock printed no ready line within ${startTimeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const [, apnsUrl, adminUrl, channelsUrl = ""] = match;
+  const client = new AdminClient(adminUrl, { token: adminToken });
+  let caPath = "";
+  try {
+    caPath = path.join(directory, "ca.pem");
+    fs.writeFileSync(caPath, await client.caPem());
+  } catch (error) {
+    caPath = "";
+    if (!(error instanceof AdminError)) await fail(`fetching the CA: ${error.message}`);
+  }
+  return { apnsUrl, adminUrl, channelsUrl, caPath, client, process: child, directory, stop };
+}
+
+/**
+ * A server started elsewhere, known by its admin URL: addresses from `GET /v1/info` (a wildcard
+ * bind address replaced by the admin URL's host), the CA from `GET /v1/ca.pem` in a temporary
+ * file. Resolves to the same shape as startMock; `stop()` only removes that file.
+ */
+export async function connectMock(adminUrl, { token } = {}) {
+  const client = new AdminClient(adminUrl, { token });
+  const info = await client.info();
+  const host = new URL(client.adminUrl).hostname;
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "apns-mock-remote-"));
+  let caPath = "";
+  if (info.caUrl) {
+    caPath = path.join(directory, "ca.pem");
+    fs.writeFileSync(caPath, await client.caPem());
+  }
+  return {
+    apnsUrl: replaceWildcard(info.apnsUrl, host),
+    adminUrl: client.adminUrl,
+    channelsUrl: replaceWildcard(info.channelsUrl, host),
+    caPath,
+    client,
+    info,
+    stop: async () => fs.rmSync(directory, { recursive: true, force: true }),
+  };
+}

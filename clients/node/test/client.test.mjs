@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { after, before, test } from "node:test";
+import { AdminError, WaitTimeout, queryString, startMock } from "../index.mjs";
+import { newToken, push, pushToDevice } from "./helpers.mjs";
+
+let mock;
+before(async () => {
+  mock = await startMock();
+});
+after(async () => {
+  await mock?.stop();
+});
+
+test("startMock gives the addresses, a CA file and a client", async () => {
+  assert.match(mock.apnsUrl, /^https:\/\/127\.0\.0\.1:\d+$/);
+  assert.match(mock.channelsUrl, /^https:\/\/127\.0\.0\.1:\d+$/);
+  const info = await mock.client.info();
+  assert.equal(info.apnsUrl, mock.apnsUrl);
+  assert.equal(info.adminUrl, mock.adminUrl);
+  assert.equal(fs.readFileSync(mock.caPath, "utf8"), await mock.client.caPem());
+  assert.equal((await mock.client.health()).status, "ok");
+});
+
+test("a push through node:http2 with the CA, then wait resolves to its record", async () => {
+  const token = newToken();
+  const answer = await pushToDevice(mock, token, { aps: { alert: { title: "Hi there" } } });
+  assert.equal(answer.status, 200, answer.body);
+  const [record] = await mock.client.wait({ count: 1, timeout: 10, token, "payload.aps.alert.title": "Hi there" });
+  assert.equal(record.apnsId, answer.headers["apns-id"]);
+  assert.equal(record.response.status, 200);
+  const listed = await mock.client.deliveries({ token, payload: { aps: { alert: { title: "Hi there" } } } });
+  assert.deepEqual(listed.map((r) => r.sequence), [record.sequence]);
+  assert.equal((await mock.client.delivery(answer.headers["apns-id"])).sequence, record.sequence);
+});
+
+test("a wait that times out rejects with WaitTimeout carrying near misses", async () => {
+  const token = newToken();
+  await pushToDevice(mock, token, { aps: { alert: { title: "Hello" } } });
+  const error = await mock.client.wait({ token, "payload.aps.alert.title": "Goodbye", timeout: "500ms" }).then(
+    () => assert.fail("the wait should time out"),
+    (e) => e,
+  );
+  assert.ok(error instanceof WaitTimeout);
+  assert.deepEqual(error.records, []);
+  assert.equal(error.nearMisses[0].record.token, token);
+  assert.deepEqual(
+    error.nearMisses[0].differences.map(({ field, expected, actual }) => ({ field, expected, actual })),
+    [{ field: "payload.aps.alert.title", expected: "Goodbye", actual: "Hello" }],
+  );
+  assert.match(error.message, /expected Goodbye, got Hello/);
+  assert.match(error.message, new RegExp(`dashboard: ${mock.adminUrl}/#filter=token%3D${token}`));
+});
+
+test("an unknown matcher field rejects with the API's code and did-you-mean", async () => {
+  await assert.rejects(mock.client.deliveries({ tokn: "ab" }), (error) => {
+    assert.ok(error instanceof AdminError);
+    assert.equal(error.status, 400);
+    assert.equal(error.code, "badParameter");
+    assert.match(error.apiMessage, /did you mean 'token'/);
+    return true;
+  });
+});
+
+test("fault rules: put creates then replaces, add with a used id is 409, the rule answers pushes", async () => {
+  const token = newToken();
+  const rule = { match: { token }, action: { respond: { status: 503, reason: "ServiceUnavailable" } } };
+  const id = `node-${token.slice(0, 8)}`;
+  assert.equal((await mock.client.putFault(id, rule)).id, id);
+  assert.equal((await mock.client.putFault(id, { ...rule, select: { first: 1 } })).select.first, 1);
+  await assert.rejects(mock.client.addFault({ id, ...rule }), (e) => e.code === "faultRuleExists" && e.status === 409);
+  assert.equal((await pushToDevice(mock, token, { aps: { alert: "x" } })).status, 503);
+  assert.equal((await pushToDevice(mock, token, { aps: { alert: "x" } })).status, 200);
+  assert.equal((await mock.client.fault(id)).hits, 1);
+  const [hit] = await mock.client.wait({ faultId: id });
+  assert.equal(hit.response.reason, "ServiceUnavailable");
+  await mock.client.deleteFault(id);
+  assert.ok(!(await mock.client.faults()).some((r) => r.id === id));
+});
+
+test("events yield new records live", async () => {
+  const token = newToken();
+  const stream = mock.client.events({ token });
+  const first = stream.next();
+  let record;
+  for (let attempt = 0; attempt < 50 && !record; attempt++) {
+    await pushToDevice(mock, token, { aps: { alert: "live" } });
+    record = await Promise.race([first, new Promise((resolve) => setTimeout(resolve, 200))]);
+  }
+  await stream.return();
+  assert.equal(record?.value?.token, token);
+});
+
+test("verify takes the expectations as an object", async () => {
+  const token = newToken();
+  await pushToDevice(mock, token, { aps: { alert: { title: "Welcome" } } });
+  const result = await mock.client.verify({
+    expect: [{ name: "welcome", match: { token, payload: { aps: { alert: { title: "Welcome" } } } }, count: { exactly: 1 }, within: "5s" },
+      { name: "none rejected", match: { token, status: 400 }, count: { none: true } }],
+  });
+  assert.equal(result.passed, true);
+  assert.equal(result.results.length, 2);
+});
+
+test("devices and channels: an unregistered device gets 410; a broadcast reaches a subscribed device", async () => {
+  const gone = newToken();
+  await mock.client.registerDevice(gone, { topic: "com.example.app" });
+  assert.equal((await mock.client.unregisterDevice(gone)).state, "unregistered");
+  const answer = await pushToDevice(mock, gone, { aps: { alert: "x" } });
+  assert.equal(answer.status, 410);
+  await mock.client.deleteDevice(gone);
+
+  const device = newToken();
+  const channel = await mock.client.createChannel({ bundleId: "com.example.app", environment: "sandbox" });
+  assert.deepEqual((await mock.client.subscribe(channel.channelId, device)).tokens, [device]);
+  assert.deepEqual((await mock.client.channels({ token: device })).map((c) => c.channelId), [channel.channelId]);
+  const broadcast = await push(mock, {
+    path: "/4/broadcasts/apps/com.example.app",
+    headers: { "apns-channel-id": channel.channelId, "apns-push-type": "LiveActivity", "apns-priority": "10", "apns-expiration": "0" },
+    payload: { aps: { timestamp: 1700000060, event: "update", "content-state": { score: "1-0" } } },
+  });
+  assert.equal(broadcast.status, 200, broadcast.body);
+  const [delivered] = await mock.client.wait({ token: device, channelId: channel.channelId });
+  assert.equal(delivered.viaChannel, true);
+  await mock.client.deleteChannel(channel.channelId);
+});
+
+test("queryString encodes a space as %20 and flattens nested objects", () => {
+  assert.equal(queryString({ "payload.aps.alert.title": "Hi there", status: [200, 410], topic: null }),
+    "payload.aps.alert.title=Hi%20there&status=200&status=410");
+  assert.equal(queryString({ payload: { aps: { badge: 3 } } }), "payload.aps.badge=3");
+});
