@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs the tests of the client libraries against an apns-mock binary:
+#   the Python package (clients/python): its tests, then again with 4 pytest-xdist workers sharing
+#   one server, with the example file; the Node module (clients/node): node --test.
+# Installs what it needs: a virtual environment in clients/python/.venv with `pip install -e ".[test]"`
+# (skipped when pyproject.toml has not changed since the last install).
+#
+#   APNS_MOCK_BIN=/path/to/apns-mock clients/run-tests.sh
+#
+# APNS_MOCK_BIN defaults to dist/apns-mock (the release build) when it exists; other build trees
+# may be older than the sources, so name them explicitly. PYTHON picks the interpreter for the venv
+# (python3). Exits non-zero when any part fails; prints how long each part took.
+set -uo pipefail
+
+CLIENTS=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$CLIENTS")
+if [ -z "${APNS_MOCK_BIN:-}" ]; then
+  if [ -x "$ROOT/dist/apns-mock" ]; then APNS_MOCK_BIN=$ROOT/dist/apns-mock; fi
+fi
+if [ -z "${APNS_MOCK_BIN:-}" ] || ! command -v "$APNS_MOCK_BIN" > /dev/null; then
+  echo "run-tests.sh: no apns-mock binary: set APNS_MOCK_BIN (${APNS_MOCK_BIN:-unset})" >&2
+  exit 2
+fi
+APNS_MOCK_BIN=$(command -v "$APNS_MOCK_BIN")
+case "$APNS_MOCK_BIN" in /*) ;; *) APNS_MOCK_BIN="$PWD/$APNS_MOCK_BIN" ;; esac
+export APNS_MOCK_BIN
+# An AddressSanitizer build would report leaks at exit; they are not what these tests look at.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+# A server the caller runs must not replace the ones these tests start.
+unset APNS_MOCK_ADMIN_URL
+
+failures=()
+START_ALL=$(date +%s.%N)
+part() {  # part NAME COMMAND...: runs it, prints its time, remembers a failure
+  local name=$1; shift
+  local start end
+  start=$(date +%s.%N)
+  echo "=== $name"
+  "$@"
+  local status=$?
+  end=$(date +%s.%N)
+  printf '=== %s: %s in %.1f s\n' "$name" "$([ $status -eq 0 ] && echo passed || echo "FAILED (exit $status)")" \
+    "$(echo "$end - $start" | bc)"
+  [ $status -eq 0 ] || failures+=("$name")
+  return $status
+}
+
+install_python() {
+  cd "$CLIENTS/python" || return 1
+  local stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)"
+  if [ ! -x .venv/bin/python ]; then "${PYTHON:-python3}" -m venv .venv || return 1; fi
+  if [ ! -e "$stamp" ]; then
+    .venv/bin/pip install -q --disable-pip-version-check -e ".[test]" || return 1
+    rm -f .venv/.installed-* && touch "$stamp"
+  fi
+}
+
+echo "apns-mock: $APNS_MOCK_BIN"
+if part "python: install" install_python; then
+  cd "$CLIENTS/python"
+  part "python: pytest" .venv/bin/python -m pytest -q -p no:cacheprovider tests examples
+  part "python: pytest -n 4 (one server, 4 workers)" .venv/bin/python -m pytest -q -p no:cacheprovider -n 4 tests examples
+fi
+cd "$CLIENTS/node"
+part "node: node --test" node --test test/*.test.mjs
+
+END_ALL=$(date +%s.%N)
+printf '=== all: %.1f s\n' "$(echo "$END_ALL - $START_ALL" | bc)"
+if [ ${#failures[@]} -gt 0 ]; then
+  printf '=== failed: %s\n' "${failures[@]}"
+  exit 1
+fi
