@@ -58,3 +58,6 @@ def aioapns_client(apns_mock):
                     ssl_context=ssl.create_default_context(cafile=apns_mock.ca_path), max_connection_attempts=2)
 
     return make
+
+
+pytest_plugins = ["pytester"]

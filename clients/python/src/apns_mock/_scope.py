@@ -83,6 +83,7 @@ class Scope:
                 by_channel = True
             scoped.append((name, value))
         if not by_channel:
+            _refuse_tokenless(dict(params).get("kind"))
             scoped.append(("tokenPrefix", self.prefix))
         return scoped
 
@@ -95,6 +96,7 @@ class Scope:
             scoped["faultId"] = self.fault_id(str(scoped["faultId"]))
         if "channelId" in scoped:
             return scoped
+        _refuse_tokenless(scoped.get("kind"))
         given = str(scoped.get("tokenPrefix", "")).lower()
         if given and not given.startswith(self.prefix):
             if not self.prefix.startswith(given):
@@ -276,6 +278,13 @@ class _Multi(dict):
 
     def __bool__(self) -> bool:
         return bool(self._params)
+
+
+def _refuse_tokenless(kind: Any) -> None:
+    """Broadcasts and channel requests carry no device token: a token condition would match none."""
+    if kind in ("broadcast", "channel"):
+        raise ValueError(f"records of kind {kind!r} carry no device token, so this test's scope cannot name them "
+                         "by token: add channelId=<one of its channels>, or use apns.client for a server-wide query")
 
 
 def _generated(fault_id: str, known: Sequence[str]) -> bool:
