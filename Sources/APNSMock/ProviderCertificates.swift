@@ -74,13 +74,18 @@ public enum ProviderCertificates {
         do {
             ca = try Certificate(pemEncoded: caCertificatePEM)
         } catch {
-            throw IssueError("the CA certificate is not a PEM certificate: \(error)")
+            throw IssueError(
+                "the CA certificate "
+                    + PEMProblem.describe(caCertificatePEM, expecting: "a PEM certificate", labels: ["CERTIFICATE"]))
         }
         let caKey: P256.Signing.PrivateKey
         do {
             caKey = try P256.Signing.PrivateKey(pemRepresentation: caPrivateKeyPEM)
         } catch {
-            throw IssueError("the CA private key is not a PEM ECDSA P-256 key: \(error)")
+            throw IssueError(
+                "the CA private key "
+                    + PEMProblem.describe(
+                        caPrivateKeyPEM, expecting: "an EC P-256 private key", labels: PEMProblem.privateKeyLabels))
         }
         guard case .some(.isCertificateAuthority) = try? ca.extensions.basicConstraints else {
             throw IssueError("the CA certificate is not a CA (no basicConstraints CA:TRUE)")

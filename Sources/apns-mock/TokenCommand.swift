@@ -59,7 +59,10 @@ struct TokenCommand: ParsableCommand {
         do {
             print(try ProviderToken.make(privateKeyPEM: pem, keyID: keyId, teamID: teamId, issuedAt: issuedAt))
         } catch {
-            throw CLIError("--key: '\(key)' \(PEMProblem.describe(pem, expecting: "an EC P-256 private key (.p8)"))")
+            throw CLIError(
+                "--key: '\(key)' "
+                    + PEMProblem.describe(
+                        pem, expecting: "an EC P-256 private key (.p8)", labels: PEMProblem.privateKeyLabels))
         }
     }
 }

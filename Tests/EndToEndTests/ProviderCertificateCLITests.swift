@@ -126,7 +126,15 @@ import X509
                 _ = try ProviderCertificates.issue(
                     topic: "a.b", kinds: nil, environment: .sandbox, caCertificatePEM: "nope",
                     caPrivateKeyPEM: Self.caKeyPEM)
-            }.hasPrefix("the CA certificate is not a PEM certificate"))
+            }.hasPrefix("the CA certificate is not PEM: it has no '-----BEGIN …-----' line"))
+        // A key where the CA's certificate belongs, and the reverse: named, never a library's error case.
+        let wrongKey = message {
+            _ = try ProviderCertificates.issue(
+                topic: "a.b", kinds: nil, environment: .sandbox, caCertificatePEM: Self.caPEM,
+                caPrivateKeyPEM: Self.caPEM)
+        }
+        #expect(wrongKey == "the CA private key holds a CERTIFICATE, not an EC P-256 private key", "\(wrongKey)")
+        #expect(!wrongKey.contains("invalidPEMDocument"))
         let otherKey = try String(contentsOfFile: E2E.repositoryRoot + "/certs/server-key.pem", encoding: .utf8)
         #expect(
             message {
