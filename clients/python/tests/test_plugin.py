@@ -60,9 +60,9 @@ def test_inner(apns):
     apns.put_fault("leftover", action={"hang": {}})
     assert [rule["id"] for rule in apns.faults()] == [apns.fault_id("leftover")]
 ''')
-    before = {rule["id"] for rule in apns_mock.client.faults()}
     inner.runpytest_inprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
-    assert {rule["id"] for rule in apns_mock.client.faults()} == before
+    # Other tests add and remove rules meanwhile (pytest -n 4): look for this one only.
+    assert [rule["id"] for rule in apns_mock.client.faults() if rule["id"].endswith(".leftover")] == []
 
 
 def test_the_scope_refuses_a_query_it_cannot_limit(apns):

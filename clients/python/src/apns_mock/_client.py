@@ -31,19 +31,23 @@ def _duration(value: Duration) -> str:
     return str(value)
 
 
-def matcher_params(match: Optional[Mapping[str, Any]] = None, **fields: Any) -> Params:
+Matcher = Union[Mapping[str, Any], Sequence[Tuple[str, Any]]]
+
+
+def matcher_params(match: Optional[Matcher] = None, **fields: Any) -> Params:
     """The query parameters of a matcher, as the admin API reads them.
 
     Keyword arguments are the query's field names (``token``, ``tokenPrefix``, ``status``,
     ``pushType``, …); ``__`` stands for a dot, so ``payload__aps__alert__title="Hi"`` is
     ``payload.aps.alert.title=Hi`` and ``headers__apns_collapse_id`` is *not* a header with
     dashes (keyword arguments cannot hold ``-``: use ``match={"headers.apns-collapse-id": …}``).
-    ``match`` takes the same fields spelled exactly as in a query string. A list or tuple value
+    ``match`` takes the same fields spelled exactly as in a query string, as a mapping or as
+    ``(name, value)`` pairs (a name may then repeat). A list or tuple value
     repeats the parameter (each repetition is one more condition); ``None`` leaves it out;
     booleans are ``true``/``false``.
     """
     params: Params = []
-    items: List[Tuple[str, Any]] = list((match or {}).items())
+    items: List[Tuple[str, Any]] = list(match.items() if isinstance(match, Mapping) else (match or ()))
     items += [(name.replace("__", "."), value) for name, value in fields.items()]
     for name, value in items:
         if value is None:
@@ -128,7 +132,7 @@ class Client:
         response = self._request(method, path, **kwargs)
         return response.json() if response.content else None
 
-    def dashboard_link(self, match: Optional[Mapping[str, Any]] = None, **fields: Any) -> str:
+    def dashboard_link(self, match: Optional[Matcher] = None, **fields: Any) -> str:
         """The dashboard (``GET /``) filtered to the records that match."""
         return dashboard_link(self.admin_url, query_string(matcher_params(match, **fields)))
 
@@ -165,7 +169,7 @@ class Client:
 
     def deliveries(self, *, since: Optional[int] = None, before: Optional[int] = None,
                    limit: Optional[int] = None, order: Optional[str] = None,
-                   match: Optional[Mapping[str, Any]] = None, **fields: Any) -> List[Dict[str, Any]]:
+                   match: Optional[Matcher] = None, **fields: Any) -> List[Dict[str, Any]]:
         """``GET /v1/deliveries``: the records that match, as the API gives them.
 
         Without ``limit`` every page is read (following ``next``); with it, one page of at most
@@ -197,13 +201,13 @@ class Client:
         """``GET /v1/deliveries/{apnsId}/simulator.apns``: the payload as an iOS Simulator file."""
         return self._json("GET", f"/v1/deliveries/{_quote_path(apns_id)}/simulator.apns")
 
-    def delete_deliveries(self, match: Optional[Mapping[str, Any]] = None, **fields: Any) -> int:
+    def delete_deliveries(self, match: Optional[Matcher] = None, **fields: Any) -> int:
         """``DELETE /v1/deliveries?<matcher>``: deletes the matching records (all without a
         matcher); returns how many."""
         return self._json("DELETE", "/v1/deliveries", params=matcher_params(match, **fields))["deleted"]
 
     def wait(self, count: int = 1, timeout: Duration = 10, *, since: Optional[int] = None,
-             before: Optional[int] = None, match: Optional[Mapping[str, Any]] = None,
+             before: Optional[int] = None, match: Optional[Matcher] = None,
              **fields: Any) -> List[Dict[str, Any]]:
         """``GET /v1/deliveries/wait``: the matching records once at least ``count`` exist.
 
@@ -225,7 +229,7 @@ class Client:
         return answer["deliveries"]
 
     def events(self, *, since: Optional[int] = None, last_event_id: Optional[int] = None,
-               read_timeout: Optional[float] = None, match: Optional[Mapping[str, Any]] = None,
+               read_timeout: Optional[float] = None, match: Optional[Matcher] = None,
                **fields: Any) -> Iterator[Dict[str, Any]]:
         """``GET /v1/events``: an iterator over new matching records, live (Server-Sent Events).
 

@@ -8,7 +8,7 @@ import pathlib
 import secrets
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Union
 
-from ._client import Client, Duration, Params, matcher_params, query_string
+from ._client import Client, Duration, Matcher, Params, matcher_params, query_string
 from ._errors import dashboard_link
 
 PREFIX_DIGITS = 16
@@ -61,13 +61,15 @@ class Scope:
         return str(token)
 
     def fault_id(self, fault_id: str) -> str:
-        """The id a rule named ``fault_id`` here has on the server: ``<prefix>.<fault_id>``."""
-        return fault_id if fault_id.startswith(self.prefix + ".") or _generated(fault_id, self._fault_ids) \
-            else f"{self.prefix}.{fault_id}"
+        """The id a rule named ``fault_id`` here has on the server: ``<prefix>.<fault_id>`` (an id
+        the server gave a rule this scope added, ``f3``, stays as it is)."""
+        if fault_id in self._fault_ids or fault_id.startswith(self.prefix + "."):
+            return fault_id
+        return f"{self.prefix}.{fault_id}"
 
     # -- scoping --------------------------------------------------------------------------------
 
-    def _params(self, match: Optional[Mapping[str, Any]], fields: Dict[str, Any]) -> Params:
+    def _params(self, match: Optional[Matcher], fields: Dict[str, Any]) -> Params:
         params = matcher_params(match, **fields)
         scoped: Params = []
         by_channel = False
@@ -105,36 +107,36 @@ class Scope:
         scoped["tokenPrefix"] = given or self.prefix
         return scoped
 
-    def query(self, match: Optional[Mapping[str, Any]] = None, **fields: Any) -> str:
+    def query(self, match: Optional[Matcher] = None, **fields: Any) -> str:
         """The query string this scope sends for a matcher (with its ``tokenPrefix``)."""
         return query_string(self._params(match, fields))
 
-    def dashboard_link(self, match: Optional[Mapping[str, Any]] = None, **fields: Any) -> str:
+    def dashboard_link(self, match: Optional[Matcher] = None, **fields: Any) -> str:
         """The dashboard filtered to this test's records (that also match)."""
         return dashboard_link(self.admin_url, self.query(match, **fields))
 
     # -- deliveries -----------------------------------------------------------------------------
 
     def deliveries(self, *, since: Optional[int] = None, before: Optional[int] = None, limit: Optional[int] = None,
-                   order: Optional[str] = None, match: Optional[Mapping[str, Any]] = None,
+                   order: Optional[str] = None, match: Optional[Matcher] = None,
                    **fields: Any) -> List[Dict[str, Any]]:
         """:meth:`Client.deliveries` of this test's records."""
         return self.client.deliveries(since=since, before=before, limit=limit, order=order,
-                                      match=_Multi(self._params(match, fields)))
+                                      match=self._params(match, fields))
 
     def wait(self, count: int = 1, timeout: Duration = 10, *, since: Optional[int] = None,
-             before: Optional[int] = None, match: Optional[Mapping[str, Any]] = None,
+             before: Optional[int] = None, match: Optional[Matcher] = None,
              **fields: Any) -> List[Dict[str, Any]]:
         """:meth:`Client.wait` for this test's records; a timeout raises :class:`WaitTimeout`,
         which fails the test with the near misses and a dashboard link."""
-        return self.client.wait(count, timeout, since=since, before=before, match=_Multi(self._params(match, fields)))
+        return self.client.wait(count, timeout, since=since, before=before, match=self._params(match, fields))
 
     def events(self, *, since: Optional[int] = None, last_event_id: Optional[int] = None,
-               read_timeout: Optional[float] = None, match: Optional[Mapping[str, Any]] = None,
+               read_timeout: Optional[float] = None, match: Optional[Matcher] = None,
                **fields: Any) -> Iterator[Dict[str, Any]]:
         """:meth:`Client.events` of this test's records."""
         return self.client.events(since=since, last_event_id=last_event_id, read_timeout=read_timeout,
-                                  match=_Multi(self._params(match, fields)))
+                                  match=self._params(match, fields))
 
     def verify(self, expectations: Union[str, os.PathLike, Mapping[str, Any], Sequence[Any]]) -> Dict[str, Any]:
         """:meth:`Client.verify` with every expectation's (and step's) ``match`` limited to this test."""
@@ -162,17 +164,20 @@ class Scope:
         deleted = self.client.delete_deliveries(tokenPrefix=self.prefix)
         for channel_id in self.channel_ids:
             deleted += self.client.delete_deliveries(channelId=channel_id)
-        faults = channels = devices = 0
-        for fault_id in list(self._fault_ids):
-            faults += _ignore_not_found(self.client.delete_fault, fault_id)
+        return {"deliveries": deleted, **self.cleanup()}
+
+    def cleanup(self) -> Dict[str, int]:
+        """Deletes the fault rules, devices and channels made through this scope, keeping the
+        records (the ``apns`` fixture calls it after each test). Returns how many of each went."""
+        counts = {
+            "faults": sum(_ignore_not_found(self.client.delete_fault, f) for f in self._fault_ids),
+            "channels": sum(_ignore_not_found(self.client.delete_channel, c) for c in self.channel_ids),
+            "devices": sum(_ignore_not_found(self.client.delete_device, t) for t in sorted(self._devices)),
+        }
         self._fault_ids.clear()
-        for channel_id in list(self.channel_ids):
-            channels += _ignore_not_found(self.client.delete_channel, channel_id)
         self.channel_ids.clear()
-        for token in sorted(self._devices):
-            devices += _ignore_not_found(self.client.delete_device, token)
         self._devices.clear()
-        return {"deliveries": deleted, "faults": faults, "channels": channels, "devices": devices}
+        return counts
 
     # -- faults ---------------------------------------------------------------------------------
 
@@ -263,32 +268,11 @@ class Scope:
         self.client.unsubscribe(channel_id, self._check_token(token))
 
 
-class _Multi(dict):
-    """Query parameters that may repeat a name, passed through ``match=`` as a mapping."""
-
-    def __init__(self, params: Params) -> None:
-        super().__init__()
-        self._params = params
-
-    def items(self):  # type: ignore[override]
-        grouped: Dict[str, List[str]] = {}
-        for name, value in self._params:
-            grouped.setdefault(name, []).append(value)
-        return [(name, values if len(values) > 1 else values[0]) for name, values in grouped.items()]
-
-    def __bool__(self) -> bool:
-        return bool(self._params)
-
-
 def _refuse_tokenless(kind: Any) -> None:
     """Broadcasts and channel requests carry no device token: a token condition would match none."""
     if kind in ("broadcast", "channel"):
         raise ValueError(f"records of kind {kind!r} carry no device token, so this test's scope cannot name them "
                          "by token: add channelId=<one of its channels>, or use apns.client for a server-wide query")
-
-
-def _generated(fault_id: str, known: Sequence[str]) -> bool:
-    return fault_id in known
 
 
 def _ignore_not_found(call: Any, *args: Any) -> int:

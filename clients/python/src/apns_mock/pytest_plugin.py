@@ -105,21 +105,7 @@ def apns(apns_mock: Any) -> Iterator[Scope]:
     yield scope
     # Rules, devices and channels of this test must not act on anything after it; its records stay
     # (the dashboard link of a failure shows them).
-    for fault_id in list(scope._fault_ids):
-        try:
-            apns_mock.client.delete_fault(fault_id)
-        except Exception:
-            pass
-    for channel_id in scope.channel_ids:
-        try:
-            apns_mock.client.delete_channel(channel_id)
-        except Exception:
-            pass
-    for token in scope._devices:
-        try:
-            apns_mock.client.delete_device(token)
-        except Exception:
-            pass
+    scope.cleanup()
 
 
 # -- pytest-xdist: one server for every worker -------------------------------------------------
