@@ -250,7 +250,7 @@ class Client:
             if response.status_code >= 400:
                 response.read()
                 self._raise_for(response)
-            event, data = "message", []
+            event, data = "message", []  # type: str, List[str]
             for line in response.iter_lines():
                 if line == "":
                     if data:

@@ -26,7 +26,7 @@ import signal
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Generator, Iterator, Optional
 
 import pytest
 
@@ -157,11 +157,11 @@ def _zombie(pid: int) -> bool:
 
 # -- a failed wait reads as the near misses, not a traceback into the library -------------------
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
-    outcome = yield
-    report = outcome.get_result()
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
     if call.excinfo is not None and call.excinfo.errisinstance(WaitTimeout) and report.failed:
         entry = next((e for e in reversed(call.excinfo.traceback) if e.path == item.path), None)
         where = f"{item.path.name}:{entry.lineno + 1}: " if entry is not None else ""
         report.longrepr = f"{where}apns.wait {call.excinfo.value}"
+    return report
