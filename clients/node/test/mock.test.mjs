@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { connectMock, startMock } from "../index.mjs";
+import { AdminClient, connectMock, startMock } from "../index.mjs";
 import { newToken, pushToDevice } from "./helpers.mjs";
 
 test("a server that does not start rejects with its stderr", async () => {
@@ -15,16 +15,17 @@ test("a missing binary says where to look", async () => {
   await assert.rejects(startMock({ binary: "/nonexistent/apns-mock" }), /apns-mock not found/);
 });
 
-test("modes are server-wide: a server of its own; stop() ends the process", async () => {
-  const mock = await startMock();
+test("modes are server-wide: a server of its own, with an admin token; stop() ends the process", async () => {
+  const mock = await startMock({ adminToken: "secret" });
   try {
+    await assert.rejects(new AdminClient(mock.adminUrl).modes(), (e) => e.status === 401 && e.code === "unauthorized");
     assert.equal((await mock.client.setMode("unavailable")).unavailable, true);
     const answer = await pushToDevice(mock, newToken(), { aps: { alert: "x" } });
     assert.equal(answer.status, 503);
     assert.equal(JSON.parse(answer.body).reason, "ServiceUnavailable");
     assert.equal((await mock.client.clearMode("unavailable")).unavailable, false);
     assert.equal((await mock.client.reset()).reset, true);
-    const remote = await connectMock(mock.adminUrl);
+    const remote = await connectMock(mock.adminUrl, { token: "secret" });
     assert.equal(remote.apnsUrl, mock.apnsUrl);
     assert.equal(remote.channelsUrl, mock.channelsUrl);
     await remote.stop();

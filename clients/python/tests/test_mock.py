@@ -23,9 +23,12 @@ def test_a_missing_binary_says_where_it_looked(tmp_path):
         Mock(binary=tmp_path / "nothing")
 
 
-def test_mock_serves_modes_and_stops_on_exit():
+def test_mock_with_an_admin_token_serves_modes_and_stops_on_exit():
     # Modes are server-wide, so this test has a server of its own.
-    with Mock() as mock:
+    with Mock(admin_token="secret") as mock:
+        with pytest.raises(apns_mock.AdminError) as refused:
+            apns_mock.Client(mock.admin_url).modes()
+        assert refused.value.status == 401 and refused.value.code == "unauthorized"
         assert mock.ca_path and os.path.exists(mock.ca_path)
         assert mock.channels_url.startswith("https://127.0.0.1:")
         mock.client.set_mode("unavailable")
