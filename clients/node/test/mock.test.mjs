@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { test } from "node:test";
 import { AdminClient, connectMock, startMock } from "../index.mjs";
 import { newToken, pushToDevice } from "./helpers.mjs";
@@ -9,6 +12,19 @@ test("a server that does not start rejects with its stderr", async () => {
     assert.match(error.stderr, /no-such-flag/);
     return true;
   });
+});
+
+test("a server that prints no ready line in time is stopped, and the error carries its stderr", async () => {
+  const silent = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "silent-")), "apns-mock");
+  fs.writeFileSync(silent, "#!/bin/sh\necho 'still starting' >&2\nexec sleep 30\n", { mode: 0o755 });
+  const started = Date.now();
+  await assert.rejects(startMock({ binary: silent, startTimeoutMs: 500 }), (error) => {
+    assert.match(error.message, /no ready line within 500 ms/);
+    assert.match(error.stderr, /still starting/);
+    return true;
+  });
+  assert.ok(Date.now() - started < 10_000, "stopped with SIGTERM, not after the sleep");
+  fs.rmSync(path.dirname(silent), { recursive: true });
 });
 
 test("a missing binary says where to look", async () => {

@@ -51,3 +51,13 @@ def test_remote_reads_addresses_and_ca_from_the_admin_api(apns_mock):
 
 def apns_mock_remote(url):
     return apns_mock.Remote(url)
+
+
+def test_a_server_that_prints_no_ready_line_in_time_is_stopped_and_raises_with_its_stderr(tmp_path):
+    silent = tmp_path / "apns-mock"
+    silent.write_text("#!/bin/sh\necho 'still starting' >&2\nexec sleep 30\n")
+    silent.chmod(0o755)
+    mock = Mock(binary=silent, start_timeout=0.5)
+    with pytest.raises(MockStartError, match="no ready line within 0.5 s") as raised:
+        mock.start()
+    assert "still starting" in raised.value.stderr
