@@ -81,24 +81,37 @@ def test_goaway_fault_makes_httpx_retry_on_a_new_connection(apns):
 
 
 def test_broadcast_reaches_each_subscribed_device(apns):
-    first, second, other = apns.token(), apns.token(), apns.token()
-    channel = apns.create_channel("com.example.app")["channelId"]
-    apns.subscribe(channel, first)
-    apns.subscribe(channel, second)
-    update = {"aps": {"timestamp": 1700000060, "event": "update", "content-state": {"score": "1-0"}}}
+    """docs/BROADCAST.md's flow: the provider creates a channel over the channel-management API, a
+    push-to-start subscribes one device, the app subscribes another in-app, and one broadcast
+    makes one record per subscribed device."""
+    started, in_app, other = apns.token(), apns.token(), apns.token()
+    authorization = {"authorization": f"bearer {provider_token()}"}
     with httpx.Client(http2=True, verify=ssl.create_default_context(cafile=apns.ca_path), timeout=10) as client:
-        answer = client.post(
-            f"{apns.apns_url}/4/broadcasts/apps/com.example.app",
-            headers={"authorization": f"bearer {provider_token()}", "apns-channel-id": channel,
-                     "apns-push-type": "LiveActivity", "apns-priority": "10", "apns-expiration": "0"},
-            content=json.dumps(update),
-        )
-    assert answer.status_code == 200, answer.text
+        created = client.post(f"{apns.channels_url}/1/apps/com.example.app/channels", headers=authorization,
+                              content=json.dumps({"message-storage-policy": 1, "push-type": "LiveActivity"}))
+        assert created.status_code == 201, created.text
+        channel = apns.adopt_channel(created.headers["apns-channel-id"])
+
+        start = {"aps": {"timestamp": 1700000000, "event": "start", "content-state": {"score": "0-0"},
+                         "attributes-type": "MatchAttributes", "attributes": {"home": "A", "away": "B"},
+                         "alert": {"title": "Kick-off"}, "input-push-channel": channel}}
+        answer = client.post(f"{apns.apns_url}/3/device/{started}", content=json.dumps(start), headers={
+            **authorization, "apns-topic": "com.example.app.push-type.liveactivity", "apns-push-type": "liveactivity"})
+        assert answer.status_code == 200, answer.text
+        apns.subscribe(channel, in_app)
+
+        update = {"aps": {"timestamp": 1700000060, "event": "update", "content-state": {"score": "1-0"}}}
+        answer = client.post(f"{apns.apns_url}/4/broadcasts/apps/com.example.app", content=json.dumps(update), headers={
+            **authorization, "apns-channel-id": channel, "apns-push-type": "LiveActivity", "apns-priority": "10",
+            "apns-expiration": "0"})
+        assert answer.status_code == 200, answer.text
 
     [broadcast] = apns.wait(kind="broadcast", channelId=channel)
     devices = apns.wait(count=2, channelId=channel, kind="push", payload__aps__event="update")
-    assert sorted(r["token"] for r in devices) == sorted([first, second])
+    assert sorted(r["token"] for r in devices) == sorted([started, in_app])
     assert all(r["viaChannel"] and r["apnsId"] == broadcast["apnsId"] for r in devices)
     assert apns.deliveries(token=other) == []
-    # Scoped by this test's tokens (no channelId condition), the broadcast's own record is absent.
-    assert [r["kind"] for r in apns.deliveries()] == ["push", "push"]
+    # By this test's tokens alone (no channelId): the push-to-start and the two deliveries, not the
+    # broadcast's own record, which carries no token.
+    assert sorted((r["token"], r["viaChannel"]) for r in apns.deliveries()) == sorted(
+        [(started, False), (started, True), (in_app, True)])
