@@ -133,3 +133,12 @@ def test_server_information_and_ca(apns_mock):
     assert open(apns_mock.ca_path).read() == apns_mock.client.ca_pem()
     assert apns_mock.client.health()["status"] == "ok"
     assert "providers" in apns_mock.client.report(window="10m")
+
+
+def test_matcher_arguments_become_the_query_the_api_reads():
+    from apns_mock._client import query_string
+
+    params = apns_mock.matcher_params({"headers.apns-collapse-id": "a b", "payload": {"aps": {"badge": 3}}},
+                                      payload__aps__alert__title="Hi", status=[200, 410], topic=None)
+    assert query_string(params) == ("headers.apns-collapse-id=a%20b&payload.aps.badge=3"
+                                    "&payload.aps.alert.title=Hi&status=200&status=410")

@@ -39,8 +39,8 @@ def matcher_params(match: Optional[Matcher] = None, **fields: Any) -> Params:
 
     Keyword arguments are the query's field names (``token``, ``tokenPrefix``, ``status``,
     ``pushType``, …); ``__`` stands for a dot, so ``payload__aps__alert__title="Hi"`` is
-    ``payload.aps.alert.title=Hi`` and ``headers__apns_collapse_id`` is *not* a header with
-    dashes (keyword arguments cannot hold ``-``: use ``match={"headers.apns-collapse-id": …}``).
+    ``payload.aps.alert.title=Hi``. A keyword argument cannot hold a dash: a header or payload key
+    with one goes in ``match`` (``match={"headers.apns-collapse-id": "news"}``).
     ``match`` takes the same fields spelled exactly as in a query string, as a mapping or as
     ``(name, value)`` pairs (a name may then repeat). A list or tuple value
     repeats the parameter (each repetition is one more condition); ``None`` leaves it out;
