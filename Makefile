@@ -15,9 +15,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
-.PHONY: run build release release-static image test-image test test-unit asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
+.PHONY: run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
-run: deps build
+# Builds only the server (not the benchmark and fuzz tools), then serves.
+run: deps
+	$(SWIFT) build --product apns-mock
 	.build/debug/apns-mock serve
 
 build:
@@ -95,6 +97,8 @@ test: test-deps
 	$(MAKE) test-fuzz
 	$(call STEP,examples)
 	$(MAKE) test-examples
+	$(call STEP,clients)
+	$(MAKE) test-clients
 	$(call STEP,tsan)
 	$(MAKE) test-tsan
 	$(call STEP,soak)
@@ -118,6 +122,11 @@ test-examples: test-deps $(EXAMPLES_VENV)/installed dist/apns-mock
 	cd examples/node && APNS_MOCK=$(CURDIR)/dist/apns-mock node --test
 	EXAMPLE_SCRATCH=$(CURDIR)/$(ASAN_SCRATCH) EXAMPLE_BUILD_FLAGS="$(ASAN_BUILD_FLAGS)" ASAN_OPTIONS=detect_leaks=0 \
 	  examples/swift/run-as-dependency.sh
+
+# The client libraries (clients/python: the package, its pytest plugin, also under 4 pytest-xdist workers;
+# clients/node: node --test) against the release-static binary; the Testcontainers test runs in make test-image.
+test-clients: test-deps dist/apns-mock
+	APNS_MOCK_BIN=$(CURDIR)/dist/apns-mock clients/run-tests.sh
 
 test-unit: deps
 	$(SWIFT) test --disable-xctest --filter 'APNSMockCoreTests|APNSMockStoreTests|APNSMockRegistryTests|APNSMockAdminTests|APNSMockTransportTests'
@@ -198,7 +207,7 @@ lint:
 	$(SWIFT) format lint -r Sources Tests
 
 clean:
-	rm -rf .build .build-asan .build-tsan .build-image fuzz-out dist $(VENV) $(EXAMPLES_VENV) .venv-image
+	rm -rf .build .build-asan .build-tsan .build-image fuzz-out dist $(VENV) $(EXAMPLES_VENV) .venv-image clients/python/.venv
 
 # libFuzzer targets (Sources/APNSMockFuzzTargets; `APNS_MOCK_FUZZ_TARGET=list` names them): one
 # binary, apns-mock-fuzz, from the instrumented tree (asan-build above: AddressSanitizer and libFuzzer's

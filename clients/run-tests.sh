@@ -39,8 +39,8 @@ part() {  # part NAME COMMAND...: runs it, prints its time, remembers a failure
   "$@"
   local status=$?
   end=$(date +%s.%N)
-  printf '=== %s: %s in %.1f s\n' "$name" "$([ $status -eq 0 ] && echo passed || echo "FAILED (exit $status)")" \
-    "$(echo "$end - $start" | bc)"
+  printf '=== %s: %s in %s s\n' "$name" "$([ $status -eq 0 ] && echo passed || echo "FAILED (exit $status)")" \
+    "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
   [ $status -eq 0 ] || failures+=("$name")
   return $status
 }
@@ -65,7 +65,7 @@ cd "$CLIENTS/node"
 part "node: node --test" node --test test/*.test.mjs
 
 END_ALL=$(date +%s.%N)
-printf '=== all: %.1f s\n' "$(echo "$END_ALL - $START_ALL" | bc)"
+printf '=== all: %s s\n' "$(awk -v a="$START_ALL" -v b="$END_ALL" 'BEGIN { printf "%.1f", b - a }')"
 if [ ${#failures[@]} -gt 0 ]; then
   printf '=== failed: %s\n' "${failures[@]}"
   exit 1

@@ -29,9 +29,11 @@ fail() { say "FAIL: $*"; exit 1; }
 work=$(mktemp -d /tmp/apns-mock-image.XXXXXX)
 containers=()
 project=""
+service_pid=""
 cleanup() {
     local rc=$?
     set +e
+    [ -z "$service_pid" ] || kill "$service_pid" 2>/dev/null
     for c in "${containers[@]}"; do podman --runtime runc rm -f -t 0 "$c" >/dev/null 2>&1; done
     if [ -n "$project" ]; then
         timeout 60 "$COMPOSE_VENV/bin/podman-compose" -p "$project" -f docker-compose.yml down -t 2 >/dev/null 2>&1
@@ -328,5 +330,26 @@ timeout 60 "$COMPOSE_VENV/bin/podman-compose" -p "$project" -f docker-compose.ym
 left=$(pm ps -aq --filter "label=io.podman.compose.project=$project"; pm network ls -q --filter "label=io.podman.compose.project=$project")
 [ -z "$left" ] || fail "podman-compose down left containers or networks: $left"
 say "podman-compose down: nothing left"
+
+# ---- the Testcontainers module (clients/python) under podman's Docker-compatible API ---------------------------
+# testcontainers-python starts the image through the Docker API that `podman system service` serves on a socket;
+# Ryuk (the reaper container, pulled from a registry) is off: the test stops its container itself.
+[ -x clients/python/.venv/bin/python ] || { python3 -m venv clients/python/.venv \
+    && clients/python/.venv/bin/pip install -q --disable-pip-version-check -e "clients/python[test]"; } \
+    || fail "cannot install clients/python"
+socket="$work/podman.sock"
+podman --runtime runc system service --time=0 "unix://$socket" >"$work/podman-service.log" 2>&1 &
+service_pid=$!
+for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
+[ -S "$socket" ] || { cat "$work/podman-service.log"; fail "podman system service did not start"; }
+say "Testcontainers: ApnsMockContainer on $IMAGE through podman's Docker API"
+DOCKER_HOST="unix://$socket" TESTCONTAINERS_RYUK_DISABLED=true APNS_MOCK_TESTCONTAINERS=1 \
+    APNS_MOCK_BIN="$PWD/dist/apns-mock" APNS_MOCK_IMAGE="$IMAGE" \
+    timeout 300 clients/python/.venv/bin/python -m pytest -q -p no:cacheprovider \
+    clients/python/tests/test_testcontainers.py >"$work/testcontainers.log" 2>&1 \
+    || { tail -n 40 "$work/testcontainers.log"; fail "the Testcontainers test failed"; }
+grep -q "passed" "$work/testcontainers.log" && ! grep -q "skipped" "$work/testcontainers.log" \
+    || { cat "$work/testcontainers.log"; fail "the Testcontainers test did not run"; }
+say "Testcontainers: $(tail -n 1 "$work/testcontainers.log")"
 
 say "passed"
