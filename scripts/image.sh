@@ -333,7 +333,9 @@ say "podman-compose down: nothing left"
 
 # ---- the Testcontainers module (clients/python) under podman's Docker-compatible API ---------------------------
 # testcontainers-python starts the image through the Docker API that `podman system service` serves on a socket;
-# Ryuk (the reaper container, pulled from a registry) is off: the test stops its container itself.
+# Ryuk (the reaper container, pulled from a registry) is off: the test stops its container itself. The connection
+# mode is docker_host (localhost and the published ports): testcontainers-python otherwise reads a container's
+# HostConfig from the container list, which podman 4.3's Docker API does not give.
 [ -x clients/python/.venv/bin/python ] || { python3 -m venv clients/python/.venv \
     && clients/python/.venv/bin/pip install -q --disable-pip-version-check -e "clients/python[test]"; } \
     || fail "cannot install clients/python"
@@ -343,7 +345,8 @@ service_pid=$!
 for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
 [ -S "$socket" ] || { cat "$work/podman-service.log"; fail "podman system service did not start"; }
 say "Testcontainers: ApnsMockContainer on $IMAGE through podman's Docker API"
-DOCKER_HOST="unix://$socket" TESTCONTAINERS_RYUK_DISABLED=true APNS_MOCK_TESTCONTAINERS=1 \
+DOCKER_HOST="unix://$socket" TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CONNECTION_MODE=docker_host \
+    APNS_MOCK_TESTCONTAINERS=1 \
     APNS_MOCK_BIN="$PWD/dist/apns-mock" APNS_MOCK_IMAGE="$IMAGE" \
     timeout 300 clients/python/.venv/bin/python -m pytest -q -p no:cacheprovider \
     clients/python/tests/test_testcontainers.py >"$work/testcontainers.log" 2>&1 \
