@@ -11,7 +11,7 @@ import Foundation
     /// libFuzzer's driver (libclang_rt.fuzzer_no_main, linked in only by the Makefile's instrumented
     /// tree): runs the fuzzing loop over `callback` with the command line's libFuzzer flags.
     @_extern(c, "LLVMFuzzerRunDriver")
-    func LLVMFuzzerRunDriver(
+    func runFuzzerDriver(
         _ argc: UnsafeMutablePointer<Int32>,
         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
@@ -24,7 +24,7 @@ import Foundation
         static func main() {
             var argc = CommandLine.argc
             var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-            exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzerTestOneInput(data, size) })
+            exit(runFuzzerDriver(&argc, &argv) { data, size in fuzzerTestOneInput(data, size) })
         }
     }
     /// The target `APNS_MOCK_FUZZ_TARGET` names.

@@ -203,7 +203,8 @@ import Testing
             }
         }
         let readme = try Self.blocks(ofPage: "README.md")
-        #expect(readme.filter(\.runs).count >= 10, "the README's examples run")
+        // Nine since the README was cut to what users need first (issue 29); the rest run in docs/.
+        #expect(readme.filter(\.runs).count >= 9, "the README's examples run")
         #expect(readmeShownOnly <= 3, "few README blocks are shown only")
     }
 
