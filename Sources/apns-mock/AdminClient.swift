@@ -146,23 +146,12 @@ extension AdminClient {
         guard APNSMessageID.isValid(apnsID) else {
             fail(2, "apns-mock \(command): the apns-id must be a UUID (8-4-4-4-12 hex digits); got '\(apnsID)'")
         }
-        let base = admin.hasSuffix("/") ? String(admin.dropLast()) : admin
-        guard let client = AdminClient(url: base) else {
-            fail(2, "apns-mock \(command): --admin must be a URL such as http://127.0.0.1:2198; got '\(admin)'")
-        }
-        let response: Response
-        do {
-            response = try client.send(
-                method: "GET", path: path, headers: authorization(token: token), timeout: 30)
-        } catch {
-            fail(2, "apns-mock \(command): cannot reach the admin API at \(base): \(error)")
-        }
-        guard response.status == 200 else {
-            let message =
-                (JSONValue.parse(response.body)?["error"]?["message"]?.scalarText)
-                ?? String(decoding: response.body, as: UTF8.self)
-            fail(response.status == 401 ? 2 : 1, "apns-mock \(command): \(message) (HTTP \(response.status))")
-        }
+        var options = AdminOptions()
+        options.admin = admin
+        options.adminToken = token
+        // An unreachable API, a bad --admin or a 401: exit 2 (in send); any other answer than 200: exit 1.
+        let response = options.send(command, "GET", path)
+        guard response.status == 200 else { fail(1, "apns-mock \(command): \(AdminOptions.message(response))") }
         return response.body
     }
 }
