@@ -35,7 +35,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let binary = directory + "/apns-mock"
         try FileManager.default.copyItem(atPath: CLITests.executable, toPath: binary)
-        let (ready, process) = try ConfigurationFileTests.serve(
+        let (ready, process) = try await ConfigurationFileTests.serve(
             ["--port", "0", "--admin-port", "0"], in: directory, executable: binary)
         defer { kill(process.processIdentifier, SIGTERM) }
         let line = try #require(ready, "no ready line")

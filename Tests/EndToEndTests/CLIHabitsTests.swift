@@ -9,7 +9,7 @@ import Testing
 /// read, and a shutdown that says what it drained.
 @Suite(.serialized) struct CLIHabitsTests {
     /// `serve` in the repository root with `arguments`; the ready line, the process, and its stderr.
-    static func serve(_ arguments: [String]) throws -> (ready: String, process: Process, stderr: Pipe) {
+    static func serve(_ arguments: [String]) async throws -> (ready: String, process: Process, stderr: Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLITests.executable)
         process.arguments = ["serve"] + arguments
@@ -19,7 +19,7 @@ import Testing
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        return (E2E.firstLine(of: out), process, err)
+        return (await E2E.firstLine(of: out), process, err)
     }
 
     static func adminPort(_ ready: String) throws -> String {
@@ -38,7 +38,7 @@ import Testing
 
     /// `--expectations a.yaml b.yaml` reads both, as the synopsis says; repeating the flag adds more.
     @Test func expectationsTakeSeveralFilesAfterOneFlag() async throws {
-        let (ready, process, err) = try Self.serve([
+        let (ready, process, err) = try await Self.serve([
             "--expectations", "expectations/welcome-alert.yaml", "expectations/unregistered-cleanup.yaml",
             "--port", "0", "--admin-port", "0", "--expectations", "expectations/silent-background-refresh.yaml",
         ])
@@ -54,7 +54,7 @@ import Testing
 
     /// SIGTERM logs one notice line: connections closed, streams answered while draining, records held.
     @Test func shutdownSaysWhatItDrained() async throws {
-        let (ready, process, err) = try Self.serve(["--port", "0", "--admin-port", "0"])
+        let (ready, process, err) = try await Self.serve(["--port", "0", "--admin-port", "0"])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let port = try #require(ready.firstMatch(of: #/apns=https://127\.0\.0\.1:(\d+)/#), "ready line: \(ready)").1
         let jwt = try E2E.providerToken()

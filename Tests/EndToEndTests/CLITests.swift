@@ -30,7 +30,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         let started = Date()
         try process.run()
-        let line = E2E.firstLine(of: out)
+        let line = await E2E.firstLine(of: out)
         let ready = line
         #expect(Date().timeIntervalSince(started) < 20)
         let pattern =
@@ -127,7 +127,7 @@ import Testing
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
         }
-        let line = E2E.firstLine(of: out)
+        let line = await E2E.firstLine(of: out)
         #expect(line.hasPrefix("apns-mock ready"))
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/task")
         let loops = tasks.filter { task in
@@ -197,7 +197,7 @@ import Testing
             process.terminate()
             process.waitUntilExit()
         }
-        let line = E2E.firstLine(of: out)
+        let line = await E2E.firstLine(of: out)
         let match = try #require(line.firstMatch(of: #/apns=(https://\S+) admin=(http://\S+)/#), "ready line: \(line)")
         let push = try await E2E.run(
             "curl",

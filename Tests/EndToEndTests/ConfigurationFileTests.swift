@@ -315,7 +315,7 @@ import Testing
     /// nil when it exits first) and the process, still running.
     static func serve(
         _ arguments: [String], in directory: String, executable: String = CLITests.executable
-    ) throws -> (String?, Process) {
+    ) async throws -> (String?, Process) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["serve"] + arguments
@@ -327,7 +327,7 @@ import Testing
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let line = E2E.firstLine(of: out)
+        let line = await E2E.firstLine(of: out)
         return (line.isEmpty ? nil : line, process)
     }
 
@@ -335,7 +335,7 @@ import Testing
     /// asks for the committed provider certificates, and the README's certificate push gets 200
     /// (the file used to name certs/server.pem itself, which turned the development client CA off).
     @Test func theExampleFileTakesTheCommittedProviderCertificate() async throws {
-        let (ready, process) = try Self.serve(
+        let (ready, process) = try await Self.serve(
             ["--config", Self.exampleFile, "--port", "0", "--admin-port", "0"], in: E2E.repositoryRoot)
         let line = try #require(ready, "no ready line")
         let port = try #require(line.firstMatch(of: #/apns=https://127\.0\.0\.1:(\d+)/#)?.1)
@@ -361,7 +361,7 @@ import Testing
 
     @Test func serveTheExampleFileFromAnotherDirectoryWithFlagsOverIt() async throws {
         // The file says port 2197 and admin port 2198; the flags pick free ports instead.
-        let (ready, process) = try Self.serve(
+        let (ready, process) = try await Self.serve(
             ["--config", Self.exampleFile, "--port", "0", "--admin-port", "0"], in: NSTemporaryDirectory())
         let line = try #require(ready, "no ready line")
         let pattern =
@@ -393,7 +393,7 @@ import Testing
         #expect(
             failed.stderr.contains("\(file): tlsCert: cannot read '\(directory.path)/missing/server.pem'"),
             "\(failed.stderr)")
-        let (ready, process) = try Self.serve(
+        let (ready, process) = try await Self.serve(
             ["--config", file, "--tls-cert", E2E.repositoryRoot + "/certs/server.pem", "--admin-host", "127.0.0.1"],
             in: directory.path)
         defer { kill(process.processIdentifier, SIGTERM) }

@@ -16,7 +16,7 @@ import Testing
         let apnsPort: Int
         let adminURL: String
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String]) async throws {
             process.executableURL = URL(fileURLWithPath: CLITests.executable)
             process.arguments = ["serve", "--port", "0", "--admin-port", "0"] + arguments
             process.currentDirectoryURL = URL(fileURLWithPath: E2E.repositoryRoot)
@@ -24,7 +24,7 @@ import Testing
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let line = E2E.firstLine(of: out)
+            let line = await E2E.firstLine(of: out)
             let ready = line
             let pattern =
                 #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=(http://127\.0\.0\.1:\d+) channels=https://127\.0\.0\.1:\d+\n$/#
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func theCommittedSandboxCertificateWorksOnTheDefaults() async throws {
-        let server = try Server([])
+        let server = try await Server([])
         defer { server.stop() }
         let device = E2E.randomToken()
         let output = try await Self.pushWithSandboxCertificate(port: server.apnsPort, device: device)
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func clientCANoneAsksForNoCertificate() async throws {
-        let server = try Server(["--client-ca", "none"])
+        let server = try await Server(["--client-ca", "none"])
         defer { server.stop() }
         let output = try await Self.pushWithSandboxCertificate(port: server.apnsPort, device: E2E.randomToken())
         // No certificate was asked for, so curl sent none: a token connection without a token.
@@ -108,7 +108,7 @@ import Testing
             try FileManager.default.copyItem(
                 atPath: E2E.repositoryRoot + "/certs/" + name, toPath: directory.appendingPathComponent(name).path)
         }
-        let server = try Server([
+        let server = try await Server([
             "--tls-cert", directory.appendingPathComponent("server.pem").path,
             "--tls-key", directory.appendingPathComponent("server-key.pem").path,
         ])

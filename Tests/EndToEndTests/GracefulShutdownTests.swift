@@ -21,7 +21,7 @@ import Testing
         process.standardError = err
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let line = E2E.firstLine(of: out)
+        let line = await E2E.firstLine(of: out)
         let port = try #require(line.firstMatch(of: #/apns=https://127\.0\.0\.1:(\d+)/#)?.1, "ready line: \(line)")
         let output = try await E2E.run(
             "node",
@@ -62,7 +62,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let line = E2E.firstLine(of: out)
+        let line = await E2E.firstLine(of: out)
         let admin = try #require(line.firstMatch(of: #/admin=(http://127\.0\.0\.1:\d+)/#)?.1, "ready line: \(line)")
         let token = E2E.randomToken()
         async let wait = E2E.run(

@@ -17,7 +17,7 @@ import Testing
         let port: String
         let errors: URL
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String]) async throws {
             process = Process()
             process.executableURL = URL(fileURLWithPath: CLITests.executable)
             process.arguments = ["serve", "--port", "0", "--admin-port", "0", "--channels-port", "0"] + arguments
@@ -28,7 +28,7 @@ import Testing
             _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
             process.standardError = try FileHandle(forWritingTo: errors)
             try process.run()
-            let ready = E2E.firstLine(of: out)
+            let ready = await E2E.firstLine(of: out)
             apns = String(try #require(ready.firstMatch(of: #/apns=(https://[^ ]+)/#)?.1, "ready line: \(ready)"))
             admin = String(try #require(ready.firstMatch(of: #/admin=(http://[^ ]+)/#)?.1))
             port = String(try #require(apns.split(separator: ":").last))
@@ -68,7 +68,7 @@ import Testing
         let python = try #require(PythonClientTests.python, "APNS_MOCK_PYTHON is not set")
         let journal = Self.temporaryPath("journal.jsonl")
         defer { try? FileManager.default.removeItem(atPath: journal) }
-        let server = try Server(["--journal", journal])
+        let server = try await Server(["--journal", journal])
         defer { server.stop() }
         let output = try await E2E.run(
             python,
@@ -96,7 +96,7 @@ import Testing
         #expect(Set(sequences).count == sequences.count, "each record once")
 
         // Started again from its journal, the mock answers for the pushes before the kill.
-        let restarted = try Server(["--journal", journal, "--restore", journal])
+        let restarted = try await Server(["--journal", journal, "--restore", journal])
         defer { restarted.stop() }
         for apnsID in [answered.first!, answered[answered.count / 2], answered.last!] {
             let page = try await Self.adminJSON("\(restarted.admin)/v1/deliveries?apnsId=\(apnsID)")
@@ -123,7 +123,7 @@ import Testing
     func aDelayedAnswerIsJournaledOnceDecided() async throws {
         let journal = Self.temporaryPath("journal.jsonl")
         defer { try? FileManager.default.removeItem(atPath: journal) }
-        let server = try Server(["--journal", journal])
+        let server = try await Server(["--journal", journal])
         defer { server.stop() }
         let device = "de" + String(E2E.randomToken().dropFirst(2))
         let rule = try await E2E.run(
@@ -164,7 +164,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: payload)
         }
         try Data(#"{"aps":{"alert":"load"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
-        let server = try Server(["--journal", journal])
+        let server = try await Server(["--journal", journal])
         defer { server.stop() }
         let load = Task {
             try await E2E.run(

@@ -273,7 +273,7 @@ import Testing
             return
         }
         // The server `make run` starts, on free ports.
-        let (ready, process) = try ConfigurationFileTests.serve(
+        let (ready, process) = try await ConfigurationFileTests.serve(
             ["--port", "0", "--admin-port", "0"], in: E2E.repositoryRoot)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let line = try #require(ready, "apns-mock serve printed no ready line")

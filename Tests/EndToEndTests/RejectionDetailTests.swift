@@ -172,7 +172,7 @@ import Testing
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         try process.run()
         defer { process.terminate() }
-        let ready = E2E.firstLine(of: out)
+        let ready = await E2E.firstLine(of: out)
         let apns = try #require(ready.firstMatch(of: #/apns=(https://[^ ]+)/#)?.1, "ready line: \(ready)")
         let output = try await E2E.run(
             "curl",

@@ -38,7 +38,7 @@ import Testing
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         try process.run()
         defer { process.terminate() }
-        let ready = E2E.firstLine(of: out)
+        let ready = await E2E.firstLine(of: out)
         let apns = String(try #require(ready.firstMatch(of: #/apns=(https://[^ ]+)/#)?.1, "ready line: \(ready)"))
         let admin = String(try #require(ready.firstMatch(of: #/admin=(http://[^ ]+)/#)?.1))
 

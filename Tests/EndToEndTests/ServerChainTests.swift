@@ -31,7 +31,7 @@ import Testing
     @Test func appleLikeChainIsTrustedThroughItsRoot() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (ready, process, err) = try CLIHabitsTests.serve([
+        let (ready, process, err) = try await CLIHabitsTests.serve([
             "--port", "0", "--admin-port", "0", "--chain", "apple-like", "--chain-out", directory,
         ])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func untrustedRootFailsTheHandshakeAndTheConnectionLogSaysSo() async throws {
-        let (ready, process, err) = try CLIHabitsTests.serve([
+        let (ready, process, err) = try await CLIHabitsTests.serve([
             "--port", "0", "--admin-port", "0", "--chain", "untrusted-root",
         ])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }

@@ -150,7 +150,16 @@ enum E2E {
     }
 
     /// The first line `pipe` delivers (a server's ready line), or what came before it ended.
-    static func firstLine(of pipe: Pipe) -> String {
+    ///
+    /// Read on a thread of its own: a blocking read on the test's cooperative pool (two threads
+    /// here) stalled every other test's timers while servers started under ThreadSanitizer.
+    static func firstLine(of pipe: Pipe) async -> String {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: blockingFirstLine(of: pipe)) }.start()
+        }
+    }
+
+    private static func blockingFirstLine(of pipe: Pipe) -> String {
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = pipe.fileHandleForReading.availableData

@@ -270,7 +270,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { process.terminate() }
-        let line = E2E.firstLine(of: out)
+        let line = await E2E.firstLine(of: out)
         let ready = line
         let admin = try #require(ready.firstMatch(of: #/admin=(\S+)/#)).1
         let token = try Self.token(in: "unregistered-cleanup.yaml")
