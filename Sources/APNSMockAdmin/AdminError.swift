@@ -3,7 +3,7 @@ import APNSMockCore
 /// An admin API error: `{"error":{"code":"…","message":"…"}}` with a stable code.
 public struct AdminError: Error, Sendable, Equatable {
     private enum Code: String, Sendable {
-        case badParameter, notFound, badRequest, unauthorized, methodNotAllowed
+        case badParameter, notFound, badRequest, unauthorized, forbidden, methodNotAllowed
         case featureNotEnabled, channelLimitReached, channelExists, faultRuleExists
         case shuttingDown
     }
@@ -15,6 +15,7 @@ public struct AdminError: Error, Sendable, Equatable {
         switch code {
         case .badParameter, .badRequest: 400
         case .unauthorized: 401
+        case .forbidden: 403
         case .notFound: 404
         case .methodNotAllowed: 405
         case .featureNotEnabled, .channelLimitReached, .channelExists, .faultRuleExists: 409
@@ -32,6 +33,9 @@ public struct AdminError: Error, Sendable, Equatable {
     public static func unauthorized(_ message: String) -> AdminError {
         AdminError(code: .unauthorized, message: message)
     }
+    /// A request the admin API will not serve whoever sends it (403): a page of another origin
+    /// calling `POST /mcp`.
+    public static func forbidden(_ message: String) -> AdminError { AdminError(code: .forbidden, message: message) }
     /// A path the API has, with a method it does not take (405; the answer names the methods in `Allow`).
     public static func methodNotAllowed(_ message: String) -> AdminError {
         AdminError(code: .methodNotAllowed, message: message)

@@ -194,7 +194,9 @@ public enum AdminRouter {
             let closed = close ? await connections?.closeAllConnections() ?? 0 : 0
             return json(status: .ok, Array(#"{"reset":true,"closedConnections":\#(closed)}"#.utf8))
         }
+        let selfCalls = MCPEndpoint.add(to: router, version: info?.version ?? "development")
         routes.set(router.routes)
+        selfCalls.set(router.buildResponder())
         return router
     }
 

@@ -1,3 +1,4 @@
+import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
 import Foundation
@@ -31,7 +32,7 @@ struct ExplainCommand: ParsableCommand {
     func run() throws {
         let record = get("/v1/deliveries/\(apnsID)")
         guard record["kind"]?.scalarText == "broadcast" || record["viaChannel"] == .bool(true) else {
-            print(Self.explanation(of: record))
+            print(RecordExplanation.text(of: record))
             return
         }
         // The broadcast behind the id: the record itself, or the latest broadcast with the id
@@ -44,7 +45,7 @@ struct ExplainCommand: ParsableCommand {
         } else if let found = page("kind=broadcast&before=\(sequence)&order=desc&limit=1").first {
             broadcast = found
         } else {
-            print(Self.explanation(of: record))
+            print(RecordExplanation.text(of: record))
             print(
                 "broadcast: no longer stored (this device got it via channel \(record["channelId"]?.scalarText ?? "?"))"
             )
@@ -63,7 +64,7 @@ struct ExplainCommand: ParsableCommand {
             else { break }
             cursor = last
         }
-        print(Self.explanation(of: broadcast))
+        print(RecordExplanation.text(of: broadcast))
         print(Self.reach(of: broadcast, devices: devices))
     }
 
@@ -106,37 +107,4 @@ struct ExplainCommand: ParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// The lines `explain` prints for a record's JSON (`GET /v1/deliveries/{apnsId}`).
-    static func explanation(of record: JSONValue) -> String {
-        func text(_ value: JSONValue?) -> String? {
-            guard let value, value != .null else { return nil }
-            return value.scalarText
-        }
-        var lines: [String] = []
-        let kind = text(record["kind"]) ?? "push"
-        let received = text(record["receivedAt"]).flatMap(Int64.init).map {
-            ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double($0) / 1000))
-        }
-        lines.append(
-            "\(text(record["apnsId"]) ?? "?"): \(kind) #\(text(record["sequence"]) ?? "?")"
-                + (received.map { " received \($0)" } ?? "") + " on connection \(text(record["connectionId"]) ?? "?")")
-        var request = "request: \(text(record["method"]) ?? "?") \(text(record["path"]) ?? "?")"
-        if let topic = text(record["topic"]) { request += ", topic \(topic)" }
-        if let pushType = text(record["pushType"]) { request += ", push type \(pushType)" }
-        if let channel = text(record["channelId"]) { request += ", channel \(channel)" }
-        lines.append(request)
-        let response = record["response"]
-        let answer: String
-        if let status = text(response?["status"]) {
-            answer = status + (text(response?["reason"]).map { " \($0)" } ?? "")
-        } else if response?["goAway"] == .bool(true) {
-            answer = "no status: GOAWAY" + (text(response?["reason"]).map { " \($0)" } ?? "")
-        } else {
-            answer = "none (\(text(record["outcome"]) ?? "pending"))"
-        }
-        lines.append("answer: \(answer)")
-        lines.append("why: \(text(record["detail"]) ?? "nothing to explain: the request was accepted as sent")")
-        if let fault = text(record["faultId"]) { lines.append("fault rule: \(fault)") }
-        return lines.joined(separator: "\n")
-    }
 }
