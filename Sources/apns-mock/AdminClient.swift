@@ -141,7 +141,7 @@ extension AdminClient {
     /// command fails with the admin API's message: exit 1 for an answer that is not 200 (no such
     /// delivery), 2 for a bad apns-id or `--admin`, an unreachable API or a 401.
     static func deliveryResource(
-        command: String, apnsID: String, path: String, admin: String, token: String?
+        command: String, apnsID: String, path: String, admin: String?, token: String?
     ) -> [UInt8] {
         guard APNSMessageID.isValid(apnsID) else {
             fail(2, "apns-mock \(command): the apns-id must be a UUID (8-4-4-4-12 hex digits); got '\(apnsID)'")

@@ -18,7 +18,8 @@ struct ExportCommand: ParsableCommand {
 
     @Argument(help: ArgumentHelp("The apns-id of the push (the most recent one with it).", valueName: "apns-id"))
     var apnsID: String
-    @Option(help: "The admin API's URL.") var admin = AdminOptions.defaultURL
+    @Option(help: "The admin API's URL (default: $APNS_MOCK_ADMIN_URL, else http://127.0.0.1:2198).")
+    var admin: String?
     @Option(help: "Bearer token for the admin API, if it requires one (default: $APNS_MOCK_ADMIN_TOKEN).")
     var adminToken: String?
     @Option(

@@ -17,7 +17,8 @@ struct ReportCommand: AsyncParsableCommand {
             --fail-on; 1 at least one; 2 usage error or unreachable server.
             """)
 
-    @Option(help: "The admin API's URL.") var admin = AdminOptions.defaultURL
+    @Option(help: "The admin API's URL (default: $APNS_MOCK_ADMIN_URL, else http://127.0.0.1:2198).")
+    var admin: String?
     @Option(help: "Bearer token for the admin API, if it requires one (default: $APNS_MOCK_ADMIN_TOKEN).")
     var adminToken: String?
     @Option(
@@ -40,27 +41,15 @@ struct ReportCommand: AsyncParsableCommand {
         if let window, DurationText.seconds(window) == nil {
             fail(2, "apns-mock report: --window must be a duration such as 10m, 30s or 1h; got '\(window)'")
         }
-        let base = admin.hasSuffix("/") ? String(admin.dropLast()) : admin
-        guard let client = AdminClient(url: base) else {
-            fail(2, "apns-mock report: --admin must be a URL such as http://127.0.0.1:2198; got '\(admin)'")
-        }
+        var options = AdminOptions()
+        options.admin = admin
+        options.adminToken = adminToken
         let path =
             "/v1/report"
             + (window.map { "?window=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) } ?? "")
         let started = Date()
-        let response: AdminClient.Response
-        do {
-            response = try client.send(
-                method: "GET", path: path, headers: AdminClient.authorization(token: adminToken), timeout: 120)
-        } catch {
-            fail(2, "apns-mock report: cannot reach the admin API at \(base): \(error)")
-        }
-        if response.status == 401 {
-            fail(
-                2,
-                "apns-mock report: the admin API at \(base) requires a token it did not get or that does not match: pass --admin-token (or set APNS_MOCK_ADMIN_TOKEN) as given to serve"
-            )
-        }
+        // A bad --admin, an unreachable server or a 401 is exit 2 (in send).
+        let response = options.send("report", "GET", path, timeout: 120)
         guard response.status == 200 else {
             fail(
                 2,

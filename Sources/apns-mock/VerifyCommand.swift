@@ -22,7 +22,8 @@ struct VerifyCommand: AsyncParsableCommand {
     @Argument(
         help: ArgumentHelp("Expectation files (YAML), or directories of *.yaml files.", valueName: "file-or-dir"))
     var paths: [String] = []
-    @Option(help: "The admin API's URL.") var admin = AdminOptions.defaultURL
+    @Option(help: "The admin API's URL (default: $APNS_MOCK_ADMIN_URL, else http://127.0.0.1:2198).")
+    var admin: String?
     @Option(help: "Bearer token for the admin API, if it requires one (default: $APNS_MOCK_ADMIN_TOKEN).")
     var adminToken: String?
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file")) var junit: String?
@@ -35,29 +36,17 @@ struct VerifyCommand: AsyncParsableCommand {
         } catch {
             fail(2, "apns-mock verify: \(error)")
         }
-        let base = admin.hasSuffix("/") ? String(admin.dropLast()) : admin
-        guard let client = AdminClient(url: base) else {
-            fail(2, "apns-mock verify: --admin must be a URL such as http://127.0.0.1:2198; got '\(admin)'")
-        }
+        var options = AdminOptions()
+        options.admin = admin
+        options.adminToken = adminToken
+        let base = options.base
         var reports: [VerificationReport] = []
         for file in files {
             let body = JSONValue.object([("expect", .array(file.expectations.map(\.json)))]).jsonText
-            let headers = [("content-type", "application/json")] + AdminClient.authorization(token: adminToken)
             let started = Date()
-            let response: AdminClient.Response
-            do {
-                // Long enough for the longest `within` (at most 300 s) and the answer.
-                response = try client.send(
-                    method: "POST", path: "/v1/verify", headers: headers, body: Array(body.utf8), timeout: 330)
-            } catch {
-                fail(2, "apns-mock verify: cannot reach the admin API at \(base): \(error)")
-            }
-            if response.status == 401 {
-                fail(
-                    2,
-                    "apns-mock verify: the admin API at \(base) requires a token it did not get or that does not match: pass --admin-token (or set APNS_MOCK_ADMIN_TOKEN) as given to serve"
-                )
-            }
+            // Long enough for the longest `within` (at most 300 s) and the answer. A bad --admin,
+            // an unreachable server or a 401 is exit 2 (in send).
+            let response = options.send("verify", "POST", "/v1/verify", body: Array(body.utf8), timeout: 330)
             guard response.status == 200 else {
                 fail(
                     2,

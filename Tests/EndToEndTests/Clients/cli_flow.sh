@@ -44,6 +44,13 @@ push() {
 "$mock" mode clear unavailable
 [ "$(push)" = 200 ]
 
+# verify, report and explain read APNS_MOCK_ADMIN_URL too.
+printf 'expect:\n  - {name: one 410, match: {status: 410, faultId: gone}, count: {exactly: 1}}\n' >"$work/expect.yaml"
+"$mock" verify "$work/expect.yaml" >/dev/null
+"$mock" report --json | grep -q '"providers"'
+id=$("$mock" deliveries status=410 --json | sed -n 's/.*"apnsId":"\([^"]*\)".*/\1/p')
+"$mock" explain "$id" | grep -q '^answer: 410 Unregistered'
+
 "$mock" reset
 [ "$("$mock" deliveries --json | grep -c '"sequence"')" = 0 ]
 
