@@ -208,6 +208,28 @@ import Testing
         #expect(readmeShownOnly <= 3, "few README blocks are shown only")
     }
 
+    /// A Python block of the README is code `make test` runs: it appears, as written, in one of
+    /// the example test files (clients/python/examples, examples/python), which run against the
+    /// mock in `make test-clients` and `make test-examples`.
+    @Test func theReadmesPythonIsCodeThatRuns() throws {
+        let directories = ["clients/python/examples", "examples/python"]
+        var sources: [String: String] = [:]
+        for directory in directories {
+            let path = E2E.repositoryRoot + "/" + directory
+            for name in try FileManager.default.contentsOfDirectory(atPath: path) where name.hasSuffix(".py") {
+                sources[directory + "/" + name] = try String(contentsOfFile: path + "/" + name, encoding: .utf8)
+            }
+        }
+        let python = try Self.blocks(ofPage: "README.md").filter { $0.info == "python" }
+        #expect(!python.isEmpty)
+        for block in python {
+            #expect(
+                sources.values.contains { $0.contains(block.code) },
+                "\(block.location): not found as written in \(directories.joined(separator: " or ")); copy it from the file that runs"
+            )
+        }
+    }
+
     @Test func expectedOutputMatchesWholeLinesWithEllipses() {
         #expect(Self.line("HTTP/2 200 \r", matches: "HTTP/2 200"))
         #expect(!Self.line("HTTP/2 2000", matches: "HTTP/2 200"))
