@@ -148,7 +148,7 @@ final class APNSSession {
 
     /// Closes for `reason` unless the connection is already closing; returns whether the
     /// caller should close it now.
-    func close(_ reason: CloseReason) -> Bool { machine.close(reason) }
+    func close(_ reason: CloseReason) -> Bool { machine.close(reason) == .closeNow }
 
     private func log(_ kind: String, _ details: [(key: String, value: JSONValue)]) {
         shared.connectionLog.note(connectionID, .init(at: shared.now(), kind: kind, details: details))
@@ -193,18 +193,20 @@ final class APNSSession {
         let terminated = http2.hasReadyRequests && http2.sendQueuedFrames()
         let ownGoAway = http2.streamLimitViolated || http2.streamIDRegression != nil || http2.flood != nil
         if terminated || (!ok && !ownGoAway) {
-            run { machine, actions in machine.sessionFailed(into: &actions) }
+            run { machine, actions in _ = machine.http2Failed(.library, into: &actions) }
         }
         answerReadyRequests()
+        let failure: ConnectionStateMachine.HTTP2Failure?
         if !ok, http2.streamLimitViolated {
-            run { machine, actions in machine.streamLimitViolated(into: &actions) }
+            failure = .streamLimit
         } else if !ok, let regression = http2.streamIDRegression {
-            run { machine, actions in
-                machine.streamIDWentBack(regression.streamID, highest: regression.highest, into: &actions)
-            }
+            failure = .streamIDWentBack(regression.streamID, highest: regression.highest)
         } else if !ok, let flood = http2.flood {
-            run { machine, actions in machine.clientFlooded(flood, into: &actions) }
+            failure = .flood(flood)
+        } else {
+            failure = nil
         }
+        if let failure { run { machine, actions in _ = machine.http2Failed(failure, into: &actions) } }
         noteControlFramesAndClosedStreams()
     }
 
@@ -219,14 +221,14 @@ final class APNSSession {
 
     /// A delay set by `startTimer` has run out.
     func timerFired(streamID: Int32) {
-        run { $0.timerFired(streamID: streamID, now: shared.now(), into: &$1) }
+        run { _ = $0.timerFired(streamID: streamID, now: shared.now(), into: &$1) }
     }
 
     /// The connection closed (`error`: the socket failed): waiting streams are recorded as
     /// never answered. Returns who closed it and why.
     func connectionClosed(error: String?) -> CloseReason {
         var reason = CloseReason.clientClosed
-        run { machine, actions in reason = machine.connectionClosed(error: error, into: &actions) }
+        run { machine, actions in reason = machine.connectionClosed(error: error, into: &actions).reason }
         http2.abandonStreamsBeingReceived()
         countRefusedStreams()
         return reason
@@ -234,27 +236,27 @@ final class APNSSession {
 
     /// GOAWAY NO_ERROR with `debugData`; streams already processed are still answered.
     func shutdown(debugData: [UInt8]) {
-        run { machine, actions in machine.shutdown(debugData: debugData, into: &actions) }
+        run { machine, actions in _ = machine.shutdown(debugData: debugData, into: &actions) }
+    }
+
+    /// `--handshake-timeout` ran out; returns whether the connection closes (it had not reached
+    /// HTTP/2).
+    func handshakeTimeoutElapsed() -> Bool {
+        var result = ConnectionStateMachine.OnHandshakeTimeout.keepOpen
+        run { machine, actions in result = machine.handshakeTimeoutElapsed(into: &actions) }
+        return result == .close
     }
 
     /// The idle timeout ran out with nothing received: a graceful end with `debugData`, unless
     /// a stream waits for its answer or is being received. Returns whether it ended.
-    /// `--handshake-timeout` ran out; returns whether the connection closes (it had not reached
-    /// HTTP/2).
-    func handshakeTimeoutElapsed() -> Bool {
-        var ended = false
-        run { machine, actions in ended = machine.handshakeTimeoutElapsed(into: &actions) }
-        return ended
-    }
-
     func idleTimeoutElapsed(debugData: [UInt8]) -> Bool {
         let streamsBeingReceived = http2.streamsBeingReceived.count
-        var ended = false
+        var result = ConnectionStateMachine.OnIdleTimeout.keptOpen
         run { machine, actions in
-            ended = machine.idleTimeoutElapsed(
+            result = machine.idleTimeoutElapsed(
                 streamsBeingReceived: streamsBeingReceived, debugData: debugData, into: &actions)
         }
-        return ended
+        return result == .ended
     }
 
     /// Runs one state-machine step and performs its actions.
@@ -303,7 +305,7 @@ final class APNSSession {
             if let token = decided.verdict.newToken { shared.registry.remember(token) }
             if let faultID = decided.faultID { shared.metrics.faultFired(ruleID: faultID) }
             http2.finishAnswer(ready.request)
-            if var answer = decided.answerNow {
+            if case .answerNow(var answer) = decided.next {
                 // The common case: recorded once, answered, nothing else.
                 if AnswerEffects.mayHaveEffect(decided.verdict) {
                     answerWithEffects(
@@ -415,7 +417,7 @@ final class APNSSession {
         }
         guard http2.hasClosedWatchedStreams else { return }
         for streamID in http2.takeClosedWatchedStreams() {
-            run { machine, actions in machine.streamClosed(streamID: streamID, into: &actions) }
+            run { machine, actions in _ = machine.streamClosed(streamID: streamID, into: &actions) }
         }
     }
 

@@ -104,7 +104,7 @@ import Testing
         #expect(machine.isClosed)
         #expect(Self.plaintext(&machine, Self.preface) == .ignored)
         var actions: [Machine.Action] = []
-        let reason = machine.connectionClosed(into: &actions)
+        let reason = machine.connectionClosed(into: &actions).reason
         #expect(reason == (alpn == "h2" ? .invalidPreface : .noClientPreface))
         #expect(reason.by == "server")
     }
@@ -114,16 +114,16 @@ import Testing
         #expect(http1.greetingReceived(.plaintext) == .answerCleartextRequest)
         #expect(http1.inbound == .ignored)
         var actions: [Machine.Action] = []
-        #expect(http1.connectionClosed(into: &actions) == .cleartextRequest)
+        #expect(http1.connectionClosed(into: &actions).reason == .cleartextRequest)
 
         var h2c = Self.accepted()
         #expect(h2c.greetingReceived(.cleartextHTTP2) == .refuseCleartextHTTP2)
         #expect(h2c.inbound == .cleartextHTTP2)
         let first = h2c.close(.cleartextHTTP2)
         let second = h2c.close(.clientClosed)
-        #expect(first)
-        #expect(!second, "closing once")
-        #expect(h2c.connectionClosed(into: &actions) == .cleartextHTTP2)
+        #expect(first == .closeNow)
+        #expect(second == .alreadyClosing, "closing once")
+        #expect(h2c.connectionClosed(into: &actions).reason == .cleartextHTTP2)
     }
 
     @Test func theRefuseTLSModeClosesBeforeTheHandshake() {
@@ -131,7 +131,7 @@ import Testing
         #expect(machine.greetingReceived(.tls, tlsRefused: true) == .refuseTLS)
         #expect(machine.inbound == .ignored)
         var actions: [Machine.Action] = []
-        #expect(machine.connectionClosed(into: &actions) == .refuseTLSMode)
+        #expect(machine.connectionClosed(into: &actions).reason == .refuseTLSMode)
     }
 
     @Test func aShutdownOrIdleTimeoutBeforeHTTP2ClosesAtOnce() {
@@ -139,23 +139,23 @@ import Testing
             var machine = Self.accepted()
             if phase == "handshaking" { _ = machine.greetingReceived(.tls) }
             var actions: [Machine.Action] = []
-            machine.shutdown(debugData: [], into: &actions)
+            #expect(machine.shutdown(debugData: [], into: &actions) == .closeNow)
             #expect(actions == [.close(afterFlush: false)], "\(phase)")
-            #expect(machine.connectionClosed(into: &actions) == .shutdownBeforeHTTP2)
+            #expect(machine.connectionClosed(into: &actions).reason == .shutdownBeforeHTTP2)
 
             var idle = Self.accepted()
             if phase == "handshaking" { _ = idle.greetingReceived(.tls) }
             actions = []
-            #expect(idle.idleTimeoutElapsed(streamsBeingReceived: 0, debugData: [], into: &actions))
+            #expect(idle.idleTimeoutElapsed(streamsBeingReceived: 0, debugData: [], into: &actions) == .ended)
             #expect(actions == [.close(afterFlush: false)])
-            #expect(idle.connectionClosed(into: &actions) == .idleTimeout)
+            #expect(idle.connectionClosed(into: &actions).reason == .idleTimeout)
         }
         // Past TLS, before the preface: a GOAWAY, as on an HTTP/2 connection.
         var machine = Self.accepted()
         _ = machine.greetingReceived(.tls)
         _ = machine.handshakeCompleted(authentication: .token, alpn: "h2")
         var actions: [Machine.Action] = []
-        machine.shutdown(debugData: [1], into: &actions)
+        #expect(machine.shutdown(debugData: [1], into: &actions) == .goAwaySent)
         #expect(actions == [.goAway(errorCode: 0, lastStreamID: nil, debugData: [1])])
         #expect(machine.phaseName == "draining")
     }
@@ -165,30 +165,31 @@ import Testing
     @Test func whoClosedAndWhy() {
         var actions: [Machine.Action] = []
         var quiet = Machine(configuredStreams: 10, authLimited: false)
-        #expect(quiet.connectionClosed(into: &actions) == .clientClosed)
+        #expect(quiet.connectionClosed(into: &actions).reason == .clientClosed)
         #expect(CloseReason.clientClosed.by == "client")
 
         var failed = Machine(configuredStreams: 10, authLimited: false)
-        let error = failed.connectionClosed(error: "Connection reset by peer", into: &actions)
+        let error = failed.connectionClosed(error: "Connection reset by peer", into: &actions).reason
         #expect(error == .connectionError("Connection reset by peer"))
         #expect(error.by == "client")
 
         var ended = Machine(configuredStreams: 10, authLimited: false)
-        ended.sessionFailed(into: &actions)
+        #expect(ended.http2Failed(.library, into: &actions) == .closeAfterFlush)
         #expect(actions.last == .close(afterFlush: true))
+        #expect(ended.http2Failed(.library, into: &actions) == .alreadyClosing)
         let closedAgain = ended.close(.sessionEnded)
-        #expect(!closedAgain)
-        #expect(ended.connectionClosed(into: &actions) == .http2Error)
+        #expect(closedAgain == .alreadyClosing)
+        #expect(ended.connectionClosed(into: &actions).reason == .http2Error)
 
         var idle = Machine(configuredStreams: 10, authLimited: false)
-        #expect(idle.idleTimeoutElapsed(streamsBeingReceived: 0, debugData: [], into: &actions))
+        #expect(idle.idleTimeoutElapsed(streamsBeingReceived: 0, debugData: [], into: &actions) == .ended)
         let closedAfterDraining = idle.close(.sessionEnded)
-        #expect(closedAfterDraining, "the GOAWAY drains; the close follows when the session ends")
-        #expect(idle.connectionClosed(into: &actions) == .idleTimeout)
+        #expect(closedAfterDraining == .closeNow, "the GOAWAY drains; the close follows when the session ends")
+        #expect(idle.connectionClosed(into: &actions).reason == .idleTimeout)
 
         var limit = Machine(configuredStreams: 10, authLimited: false)
-        limit.streamLimitViolated(into: &actions)
-        #expect(limit.connectionClosed(into: &actions) == .streamLimitExceeded)
+        _ = limit.http2Failed(.streamLimit, into: &actions)
+        #expect(limit.connectionClosed(into: &actions).reason == .streamLimitExceeded)
         #expect(CloseReason.streamLimitExceeded.by == "server")
     }
 
@@ -198,21 +199,21 @@ import Testing
         var actions: [Machine.Action] = []
         var greeting = Self.accepted()
         let closedGreeting = greeting.handshakeTimeoutElapsed(into: &actions)
-        #expect(closedGreeting)
+        #expect(closedGreeting == .close)
         #expect(actions == [.close(afterFlush: false)])
-        let reason = greeting.connectionClosed(into: &actions)
+        let reason = greeting.connectionClosed(into: &actions).reason
         #expect(reason == .handshakeTimeout)
 
         var handshaking = Self.accepted()
         _ = handshaking.greetingReceived(.tls)
         let closedHandshaking = handshaking.handshakeTimeoutElapsed(into: &actions)
-        #expect(closedHandshaking)
+        #expect(closedHandshaking == .close)
 
         var awaitingPreface = Self.accepted()
         _ = awaitingPreface.greetingReceived(.tls)
         _ = awaitingPreface.handshakeCompleted(authentication: .token, alpn: "h2")
         let closedAwaiting = awaitingPreface.handshakeTimeoutElapsed(into: &actions)
-        #expect(closedAwaiting)
+        #expect(closedAwaiting == .close)
 
         var serving = Self.accepted()
         _ = serving.greetingReceived(.tls)
@@ -221,7 +222,7 @@ import Testing
         #expect(serving.phaseName == "serving")
         actions.removeAll()
         let closedServing = serving.handshakeTimeoutElapsed(into: &actions)
-        #expect(!closedServing)
+        #expect(closedServing == .keepOpen)
         #expect(actions.isEmpty)
     }
 }

@@ -46,6 +46,15 @@ import Testing
         return describe(actions)
     }
 
+    /// An event's own result and the actions it appended.
+    static func event<Result>(
+        _ machine: inout Machine, _ body: (inout Machine, inout [Machine.Action]) -> Result
+    ) -> (Result, [String]) {
+        var actions: [Machine.Action] = []
+        let result = body(&machine, &actions)
+        return (result, describe(actions))
+    }
+
     /// The actions for `decision`; the common case (answered now, no actions) reads as the
     /// record and the answer the session then writes and sends.
     static func decide(_ machine: inout Machine, _ decision: RequestDecision, first: Bool = false) -> [String] {
@@ -71,27 +80,33 @@ import Testing
         var machine = Machine(configuredStreams: 1000, authLimited: false)
         #expect(Self.decide(&machine, Self.decision(stream: 3, delay: 500)) == ["record 3 - pending", "timer 3 500"])
         #expect(machine.isWaiting(streamID: 3))
-        let fired = Self.step(&machine) { $0.timerFired(streamID: 3, now: 500, into: &$1) }
-        #expect(fired == ["complete 3 200 answered", "respond 3 200"])
+        let fired = Self.event(&machine) { $0.timerFired(streamID: 3, now: 500, into: &$1) }
+        #expect(fired.0 == .performActions)
+        #expect(fired.1 == ["complete 3 200 answered", "respond 3 200"])
         #expect(!machine.isWaiting(streamID: 3))
         // A second firing (a stale timer) does nothing.
-        #expect(Self.step(&machine) { $0.timerFired(streamID: 3, now: 600, into: &$1) }.isEmpty)
+        let stale = Self.event(&machine) { $0.timerFired(streamID: 3, now: 600, into: &$1) }
+        #expect(stale.0 == .nothingDue && stale.1.isEmpty)
     }
 
     @Test func aStreamResetByTheClientWhileDelayedIsCancelledNotAnswered() {
         var machine = Machine(configuredStreams: 1000, authLimited: false)
         _ = Self.decide(&machine, Self.decision(stream: 5, delay: 1000))
-        let closed = Self.step(&machine) { $0.streamClosed(streamID: 5, into: &$1) }
-        #expect(closed == ["cancel 5", "complete 5 - cancelled"])
-        #expect(Self.step(&machine) { $0.timerFired(streamID: 5, now: 1000, into: &$1) }.isEmpty)
+        let closed = Self.event(&machine) { $0.streamClosed(streamID: 5, into: &$1) }
+        #expect(closed.0 == .performActions)
+        #expect(closed.1 == ["cancel 5", "complete 5 - cancelled"])
+        #expect(Self.event(&machine) { $0.timerFired(streamID: 5, now: 1000, into: &$1) }.0 == .nothingDue)
+        let again = Self.event(&machine) { $0.streamClosed(streamID: 5, into: &$1) }
+        #expect(again.0 == .nothingOwed && again.1.isEmpty)
     }
 
     @Test func aConnectionClosedWithAnswersPendingRecordsEachAsNeverAnswered() {
         var machine = Machine(configuredStreams: 1000, authLimited: false)
         _ = Self.decide(&machine, Self.decision(stream: 1, delay: 100))
         #expect(Self.decide(&machine, Self.decision(stream: 3, fate: .hang)) == ["record 3 - hung"])
-        let closed = Self.step(&machine) { $0.connectionClosed(into: &$1) }
-        #expect(closed == ["cancel 1", "complete 1 - connectionClosed", "complete 3 - connectionClosed"])
+        let closed = Self.event(&machine) { $0.connectionClosed(into: &$1) }
+        #expect(closed.0 == Machine.OnConnectionClosed(reason: .clientClosed))
+        #expect(closed.1 == ["cancel 1", "complete 1 - connectionClosed", "complete 3 - connectionClosed"])
         #expect(machine.phaseName == "closed")
         #expect(machine.isClosed)
     }
@@ -232,11 +247,11 @@ import Testing
         var machine = Machine(configuredStreams: 1000, authLimited: false)
         _ = Self.decide(&machine, Self.decision(stream: 1, delay: 50))
         let debug = Array(#"{"reason":"Shutdown"}"#.utf8)
-        #expect(
-            Self.step(&machine) { $0.shutdown(debugData: debug, into: &$1) } == [
-                #"goaway 0 last {"reason":"Shutdown"}"#
-            ])
-        #expect(Self.step(&machine) { $0.shutdown(debugData: debug, into: &$1) }.isEmpty)
+        let first = Self.event(&machine) { $0.shutdown(debugData: debug, into: &$1) }
+        #expect(first.0 == .goAwaySent)
+        #expect(first.1 == [#"goaway 0 last {"reason":"Shutdown"}"#])
+        let second = Self.event(&machine) { $0.shutdown(debugData: debug, into: &$1) }
+        #expect(second.0 == .alreadyEnding && second.1.isEmpty)
         #expect(
             Self.step(&machine) { $0.timerFired(streamID: 1, now: 50, into: &$1) } == [
                 "complete 1 200 answered", "respond 1 200",
@@ -247,11 +262,12 @@ import Testing
         var machine = Machine(configuredStreams: 1000, authLimited: false)
         _ = Self.decide(&machine, Self.decision(stream: 1, delay: 50))
         var actions: [Machine.Action] = []
-        #expect(!machine.idleTimeoutElapsed(streamsBeingReceived: 0, debugData: [], into: &actions))
+        #expect(machine.idleTimeoutElapsed(streamsBeingReceived: 0, debugData: [], into: &actions) == .keptOpen)
         _ = Self.step(&machine) { $0.timerFired(streamID: 1, now: 50, into: &$1) }
-        #expect(!machine.idleTimeoutElapsed(streamsBeingReceived: 1, debugData: [], into: &actions))
+        #expect(machine.idleTimeoutElapsed(streamsBeingReceived: 1, debugData: [], into: &actions) == .keptOpen)
         #expect(actions.isEmpty)
-        #expect(machine.idleTimeoutElapsed(streamsBeingReceived: 0, debugData: Array("i".utf8), into: &actions))
+        #expect(
+            machine.idleTimeoutElapsed(streamsBeingReceived: 0, debugData: Array("i".utf8), into: &actions) == .ended)
         #expect(Self.describe(actions) == ["goaway 0 last i"])
         #expect(machine.phaseName == "draining")
     }
@@ -320,10 +336,12 @@ import Testing
 
     @Test func theStreamLimitGoAwayClosesOnce() {
         var machine = Machine(configuredStreams: 2, authLimited: false)
-        let actions = Self.step(&machine) { $0.streamLimitViolated(into: &$1) }
+        let (result, actions) = Self.event(&machine) { $0.http2Failed(.streamLimit, into: &$1) }
+        #expect(result == .closeAfterFlush)
         #expect(actions == ["goaway 7 last Maximum active streams violated for this endpoint.", "close after flush"])
         #expect(machine.isClosed)
-        #expect(Self.step(&machine) { $0.streamLimitViolated(into: &$1) }.isEmpty)
+        let again = Self.event(&machine) { $0.http2Failed(.streamLimit, into: &$1) }
+        #expect(again.0 == .alreadyClosing && again.1.isEmpty)
     }
 
     // MARK: whole requests: rules, authentication state, fault policy
@@ -338,7 +356,7 @@ import Testing
         let decided = machine.requestReady(
             request, streamID: stream, environment: .sandbox, registry: RegistrySnapshot(),
             rules: ServiceRules(), faults: faults, now: RequestBuilder.now, random: &random, into: &actions)
-        if let answer = decided.answerNow {
+        if case .answerNow(let answer) = decided.next {
             #expect(actions.isEmpty)
             return (
                 decided.verdict, ["record \(stream) \(answer.status) answered", "respond \(stream) \(answer.status)"]

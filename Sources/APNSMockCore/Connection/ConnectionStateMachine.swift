@@ -326,12 +326,12 @@ public struct ConnectionStateMachine: Sendable {
     // MARK: closing
 
     /// The transport (or the admin API, or a shutdown's end) closes the connection for
-    /// `reason`. Returns whether this began the close: `false` when it was already closing,
-    /// and the caller then does nothing.
-    public mutating func close(_ reason: CloseReason) -> Bool {
-        guard !isClosed else { return false }
+    /// `reason`: `.closeNow` when this began the close, `.alreadyClosing` when it had begun
+    /// (the caller then does nothing).
+    public mutating func close(_ reason: CloseReason) -> OnClose {
+        guard !isClosed else { return .alreadyClosing }
         beginClosing(reason)
-        return true
+        return .closeNow
     }
 
     /// Moves to `closing`, keeping the first reason the server had.
@@ -343,12 +343,19 @@ public struct ConnectionStateMachine: Sendable {
     // MARK: events
 
     /// What the machine decided for a request that arrived.
-    public struct OnRequestReady: Sendable {
+    public struct OnRequestReady: Sendable, Equatable {
+        /// How the answer goes out.
+        public enum Next: Sendable, Equatable {
+            /// The common case, decided without actions: record this answer as answered now and
+            /// send it, nothing else.
+            case answerNow(APNSAnswer)
+            /// Perform the actions appended instead.
+            case performActions
+        }
+
         /// The rules' verdict, for the record.
         public var verdict: APNSVerdict
-        /// The common case, decided without actions: record this answer as answered now and
-        /// send it, nothing else. `nil`: perform the actions appended instead.
-        public var answerNow: APNSAnswer?
+        public var next: Next
         /// The fault rule that acted (for the record of `answerNow`).
         public var faultID: String?
         /// Why the mock's own controls changed the answer (for the record of `answerNow`).
@@ -373,7 +380,7 @@ public struct ConnectionStateMachine: Sendable {
             let answer = APNSAnswer.from(
                 verdict, apnsID: Self.apnsID(verdict, random: &random), environment: environment, random: &random)
             actions.append(.record(streamID: streamID, RecordedAnswer(outcome: .connectionClosed, answer: answer)))
-            return OnRequestReady(verdict: verdict)
+            return OnRequestReady(verdict: verdict, next: .performActions)
         }
         let verdict = rules.evaluate(
             request,
@@ -400,8 +407,8 @@ public struct ConnectionStateMachine: Sendable {
             decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase,
             closeReason: &closeReason, into: &actions)
         return OnRequestReady(
-            verdict: verdict, answerNow: answeredNow ? decision.answer : nil, faultID: decision.faultID,
-            detail: decision.detail)
+            verdict: verdict, next: answeredNow ? .answerNow(decision.answer) : .performActions,
+            faultID: decision.faultID, detail: decision.detail)
     }
 
     /// The id the answer carries: the client's `apns-id` (device pushes) or `apns-request-id`
@@ -412,25 +419,33 @@ public struct ConnectionStateMachine: Sendable {
         return .generate(using: &random)
     }
 
-    /// The delay of `streamID` has run out.
-    public mutating func timerFired(streamID: Int32, now: Int64, into actions: inout [Action]) {
+    /// The delay of `streamID` has run out: `.performActions` when its answer is due now,
+    /// `.nothingDue` when the stream no longer waits (answered, refused, reset or closed since).
+    public mutating func timerFired(streamID: Int32, now: Int64, into actions: inout [Action]) -> OnTimerFired {
+        var result = OnTimerFired.nothingDue
         modify { live, phase, closeReason in
             // (A GOAWAY that does not cover a waiting stream refuses it when it is sent.)
             guard let entry = live.waiting[streamID], !entry.hung else { return }
             live.waiting[streamID] = nil
+            result = .performActions
             Self.settle(
                 streamID: streamID, answer: entry.answer, fate: entry.fate, recorded: true, faultID: nil, now: now,
                 live: &live, phase: &phase, closeReason: &closeReason, into: &actions)
         }
+        return result
     }
 
-    /// The stream closed before its answer went out (the client reset it).
-    public mutating func streamClosed(streamID: Int32, into actions: inout [Action]) {
+    /// The stream closed before its answer went out (the client reset it): `.performActions`
+    /// (its record is completed as cancelled) when it waited, `.nothingOwed` otherwise.
+    public mutating func streamClosed(streamID: Int32, into actions: inout [Action]) -> OnStreamClosed {
+        var result = OnStreamClosed.nothingOwed
         modify { live, _, _ in
             guard let entry = live.waiting.removeValue(forKey: streamID) else { return }
+            result = .performActions
             if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
             actions.append(.complete(streamID: streamID, RecordedAnswer(outcome: .cancelled, answer: entry.answer)))
         }
+        return result
     }
 
     /// Whether `streamID` waits for its answer (the session then watches for its close).
@@ -438,12 +453,12 @@ public struct ConnectionStateMachine: Sendable {
         phase != .closed && live.waiting[streamID] != nil
     }
 
-    /// The connection has closed: every waiting stream ends unanswered. Returns who closed it
-    /// and why: the server's reason when it began closing, else the client's.
+    /// The connection has closed: every waiting stream ends unanswered. The result says who
+    /// closed it and why: the server's reason when it began closing, else the client's.
     @discardableResult
-    public mutating func connectionClosed(error: String? = nil, into actions: inout [Action]) -> CloseReason {
+    public mutating func connectionClosed(error: String? = nil, into actions: inout [Action]) -> OnConnectionClosed {
         let reason = closeReason ?? error.map(CloseReason.connectionError) ?? .clientClosed
-        guard phase != .closed else { return reason }
+        guard phase != .closed else { return OnConnectionClosed(reason: reason) }
         for (streamID, entry) in live.waiting.sorted(by: { $0.key < $1.key }) {
             if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
             actions.append(
@@ -451,108 +466,102 @@ public struct ConnectionStateMachine: Sendable {
         }
         live.waiting.removeAll()
         phase = .closed
-        return reason
+        return OnConnectionClosed(reason: reason)
     }
 
     /// A graceful end (SIGTERM, the shutdown mode, an idle timeout): GOAWAY NO_ERROR with
     /// `debugData` and the last processed stream; streams it covers are still answered,
     /// delayed ones when their time comes, then the connection closes.
     /// A connection that does not speak HTTP/2 yet closes at once.
-    public mutating func shutdown(debugData: [UInt8], into actions: inout [Action]) {
+    @discardableResult
+    public mutating func shutdown(debugData: [UInt8], into actions: inout [Action]) -> OnShutdown {
         switch phase {
         case .serving, .awaitingPreface:
             phase = .draining
             actions.append(.goAway(errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: nil, debugData: debugData))
+            return .goAwaySent
         case .greeting, .handshaking, .refusingCleartext:
             beginClosing(.shutdownBeforeHTTP2)
             actions.append(.close(afterFlush: false))
+            return .closeNow
         case .draining, .closing, .closed:
-            break
+            return .alreadyEnding
         }
     }
 
-    /// The idle timeout ran out with nothing received: unless a stream waits for its answer
-    /// or is still being received, a graceful end with `debugData`. Returns whether it ended.
-    /// A connection that does not speak HTTP/2 yet closes at once.
     /// The handshake timeout ran out: a connection still greeting, in its TLS handshake,
     /// refusing cleartext or awaiting the HTTP/2 preface closes at once; one serving is left alone.
-    public mutating func handshakeTimeoutElapsed(into actions: inout [Action]) -> Bool {
+    public mutating func handshakeTimeoutElapsed(into actions: inout [Action]) -> OnHandshakeTimeout {
         switch phase {
         case .greeting, .handshaking, .refusingCleartext, .awaitingPreface:
             beginClosing(.handshakeTimeout)
             actions.append(.close(afterFlush: false))
-            return true
+            return .close
         case .serving, .draining, .closing, .closed:
-            return false
+            return .keepOpen
         }
     }
 
+    /// The idle timeout ran out with nothing received: unless a stream waits for its answer
+    /// or is still being received, a graceful end with `debugData` (`.ended`); else `.keptOpen`.
+    /// A connection that does not speak HTTP/2 yet closes at once.
     public mutating func idleTimeoutElapsed(
         streamsBeingReceived: Int, debugData: [UInt8], into actions: inout [Action]
-    ) -> Bool {
+    ) -> OnIdleTimeout {
         switch phase {
         case .greeting, .handshaking, .refusingCleartext:
             beginClosing(.idleTimeout)
             actions.append(.close(afterFlush: false))
-            return true
+            return .ended
         case .serving, .awaitingPreface:
-            guard live.waiting.isEmpty, streamsBeingReceived == 0 else { return false }
+            guard live.waiting.isEmpty, streamsBeingReceived == 0 else { return .keptOpen }
             shutdown(debugData: debugData, into: &actions)
             closeReason = closeReason ?? .idleTimeout
-            return true
+            return .ended
         case .draining, .closing, .closed:
-            return false
+            return .keptOpen
         }
     }
 
-    /// The HTTP/2 session ended with a connection error in the read that is being handled (the
-    /// library queued its GOAWAY): nothing more is answered, so requests completed in that read
-    /// are recorded as never answered; the connection closes once the GOAWAY is out, and waiting
-    /// streams end when it has closed.
-    public mutating func sessionFailed(into actions: inout [Action]) {
-        guard !isClosed else { return }
-        beginClosing(.http2Error)
+    /// The HTTP/2 session failed in the read being handled (`failure` says how): nothing more
+    /// is answered and the connection closes once what was queued is out (`.closeAfterFlush`);
+    /// streams still waiting end when it has closed. `.alreadyClosing`: it was closing already.
+    /// - `library`: libnghttp2 ended the session with a connection error and queued its own
+    ///   GOAWAY; requests completed in that read are recorded as never answered.
+    /// - `streamLimit`: the client opened more streams than the limit it acknowledged and
+    ///   `stream-limit-goaway` is on: GOAWAY REFUSED_STREAM with APNs's plain-text debug data.
+    /// - `streamIDWentBack`: HEADERS on a stream below one the client opened before, on a stream
+    ///   it never opened: PROTOCOL_ERROR (RFC 9113 §5.1.1), saying why in the debug data.
+    /// - `flood`: excessive load: GOAWAY ENHANCE_YOUR_CALM with what the client did.
+    /// Each GOAWAY of the mock's own names the last stream processed.
+    public mutating func http2Failed(_ failure: HTTP2Failure, into actions: inout [Action]) -> OnHTTP2Failure {
+        guard !isClosed else { return .alreadyClosing }
+        switch failure {
+        case .library:
+            beginClosing(.http2Error)
+        case .streamLimit:
+            beginClosing(.streamLimitExceeded)
+            actions.append(
+                .goAway(
+                    errorCode: HTTP2ErrorCode.refusedStream.rawValue, lastStreamID: nil,
+                    debugData: Array(ConnectionBehavior.streamLimitDebugText.utf8)))
+        case .streamIDWentBack(let streamID, let highest):
+            beginClosing(.streamIDWentBack(streamID, highest: highest))
+            actions.append(
+                .goAway(
+                    errorCode: HTTP2ErrorCode.protocolError.rawValue, lastStreamID: nil,
+                    debugData: Array(
+                        "HEADERS on stream \(streamID), below stream \(highest) already opened (RFC 9113 §5.1.1)".utf8))
+            )
+        case .flood(let flood):
+            beginClosing(.clientFlooded(flood))
+            actions.append(
+                .goAway(
+                    errorCode: HTTP2ErrorCode.enhanceYourCalm.rawValue, lastStreamID: nil,
+                    debugData: Array(flood.description.utf8)))
+        }
         actions.append(.close(afterFlush: true))
-    }
-
-    /// The client opened more streams than the limit it acknowledged and `stream-limit-goaway`
-    /// is on: GOAWAY REFUSED_STREAM with APNs's plain-text debug data, naming the last stream
-    /// processed, then the connection closes (streams still waiting end unanswered).
-    public mutating func streamLimitViolated(into actions: inout [Action]) {
-        guard !isClosed else { return }
-        beginClosing(.streamLimitExceeded)
-        actions.append(
-            .goAway(
-                errorCode: HTTP2ErrorCode.refusedStream.rawValue, lastStreamID: nil,
-                debugData: Array(ConnectionBehavior.streamLimitDebugText.utf8)))
-        actions.append(.close(afterFlush: true))
-    }
-
-    /// The client sent HEADERS on stream `streamID`, below stream `highest` it opened before,
-    /// on a stream it never opened: a connection error PROTOCOL_ERROR (RFC 9113 §5.1.1). GOAWAY
-    /// names the last stream processed and says why in its debug data; then the connection closes.
-    public mutating func streamIDWentBack(_ streamID: Int32, highest: Int32, into actions: inout [Action]) {
-        guard !isClosed else { return }
-        beginClosing(.streamIDWentBack(streamID, highest: highest))
-        actions.append(
-            .goAway(
-                errorCode: HTTP2ErrorCode.protocolError.rawValue, lastStreamID: nil,
-                debugData: Array(
-                    "HEADERS on stream \(streamID), below stream \(highest) already opened (RFC 9113 §5.1.1)".utf8)))
-        actions.append(.close(afterFlush: true))
-    }
-
-    /// The client put excessive load on the connection (`flood`): GOAWAY ENHANCE_YOUR_CALM
-    /// naming the last stream processed, with what it did in the debug data; then the
-    /// connection closes (streams still waiting end unanswered).
-    public mutating func clientFlooded(_ flood: ClientFlood, into actions: inout [Action]) {
-        guard !isClosed else { return }
-        beginClosing(.clientFlooded(flood))
-        actions.append(
-            .goAway(
-                errorCode: HTTP2ErrorCode.enhanceYourCalm.rawValue, lastStreamID: nil,
-                debugData: Array(flood.description.utf8)))
-        actions.append(.close(afterFlush: true))
+        return .closeAfterFlush
     }
 
     // MARK: for tests

@@ -1,0 +1,77 @@
+extension ConnectionStateMachine {
+    /// What `close(_:)` did.
+    public enum OnClose: Sendable, Equatable {
+        /// The close began here: close the connection now.
+        case closeNow
+        /// It was closing already: nothing to do.
+        case alreadyClosing
+    }
+
+    /// What `shutdown(debugData:into:)` did.
+    public enum OnShutdown: Sendable, Equatable {
+        /// GOAWAY NO_ERROR goes out (appended); the streams it covers are still answered.
+        case goAwaySent
+        /// The connection spoke no HTTP/2 yet: it closes (appended).
+        case closeNow
+        /// It was draining or closing already: nothing appended.
+        case alreadyEnding
+    }
+
+    /// What `handshakeTimeoutElapsed(into:)` decided.
+    public enum OnHandshakeTimeout: Sendable, Equatable {
+        /// The connection had not reached HTTP/2: it closes (appended).
+        case close
+        /// It serves (or is ending): left alone.
+        case keepOpen
+    }
+
+    /// What `idleTimeoutElapsed(streamsBeingReceived:debugData:into:)` decided.
+    public enum OnIdleTimeout: Sendable, Equatable {
+        /// A graceful end (GOAWAY, or a close before HTTP/2) was appended.
+        case ended
+        /// A stream waits or is being received, or the connection is ending already.
+        case keptOpen
+    }
+
+    /// What `timerFired(streamID:now:into:)` did.
+    public enum OnTimerFired: Sendable, Equatable {
+        /// The stream's answer (or its fault's fate) was appended.
+        case performActions
+        /// The stream no longer waits (answered, refused, reset or closed since): nothing appended.
+        case nothingDue
+    }
+
+    /// What `streamClosed(streamID:into:)` did.
+    public enum OnStreamClosed: Sendable, Equatable {
+        /// The stream waited: its record is completed as cancelled (appended).
+        case performActions
+        /// The machine owed the stream nothing.
+        case nothingOwed
+    }
+
+    /// What `connectionClosed(error:into:)` says.
+    public struct OnConnectionClosed: Sendable, Equatable {
+        /// Who closed the connection and why: the server's reason when it began closing, else the client's.
+        public var reason: CloseReason
+    }
+
+    /// How the HTTP/2 session failed in the read being handled (`http2Failed(_:into:)`).
+    public enum HTTP2Failure: Sendable, Equatable {
+        /// libnghttp2 ended the session with a connection error (its GOAWAY is queued).
+        case library
+        /// More streams than the acknowledged limit, with `stream-limit-goaway` on.
+        case streamLimit
+        /// HEADERS on `streamID`, below stream `highest` already opened.
+        case streamIDWentBack(Int32, highest: Int32)
+        /// Excessive load.
+        case flood(ClientFlood)
+    }
+
+    /// What `http2Failed(_:into:)` did.
+    public enum OnHTTP2Failure: Sendable, Equatable {
+        /// Nothing more is answered; the connection closes once what was queued is out (appended).
+        case closeAfterFlush
+        /// It was closing already: nothing appended.
+        case alreadyClosing
+    }
+}
