@@ -186,27 +186,19 @@ final class APNSSession {
     }
 
     private func receiveHTTP2(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let ok = http2.receive(bytes)
+        let outcome = http2.receive(bytes)
         // libnghttp2 may have ended the session in this read (a connection error: it queued its
         // GOAWAY and lets the read succeed): then what completed in it can no longer be answered.
         // Sending what it queued tells (its GOAWAY goes out before any answer anyway).
         let terminated = http2.hasReadyRequests && http2.sendQueuedFrames()
-        let ownGoAway = http2.streamLimitViolated || http2.streamIDRegression != nil || http2.flood != nil
-        if terminated || (!ok && !ownGoAway) {
+        if terminated || outcome == .failed(.library) {
             run { machine, actions in _ = machine.http2Failed(.library, into: &actions) }
         }
         answerReadyRequests()
-        let failure: ConnectionStateMachine.HTTP2Failure?
-        if !ok, http2.streamLimitViolated {
-            failure = .streamLimit
-        } else if !ok, let regression = http2.streamIDRegression {
-            failure = .streamIDWentBack(regression.streamID, highest: regression.highest)
-        } else if !ok, let flood = http2.flood {
-            failure = .flood(flood)
-        } else {
-            failure = nil
+        // The mock's own GOAWAYs go out after the read's answers.
+        if case .failed(let failure) = outcome, failure != .library {
+            run { machine, actions in _ = machine.http2Failed(failure, into: &actions) }
         }
-        if let failure { run { machine, actions in _ = machine.http2Failed(failure, into: &actions) } }
         noteControlFramesAndClosedStreams()
     }
 

@@ -20,7 +20,7 @@ final class CleartextHTTP2Refusal {
 
     /// Feeds the client's bytes after the 24-byte preface and appends what to send.
     func receive(_ bytes: UnsafeBufferPointer<UInt8>, output: inout [UInt8]) {
-        if !http2.receive(bytes) { finished = true }
+        if http2.receive(bytes) != .ok { finished = true }
         var readyRequests: [ReadyRequest] = []
         http2.takeReadyRequests(into: &readyRequests)
         for ready in readyRequests {

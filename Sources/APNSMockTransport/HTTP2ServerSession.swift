@@ -37,20 +37,20 @@ final class HTTP2ServerSession {
     /// the limit), for the connection log.
     private(set) var controlFrames: [ControlFrame] = []
     /// Asked when the client opens a stream beyond the MAX_CONCURRENT_STREAMS it acknowledged:
-    /// `true` stops the session from answering in its own way (GOAWAY PROTOCOL_ERROR), the read
-    /// fails and `streamLimitViolated` is set, so that the caller sends its own GOAWAY.
+    /// `true` stops the session from answering in its own way (GOAWAY PROTOCOL_ERROR), and the
+    /// read fails with `.streamLimit`, so that the caller sends its own GOAWAY.
     var replacesStreamLimitGoAway: (() -> Bool)?
     /// The client opened more streams than it was allowed and `replacesStreamLimitGoAway` said so.
-    private(set) var streamLimitViolated = false
+    private var streamLimitViolated = false
     /// The client sent HEADERS on a stream it never opened, numbered below one it did (RFC 9113
     /// §5.1.1: a connection error PROTOCOL_ERROR). libnghttp2 1.52 drops such a frame without
     /// telling (nghttp2 issues #1300, #2233), so the session notices it in `onBeginFrame`, fails
     /// the read, and the caller sends the GOAWAY.
-    private(set) var streamIDRegression: (streamID: Int32, highest: Int32)?
+    private var streamIDRegression: (streamID: Int32, highest: Int32)?
     /// The client put excessive load on the connection (rapid reset, a CONTINUATION flood,
     /// acknowledgements it does not read): the read failed, and the caller sends GOAWAY
     /// ENHANCE_YOUR_CALM.
-    private(set) var flood: ClientFlood?
+    private var flood: ClientFlood?
     /// Client resets allowed before it counts as rapid reset.
     private var resetLimit = StreamResetLimit()
     private let started = ContinuousClock.now
@@ -172,9 +172,17 @@ final class HTTP2ServerSession {
 
     // MARK: bytes in, bytes out
 
-    /// Feeds received plaintext. Returns `false` on a connection error (a GOAWAY may be queued).
-    func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+    /// What became of a read.
+    enum ReadOutcome: Equatable {
+        case ok
+        /// A connection error; `.library`: libnghttp2's own (its GOAWAY may be queued), else
+        /// one the caller answers with its own GOAWAY.
+        case failed(ConnectionStateMachine.HTTP2Failure)
+    }
+
+    /// Feeds received plaintext and says whether the connection survived it.
+    func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> ReadOutcome {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return .ok }
         let consumed = nghttp2_session_mem_recv(session, base, bytes.count)
         switch consumed {
         case Int(NGHTTP2_ERR_TOO_MANY_CONTINUATIONS.rawValue): flood = flood ?? .continuationFlood
@@ -184,7 +192,13 @@ final class HTTP2ServerSession {
         // A HEADERS frame's header and its processing happen in one step of the library: an
         // opening still unclaimed after the read was refused or ignored.
         settleOpening()
-        return consumed >= 0
+        guard consumed < 0 else { return .ok }
+        if streamLimitViolated { return .failed(.streamLimit) }
+        if let regression = streamIDRegression {
+            return .failed(.streamIDWentBack(regression.streamID, highest: regression.highest))
+        }
+        if let flood { return .failed(.flood(flood)) }
+        return .failed(.library)
     }
 
     /// Whether streams were refused or ended before their request was whole since the last
