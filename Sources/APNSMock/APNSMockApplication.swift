@@ -267,8 +267,14 @@ public struct APNSMockApplication: Sendable {
     /// one `notice` line saying what it drained (`shutdownSummary`).
     public func run(onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
         defer { journal?.finish() }
-        try await makeServiceGroup(shutdownSignals: [.sigterm, .sigint], onReady: onReady).run()
+        do {
+            try await makeServiceGroup(shutdownSignals: [.sigterm, .sigint], onReady: onReady).run()
+        } catch {
+            await adminExecutor.shutdown()
+            throw error
+        }
         journal?.finish()
+        await adminExecutor.shutdown()
         logShutdown()
     }
 

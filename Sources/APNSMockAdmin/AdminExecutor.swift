@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -30,6 +31,9 @@ public final class AdminExecutor: Sendable {
     public let group: MultiThreadedEventLoopGroup
     /// The low-priority thread.
     private let bulk: MultiThreadedEventLoopGroup
+    /// What `shutdown()` lets go of: holders of the admin router that the router's own routes
+    /// hold in turn (MCP's self-calls), a cycle only the end of the admin API can break.
+    private let releasedAtShutdown = NIOLockedValueBox<[@Sendable () -> Void]>([])
 
     public init() {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -61,8 +65,15 @@ public final class AdminExecutor: Sendable {
         try await (lane == .bulk ? bulk : group).next().submit(work).get()
     }
 
-    /// Stops the threads (after the admin server has stopped).
+    /// Runs `release` when `shutdown()` is called.
+    func releaseAtShutdown(_ release: @escaping @Sendable () -> Void) {
+        releasedAtShutdown.withLockedValue { $0.append(release) }
+    }
+
+    /// Stops the threads (after the admin server has stopped) and lets go of what the admin
+    /// router holds.
     public func shutdown() async {
+        for release in releasedAtShutdown.withLockedValue({ list in defer { list = [] }; return list }) { release() }
         try? await bulk.shutdownGracefully()
         try? await group.shutdownGracefully()
     }

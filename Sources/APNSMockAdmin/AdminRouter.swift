@@ -197,6 +197,7 @@ public enum AdminRouter {
         let selfCalls = MCPEndpoint.add(to: router, version: info?.version ?? "development")
         routes.set(router.routes)
         selfCalls.set(router.buildResponder())
+        executor.releaseAtShutdown { selfCalls.clear() }
         return router
     }
 

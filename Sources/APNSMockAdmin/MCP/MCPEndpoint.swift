@@ -14,16 +14,20 @@ enum MCPEndpoint {
     /// The header naming the protocol revision a client negotiated.
     static let protocolVersionHeader = HTTPField.Name("MCP-Protocol-Version")!
 
-    /// The router's responder, handed over once every route is registered (`set`).
+    /// The router's responder, handed over once every route is registered (`set`), and let go
+    /// of when the admin API stops (`clear`): the responder holds the `/mcp` route, which holds this.
     final class SelfCalls: Sendable {
         private let box = NIOLockedValueBox<RouterResponder<BasicRequestContext>?>(nil)
 
         func set(_ responder: RouterResponder<BasicRequestContext>) { box.withLockedValue { $0 = responder } }
 
+        func clear() { box.withLockedValue { $0 = nil } }
+
         /// Makes `call` through the router with `authorization`, in `context`'s connection.
         func perform(_ call: AdminCall, authorization: String?, context: BasicRequestContext) async -> AdminCallResult {
             guard let responder = box.withLockedValue({ $0 }) else {
-                return AdminCallResult(status: 503, body: AdminError.shuttingDown("the admin router is not ready").body)
+                return AdminCallResult(
+                    status: 503, body: AdminError.shuttingDown("the admin API is not running (starting or stopped)").body)
             }
             var fields = HTTPFields()
             if let authorization { fields[.authorization] = authorization }
