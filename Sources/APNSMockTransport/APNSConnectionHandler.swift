@@ -128,7 +128,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         guard let session, !channelClosing else { return }
         let buffer = unwrapInboundIn(data)
         if shared.idleTimeout != nil { lastActivity = .now() }
-        switch session.inbound {
+        switch session.bytesArrived() {
         case .ignored:
             return
         case .cleartextHTTP2:
@@ -226,7 +226,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     private func process(context: ChannelHandlerContext) {
         guard let tls, let session else { return }
-        if session.inbound == .handshake {
+        if session.bytesArrived() == .handshake {
             switch tls.driveHandshake() {
             case .needMoreData:
                 flushCiphertext(context: context)
@@ -271,8 +271,8 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         if !open {
             // The client closed TLS (close_notify) or TCP.
             close(.clientClosed, afterFlush: false)
-        } else if !session.isActive {
-            close(.sessionEnded, afterFlush: true)
+        } else if session.stepEnded() == .closeAfterFlush {
+            performClose(afterFlush: true)
         }
     }
 
@@ -353,13 +353,8 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     private func sendHTTP2Output(context: ChannelHandlerContext) {
         guard let session, let tls else { return }
-        guard session.mayWriteHTTP2 else {
-            flushCiphertext(context: context)
-            return
-        }
         output.removeAll(keepingCapacity: true)
-        session.collectOutput(into: &output)
-        if !output.isEmpty { output.withUnsafeBytes { tls.writePlaintext($0) } }
+        if session.collectOutput(into: &output), !output.isEmpty { output.withUnsafeBytes { tls.writePlaintext($0) } }
         flushCiphertext(context: context)
     }
 
@@ -457,7 +452,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private func afterSessionStep(context: ChannelHandlerContext) {
         guard let session, !channelClosing else { return }
         sendHTTP2Output(context: context)
-        if !session.isActive { close(.sessionEnded, afterFlush: true) }
+        if session.stepEnded() == .closeAfterFlush { performClose(afterFlush: true) }
     }
 
     /// The connection is about to be closed from outside the handler (the admin API, the end

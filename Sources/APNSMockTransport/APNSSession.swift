@@ -112,14 +112,15 @@ final class APNSSession {
 
     // MARK: opening
 
-    /// Where the bytes that arrive now go.
-    var inbound: ConnectionStateMachine.Inbound { machine.inbound }
+    /// Bytes arrived: where they go.
+    func bytesArrived() -> ConnectionStateMachine.Inbound { machine.bytesArrived() }
 
-    /// Whether HTTP/2 bytes may go out yet (ALPN chose h2, or the preface arrived).
-    var mayWriteHTTP2: Bool { machine.mayWriteHTTP2 }
+    /// Whether the connection is closing or closed (for tests: bytes would be ignored).
+    var isClosed: Bool { machine.bytesArrived() == .ignored }
 
-    /// Whether the connection is closing or closed.
-    var isClosed: Bool { machine.isClosed }
+    /// A step of the handler ended: whether the connection closes now because its HTTP/2
+    /// session is done.
+    func stepEnded() -> ConnectionStateMachine.OnStepEnded { machine.stepEnded(http2Active: http2.isActive) }
 
     /// The client's first bytes said `greeting`.
     func greetingReceived(_ greeting: ClientGreeting, tlsRefused: Bool = false) -> ConnectionStateMachine.OnGreeting {
@@ -202,14 +203,15 @@ final class APNSSession {
         noteControlFramesAndClosedStreams()
     }
 
-    /// Appends what the session wants to send.
-    func collectOutput(into output: inout [UInt8]) {
+    /// Appends what the session wants to send, once HTTP/2 bytes may go out; returns whether
+    /// they may.
+    @discardableResult
+    func collectOutput(into output: inout [UInt8]) -> Bool {
+        guard machine.outputRequested() == .writeHTTP2 else { return false }
         http2.collectOutput(into: &output)
         noteControlFramesAndClosedStreams()
+        return true
     }
-
-    /// Whether the session still wants to read or write.
-    var isActive: Bool { !machine.isClosed && http2.isActive }
 
     /// A delay set by `startTimer` has run out.
     func timerFired(streamID: Int32) {

@@ -57,7 +57,7 @@ import Testing
                 chunk.withUnsafeBufferPointer { connection.session.receive($0) } == .read
                 && !connection.session.isClosed
             connection.session.collectOutput(into: &output)
-            if !ok || !connection.session.isActive { return EndState(closed: true, output: output) }
+            if !ok || connection.session.stepEnded() != .serving { return EndState(closed: true, output: output) }
         }
         return EndState(closed: false, output: output)
     }

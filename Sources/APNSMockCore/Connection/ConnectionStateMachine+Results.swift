@@ -1,4 +1,22 @@
 extension ConnectionStateMachine {
+    /// What `outputRequested()` says.
+    public enum OnOutputRequested: Sendable, Equatable {
+        /// HTTP/2 bytes may go out.
+        case writeHTTP2
+        /// Not yet (no ALPN h2, no preface): send only what TLS needs.
+        case holdHTTP2
+    }
+
+    /// What `stepEnded(http2Active:)` says.
+    public enum OnStepEnded: Sendable, Equatable {
+        /// The connection goes on.
+        case serving
+        /// The HTTP/2 session is done: close after the last bytes.
+        case closeAfterFlush
+        /// It is closing already (the close was an action, or is under way): nothing to do.
+        case closing
+    }
+
     /// What `close(_:)` did.
     public enum OnClose: Sendable, Equatable {
         /// The close began here: close the connection now.

@@ -10,11 +10,11 @@
 /// with a small result or appends the actions to perform; the transport performs them on TLS,
 /// nghttp2, the store and the channel. Every request goes through it, the common one included,
 /// and each record is written once when its answer is decided (`record`), then once more only
-/// if it was left waiting (`complete`). Its state is private: the transport asks where bytes go
-/// (`inbound`), whether HTTP/2 bytes may go out (`mayWriteHTTP2`), `isClosed` and
-/// `isWaiting(streamID:)`, and changes it only through these events. The common request's
-/// answer comes back as the event's result (`OnRequestReady.answerNow`), every other decision
-/// as actions. A result or action that closes (`close`, a refusal) means the machine is
+/// if it was left waiting (`complete`). Its state is private: the transport learns what it needs
+/// from events' results, asking when bytes arrive (`bytesArrived`), when output is wanted
+/// (`outputRequested`) and when a step of its own ended (`stepEnded`), and (until the streams'
+/// state moves in here) `isWaiting(streamID:)`. The common request's answer comes back as the
+/// event's result (`OnRequestReady.Next.answerNow`), every other decision as actions. A result or action that closes (`close`, a refusal) means the machine is
 /// already closing: the transport performs it without asking again.
 public struct ConnectionStateMachine: Sendable {
     /// What the transport does for the machine, in order.
@@ -135,7 +135,7 @@ public struct ConnectionStateMachine: Sendable {
     private var alpnChoseH2 = false
     /// The preface arrived (or ALPN chose h2): HTTP/2 bytes may go out. Until then nothing is
     /// sent, so that an HTTP/1.1 client gets a clean HTTP/1.1 answer.
-    public private(set) var mayWriteHTTP2 = false
+    private(set) var mayWriteHTTP2 = false
     /// Why the server began closing, once it did (`nil`: the client may still be the one).
     private var closeReason: CloseReason?
 
@@ -177,7 +177,7 @@ public struct ConnectionStateMachine: Sendable {
     }
 
     /// Whether the connection is closing or closed: nothing more is read or answered.
-    public var isClosed: Bool { phase == .closing || phase == .closed }
+    var isClosed: Bool { phase == .closing || phase == .closed }
 
     // MARK: opening: greeting, handshake, preface
 
@@ -195,8 +195,25 @@ public struct ConnectionStateMachine: Sendable {
         case ignored
     }
 
+    /// Bytes arrived: where they go.
+    public func bytesArrived() -> Inbound { inbound }
+
+    /// Output is wanted: whether HTTP/2 bytes may go out yet (ALPN chose h2, or the preface
+    /// arrived); until then nothing is sent, so that an HTTP/1.1 client gets a clean answer.
+    public func outputRequested() -> OnOutputRequested { mayWriteHTTP2 ? .writeHTTP2 : .holdHTTP2 }
+
+    /// A step of the transport ended (a read, a timer, a shutdown), and its HTTP/2 session is
+    /// `http2Active` or not. A connection serving whose session has nothing left to read or
+    /// write is done: it closes after its last bytes (`.closeAfterFlush`, reason `sessionEnded`).
+    public mutating func stepEnded(http2Active: Bool) -> OnStepEnded {
+        guard !isClosed else { return .closing }
+        guard !http2Active else { return .serving }
+        beginClosing(.sessionEnded)
+        return .closeAfterFlush
+    }
+
     /// Where the bytes that arrive now go.
-    public var inbound: Inbound {
+    var inbound: Inbound {
         switch phase {
         case .greeting: .greeting
         case .handshaking: .handshake
