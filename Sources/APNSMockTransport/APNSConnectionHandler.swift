@@ -254,11 +254,13 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         let open = tls.readPlaintext(into: &plaintext)
         if !plaintext.isEmpty {
             let received = plaintext.withUnsafeBufferPointer { session.receive($0) }
-            // A close decided in the read (a fault rule, a connection error) has been performed.
-            guard !channelClosing else { return }
             switch received {
             case .read:
                 sendHTTP2Output(context: context)
+            case .readThenClose(let close):
+                // A close decided in the read (a fault rule, a connection error).
+                afterSessionStep(context: context, close: close)
+                return
             case .refused(let refusal):
                 refuseNonHTTP2(refusal, context: context)
                 return
@@ -405,8 +407,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// connection not yet speaking HTTP/2 is closed.
     func shutdown(debugData: [UInt8]) {
         guard let context, let session, !channelClosing else { return }
-        session.shutdown(debugData: debugData)
-        afterSessionStep(context: context)
+        afterSessionStep(context: context, close: session.shutdown(debugData: debugData))
     }
 
     /// Every `idleTimeout`: a connection that received nothing for that long and has no
@@ -421,9 +422,9 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private func checkHandshake() {
         handshakeCheck = nil
         guard let context, let session, !channelClosing else { return }
-        if session.handshakeTimeoutElapsed() {
+        if let close = session.handshakeTimeoutElapsed() {
             logger.notice("handshake timeout: closed before TLS and HTTP/2 were set up")
-            afterSessionStep(context: context)
+            afterSessionStep(context: context, close: close)
         }
     }
 
@@ -431,11 +432,13 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         guard let context, let session, let idleTimeout = shared.idleTimeout, !channelClosing else { return }
         let limit = TimeAmount(idleTimeout)
         let idle = NIODeadline.now() - lastActivity
-        if idle >= limit,
-            session.idleTimeoutElapsed(debugData: APNSErrorBody.encode(reason: APNSReason("IdleTimeout")))
-        {
+        let outcome =
+            idle >= limit
+            ? session.idleTimeoutElapsed(debugData: APNSErrorBody.encode(reason: APNSReason("IdleTimeout")))
+            : (ended: false, close: nil)
+        if outcome.ended {
             logger.info("idle timeout: GOAWAY IdleTimeout")
-            afterSessionStep(context: context)
+            afterSessionStep(context: context, close: outcome.close)
         } else {
             scheduleIdleCheck(after: idle >= limit ? limit : limit - idle, context: context)
         }
@@ -444,15 +447,19 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private func timerFired(streamID: Int32) {
         timers[streamID] = nil
         guard let context, let session, !channelClosing else { return }
-        session.timerFired(streamID: streamID)
-        afterSessionStep(context: context)
+        afterSessionStep(context: context, close: session.timerFired(streamID: streamID))
     }
 
-    /// Sends what a session step queued, and closes when the session is done.
-    private func afterSessionStep(context: ChannelHandlerContext) {
+    /// Does what a session step asked: close at once (what it queued is dropped), or send what
+    /// it queued and then close; else send it, and close when the HTTP/2 session is done.
+    private func afterSessionStep(context: ChannelHandlerContext, close: APNSSession.StepClose?) {
         guard let session, !channelClosing else { return }
+        if close == .now {
+            performClose(afterFlush: false)
+            return
+        }
         sendHTTP2Output(context: context)
-        if session.stepEnded() == .closeAfterFlush { performClose(afterFlush: true) }
+        if close == .afterFlush || session.stepEnded() == .closeAfterFlush { performClose(afterFlush: true) }
     }
 
     /// The connection is about to be closed from outside the handler (the admin API, the end
@@ -475,10 +482,4 @@ extension APNSConnectionHandler: ConnectionDriver {
         timers.removeValue(forKey: streamID)?.cancel()
     }
 
-    func closeConnection(afterFlush: Bool) {
-        guard let context else { return }
-        // Called from a session step: queue what it produced first.
-        if afterFlush { sendHTTP2Output(context: context) }
-        performClose(afterFlush: afterFlush)
-    }
 }

@@ -14,7 +14,8 @@ import NIOCore
 /// state and decides: how the client greets, the handshake's outcome, the client preface,
 /// every request, closing and why. This performs its actions: on nghttp2 (answers, resets,
 /// GOAWAY, SETTINGS), on the store (each record written when its answer is decided, completed
-/// once if it waited) and through the `driver` (timers, closing). The connection log gets every
+/// once if it waited) and through the `driver` (timers); a close is the step's result, which the
+/// handler performs after the step. The connection log gets every
 /// GOAWAY and RST_STREAM that went over the wire, libnghttp2's own included.
 ///
 /// Not thread-safe: one connection, one event loop.
@@ -34,9 +35,8 @@ final class APNSSession {
     private let ruleAnalysis = LiveRequestFacts.AnalysisCache()
     /// Reused for every request.
     private var actions: [ConnectionStateMachine.Action] = []
-    /// Actions are being performed: a step run meanwhile (a driver call that collects output
-    /// and notices a closed stream) appends to them instead of starting over.
-    private var performing = false
+    /// The close a step's actions asked for, until its entry point returns it (`takeStepClose`).
+    private var stepClose: StepClose?
     private let connectionID: UInt64
     private var random = FastRandom()
     /// The registry as last read, and its change count then: re-read only after a change.
@@ -155,10 +155,20 @@ final class APNSSession {
         shared.connectionLog.note(connectionID, .init(at: shared.now(), kind: kind, details: details))
     }
 
+    /// How a step of the session (a read, a timer, a shutdown, a timeout) asks the connection
+    /// around it to close: at once, or once what is queued has gone out.
+    enum StepClose: Equatable {
+        case now
+        case afterFlush
+    }
+
     /// What became of plaintext the connection received.
     enum Received: Equatable {
         /// Read as HTTP/2 (or part of the preface): send what the session wants to send.
         case read
+        /// Read, and the connection closes (a fault rule, a connection error): at once, or after
+        /// sending what the read queued.
+        case readThenClose(StepClose)
         /// Not the HTTP/2 preface: refused as the machine said (it is closing; a GOAWAY for
         /// an ALPN h2 client is queued).
         case refused(ConnectionStateMachine.PrefaceRefusal)
@@ -173,7 +183,7 @@ final class APNSSession {
         switch machine.plaintextReceived(bytes) {
         case .http2(let offset):
             if offset < bytes.count { receiveHTTP2(UnsafeBufferPointer(rebasing: bytes[offset...])) }
-            return .read
+            return takeStepClose().map(Received.readThenClose) ?? .read
         case .prefaceIncomplete:
             return .read
         case .refused(let refusal):
@@ -213,9 +223,10 @@ final class APNSSession {
         return true
     }
 
-    /// A delay set by `startTimer` has run out.
-    func timerFired(streamID: Int32) {
+    /// A delay set by `startTimer` has run out. Returns how the connection closes, if it does.
+    func timerFired(streamID: Int32) -> StepClose? {
         run { _ = $0.timerFired(streamID: streamID, now: shared.now(), into: &$1) }
+        return takeStepClose()
     }
 
     /// The connection closed (`error`: the socket failed): waiting streams are recorded as
@@ -228,38 +239,41 @@ final class APNSSession {
         return reason
     }
 
-    /// GOAWAY NO_ERROR with `debugData`; streams already processed are still answered.
-    func shutdown(debugData: [UInt8]) {
+    /// GOAWAY NO_ERROR with `debugData`; streams already processed are still answered. A
+    /// connection not speaking HTTP/2 yet closes (the result says so).
+    func shutdown(debugData: [UInt8]) -> StepClose? {
         run { machine, actions in _ = machine.shutdown(debugData: debugData, into: &actions) }
+        return takeStepClose()
     }
 
-    /// `--handshake-timeout` ran out; returns whether the connection closes (it had not reached
-    /// HTTP/2).
-    func handshakeTimeoutElapsed() -> Bool {
-        var result = ConnectionStateMachine.OnHandshakeTimeout.keepOpen
-        run { machine, actions in result = machine.handshakeTimeoutElapsed(into: &actions) }
-        return result == .close
+    /// `--handshake-timeout` ran out: how the connection closes (it had not reached HTTP/2), or
+    /// `nil` when it serves.
+    func handshakeTimeoutElapsed() -> StepClose? {
+        run { machine, actions in _ = machine.handshakeTimeoutElapsed(into: &actions) }
+        return takeStepClose()
     }
 
     /// The idle timeout ran out with nothing received: a graceful end with `debugData`, unless
-    /// a stream waits for its answer or is being received. Returns whether it ended.
-    func idleTimeoutElapsed(debugData: [UInt8]) -> Bool {
+    /// a stream waits for its answer or is being received. Returns whether it ended, and how
+    /// the connection closes if it closes at once.
+    func idleTimeoutElapsed(debugData: [UInt8]) -> (ended: Bool, close: StepClose?) {
         let streamsBeingReceived = http2.streamsBeingReceived.count
         var result = ConnectionStateMachine.OnIdleTimeout.keptOpen
         run { machine, actions in
             result = machine.idleTimeoutElapsed(
                 streamsBeingReceived: streamsBeingReceived, debugData: debugData, into: &actions)
         }
-        return result == .ended
+        return (result == .ended, takeStepClose())
+    }
+
+    /// The close the actions performed since the last call asked for (the first one), taken.
+    private func takeStepClose() -> StepClose? {
+        defer { stepClose = nil }
+        return stepClose
     }
 
     /// Runs one state-machine step and performs its actions.
     private func run(_ step: (inout ConnectionStateMachine, inout [ConnectionStateMachine.Action]) -> Void) {
-        guard !performing else {
-            // Called back while performing (a driver call): the loop below picks these up.
-            step(&machine, &actions)
-            return
-        }
         actions.removeAll(keepingCapacity: true)
         step(&machine, &actions)
         perform()
@@ -543,13 +557,7 @@ final class APNSSession {
 
     /// Performs the actions; `current` is the request they were decided for, if any (its record).
     private func perform(_ current: CurrentRequest? = nil) {
-        performing = true
-        defer { performing = false }
-        var index = 0
-        // Read by index: a driver call may append actions while they are performed.
-        while index < actions.count {
-            let action = actions[index]
-            index += 1
+        for action in actions {
             switch action {
             case .record(let streamID, var recorded):
                 guard let current, current.streamID == streamID else { continue }
@@ -636,7 +644,8 @@ final class APNSSession {
             case .cancelTimer(let streamID):
                 driver?.cancelTimer(streamID: streamID)
             case .close(let afterFlush):
-                driver?.closeConnection(afterFlush: afterFlush)
+                // The entry point returns it; the first close of a step is the one that counts.
+                if stepClose == nil { stepClose = afterFlush ? .afterFlush : .now }
             case .refuseStreamsBeingReceived(let except):
                 for streamID in http2.streamsBeingReceived where streamID != except {
                     http2.resetStream(streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue)
