@@ -61,15 +61,6 @@ final class APNSSession {
     /// When the requests being answered now had all arrived (monotonic nanoseconds): where an
     /// answer's latency starts.
     private var readyAt: UInt64 = 0
-    /// Streams whose answer waits (a delay), with what their answer is counted by.
-    private var waitingAnswers: [Int32: WaitingAnswer] = [:]
-
-    /// What the answer of a stream that waits is counted by, once it goes out.
-    private struct WaitingAnswer {
-        var kind: RecordKind
-        var pushType: APNSPushType?
-        var readyAt: UInt64
-    }
 
     /// A request being decided, with what its record is made of.
     private struct CurrentRequest {
@@ -309,7 +300,7 @@ final class APNSSession {
             actions.removeAll(keepingCapacity: true)
             let decided = machine.requestReady(
                 request, streamID: ready.streamID, environment: environment, registry: registry, rules: shared.rules,
-                faults: faults, now: now, random: &random, into: &actions)
+                faults: faults, now: now, readyAt: readyAt, random: &random, into: &actions)
             if let token = decided.verdict.newToken { shared.registry.remember(token) }
             if let faultID = decided.faultID { shared.metrics.faultFired(ruleID: faultID) }
             http2.finishAnswer(ready.request)
@@ -336,8 +327,8 @@ final class APNSSession {
                         noteRejection(answer, goAway: false, verdict: decided.verdict, detail: decided.detail, now: now)
                     }
                     respond(
-                        streamID: ready.streamID, answer, kind: decided.verdict.kind,
-                        pushType: decided.verdict.pushType, readyAt: readyAt)
+                        streamID: ready.streamID, answer,
+                        AnswerLabels(kind: decided.verdict.kind, pushType: decided.verdict.pushType, readyAt: readyAt))
                 }
             } else {
                 let current = CurrentRequest(
@@ -345,8 +336,6 @@ final class APNSSession {
                     receivedAt: now)
                 if machine.isWaiting(streamID: ready.streamID) {
                     http2.watchClose(ready.streamID)
-                    waitingAnswers[ready.streamID] = WaitingAnswer(
-                        kind: decided.verdict.kind, pushType: decided.verdict.pushType, readyAt: readyAt)
                     if AnswerEffects.mayHaveEffect(decided.verdict) {
                         waitingEffects[ready.streamID] = current
                     }
@@ -440,13 +429,14 @@ final class APNSSession {
 
     /// Submits `answer` on `streamID` and counts it: by its labels, and its latency since
     /// `readyAt` (monotonic nanoseconds) when known.
-    private func respond(
-        streamID: Int32, _ answer: APNSAnswer, kind: RecordKind, pushType: APNSPushType?, readyAt: UInt64?
-    ) {
+    private func respond(streamID: Int32, _ answer: APNSAnswer, _ labels: AnswerLabels) {
         shared.connections.noteAnswered()
-        requestCounters.count(status: answer.status, reason: answer.reason, pushType: pushType, kind: kind)
+        requestCounters.count(
+            status: answer.status, reason: answer.reason, pushType: labels.pushType, kind: labels.kind)
         defer {
-            if let readyAt { shared.metrics.answered(afterNanoseconds: NIODeadline.now().uptimeNanoseconds &- readyAt) }
+            if let readyAt = labels.readyAt {
+                shared.metrics.answered(afterNanoseconds: NIODeadline.now().uptimeNanoseconds &- readyAt)
+            }
         }
         http2.respond(streamID: streamID, status: answer.status, body: answer.body, dataFrames: answer.dataFrames) {
             headers in
@@ -481,8 +471,8 @@ final class APNSSession {
             noteRejection(answer, goAway: false, verdict: current.verdict, detail: record.detail, now: now)
         }
         respond(
-            streamID: current.streamID, answer, kind: current.verdict.kind, pushType: current.verdict.pushType,
-            readyAt: readyAt)
+            streamID: current.streamID, answer,
+            AnswerLabels(kind: current.verdict.kind, pushType: current.verdict.pushType, readyAt: readyAt))
         recordFollowUps(
             of: record, apnsID: receipt.apnsID, succeeded: current.verdict.isAccepted && answer.status == 200,
             subscribedChannel: subscribed)
@@ -592,7 +582,6 @@ final class APNSSession {
                 if !recorded.outcome.isOpen && recorded.outcome != .answered {
                     // Never answered: the answer that would have been counted will not come.
                     shared.metrics.unanswered(recorded.outcome)
-                    waitingAnswers[streamID] = nil
                 }
                 if let waiting = waitingEffects.removeValue(forKey: streamID), recorded.outcome == .answered {
                     // A delayed answer's effects, when it goes out (the record keeps the channel it named).
@@ -607,7 +596,7 @@ final class APNSSession {
                     sequence: receipt.sequence, with: DeliveryResponse(recorded), outcome: recorded.outcome)
                 if !recorded.outcome.isOpen { openRecords[streamID] = nil }
                 lastReceipt = (streamID, receipt)
-            case .respond(let streamID, var answer):
+            case .respond(let streamID, var answer, let labels):
                 if let completed = completedAnswer, completed.streamID == streamID {
                     answer = completed.answer
                     completedAnswer = nil
@@ -618,18 +607,7 @@ final class APNSSession {
                 } else if let receipt = openRecords[streamID] {
                     answer.apnsID = receipt.apnsID
                 }
-                if let current, current.streamID == streamID {
-                    waitingAnswers[streamID] = nil
-                    respond(
-                        streamID: streamID, answer, kind: current.verdict.kind, pushType: current.verdict.pushType,
-                        readyAt: readyAt)
-                } else if let waiting = waitingAnswers.removeValue(forKey: streamID) {
-                    respond(
-                        streamID: streamID, answer, kind: waiting.kind, pushType: waiting.pushType,
-                        readyAt: waiting.readyAt)
-                } else {
-                    respond(streamID: streamID, answer, kind: .push, pushType: nil, readyAt: nil)
-                }
+                respond(streamID: streamID, answer, labels)
             case .resetStream(let streamID, let errorCode):
                 logger.debug(
                     "RST_STREAM", metadata: ["apnsmock.stream.id": "\(streamID)", "apnsmock.error": "\(errorCode)"])

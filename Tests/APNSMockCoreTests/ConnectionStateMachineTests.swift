@@ -27,7 +27,7 @@ import Testing
             switch action {
             case .record(let stream, let r): "record \(stream) \(recorded(r))"
             case .complete(let stream, let r): "complete \(stream) \(recorded(r))"
-            case .respond(let stream, let answer): "respond \(stream) \(answer.status)"
+            case .respond(let stream, let answer, _): "respond \(stream) \(answer.status)"
             case .resetStream(let stream, let code): "reset \(stream) \(code)"
             case .goAway(let code, let last, let debug):
                 "goaway \(code) \(last.map(String.init) ?? "last") \(String(decoding: debug, as: UTF8.self))"
@@ -87,6 +87,23 @@ import Testing
         // A second firing (a stale timer) does nothing.
         let stale = Self.event(&machine) { $0.timerFired(streamID: 3, now: 600, into: &$1) }
         #expect(stale.0 == .nothingDue && stale.1.isEmpty)
+    }
+
+    /// What an answer is counted by (kind, push type, when its request was ready) goes out with
+    /// it, after a delay as at once: the session keeps no table of it.
+    @Test func aDelayedAnswerCarriesItsLabels() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        var decision = Self.decision(stream: 3, delay: 20, fate: .close(respondFirst: true))
+        let labels = AnswerLabels(kind: .broadcast, pushType: .liveactivity, readyAt: 42)
+        decision.labels = labels
+        _ = Self.decide(&machine, decision)
+        var actions: [Machine.Action] = []
+        #expect(machine.timerFired(streamID: 3, now: 20, into: &actions) == .performActions)
+        let responded = actions.compactMap { action -> AnswerLabels? in
+            guard case .respond(3, _, let carried) = action else { return nil }
+            return carried
+        }
+        #expect(responded == [labels])
     }
 
     @Test func aStreamResetByTheClientWhileDelayedIsCancelledNotAnswered() {

@@ -24,7 +24,7 @@ public struct ConnectionStateMachine: Sendable {
         /// A request recorded earlier (left waiting) got its final answer, or none.
         case complete(streamID: Int32, RecordedAnswer)
         /// Submit `answer` on the stream.
-        case respond(streamID: Int32, APNSAnswer)
+        case respond(streamID: Int32, APNSAnswer, AnswerLabels)
         case resetStream(streamID: Int32, errorCode: UInt32)
         /// `lastStreamID` `nil`: the last stream processed. Goes out after every frame of the
         /// actions before it (an answer's DATA included, once flow control lets it go).
@@ -71,6 +71,8 @@ public struct ConnectionStateMachine: Sendable {
     struct Waiting: Sendable {
         var answer: APNSAnswer
         var fate: RequestDecision.Fate
+        /// What its answer is counted by.
+        var labels: AnswerLabels
         /// A hang: no timer runs.
         var hung: Bool
     }
@@ -385,7 +387,8 @@ public struct ConnectionStateMachine: Sendable {
     /// - Parameter faults: the fault controls, when any is on.
     public mutating func requestReady(
         _ request: APNSRequest, streamID: Int32, environment: APNSEnvironment, registry: RegistrySnapshot,
-        rules: ServiceRules, faults: FaultInputs?, now: Int64, random: inout FastRandom, into actions: inout [Action]
+        rules: ServiceRules, faults: FaultInputs?, now: Int64, readyAt: UInt64? = nil, random: inout FastRandom,
+        into actions: inout [Action]
     ) -> OnRequestReady {
         guard !isClosed else {
             // Read in the same pass as the frame that ended the connection: recorded, never answered.
@@ -414,7 +417,8 @@ public struct ConnectionStateMachine: Sendable {
             streamID: streamID,
             answer: APNSAnswer.from(
                 verdict, apnsID: Self.apnsID(verdict, random: &random), environment: environment, random: &random),
-            fate: verdict.goAway ? .goAwayInsteadOfAnswer : .answer)
+            fate: verdict.goAway ? .goAwayInsteadOfAnswer : .answer,
+            labels: AnswerLabels(kind: verdict.kind, pushType: verdict.pushType, readyAt: readyAt))
         if let faults {
             FaultPolicy.apply(
                 faults, verdict: verdict, environment: environment, draining: phase == .draining, now: now,
@@ -446,8 +450,8 @@ public struct ConnectionStateMachine: Sendable {
             live.waiting[streamID] = nil
             result = .performActions
             Self.settle(
-                streamID: streamID, answer: entry.answer, fate: entry.fate, recorded: true, faultID: nil, now: now,
-                live: &live, phase: &phase, closeReason: &closeReason, into: &actions)
+                streamID: streamID, answer: entry.answer, fate: entry.fate, labels: entry.labels, recorded: true,
+                faultID: nil, now: now, live: &live, phase: &phase, closeReason: &closeReason, into: &actions)
         }
         return result
     }
@@ -678,7 +682,8 @@ public struct ConnectionStateMachine: Sendable {
                 actions.append(.refuseStreamsBeingReceived(except: streamID))
             }
             if let delay = decision.delayMilliseconds {
-                live.waiting[streamID] = Waiting(answer: decision.answer, fate: decision.fate, hung: false)
+                live.waiting[streamID] = Waiting(
+                    answer: decision.answer, fate: decision.fate, labels: decision.labels, hung: false)
                 actions.append(
                     .record(
                         streamID: streamID,
@@ -689,8 +694,9 @@ public struct ConnectionStateMachine: Sendable {
                 return false
             }
             Self.settle(
-                streamID: streamID, answer: decision.answer, fate: decision.fate, recorded: false,
-                faultID: decision.faultID, detail: decision.detail, now: now, live: &live, phase: &phase,
+                streamID: streamID, answer: decision.answer, fate: decision.fate, labels: decision.labels,
+                recorded: false, faultID: decision.faultID, detail: decision.detail, now: now, live: &live,
+                phase: &phase,
                 closeReason: &closeReason, into: &actions)
         }
         return false
@@ -718,7 +724,8 @@ public struct ConnectionStateMachine: Sendable {
     /// Carries out `fate` for a stream now: `recorded` says whether its record exists already
     /// (it waited), so that the record is written (`record`) or completed (`complete`) once.
     private static func settle(
-        streamID: Int32, answer: APNSAnswer, fate: RequestDecision.Fate, recorded: Bool, faultID: String?,
+        streamID: Int32, answer: APNSAnswer, fate: RequestDecision.Fate, labels: AnswerLabels, recorded: Bool,
+        faultID: String?,
         detail: String? = nil, now: Int64, live: inout Live, phase: inout Phase, closeReason: inout CloseReason?,
         into actions: inout [Action]
     ) {
@@ -732,7 +739,7 @@ public struct ConnectionStateMachine: Sendable {
         }
         func answerNow() {
             note(RecordedAnswer(outcome: .answered, answer: answer, answeredAt: now))
-            actions.append(.respond(streamID: streamID, answer))
+            actions.append(.respond(streamID: streamID, answer, labels))
             live.highestAnswered = max(live.highestAnswered, streamID)
         }
         if phase == .closing {
@@ -743,7 +750,7 @@ public struct ConnectionStateMachine: Sendable {
         case .answer:
             answerNow()
         case .hang:
-            live.waiting[streamID] = Waiting(answer: answer, fate: fate, hung: true)
+            live.waiting[streamID] = Waiting(answer: answer, fate: fate, labels: labels, hung: true)
             note(RecordedAnswer(outcome: .hung, answer: answer))
         case .reset(let code):
             note(RecordedAnswer(outcome: .reset, answer: answer))

@@ -18,11 +18,13 @@ public struct RequestDecision: Sendable, Equatable {
     /// Why a mode, a behavior, the throttle or a fault rule changed the answer, in words; `nil`
     /// when none did (the rules' own reasons are the verdict's `detail`).
     public var detail: String?
+    /// What the answer is counted by when it goes out.
+    public var labels: AnswerLabels
 
     public init(
         streamID: Int32, answer: APNSAnswer, delayMilliseconds: Int64? = nil, fate: Fate = .answer,
         maxConcurrentStreams: UInt32? = nil, streamLimit: StreamLimitChange? = nil, refuseOpenStreams: Bool = false,
-        faultID: String? = nil
+        faultID: String? = nil, labels: AnswerLabels = AnswerLabels()
     ) {
         self.streamID = streamID
         self.answer = answer
@@ -32,6 +34,7 @@ public struct RequestDecision: Sendable, Equatable {
         self.streamLimit = streamLimit
         self.refuseOpenStreams = refuseOpenStreams
         self.faultID = faultID
+        self.labels = labels
     }
 
     /// A behavior's change of MAX_CONCURRENT_STREAMS.
