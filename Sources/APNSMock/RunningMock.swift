@@ -135,8 +135,11 @@ public final class RunningMock: Sendable {
         }
         var iterator = stream.makeAsyncIterator()
         guard let endpoints = await iterator.next() else {
-            try await task.value
+            // The admin API's threads and router are let go of whether the servers failed (a
+            // bind error) or stopped.
+            let ended = await task.result
             await application.adminExecutor.shutdown()
+            try ended.get()
             throw ListenerError("apns-mock stopped before it was ready")
         }
         return RunningMock(

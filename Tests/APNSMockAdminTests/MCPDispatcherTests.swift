@@ -172,7 +172,13 @@ import Testing
         #expect(message["error"]?["message"]?.scalarText?.contains("did you mean 'list_deliveries'") == true)
     }
 
-    @Test(arguments: ["{", #"{"id":1,"method":"ping"}"#, "[]", "3"])
+    /// Refused with HTTP 400 as the OpenAPI document says (schemathesis sends each): not JSON, no
+    /// version, an empty batch, no object, params that are no object, a method or id of the wrong type.
+    @Test(arguments: [
+        "{", #"{"id":1,"method":"ping"}"#, "[]", "3", #"{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"ping","params":null}"#, #"{"jsonrpc":"2.0","id":1,"method":7}"#,
+        #"{"jsonrpc":"2.0","id":{},"method":"ping"}"#, #"{"jsonrpc":"2.0","id":1}"#,
+    ])
     func aBodyThatIsNoMessageIsInvalid(_ body: String) async {
         guard case .invalid(let message) = await Self.dispatcher().reply(to: Array(body.utf8)) else {
             Issue.record("not refused: \(body)")

@@ -50,21 +50,49 @@ struct MCPDispatcher: Sendable {
             }
             return answers.isEmpty ? .accepted : .message(.array(answers))
         }
+        if let malformed = Self.malformation(of: document) { return .invalid(malformed) }
         guard let answer = await answer(document) else { return .accepted }
-        if document["method"] == nil || document["jsonrpc"]?.scalarText != "2.0" { return .invalid(answer) }
         return .message(answer)
+    }
+
+    /// The JSON-RPC error for a message that is not one (JSON-RPC 2.0 §4-5, MCP's `id` and
+    /// `params`): not an object, not version 2.0, a method that is no string, no method and no
+    /// result, an `id` that is neither string nor number, `params` that are no object.
+    static func malformation(of message: JSONValue) -> JSONValue? {
+        let id: JSONValue
+        switch message["id"] {
+        case .string?, .number?: id = message["id"] ?? .null
+        case nil: id = .null
+        case let other?:
+            return error(id: .null, .invalidRequest, "id must be a string or a number; got \(other.jsonText)")
+        }
+        guard case .object = message else {
+            return error(id: .null, .invalidRequest, "a JSON-RPC message is an object; got \(message.jsonText)")
+        }
+        guard message["jsonrpc"] == .string("2.0") else {
+            return error(id: id, .invalidRequest, "not a JSON-RPC 2.0 message (\"jsonrpc\": \"2.0\" is missing)")
+        }
+        switch message["method"] {
+        case .string?: break
+        case nil:
+            // A response to a request of ours (there are none) is taken; anything else is not a message.
+            if message["result"] != nil || message["error"] != nil { return nil }
+            return error(id: id, .invalidRequest, "a request needs a method")
+        case let other?:
+            return error(id: id, .invalidRequest, "method must be a string; got \(other.jsonText)")
+        }
+        if let params = message["params"] {
+            guard case .object = params else {
+                return error(id: id, .invalidParams, "params must be an object; got \(params.jsonText)")
+            }
+        }
+        return nil
     }
 
     /// The answer to one message; none for a notification or a response.
     func answer(_ message: JSONValue) async -> JSONValue? {
-        guard case .object = message, message["jsonrpc"]?.scalarText == "2.0" else {
-            return Self.error(id: message["id"] ?? .null, .invalidRequest, "not a JSON-RPC 2.0 message")
-        }
-        guard case .string(let method)? = message["method"] else {
-            // A response to a request of ours (there are none) or a malformed message.
-            if message["result"] != nil || message["error"] != nil { return nil }
-            return Self.error(id: message["id"] ?? .null, .invalidRequest, "a request needs a method")
-        }
+        if let malformed = Self.malformation(of: message) { return malformed }
+        guard case .string(let method)? = message["method"] else { return nil }  // a response
         guard let id = message["id"], id != .null else { return nil }  // a notification
         let params = message["params"]
         switch method {
