@@ -8,7 +8,8 @@ import Testing
 @testable import APNSMockTransport
 
 /// The server's HTTP/2 session and request processor joined to a test client, no sockets,
-/// no TLS: bytes are carried by `pump()`.
+/// no TLS: bytes are carried by `pump()`. With a `driver`, the session's timers and closes are
+/// recorded there, and a test fires the timers.
 final class InProcessConnection {
     let client = HTTP2TestClient()
     let session: APNSSession
@@ -19,6 +20,8 @@ final class InProcessConnection {
     private var prefaceStripped = false
     /// The clock every request sees; tests move it.
     let clock: TestClock
+    /// What the session asked of its connection (timers, closing); `nil`: nothing records it.
+    let driver: RecordingDriver?
 
     static let repositoryRoot: String = {
         var path = #filePath.split(separator: "/").map(String.init)
@@ -30,7 +33,7 @@ final class InProcessConnection {
         settings: HTTP2Settings = HTTP2Settings(), policy: ValidationPolicy = ValidationPolicy(),
         environment: EnvironmentMode = .sandbox, capacity: Int = 1000, authentication: AuthenticationMode = .token,
         registry: Registry = Registry(), authStreamLimit: Bool = false, clock: TestClock = TestClock(),
-        faults: FaultControl = FaultControl()
+        faults: FaultControl = FaultControl(), service: APNSService = .push, driver: RecordingDriver? = nil
     ) throws {
         let tls = try TLSServerContext(
             certificatePath: Self.repositoryRoot + "/certs/server.pem",
@@ -39,19 +42,25 @@ final class InProcessConnection {
             tls: tls, settings: settings, rules: ServiceRules(policy: policy), environmentMode: environment,
             store: DeliveryStore(capacity: capacity), registry: registry, authStreamLimit: authStreamLimit,
             logger: Logger(label: "test"), faults: faults, now: { clock.now })
-        try self.init(context: context, clock: clock, connectionID: 1, authentication: authentication)
+        try self.init(
+            context: context, clock: clock, connectionID: 1, authentication: authentication, service: service,
+            driver: driver)
     }
 
     private init(
-        context: APNSListenerContext, clock: TestClock, connectionID: UInt64, authentication: AuthenticationMode
+        context: APNSListenerContext, clock: TestClock, connectionID: UInt64, authentication: AuthenticationMode,
+        service: APNSService = .push, driver: RecordingDriver? = nil
     ) throws {
         self.context = context
         store = context.store
         registry = context.registry
         self.clock = clock
+        self.driver = driver
         session = try APNSSession(
             context: context, connectionID: connectionID, authentication: authentication, serverName: nil,
-            logger: Logger(label: "test"))
+            service: service, logger: Logger(label: "test"))
+        session.driver = driver
+        driver?.session = session
     }
 
     /// Another connection to the same server: the same store, registry, faults and clock, a
@@ -60,8 +69,12 @@ final class InProcessConnection {
         try InProcessConnection(context: context, clock: clock, connectionID: connectionID, authentication: .token)
     }
 
-    /// Moves bytes both ways until neither side has anything to send.
-    func pump(rounds: Int = 20) {
+    /// Moves bytes both ways until neither side has anything to send; returns the HEADERS,
+    /// DATA, RST_STREAM and GOAWAY frames the client got, in wire order (what the driver flushed
+    /// for a close first).
+    @discardableResult
+    func pump(rounds: Int = 20) -> [ServerFrame] {
+        var received: [UInt8] = []
         for _ in 0..<rounds {
             var toServer = client.output()
             if !prefaceStripped && toServer.count >= 24 {
@@ -69,14 +82,18 @@ final class InProcessConnection {
                 toServer.removeFirst(24)
                 prefaceStripped = true
             }
-            if !toServer.isEmpty {
-                _ = toServer.withUnsafeBufferPointer { session.receive($0) }
+            if !toServer.isEmpty,
+                case .readThenClose(let close) = toServer.withUnsafeBufferPointer({ session.receive($0) })
+            {
+                driver?.recordClose(close)
             }
-            var toClient: [UInt8] = []
+            var toClient = driver?.takeFlushedOutput() ?? []
             session.collectOutput(into: &toClient)
             if !toClient.isEmpty { client.receive(toClient) }
-            if toServer.isEmpty && toClient.isEmpty { return }
+            received += toClient
+            if toServer.isEmpty && toClient.isEmpty { break }
         }
+        return ServerFrame.frames(in: received)
     }
 }
 
