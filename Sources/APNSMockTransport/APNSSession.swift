@@ -334,12 +334,6 @@ final class APNSSession {
                 let current = CurrentRequest(
                     request: request, verdict: decided.verdict, environment: environment, streamID: ready.streamID,
                     receivedAt: now)
-                if machine.isWaiting(streamID: ready.streamID) {
-                    http2.watchClose(ready.streamID)
-                    if AnswerEffects.mayHaveEffect(decided.verdict) {
-                        waitingEffects[ready.streamID] = current
-                    }
-                }
                 perform(current)
             }
             if logger.logLevel <= .debug {
@@ -412,10 +406,12 @@ final class APNSSession {
                 }
             }
         }
-        guard http2.hasClosedWatchedStreams else { return }
-        for streamID in http2.takeClosedWatchedStreams() {
-            run { machine, actions in _ = machine.streamClosed(streamID: streamID, into: &actions) }
-        }
+        // Every close is reported; the machine ends the streams it still owed (a client reset
+        // while an answer waits), and ignores the others.
+        guard !http2.closedStreams.isEmpty else { return }
+        actions.removeAll(keepingCapacity: true)
+        if machine.streamsClosed(http2.closedStreams, into: &actions) == .performActions { perform() }
+        http2.clearClosedStreams()
     }
 
     /// Counts the streams the client opened that ended before becoming a request
@@ -570,7 +566,11 @@ final class APNSSession {
                         answer, goAway: recorded.outcome == .goAway, verdict: current.verdict, detail: stored.detail,
                         now: current.receivedAt)
                 }
-                if recorded.outcome.isOpen { openRecords[streamID] = receipt }
+                if recorded.outcome.isOpen {
+                    openRecords[streamID] = receipt
+                    // Its answer waits: its effects are carried out when it goes out.
+                    if AnswerEffects.mayHaveEffect(current.verdict) { waitingEffects[streamID] = current }
+                }
                 if hasEffect {
                     recordFollowUps(
                         of: stored, apnsID: receipt.apnsID,

@@ -26,8 +26,9 @@ final class HTTP2ServerSession {
     private var responseBodies: [Int32: (bytes: [UInt8], frameLimit: Int)] = [:]
     /// Streams whose close the session wants to hear of (their answer waits), and those of
     /// them that closed.
-    private var watchedStreams: Set<Int32> = []
-    private var closedWatchedStreams: [Int32] = []
+    /// Every stream that closed since the last `clearClosedStreams` (answered, reset by either
+    /// side, refused), in order: the machine learns of each, and ends those it still owed.
+    private(set) var closedStreams: [Int32] = []
     /// Bytes serialized by `sendQueuedFrames`, sent before anything else.
     private var queuedOutput: [UInt8] = []
     /// GOAWAY frames with an error code the session has sent.
@@ -353,7 +354,6 @@ final class HTTP2ServerSession {
 
     /// Queues RST_STREAM with `errorCode` (an HTTP/2 error code).
     func resetStream(_ streamID: Int32, errorCode: UInt32) {
-        unwatchClose(streamID)
         _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
     }
 
@@ -365,26 +365,13 @@ final class HTTP2ServerSession {
     /// The last stream the session processed (what a default GOAWAY names).
     var lastProcessedStreamID: Int32 { nghttp2_session_get_last_proc_stream_id(session) }
 
-    /// Reports the close of `streamID` through `takeClosedWatchedStreams` (its answer waits).
-    func watchClose(_ streamID: Int32) { watchedStreams.insert(streamID) }
-
-    private func unwatchClose(_ streamID: Int32) {
-        if !watchedStreams.isEmpty { watchedStreams.remove(streamID) }
-    }
+    /// Forgets the closed streams reported (keeping the buffer).
+    func clearClosedStreams() { closedStreams.removeAll(keepingCapacity: true) }
 
     /// Takes the client's GOAWAY and RST_STREAM frames seen so far.
     func takeControlFrames() -> [ControlFrame] {
         defer { controlFrames.removeAll() }
         return controlFrames
-    }
-
-    /// Whether a watched stream closed since the last `takeClosedWatchedStreams`.
-    var hasClosedWatchedStreams: Bool { !closedWatchedStreams.isEmpty }
-
-    /// The watched streams that closed, in order.
-    func takeClosedWatchedStreams() -> [Int32] {
-        defer { closedWatchedStreams.removeAll() }
-        return closedWatchedStreams
     }
 
     // MARK: answers
@@ -395,7 +382,6 @@ final class HTTP2ServerSession {
         streamID: Int32, status: Int, body: [UInt8]?, dataFrames: Int = 1,
         headers: (inout ResponseHeaderWriter) -> Void
     ) {
-        unwatchClose(streamID)
         var writer = responseHeaderWriter
         responseHeaderWriter = ResponseHeaderWriter()
         writer.removeAll()
@@ -638,7 +624,7 @@ final class HTTP2ServerSession {
             currentStream = nil
         }
         responseBodies[streamID] = nil
-        if !watchedStreams.isEmpty, watchedStreams.remove(streamID) != nil { closedWatchedStreams.append(streamID) }
+        closedStreams.append(streamID)
         return 0
     }
 

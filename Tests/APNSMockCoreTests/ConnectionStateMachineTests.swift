@@ -109,12 +109,26 @@ import Testing
     @Test func aStreamResetByTheClientWhileDelayedIsCancelledNotAnswered() {
         var machine = Machine(configuredStreams: 1000, authLimited: false)
         _ = Self.decide(&machine, Self.decision(stream: 5, delay: 1000))
-        let closed = Self.event(&machine) { $0.streamClosed(streamID: 5, into: &$1) }
+        let closed = Self.event(&machine) { $0.streamsClosed([5], into: &$1) }
         #expect(closed.0 == .performActions)
         #expect(closed.1 == ["cancel 5", "complete 5 - cancelled"])
         #expect(Self.event(&machine) { $0.timerFired(streamID: 5, now: 1000, into: &$1) }.0 == .nothingDue)
-        let again = Self.event(&machine) { $0.streamClosed(streamID: 5, into: &$1) }
+        let again = Self.event(&machine) { $0.streamsClosed([5], into: &$1) }
         #expect(again.0 == .nothingOwed && again.1.isEmpty)
+    }
+
+    /// Every close is reported; only the streams still owed are ended, in the order reported.
+    @Test func closesOfStreamsNotOwedAreIgnored() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        _ = Self.decide(&machine, Self.decision(stream: 1))
+        _ = Self.decide(&machine, Self.decision(stream: 3, fate: .hang))
+        _ = Self.decide(&machine, Self.decision(stream: 5, delay: 100))
+        let none = Self.event(&machine) { $0.streamsClosed([1, 7], into: &$1) }
+        #expect(none.0 == .nothingOwed && none.1.isEmpty)
+        let both = Self.event(&machine) { $0.streamsClosed([1, 5, 3], into: &$1) }
+        #expect(both.0 == .performActions)
+        #expect(both.1 == ["cancel 5", "complete 5 - cancelled", "complete 3 - cancelled"])
+        #expect(Self.event(&machine) { $0.streamsClosed([3, 5], into: &$1) }.0 == .nothingOwed)
     }
 
     @Test func aConnectionClosedWithAnswersPendingRecordsEachAsNeverAnswered() {
@@ -132,7 +146,7 @@ import Testing
         var machine = Machine(configuredStreams: 1000, authLimited: false)
         _ = Self.decide(&machine, Self.decision(stream: 1, fate: .hang))
         #expect(Self.step(&machine) { $0.timerFired(streamID: 1, now: 99, into: &$1) }.isEmpty)
-        #expect(Self.step(&machine) { $0.streamClosed(streamID: 1, into: &$1) } == ["complete 1 - cancelled"])
+        #expect(Self.step(&machine) { $0.streamsClosed([1], into: &$1) } == ["complete 1 - cancelled"])
     }
 
     @Test func delayThenAnotherAction() {

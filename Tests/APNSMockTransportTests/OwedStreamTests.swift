@@ -177,6 +177,33 @@ import Testing
         #expect(connection.store.completionCount == 1)
     }
 
+    /// The client resets a stream in the same read that completed its request, under a delay
+    /// or a hang: the close is reported after the read's decisions, so the stream is recorded
+    /// `cancelled` and its timer cancelled. (Before every close was reported, its close came
+    /// before the session watched it: a delay "answered" a closed stream and a hang ended
+    /// `connectionClosed`.)
+    @Test(arguments: [false, true])
+    func aStreamResetInTheReadThatCompletedItIsCancelled(delayed: Bool) throws {
+        let action = delayed ? #"{"delay": {"duration": "500ms"}}"# : #"{"hang": {}}"#
+        let (connection, driver) = try Self.connection(rules: [#"{"action": \#(action)}"#])
+        connection.pump()
+        let stream = Self.push(on: connection)
+        // The request's frames and then the reset, handed to the server in one read.
+        var bytes = connection.client.output()
+        _ = nghttp2_submit_rst_stream(
+            connection.client.session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream, NGHTTP2_CANCEL.rawValue)
+        bytes += connection.client.output()
+        #expect(bytes.withUnsafeBufferPointer { connection.session.receive($0) } == .read)
+        #expect(connection.pump() == [])
+        let started: [RecordingDriver.Call] =
+            delayed ? [.startTimer(streamID: stream, milliseconds: 500), .cancelTimer(streamID: stream)] : []
+        #expect(driver.calls == started)
+        let record = try Self.record(1, in: connection)
+        #expect(record.outcome == .cancelled)
+        #expect(record.response == nil)
+        #expect(connection.store.completionCount == 1)
+    }
+
     // MARK: effects after a delay
 
     /// `delay` then `resetStream`: RST_STREAM with the rule's code when the timer fires; the

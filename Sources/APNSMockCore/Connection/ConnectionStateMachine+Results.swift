@@ -59,11 +59,11 @@ extension ConnectionStateMachine {
         case nothingDue
     }
 
-    /// What `streamClosed(streamID:into:)` did.
-    public enum OnStreamClosed: Sendable, Equatable {
-        /// The stream waited: its record is completed as cancelled (appended).
+    /// What `streamsClosed(_:into:)` did.
+    public enum OnStreamsClosed: Sendable, Equatable {
+        /// Streams that waited: their records are completed as cancelled (appended).
         case performActions
-        /// The machine owed the stream nothing.
+        /// The machine owed none of them anything.
         case nothingOwed
     }
 

@@ -12,9 +12,10 @@
 /// and each record is written once when its answer is decided (`record`), then once more only
 /// if it was left waiting (`complete`). Its state is private: the transport learns what it needs
 /// from events' results, asking when bytes arrive (`bytesArrived`), when output is wanted
-/// (`outputRequested`) and when a step of its own ended (`stepEnded`), and (until the streams'
-/// state moves in here) `isWaiting(streamID:)`. The common request's answer comes back as the
-/// event's result (`OnRequestReady.Next.answerNow`), every other decision as actions. A result or action that closes (`close`, a refusal) means the machine is
+/// (`outputRequested`) and when a step of its own ended (`stepEnded`); it reports every stream
+/// that closed (`streamsClosed`), and the machine alone knows which it still owed. The common
+/// request's answer comes back as the event's result (`OnRequestReady.Next.answerNow`), every
+/// other decision as actions. A result or action that closes (`close`, a refusal) means the machine is
 /// already closing: the transport performs it without asking again.
 public struct ConnectionStateMachine: Sendable {
     /// What the transport does for the machine, in order.
@@ -440,6 +441,9 @@ public struct ConnectionStateMachine: Sendable {
         return .generate(using: &random)
     }
 
+    /// Whether `streamID` waits for its answer (tests).
+    func isWaiting(streamID: Int32) -> Bool { phase != .closed && live.waiting[streamID] != nil }
+
     /// The delay of `streamID` has run out: `.performActions` when its answer is due now,
     /// `.nothingDue` when the stream no longer waits (answered, refused, reset or closed since).
     public mutating func timerFired(streamID: Int32, now: Int64, into actions: inout [Action]) -> OnTimerFired {
@@ -456,22 +460,20 @@ public struct ConnectionStateMachine: Sendable {
         return result
     }
 
-    /// The stream closed before its answer went out (the client reset it): `.performActions`
-    /// (its record is completed as cancelled) when it waited, `.nothingOwed` otherwise.
-    public mutating func streamClosed(streamID: Int32, into actions: inout [Action]) -> OnStreamClosed {
-        var result = OnStreamClosed.nothingOwed
-        modify { live, _, _ in
-            guard let entry = live.waiting.removeValue(forKey: streamID) else { return }
+    /// Streams closed (every close the HTTP/2 session saw, in order): one whose answer still
+    /// waited was reset by the client, so its record is completed as cancelled and its timer
+    /// cancelled (`.performActions`); the others were answered, reset or refused already and
+    /// owe nothing (`.nothingOwed` when none waited).
+    public mutating func streamsClosed(_ streamIDs: [Int32], into actions: inout [Action]) -> OnStreamsClosed {
+        guard phase != .closed, !live.waiting.isEmpty else { return .nothingOwed }
+        var result = OnStreamsClosed.nothingOwed
+        for streamID in streamIDs {
+            guard let entry = live.waiting.removeValue(forKey: streamID) else { continue }
             result = .performActions
             if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
             actions.append(.complete(streamID: streamID, RecordedAnswer(outcome: .cancelled, answer: entry.answer)))
         }
         return result
-    }
-
-    /// Whether `streamID` waits for its answer (the session then watches for its close).
-    public func isWaiting(streamID: Int32) -> Bool {
-        phase != .closed && live.waiting[streamID] != nil
     }
 
     /// The connection has closed: every waiting stream ends unanswered. The result says who
