@@ -296,7 +296,12 @@ final class APNSSession {
             }
             let active = shared.faults.active
             let faults =
-                active.rawValue == 0 ? nil : faultInputs(active, request: request, environment: environment, now: now)
+                active.rawValue == 0
+                ? nil
+                : FaultInputs.live(
+                    active, faults: shared.faults, request: request, environment: environment, now: now,
+                    connectionID: connectionID, analysisOptions: shared.rules.policy.payloadAnalysis,
+                    registry: shared.registry, analysis: ruleAnalysis)
             actions.removeAll(keepingCapacity: true)
             let decided = machine.requestReady(
                 request, streamID: ready.streamID, environment: environment, registry: registry, rules: shared.rules,
@@ -347,64 +352,14 @@ final class APNSSession {
         }
     }
 
-    /// The fault controls as the machine's fault policy reads them.
-    private func faultInputs(
-        _ active: FaultControl.Active, request: APNSRequest, environment: APNSEnvironment, now: Int64
-    ) -> FaultInputs {
-        let faults = shared.faults
-        var inputs = FaultInputs()
-        inputs.shutdownMode = active.contains(.shutdown) && faults.isShuttingDown
-        inputs.unavailable = active.contains(.unavailable) && faults.unavailableUntil(now: now) != nil
-        if active.contains(.behaviors) { inputs.behaviors = faults.behaviors }
-        if active.contains(.throttle) { inputs.throttle = { faults.throttled(token: $0, now: now) } }
-        if active.contains(.rules) {
-            let connectionID = connectionID
-            let options = shared.rules.policy.payloadAnalysis
-            let registry = shared.registry
-            let analysis = ruleAnalysis
-            inputs.rule = { verdict, answer in
-                // Most pushes meet no rule that could match them: no facts made, nothing matched.
-                guard let candidates = faults.ruleSet.candidates(token: verdict.namedToken) else { return nil }
-                return faults.evaluate(
-                    candidates,
-                    facts: LiveRequestFacts(
-                        verdict: verdict, request: request, environment: environment, answer: answer,
-                        connectionID: connectionID, analysisOptions: options, registry: registry, analysis: analysis),
-                    connectionID: connectionID, now: now)
-            }
-        }
-        return inputs
-    }
-
     /// The client's GOAWAY and RST_STREAM frames and the server's (libnghttp2's own too) go to
     /// the connection log; streams that closed while their answer waited go to the machine.
     private func noteControlFramesAndClosedStreams() {
         countRefusedStreams()
         if !http2.controlFrames.isEmpty {
-            for frame in http2.takeControlFrames() {
-                switch frame {
-                case .goAway(let errorCode, let lastStreamID, let debugData, let sent):
-                    if sent {
-                        logger.info(
-                            "GOAWAY: \(String(decoding: debugData, as: UTF8.self))",
-                            metadata: ["apnsmock.error": "\(HTTP2ErrorCode(errorCode))"])
-                    }
-                    log(
-                        sent ? "goawaySent" : "goawayReceived",
-                        [
-                            ("errorCode", .string(HTTP2ErrorCode(errorCode).description)),
-                            ("lastStreamId", .integer(Int64(lastStreamID))),
-                            ("debug", .string(String(decoding: debugData, as: UTF8.self))),
-                        ])
-                case .resetStream(let streamID, let errorCode, let sent):
-                    log(
-                        "streamReset",
-                        [
-                            ("by", sent ? "server" : "client"), ("streamId", .integer(Int64(streamID))),
-                            ("errorCode", .string(HTTP2ErrorCode(errorCode).description)),
-                        ])
-                }
-            }
+            ControlFrameLog.note(
+                http2.takeControlFrames(), connection: connectionID, log: shared.connectionLog, now: shared.now(),
+                logger: logger)
         }
         // Every close is reported; the machine ends the streams it still owed (a client reset
         // while an answer waits), and ignores the others.
@@ -633,20 +588,5 @@ final class APNSSession {
         actions.removeAll(keepingCapacity: true)
         lastReceipt = nil
         completedAnswer = nil
-    }
-}
-
-extension DeliveryResponse {
-    /// What a record says went out: the answer on the stream, or only its reason in a GOAWAY
-    /// (no status); `nil` when nothing did.
-    init?(_ recorded: ConnectionStateMachine.RecordedAnswer) {
-        guard let answeredAt = recorded.answeredAt else { return nil }
-        if recorded.outcome == .goAway {
-            self.init(status: nil, reason: recorded.answer.reason, respondedAt: answeredAt, goAway: true)
-        } else {
-            self.init(
-                status: recorded.answer.status, reason: recorded.answer.reason, timestamp: recorded.answer.timestamp,
-                respondedAt: answeredAt)
-        }
     }
 }
