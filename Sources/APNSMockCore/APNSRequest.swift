@@ -1,5 +1,5 @@
 /// A request as the APNs rules see it: plain values, no transport types.
-public struct APNSRequest: Sendable {
+public struct APNSRequest: Sendable, Equatable {
     /// `:method`.
     public var method: String
     /// `:path`, including any query.

@@ -97,4 +97,15 @@ public struct APNSVerdict: Sendable, Equatable {
     /// Whether the request was accepted: 200, or 201 for a channel create and 204 for a channel
     /// delete ("Sending channel management requests to APNs").
     public var isAccepted: Bool { (200...299).contains(status) }
+
+    /// Whether a success to this request has an effect beyond the wire (cheap: asked for every
+    /// request): a channel request, a broadcast, a Live Activity push the rules accepted (a
+    /// push-to-start may subscribe its activity to a channel).
+    public var successMayHaveEffect: Bool {
+        guard isAccepted else { return false }
+        switch kind {
+        case .channel, .broadcast: return true
+        case .push: return pushType == .liveactivity
+        }
+    }
 }

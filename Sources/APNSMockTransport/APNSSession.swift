@@ -51,11 +51,6 @@ final class APNSSession {
     /// What success answers do to the registry (channels, subscriptions) and the store (a
     /// broadcast's deliveries).
     private let effects: AnswerEffects
-    /// Requests with effects whose answer waits (a delay), by stream: carried out when it goes out.
-    private var waitingEffects: [Int32: CurrentRequest] = [:]
-    /// An answer its effects completed (a new channel id, a configuration) for the `respond`
-    /// that follows its record.
-    private var completedAnswer: (streamID: Int32, answer: APNSAnswer)?
     /// Answers counted by label set (`apns_mock_requests_total`), without a registry look-up.
     private var requestCounters: RequestCounters
     /// When the requests being answered now had all arrived (monotonic nanoseconds): where an
@@ -69,6 +64,24 @@ final class APNSSession {
         var environment: APNSEnvironment
         var streamID: Int32
         var receivedAt: Int64
+
+        init(
+            request: APNSRequest, verdict: APNSVerdict, environment: APNSEnvironment, streamID: Int32,
+            receivedAt: Int64
+        ) {
+            self.request = request
+            self.verdict = verdict
+            self.environment = environment
+            self.streamID = streamID
+            self.receivedAt = receivedAt
+        }
+
+        /// The request the machine held for its effect, on `streamID`.
+        init(_ held: HeldRequest, streamID: Int32) {
+            self.init(
+                request: held.request, verdict: held.verdict, environment: held.environment, streamID: streamID,
+                receivedAt: held.receivedAt)
+        }
     }
 
     /// A connection just accepted: nothing read yet, no SETTINGS sent.
@@ -310,31 +323,23 @@ final class APNSSession {
             if let faultID = decided.faultID { shared.metrics.faultFired(ruleID: faultID) }
             http2.finishAnswer(ready.request)
             if case .answerNow(var answer) = decided.next {
-                // The common case: recorded once, answered, nothing else.
-                if AnswerEffects.mayHaveEffect(decided.verdict) {
-                    answerWithEffects(
-                        CurrentRequest(
-                            request: request, verdict: decided.verdict, environment: environment,
-                            streamID: ready.streamID, receivedAt: now), answer: answer, faultID: decided.faultID,
-                        detail: decided.detail)
-                } else {
-                    let receipt = shared.store.record(
-                        record(
-                            answer: answer,
-                            response: DeliveryResponse(
-                                status: answer.status, reason: answer.reason, timestamp: answer.timestamp,
-                                respondedAt: now),
-                            outcome: .answered, faultID: decided.faultID, detail: decided.detail, request: request,
-                            verdict: decided.verdict, environment: environment, streamID: ready.streamID,
-                            receivedAt: now, channelID: nil))
-                    answer.apnsID = receipt.apnsID
-                    if answer.status != 200 {
-                        noteRejection(answer, goAway: false, verdict: decided.verdict, detail: decided.detail, now: now)
-                    }
-                    respond(
-                        streamID: ready.streamID, answer,
-                        AnswerLabels(kind: decided.verdict.kind, pushType: decided.verdict.pushType, readyAt: readyAt))
+                // The common case: recorded once, answered, nothing else (no effect to run).
+                let receipt = shared.store.record(
+                    record(
+                        answer: answer,
+                        response: DeliveryResponse(
+                            status: answer.status, reason: answer.reason, timestamp: answer.timestamp,
+                            respondedAt: now),
+                        outcome: .answered, faultID: decided.faultID, detail: decided.detail, request: request,
+                        verdict: decided.verdict, environment: environment, streamID: ready.streamID,
+                        receivedAt: now, channelID: nil))
+                answer.apnsID = receipt.apnsID
+                if answer.status != 200 {
+                    noteRejection(answer, goAway: false, verdict: decided.verdict, detail: decided.detail, now: now)
                 }
+                respond(
+                    streamID: ready.streamID, answer,
+                    AnswerLabels(kind: decided.verdict.kind, pushType: decided.verdict.pushType, readyAt: readyAt))
             } else {
                 let current = CurrentRequest(
                     request: request, verdict: decided.verdict, environment: environment, streamID: ready.streamID,
@@ -403,46 +408,12 @@ final class APNSSession {
         }
     }
 
-    /// The common case of a request whose success has effects (a channel request, a broadcast, a
-    /// push-to-start): carried out, recorded, answered, and a broadcast's deliveries recorded.
-    private func answerWithEffects(_ current: CurrentRequest, answer: APNSAnswer, faultID: String?, detail: String?) {
-        var answer = answer
-        let now = current.receivedAt
-        let subscribed = applyEffects(current, answer: &answer, now: now)
-        let record = record(
-            answer: answer,
-            response: DeliveryResponse(
-                status: answer.status, reason: answer.reason, timestamp: answer.timestamp, respondedAt: now),
-            outcome: .answered, faultID: faultID, detail: detail, request: current.request, verdict: current.verdict,
-            environment: current.environment, streamID: current.streamID, receivedAt: now,
-            channelID: subscribed ?? current.verdict.channelID)
-        let receipt = shared.store.record(record)
-        answer.apnsID = receipt.apnsID
-        if !(200...299).contains(answer.status) {
-            noteRejection(answer, goAway: false, verdict: current.verdict, detail: record.detail, now: now)
-        }
-        respond(
-            streamID: current.streamID, answer,
-            AnswerLabels(kind: current.verdict.kind, pushType: current.verdict.pushType, readyAt: readyAt))
-        recordFollowUps(
-            of: record, apnsID: receipt.apnsID, succeeded: current.verdict.isAccepted && answer.status == 200,
-            subscribedChannel: subscribed)
-    }
-
     /// Logs a rejection (`notice`, rate-limited across the server): Apple's reason and the
     /// mock's detail. Only for rejections, never on a success's path.
     private func noteRejection(_ answer: APNSAnswer, goAway: Bool, verdict: APNSVerdict, detail: String?, now: Int64) {
         shared.rejections.note(
             status: goAway ? nil : answer.status, reason: answer.reason, detail: detail ?? verdict.detail,
             kind: verdict.kind, apnsID: answer.apnsID.text, connectionID: connectionID, now: now, logger: logger)
-    }
-
-    /// Carries out what a success `answer` to `current` does (`AnswerEffects`), completing the
-    /// answer; returns the channel the record names, when the effect says.
-    private func applyEffects(_ current: CurrentRequest, answer: inout APNSAnswer, now: Int64) -> String? {
-        effects.apply(
-            current.verdict, request: current.request, environment: current.environment, answer: &answer, now: now,
-            random: &random)
     }
 
     /// What follows a success with effects, once its record is stored (`apnsID`, its final id):
@@ -496,22 +467,26 @@ final class APNSSession {
             detail: detail ?? verdict.detail)
     }
 
-    /// Performs the actions; `current` is the request they were decided for, if any (its record).
+    /// Performs the step's actions; `current` is the request they were decided for, if any (its
+    /// record).
     private func perform(_ current: CurrentRequest? = nil) {
-        for action in actions {
+        perform(actions, current: current, effect: nil)
+        actions.removeAll(keepingCapacity: true)
+        lastReceipt = nil
+    }
+
+    /// Performs `list`; `effect`: the request whose effect ran, for the records that follow it.
+    private func perform(
+        _ list: [ConnectionStateMachine.Action], current: CurrentRequest?, effect held: CurrentRequest?
+    ) {
+        for action in list {
             switch action {
-            case .record(let streamID, var recorded):
+            case .record(let streamID, let recorded):
                 guard let current, current.streamID == streamID else { continue }
                 if !recorded.outcome.isOpen && recorded.outcome != .answered {
                     shared.metrics.unanswered(recorded.outcome)
                 }
-                var subscribed: String?
-                let hasEffect = recorded.outcome == .answered && AnswerEffects.mayHaveEffect(current.verdict)
-                if hasEffect {
-                    subscribed = applyEffects(current, answer: &recorded.answer, now: recorded.answeredAt ?? 0)
-                    completedAnswer = (streamID, recorded.answer)
-                }
-                let stored = record(recorded, of: current, channelID: subscribed)
+                let stored = record(recorded, of: current, channelID: recorded.effect?.recordChannelID)
                 let receipt = shared.store.record(stored)
                 lastReceipt = (streamID, receipt)
                 if recorded.outcome == .goAway || !(200...299).contains(recorded.answer.status) {
@@ -521,41 +496,31 @@ final class APNSSession {
                         answer, goAway: recorded.outcome == .goAway, verdict: current.verdict, detail: stored.detail,
                         now: current.receivedAt)
                 }
-                if recorded.outcome.isOpen {
-                    openRecords[streamID] = receipt
-                    // Its answer waits: its effects are carried out when it goes out.
-                    if AnswerEffects.mayHaveEffect(current.verdict) { waitingEffects[streamID] = current }
-                }
-                if hasEffect {
+                if recorded.outcome.isOpen { openRecords[streamID] = receipt }
+                if let effect = recorded.effect {
                     recordFollowUps(
                         of: stored, apnsID: receipt.apnsID,
                         succeeded: current.verdict.isAccepted && recorded.answer.status == 200,
-                        subscribedChannel: subscribed)
+                        subscribedChannel: effect.recordChannelID)
                 }
-            case .complete(let streamID, var recorded):
+            case .complete(let streamID, let recorded):
                 guard let receipt = openRecords[streamID] else { continue }
                 if !recorded.outcome.isOpen && recorded.outcome != .answered {
                     // Never answered: the answer that would have been counted will not come.
                     shared.metrics.unanswered(recorded.outcome)
                 }
-                if let waiting = waitingEffects.removeValue(forKey: streamID), recorded.outcome == .answered {
-                    // A delayed answer's effects, when it goes out (the record keeps the channel it named).
-                    let subscribed = applyEffects(waiting, answer: &recorded.answer, now: recorded.answeredAt ?? 0)
-                    completedAnswer = (streamID, recorded.answer)
+                if let effect = recorded.effect, let held, held.streamID == streamID {
+                    // A delayed answer's effect ran as it went out: what follows it.
                     recordFollowUps(
-                        of: record(recorded, of: waiting), apnsID: receipt.apnsID,
-                        succeeded: waiting.verdict.isAccepted && recorded.answer.status == 200,
-                        subscribedChannel: subscribed)
+                        of: record(recorded, of: held), apnsID: receipt.apnsID,
+                        succeeded: held.verdict.isAccepted && recorded.answer.status == 200,
+                        subscribedChannel: effect.recordChannelID)
                 }
                 shared.store.complete(
                     sequence: receipt.sequence, with: DeliveryResponse(recorded), outcome: recorded.outcome)
                 if !recorded.outcome.isOpen { openRecords[streamID] = nil }
                 lastReceipt = (streamID, receipt)
             case .respond(let streamID, var answer, let labels):
-                if let completed = completedAnswer, completed.streamID == streamID {
-                    answer = completed.answer
-                    completedAnswer = nil
-                }
                 // A generated apns-id is completed by the store from the record's sequence number.
                 if let last = lastReceipt, last.streamID == streamID {
                     answer.apnsID = last.receipt.apnsID
@@ -563,6 +528,14 @@ final class APNSSession {
                     answer.apnsID = receipt.apnsID
                 }
                 respond(streamID: streamID, answer, labels)
+            case .applyEffect(let streamID, let at, let request):
+                // The effect runs now, as the answer goes out; the machine finishes the answer with
+                // what it did and appends the rest (the record, the answer, any GOAWAY or close).
+                let outcome = effects.perform(request, now: at, random: &random)
+                var rest: [ConnectionStateMachine.Action] = []
+                if machine.effectApplied(streamID: streamID, outcome: outcome, into: &rest) == .performActions {
+                    perform(rest, current: current, effect: CurrentRequest(request, streamID: streamID))
+                }
             case .resetStream(let streamID, let errorCode):
                 logger.debug(
                     "RST_STREAM", metadata: ["apnsmock.stream.id": "\(streamID)", "apnsmock.error": "\(errorCode)"])
@@ -585,8 +558,5 @@ final class APNSSession {
                 }
             }
         }
-        actions.removeAll(keepingCapacity: true)
-        lastReceipt = nil
-        completedAnswer = nil
     }
 }

@@ -2,12 +2,14 @@ import APNSMockCore
 import APNSMockRegistry
 import APNSMockStore
 
-/// What a success answer does beyond the wire, carried out when it goes out (APNS-REFERENCE
-/// §6): a channel request changes the registry's channels (and the answer gets what it returns:
-/// a new `apns-channel-id`, a configuration, a list); a broadcast reaches the devices subscribed
-/// to its channel (one record each, `viaChannel`), and its `end` event ends their subscriptions;
-/// a push-to-start whose `aps` names an `input-push-channel` subscribes the device's new Live
-/// Activity to that channel (the mock's model of the device).
+/// What a success answer does beyond the wire, carried out when the machine asks
+/// (`applyEffect`), just before the answer goes out (APNS-REFERENCE §6): a channel request
+/// changes the registry's channels (and reports what the answer gets: a new `apns-channel-id`,
+/// a configuration, a list); a broadcast reaches the devices subscribed to its channel (one
+/// record each, `viaChannel`), and its `end` event ends their subscriptions; a push-to-start
+/// whose `aps` names an `input-push-channel` subscribes the device's new Live Activity to that
+/// channel (the mock's model of the device). It never changes an answer: it reports
+/// (`EffectOutcome`), and the machine finishes the answer.
 ///
 /// The rules decided from a snapshot; this runs against the registry as it is now, so a channel
 /// deleted or filled meanwhile is answered as Apple would (`ChannelNotRegistered`,
@@ -15,43 +17,31 @@ import APNSMockStore
 struct AnswerEffects {
     let registry: Registry
 
-    /// Whether a request judged as `verdict` may have an effect (cheap: checked for every push).
-    static func mayHaveEffect(_ verdict: APNSVerdict) -> Bool {
-        switch verdict.kind {
-        case .channel, .broadcast: true
-        case .push: verdict.pushType == .liveactivity && verdict.isAccepted
-        }
-    }
-
-    /// Carries out a channel request's operation and completes `answer` with what it returns; a
-    /// push-to-start's subscription. Returns the channel the record names (`nil`: the verdict's).
-    /// Only a request the rules accepted and that is answered with a success has an effect: a
-    /// fault rule's failure on an accepted request has none, and its success on a rejected one
-    /// goes out as the rule says, with none either.
-    func apply(
-        _ verdict: APNSVerdict, request: APNSRequest, environment: APNSEnvironment, answer: inout APNSAnswer,
-        now: Int64, random: inout FastRandom
-    ) -> String? {
-        guard verdict.isAccepted, (200...299).contains(answer.status) else { return nil }
+    /// Carries out the effect of a success to `held` (the machine asks only for a request the
+    /// rules accepted whose answer is a success): a channel request's operation, a broadcast's
+    /// check that its channel is still there, a push-to-start's subscription. Returns what it did.
+    func perform(_ held: HeldRequest, now: Int64, random: inout FastRandom) -> EffectOutcome {
+        let verdict = held.verdict
         switch verdict.kind {
         case .channel:
-            return applyChannelOperation(verdict, environment: environment, answer: &answer, now: now, random: &random)
+            return channelOperation(verdict, environment: held.environment, now: now, random: &random)
         case .broadcast:
-            if let id = verdict.channelID, registry.channel(id)?.environment != environment {
+            if let id = verdict.channelID, registry.channel(id)?.environment != held.environment {
                 // Deleted since the rules looked.
-                answer.reject(APNSStatus.forReason(.channelNotRegistered), .channelNotRegistered)
+                return EffectOutcome(change: .rejected(.channelNotRegistered))
             }
-            return nil
+            return EffectOutcome()
         case .push:
-            return subscribeStartedActivity(verdict, request: request, environment: environment)
+            return EffectOutcome(
+                recordChannelID: subscribeStartedActivity(verdict, request: held.request, environment: held.environment)
+            )
         }
     }
 
-    private func applyChannelOperation(
-        _ verdict: APNSVerdict, environment: APNSEnvironment, answer: inout APNSAnswer, now: Int64,
-        random: inout FastRandom
-    ) -> String? {
-        guard let operation = verdict.channelOperation, let bundleID = verdict.topic else { return nil }
+    private func channelOperation(
+        _ verdict: APNSVerdict, environment: APNSEnvironment, now: Int64, random: inout FastRandom
+    ) -> EffectOutcome {
+        guard let operation = verdict.channelOperation, let bundleID = verdict.topic else { return EffectOutcome() }
         let scope = ChannelScope(bundleID: bundleID, environment: environment)
         switch operation {
         case .create:
@@ -59,16 +49,13 @@ struct AnswerEffects {
                 let channel = try registry.createChannel(
                     in: scope, storagePolicy: verdict.storagePolicy ?? .mostRecentMessageStored,
                     pushType: verdict.sentPushType ?? "LiveActivity", createdAt: now, using: &random)
-                answer.channelID = channel.id
-                return channel.id
+                return EffectOutcome(change: .channelCreated(id: channel.id), recordChannelID: channel.id)
             } catch {
-                answer.reject(APNSStatus.forReason(error.reason), error.reason)
-                return nil
+                return EffectOutcome(change: .rejected(error.reason))
             }
         case .read:
             guard let id = verdict.channelID, let channel = registry.channel(id), channel.scope == scope else {
-                answer.reject(APNSStatus.forReason(.channelNotRegistered), .channelNotRegistered)
-                return nil
+                return EffectOutcome(change: .rejected(.channelNotRegistered))
             }
             var json = JSONWriter(capacity: 64)
             json.beginObject()
@@ -77,14 +64,12 @@ struct AnswerEffects {
             json.key("push-type")
             json.string(channel.pushType)
             json.endObject()
-            answer.body = json.bytes
-            return nil
+            return EffectOutcome(change: .body(json.bytes))
         case .delete:
             guard let id = verdict.channelID, registry.deleteChannel(id, in: scope) != nil else {
-                answer.reject(APNSStatus.forReason(.channelNotRegistered), .channelNotRegistered)
-                return nil
+                return EffectOutcome(change: .rejected(.channelNotRegistered))
             }
-            return nil
+            return EffectOutcome()
         case .list:
             var json = JSONWriter(capacity: 256)
             json.beginObject()
@@ -93,8 +78,7 @@ struct AnswerEffects {
             for channel in registry.channelDirectory().channels(in: scope) { json.string(channel.id) }
             json.endArray()
             json.endObject()
-            answer.body = json.bytes
-            return nil
+            return EffectOutcome(change: .body(json.bytes))
         }
     }
 

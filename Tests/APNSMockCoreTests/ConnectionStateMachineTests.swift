@@ -36,6 +36,7 @@ import Testing
             case .cancelTimer(let stream): "cancel \(stream)"
             case .close(let afterFlush): afterFlush ? "close after flush" : "close now"
             case .refuseStreamsBeingReceived(let except): "refuse all but \(except)"
+            case .applyEffect(let stream, let at, _): "effect \(stream) at \(at)"
             }
         }
     }
@@ -104,6 +105,39 @@ import Testing
             return carried
         }
         #expect(responded == [labels])
+    }
+
+    /// The decision is the answer: a success whose request has an effect waits for it before
+    /// any action (`applyEffect`), and is recorded and sent as the effect finished it, with the
+    /// rest of its fate after (here a GOAWAY that covers it, answer first).
+    @Test(arguments: [
+        (EffectOutcome(change: .channelCreated(id: "ch"), recordChannelID: "ch"), 201, "ch"),
+        (EffectOutcome(change: .rejected(.channelNotRegistered)), 400, nil),
+    ])
+    func aSuccessWithAnEffectIsAnsweredAsTheEffectFinishedIt(
+        _ outcome: EffectOutcome, _ status: Int, _ channelID: String?
+    ) throws {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        var decision = Self.decision(
+            stream: 1, fate: .goAway(errorCode: 0, lastStreamID: nil, debugData: [], order: .answerFirst))
+        decision.answer.status = 201
+        let held = HeldRequest(
+            request: Self.request(), verdict: APNSVerdict(status: 201, reason: nil, kind: .channel),
+            environment: .sandbox, receivedAt: 7)
+        decision.held = held
+        #expect(Self.decide(&machine, decision) == ["effect 1 at 0"])
+        var actions: [Machine.Action] = []
+        #expect(machine.effectApplied(streamID: 1, outcome: outcome, into: &actions) == .performActions)
+        #expect(Self.describe(actions) == ["record 1 \(status) answered", "respond 1 \(status)", "goaway 0 last "])
+        guard case .record(_, let recorded) = actions.first, case .respond(_, let sent, _) = actions[1] else {
+            Issue.record("no record and answer")
+            return
+        }
+        #expect(recorded.answer == sent, "the record and the wire carry one answer")
+        #expect(sent.channelID == channelID)
+        #expect(recorded.effect == outcome)
+        // Nothing is pending any more.
+        #expect(machine.effectApplied(streamID: 1, outcome: outcome, into: &actions) == .nothingOwed)
     }
 
     @Test func aStreamResetByTheClientWhileDelayedIsCancelledNotAnswered() {

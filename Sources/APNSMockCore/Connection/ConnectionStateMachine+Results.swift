@@ -67,6 +67,14 @@ extension ConnectionStateMachine {
         case nothingOwed
     }
 
+    /// What `effectApplied(streamID:outcome:into:)` did.
+    public enum OnEffectApplied: Sendable, Equatable {
+        /// The stream's answer, finished with the effect, and what follows were appended.
+        case performActions
+        /// No effect was pending for that stream.
+        case nothingOwed
+    }
+
     /// What `connectionClosed(error:into:)` says.
     public struct OnConnectionClosed: Sendable, Equatable {
         /// Who closed the connection and why: the server's reason when it began closing, else the client's.

@@ -38,6 +38,10 @@ public struct ConnectionStateMachine: Sendable {
         case close(afterFlush: Bool)
         /// Reset (REFUSED_STREAM) every open stream still being received, but `except`.
         case refuseStreamsBeingReceived(except: Int32)
+        /// Carry out the effect of a success to `held` as of `at` (epoch ms), then report what
+        /// it did with `effectApplied(streamID:outcome:into:)`, which finishes the stream's answer
+        /// and appends the rest. Always the last action of its event.
+        case applyEffect(streamID: Int32, at: Int64, HeldRequest)
     }
 
     /// What a record says of its request's answer: what went out (`answer` with `answeredAt`,
@@ -55,16 +59,20 @@ public struct ConnectionStateMachine: Sendable {
         /// the answer, in words (set when the record is first written; the rules' reasons are
         /// the verdict's `detail`).
         public var detail: String?
+        /// The effect the answer waited for, once it ran (the record names its channel, and a
+        /// broadcast's deliveries or a kept message follow).
+        public var effect: EffectOutcome?
 
         public init(
             outcome: DeliveryOutcome, answer: APNSAnswer, answeredAt: Int64? = nil, faultID: String? = nil,
-            detail: String? = nil
+            detail: String? = nil, effect: EffectOutcome? = nil
         ) {
             self.outcome = outcome
             self.answer = answer
             self.answeredAt = answeredAt
             self.faultID = faultID
             self.detail = detail
+            self.effect = effect
         }
     }
 
@@ -76,6 +84,22 @@ public struct ConnectionStateMachine: Sendable {
         var labels: AnswerLabels
         /// A hang: no timer runs.
         var hung: Bool
+        /// The request, when a success to it has an effect that runs when it is answered.
+        var held: HeldRequest? = nil
+    }
+
+    /// A stream whose answer waits for the effect it asked the transport to carry out
+    /// (`applyEffect`): the rest of its settling, done in `effectApplied`.
+    struct PendingEffect: Sendable {
+        var streamID: Int32
+        var answer: APNSAnswer
+        var fate: RequestDecision.Fate
+        var labels: AnswerLabels
+        var recorded: Bool
+        var faultID: String?
+        var detail: String?
+        /// When it was settled (epoch ms): the answer's time, and the effect's.
+        var at: Int64
     }
 
     /// The state of a connection that may still answer.
@@ -96,6 +120,9 @@ public struct ConnectionStateMachine: Sendable {
         var goAwayLastStreamID: Int32?
         /// The highest stream answered: no GOAWAY names a lower last stream id (RFC 9113 §6.8).
         var highestAnswered: Int32 = 0
+        /// The stream whose effect the transport is carrying out (between `applyEffect` and
+        /// `effectApplied`, within one step).
+        var pendingEffect: PendingEffect?
     }
 
     /// Where the connection is.
@@ -420,6 +447,9 @@ public struct ConnectionStateMachine: Sendable {
                 verdict, apnsID: Self.apnsID(verdict, random: &random), environment: environment, random: &random),
             fate: verdict.goAway ? .goAwayInsteadOfAnswer : .answer,
             labels: AnswerLabels(kind: verdict.kind, pushType: verdict.pushType, readyAt: readyAt))
+        if verdict.successMayHaveEffect {
+            decision.held = HeldRequest(request: request, verdict: verdict, environment: environment, receivedAt: now)
+        }
         if let faults {
             FaultPolicy.apply(
                 faults, verdict: verdict, environment: environment, draining: phase == .draining, now: now,
@@ -454,10 +484,28 @@ public struct ConnectionStateMachine: Sendable {
             live.waiting[streamID] = nil
             result = .performActions
             Self.settle(
-                streamID: streamID, answer: entry.answer, fate: entry.fate, labels: entry.labels, recorded: true,
-                faultID: nil, now: now, live: &live, phase: &phase, closeReason: &closeReason, into: &actions)
+                streamID: streamID, answer: entry.answer, fate: entry.fate, labels: entry.labels, held: entry.held,
+                recorded: true, faultID: nil, now: now, live: &live, phase: &phase, closeReason: &closeReason,
+                into: &actions)
         }
         return result
+    }
+
+    /// The effect `applyEffect` asked for has run (`outcome`): the stream's answer is finished
+    /// with it and settled (`.performActions`); `.nothingOwed` when no effect was pending for it.
+    public mutating func effectApplied(
+        streamID: Int32, outcome: EffectOutcome, into actions: inout [Action]
+    ) -> OnEffectApplied {
+        guard var pending = live.pendingEffect, pending.streamID == streamID else { return .nothingOwed }
+        live.pendingEffect = nil
+        pending.answer.settle(with: outcome)
+        modify { live, phase, closeReason in
+            Self.settle(
+                streamID: streamID, answer: pending.answer, fate: pending.fate, labels: pending.labels, held: nil,
+                effect: outcome, recorded: pending.recorded, faultID: pending.faultID, detail: pending.detail,
+                now: pending.at, live: &live, phase: &phase, closeReason: &closeReason, into: &actions)
+        }
+        return .performActions
     }
 
     /// Streams closed (every close the HTTP/2 session saw, in order): one whose answer still
@@ -640,7 +688,8 @@ public struct ConnectionStateMachine: Sendable {
         into actions: inout [Action]
     ) -> Bool {
         let streamID = decision.streamID
-        if decision.fate == .answer, decision.delayMilliseconds == nil, decision.maxConcurrentStreams == nil,
+        if decision.fate == .answer, decision.held == nil, decision.delayMilliseconds == nil,
+            decision.maxConcurrentStreams == nil,
             decision.streamLimit == nil, !decision.refuseOpenStreams, !(firstAuthenticated && live.authLimited),
             phase != .closing, live.goAwayLastStreamID.map({ streamID <= $0 }) ?? true
         {
@@ -685,7 +734,8 @@ public struct ConnectionStateMachine: Sendable {
             }
             if let delay = decision.delayMilliseconds {
                 live.waiting[streamID] = Waiting(
-                    answer: decision.answer, fate: decision.fate, labels: decision.labels, hung: false)
+                    answer: decision.answer, fate: decision.fate, labels: decision.labels, hung: false,
+                    held: decision.held)
                 actions.append(
                     .record(
                         streamID: streamID,
@@ -697,11 +747,22 @@ public struct ConnectionStateMachine: Sendable {
             }
             Self.settle(
                 streamID: streamID, answer: decision.answer, fate: decision.fate, labels: decision.labels,
-                recorded: false, faultID: decision.faultID, detail: decision.detail, now: now, live: &live,
+                held: decision.held, recorded: false, faultID: decision.faultID, detail: decision.detail, now: now,
+                live: &live,
                 phase: &phase,
                 closeReason: &closeReason, into: &actions)
         }
         return false
+    }
+
+    /// Whether `fate` answers `streamID` now (so that a success's effect must run first).
+    private static func answersNow(streamID: Int32, fate: RequestDecision.Fate, live: Live) -> Bool {
+        switch fate {
+        case .answer, .close(respondFirst: true): return true
+        case .goAway(_, let requested, _, _):
+            return requested.map { streamID <= max($0, live.highestAnswered) } ?? true
+        case .hang, .reset, .goAwayInsteadOfAnswer, .close(respondFirst: false): return false
+        }
     }
 
     /// Refuses the waiting streams `refused` picks (RST_STREAM REFUSED_STREAM, timers cancelled)
@@ -725,9 +786,13 @@ public struct ConnectionStateMachine: Sendable {
 
     /// Carries out `fate` for a stream now: `recorded` says whether its record exists already
     /// (it waited), so that the record is written (`record`) or completed (`complete`) once.
+    ///
+    /// A success to `held` (a request whose success has an effect) waits for the effect first:
+    /// before any action, the machine asks for it (`applyEffect`) and settles in
+    /// `effectApplied`, with the answer the effect completed (`effect`).
     private static func settle(
-        streamID: Int32, answer: APNSAnswer, fate: RequestDecision.Fate, labels: AnswerLabels, recorded: Bool,
-        faultID: String?,
+        streamID: Int32, answer: APNSAnswer, fate: RequestDecision.Fate, labels: AnswerLabels,
+        held: HeldRequest? = nil, effect: EffectOutcome? = nil, recorded: Bool, faultID: String?,
         detail: String? = nil, now: Int64, live: inout Live, phase: inout Phase, closeReason: inout CloseReason?,
         into actions: inout [Action]
     ) {
@@ -740,12 +805,19 @@ public struct ConnectionStateMachine: Sendable {
                     ? .complete(streamID: streamID, recordedAnswer) : .record(streamID: streamID, recordedAnswer))
         }
         func answerNow() {
-            note(RecordedAnswer(outcome: .answered, answer: answer, answeredAt: now))
+            note(RecordedAnswer(outcome: .answered, answer: answer, answeredAt: now, effect: effect))
             actions.append(.respond(streamID: streamID, answer, labels))
             live.highestAnswered = max(live.highestAnswered, streamID)
         }
         if phase == .closing {
             note(RecordedAnswer(outcome: .connectionClosed, answer: answer))
+            return
+        }
+        if let held, (200...299).contains(answer.status), answersNow(streamID: streamID, fate: fate, live: live) {
+            live.pendingEffect = PendingEffect(
+                streamID: streamID, answer: answer, fate: fate, labels: labels, recorded: recorded, faultID: faultID,
+                detail: detail, at: now)
+            actions.append(.applyEffect(streamID: streamID, at: now, held))
             return
         }
         switch fate {

@@ -20,6 +20,9 @@ public struct RequestDecision: Sendable, Equatable {
     public var detail: String?
     /// What the answer is counted by when it goes out.
     public var labels: AnswerLabels
+    /// The request, when a success to it has an effect (`APNSVerdict.successMayHaveEffect`):
+    /// the effect runs before the success is answered.
+    public var held: HeldRequest?
 
     public init(
         streamID: Int32, answer: APNSAnswer, delayMilliseconds: Int64? = nil, fate: Fate = .answer,
