@@ -17,15 +17,17 @@ import Synchronization
 ///
 /// The event loop only hands the record over (`recordDecided`: a lock and an append to a bounded
 /// queue); a thread of its own encodes the lines and writes them (one `write` per batch). Before
-/// a connection sends its answers out it calls `awaitWritten`, which returns at once when the
-/// writer has caught up and otherwise waits for it, at most `maximumWait`: so an answer a client
-/// has received is on disk (in the kernel's page cache, which outlives a SIGKILL of the mock,
-/// not a power cut). When the disk cannot keep up, a wait that runs out marks the journal
-/// `behind` and answers stop waiting until the queue empties again; records that find the queue
-/// full (`queueLimit`) are not journaled and counted in `dropped`. Answers are never refused or
-/// held longer for the journal's sake.
+/// a connection sends its answers out it asks whether the records handed over so far are
+/// written (`isSettled`); if not, it holds those bytes and the writer calls it back when they
+/// are (`whenSettled`), at most `maximumWait` later, while its event loop serves every other
+/// connection. So an answer a client has received is on disk (in the kernel's page cache,
+/// which outlives a SIGKILL of the mock, not a power cut). When the disk cannot keep up, a wait
+/// that runs out marks the journal `behind` and answers stop waiting until the queue empties
+/// again; records that find the queue full (`queueLimit`) are not journaled and counted in
+/// `dropped`. Answers are never refused or held longer for the journal's sake.
 public final class DeliveryJournal: DeliveryRecordSink, @unchecked Sendable {
-    // Unchecked: `queue`, `stopping` are guarded by `queueCondition`; the counters are atomics.
+    // Unchecked: `queue`, `stopping` are guarded by `queueCondition`; `waiters` by
+    // `writtenCondition`; the counters are atomics.
     /// The journal's path.
     public let path: String
     /// The most records waiting to be written.
@@ -37,6 +39,8 @@ public final class DeliveryJournal: DeliveryRecordSink, @unchecked Sendable {
     private let queueCondition = NSCondition()
     private let writtenCondition = NSCondition()
     private var queue: [DeliveryRecord] = []
+    /// Callers waiting for a count of records to be settled (`whenSettled`).
+    private var waiters: [(target: UInt64, release: @Sendable () -> Void)] = []
     private var stopping = false
     private let finished = DispatchSemaphore(value: 0)
     /// Records handed over (written, queued, or dropped).
@@ -85,19 +89,48 @@ public final class DeliveryJournal: DeliveryRecordSink, @unchecked Sendable {
         queueCondition.unlock()
     }
 
+    public var handedOverCount: UInt64 { handedOver.load(ordering: .acquiring) }
+
+    public func isSettled(upTo target: UInt64) -> Bool {
+        settled.load(ordering: .acquiring) >= target || isBehind.load(ordering: .relaxed)
+    }
+
+    public func whenSettled(upTo target: UInt64, _ release: @escaping @Sendable () -> Void) {
+        writtenCondition.lock()
+        guard !isSettled(upTo: target) else {
+            writtenCondition.unlock()
+            release()
+            return
+        }
+        waiters.append((target, release))
+        writtenCondition.unlock()
+    }
+
+    public func gaveUpWaiting() {
+        writtenCondition.lock()
+        if settled.load(ordering: .acquiring) < handedOver.load(ordering: .acquiring) {
+            isBehind.store(true, ordering: .relaxed)
+        }
+        let released = waiters
+        waiters = []
+        writtenCondition.unlock()
+        for waiter in released { waiter.release() }
+    }
+
+    /// Returns once every record handed over so far is written, or `maximumWait` has passed (the
+    /// journal is then `behind`). Blocks the calling thread: for tests and the end of a run,
+    /// never on an event loop.
     public func awaitWritten() {
         let target = handedOver.load(ordering: .acquiring)
-        guard settled.load(ordering: .acquiring) < target, !isBehind.load(ordering: .relaxed) else { return }
+        guard !isSettled(upTo: target) else { return }
         let deadline = Date().addingTimeInterval(
             Double(maximumWait.components.seconds) + Double(maximumWait.components.attoseconds) / 1e18)
         writtenCondition.lock()
-        defer { writtenCondition.unlock() }
-        while settled.load(ordering: .acquiring) < target {
-            if !writtenCondition.wait(until: deadline) {
-                if settled.load(ordering: .acquiring) < target { isBehind.store(true, ordering: .relaxed) }
-                return
-            }
+        while !isSettled(upTo: target) {
+            if !writtenCondition.wait(until: deadline) { break }
         }
+        writtenCondition.unlock()
+        if !isSettled(upTo: target) { gaveUpWaiting() }
     }
 
     public var progress: DeliveryRecordSinkProgress {
@@ -152,8 +185,17 @@ public final class DeliveryJournal: DeliveryRecordSink, @unchecked Sendable {
         let now = settled.add(count, ordering: .releasing).newValue
         writtenCondition.lock()
         if now >= handedOver.load(ordering: .acquiring) { isBehind.store(false, ordering: .relaxed) }
+        var released: [@Sendable () -> Void] = []
+        if !waiters.isEmpty {
+            waiters.removeAll { waiter in
+                guard waiter.target <= now else { return false }
+                released.append(waiter.release)
+                return true
+            }
+        }
         writtenCondition.broadcast()
         writtenCondition.unlock()
+        for release in released { release() }
     }
 
     /// Writes all of `bytes`; `false` when the system refused.

@@ -38,6 +38,14 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private var timers: [Int32: Scheduled<Void>] = [:]
     /// The last ciphertext write, which a close after flush waits for.
     private var lastWrite: EventLoopFuture<Void>?
+    /// With `--journal`: ciphertext held until the journal has written the records its answers
+    /// are for (`target`: how many records had been handed over), oldest first. The event loop
+    /// goes on serving other connections meanwhile.
+    private var heldForJournal: [(target: UInt64, bytes: ByteBuffer)] = []
+    /// Gives up holding after the journal's `maximumWait` (it is then `behind`).
+    private var journalGiveUp: Scheduled<Void>?
+    /// A close after flush asked for while bytes were held: done once they are written.
+    private var closeAfterHeld = false
     /// When bytes last arrived (`--idle-timeout`), as the event loop's uptime.
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
@@ -99,6 +107,9 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         shared.connectionLog.closed(id: connectionID, at: shared.now(), by: reason.by, reason: reason.description)
         for timer in timers.values { timer.cancel() }
         timers.removeAll()
+        journalGiveUp?.cancel()
+        journalGiveUp = nil
+        heldForJournal.removeAll()
         session = nil
         tls = nil
         cleartextRefusal = nil
@@ -362,11 +373,62 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     private func flushCiphertext(context: ChannelHandlerContext) {
         guard let tls, tls.pendingCiphertext > 0 else { return }
-        // With a journal, answers go out once their records are written (usually at once).
-        shared.store.sink?.awaitWritten()
         var buffer = context.channel.allocator.buffer(capacity: tls.pendingCiphertext)
         tls.drainCiphertext { buffer.writeBytes($0) }
+        // With a journal, answers go out once their records are written (usually at once);
+        // until then they are held, behind any bytes held before them.
+        if let sink = shared.store.sink {
+            let target = sink.handedOverCount
+            if !heldForJournal.isEmpty || !sink.isSettled(upTo: target) {
+                heldForJournal.append((target, buffer))
+                if heldForJournal.count == 1 { waitForJournal(sink, upTo: target, context: context) }
+                return
+            }
+        }
         lastWrite = context.writeAndFlush(wrapOutboundOut(buffer))
+    }
+
+    /// Asks the journal to call back once `target` records are written, and starts the
+    /// give-up timer if none runs.
+    private func waitForJournal(_ sink: any DeliveryRecordSink, upTo target: UInt64, context: ChannelHandlerContext) {
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        sink.whenSettled(upTo: target) { eventLoop.execute { bound.value.releaseHeldForJournal(givingUp: false) } }
+        if journalGiveUp == nil {
+            journalGiveUp = eventLoop.scheduleTask(in: TimeAmount(sink.maximumWait)) {
+                bound.value.releaseHeldForJournal(givingUp: true)
+            }
+        }
+    }
+
+    /// Writes the held bytes whose records are written (all of them when `givingUp`: the
+    /// journal could not keep up and is `behind`), in order; waits again for the rest; closes
+    /// if a close after flush was asked for meanwhile.
+    private func releaseHeldForJournal(givingUp: Bool) {
+        guard let context, let sink = shared.store.sink, !heldForJournal.isEmpty else { return }
+        if givingUp {
+            journalGiveUp = nil
+            sink.gaveUpWaiting()
+        }
+        var wrote = 0
+        for held in heldForJournal {
+            guard sink.isSettled(upTo: held.target) else { break }
+            lastWrite = context.write(wrapOutboundOut(held.bytes))
+            wrote += 1
+        }
+        guard wrote > 0 else { return }
+        heldForJournal.removeFirst(wrote)
+        context.flush()
+        if let next = heldForJournal.first {
+            waitForJournal(sink, upTo: next.target, context: context)
+            return
+        }
+        journalGiveUp?.cancel()
+        journalGiveUp = nil
+        if closeAfterHeld {
+            closeAfterHeld = false
+            closeChannel(afterFlush: true, context: context)
+        }
     }
 
     /// Closes for `reason` (the session's machine keeps it for the connection log), unless the
@@ -386,6 +448,15 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private func performClose(afterFlush: Bool) {
         guard let context, !channelClosing else { return }
         channelClosing = true
+        if afterFlush, !heldForJournal.isEmpty {
+            // Answers held for the journal go out first.
+            closeAfterHeld = true
+            return
+        }
+        closeChannel(afterFlush: afterFlush, context: context)
+    }
+
+    private func closeChannel(afterFlush: Bool, context: ChannelHandlerContext) {
         if afterFlush, let lastWrite {
             let channel = context.channel
             let eventLoop = context.eventLoop

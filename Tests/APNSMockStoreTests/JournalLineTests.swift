@@ -11,7 +11,11 @@ import Testing
     final class CollectingSink: DeliveryRecordSink, Sendable {
         let records = Mutex<[DeliveryRecord]>([])
         func recordDecided(_ record: DeliveryRecord) { records.withLock { $0.append(record) } }
-        func awaitWritten() {}
+        var handedOverCount: UInt64 { UInt64(records.withLock { $0.count }) }
+        func isSettled(upTo target: UInt64) -> Bool { true }
+        func whenSettled(upTo target: UInt64, _ release: @escaping @Sendable () -> Void) { release() }
+        var maximumWait: Duration { .zero }
+        func gaveUpWaiting() {}
         var progress: DeliveryRecordSinkProgress {
             DeliveryRecordSinkProgress(written: 0, queued: 0, dropped: 0, failedWrites: 0, behind: false)
         }

@@ -2,6 +2,7 @@ import APNSMock
 import APNSMockCore
 import APNSMockStore
 import Foundation
+import Synchronization
 import Testing
 
 /// The journal's writer (`DeliveryJournal`) on its own: what `awaitWritten` promises, and what
@@ -37,6 +38,47 @@ import Testing
         let contents = try DeliveryJournal.read(path: path)
         #expect(contents.records.map(\.sequence) == Array(1...1000))
         #expect(!contents.cutOffLastLine)
+    }
+
+    /// What a connection does with `--journal`, without blocking its event loop: it holds its
+    /// answers while the records they are for are not written (`isSettled`), and is called back
+    /// when they are (`whenSettled`); a wait that runs out (`gaveUpWaiting`) marks the journal
+    /// `behind`, releases every waiter, and answers stop waiting until it has caught up.
+    @Test func waitersAreCalledBackOnceTheirRecordsAreWritten() async throws {
+        let path = JournalTests.temporaryPath("journal.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try DeliveryJournal(path: path)
+        defer { journal.finish() }
+        #expect(journal.isSettled(upTo: journal.handedOverCount), "nothing handed over: nothing to wait for")
+        for sequence in 1...100 { journal.recordDecided(Self.record(UInt64(sequence))) }
+        let target = journal.handedOverCount
+        #expect(target == 100)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            journal.whenSettled(upTo: target) { done.resume() }
+        }
+        // Called back only once the records are in the file.
+        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 100)
+        #expect(journal.isSettled(upTo: target))
+        // Called at once when already written.
+        let immediate = Mutex(false)
+        journal.whenSettled(upTo: target) { immediate.withLock { $0 = true } }
+        #expect(immediate.withLock { $0 })
+    }
+
+    /// A wait that ran out: giving up releases every waiter (the connections write what they
+    /// held); a journal that has caught up is not `behind`.
+    @Test func givingUpReleasesEveryWaiter() throws {
+        let path = JournalTests.temporaryPath("journal.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try DeliveryJournal(path: path, maximumWait: .milliseconds(50))
+        defer { journal.finish() }
+        // A count never handed over is never written: only giving up releases its waiters.
+        let released = Mutex(0)
+        for _ in 0..<3 { journal.whenSettled(upTo: 1_000) { released.withLock { $0 += 1 } } }
+        #expect(released.withLock { $0 } == 0)
+        journal.gaveUpWaiting()
+        #expect(released.withLock { $0 } == 3)
+        #expect(!journal.progress.behind, "nothing was handed over: nothing is behind")
     }
 
     /// A disk that refuses every write (`/dev/full`): answers do not wait forever, and the
