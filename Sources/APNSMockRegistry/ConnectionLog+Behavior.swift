@@ -9,17 +9,12 @@ extension ConnectionLog {
             var result = BehaviorConnection(
                 id: connection.id, openedAt: connection.openedAt, closedAt: connection.closedAt)
             for event in connection.events {
-                switch event.kind {
-                case "settingsSent":
-                    if let value = event.value("maxConcurrentStreams"), case .number(let limit, _) = value {
-                        result.maxConcurrentStreams = max(result.maxConcurrentStreams ?? 0, Int(limit))
-                    }
-                case "streamReset":
-                    if event.value("by") == .string("server"),
-                        event.value("errorCode") == .string(HTTP2ErrorCode.refusedStream.description)
-                    {
-                        result.refusedStreams += 1
-                    }
+                switch event.event {
+                case .settingsSent(let settings):
+                    result.maxConcurrentStreams = max(
+                        result.maxConcurrentStreams ?? 0, Int(settings.maxConcurrentStreams))
+                case .streamReset(by: .server, _, errorCode: .refusedStream):
+                    result.refusedStreams += 1
                 default:
                     break
                 }
@@ -27,9 +22,4 @@ extension ConnectionLog {
             return result
         }
     }
-}
-
-extension ConnectionLog.Event {
-    /// The detail named `key`, if the event has it.
-    func value(_ key: String) -> JSONValue? { details.first { $0.key == key }?.value }
 }

@@ -8,21 +8,22 @@ import NIOConcurrencyHelpers
 ///
 /// Thread-safe (a `NIOLockedValueBox`).
 public final class ConnectionLog: Sendable {
-    /// One thing that happened on a connection.
-    public struct Event: Sendable {
+    /// One thing that happened on a connection, and when.
+    public struct Event: Sendable, Equatable {
         /// Epoch milliseconds.
         public var at: Int64
-        /// `opened`, `handshake`, `handshakeFailed`, `settingsSent`, `goawaySent`,
-        /// `goawayReceived`, `streamReset`, `refused`, `closed`.
-        public var kind: String
-        /// The event's fields, written into its JSON object in order.
-        public var details: [(key: String, value: JSONValue)]
+        public var event: ConnectionEvent
 
-        public init(at: Int64, kind: String, details: [(key: String, value: JSONValue)] = []) {
+        public init(at: Int64, _ event: ConnectionEvent) {
             self.at = at
-            self.kind = kind
-            self.details = details
+            self.event = event
         }
+
+        /// `opened`, `handshake`, `handshakeFailed`, `settingsSent`, `goawaySent`,
+        /// `goawayReceived`, `streamReset`, `closed`.
+        public var kind: String { event.kind }
+        /// The event's fields, written into its JSON object in order.
+        public var details: [(key: String, value: JSONValue)] { event.details }
     }
 
     /// One connection's entry.
@@ -57,8 +58,13 @@ public final class ConnectionLog: Sendable {
     /// A connection was accepted.
     public func opened(id: UInt64, peer: String, at: Int64) {
         let connection = Connection(
-            id: id, peer: peer, openedAt: at, closedAt: nil, events: [Event(at: at, kind: "opened")], droppedEvents: 0)
+            id: id, peer: peer, openedAt: at, closedAt: nil, events: [Event(at: at, .opened)], droppedEvents: 0)
         state.withLockedValue { $0.live[id] = connection }
+    }
+
+    /// Adds `event`, which happened `at`, to a live connection.
+    public func note(_ id: UInt64, at: Int64, _ event: ConnectionEvent) {
+        note(id, Event(at: at, event))
     }
 
     /// Adds `event` to a live connection.
@@ -79,8 +85,7 @@ public final class ConnectionLog: Sendable {
         state.withLockedValue { state in
             guard var connection = state.live.removeValue(forKey: id) else { return }
             connection.closedAt = at
-            connection.events.append(
-                Event(at: at, kind: "closed", details: [("by", .string(by)), ("reason", .string(reason))]))
+            connection.events.append(Event(at: at, .closed(by: by, reason: reason)))
             state.closed.append(connection)
             if state.closed.count > closedLimit { state.closed.removeFirst(state.closed.count - closedLimit) }
         }

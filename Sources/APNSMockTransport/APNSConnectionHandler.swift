@@ -151,7 +151,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 let refused = shared.faults.tlsRefusals > 0 && shared.faults.takeTLSRefusal()
                 if session.greetingReceived(.tls, tlsRefused: refused) == .refuseTLS {
                     shared.metrics.handshake(.refused)
-                    log("handshakeFailed", [("error", "refused by the refuse-tls mode")])
+                    log(.handshakeFailed(error: "refused by the refuse-tls mode", alpnRefused: nil))
                     logger.info("TLS handshake refused (refuse-tls mode)")
                     performClose(afterFlush: false)
                     return
@@ -182,7 +182,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             process(context: context)
         case .refuseTLS:
             shared.metrics.handshake(.refused)
-            log("handshakeFailed", [("error", "refused by the refuse-tls mode")])
+            log(.handshakeFailed(error: "refused by the refuse-tls mode", alpnRefused: nil))
             logger.info("TLS handshake refused (refuse-tls mode)")
             greetingBytes = []
             performClose(afterFlush: false)
@@ -251,9 +251,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 } else {
                     logger.info("TLS handshake failed", metadata: ["apnsmock.tls.error": "\(message)"])
                 }
-                log(
-                    "handshakeFailed",
-                    [("error", .string(message)), ("alpnRefused", .bool(tls.refusedForALPN))])
+                log(.handshakeFailed(error: message, alpnRefused: tls.refusedForALPN))
                 flushCiphertext(context: context)
                 close(.handshakeFailed(message), afterFlush: false)
                 return
@@ -301,22 +299,22 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 "apnsmock.tls.version": "\(tls.protocolVersion)", "apnsmock.tls.alpn": "\(alpn ?? "none")",
                 "apnsmock.tls.sni": "\(serverName ?? "none")",
             ])
-        var details: [(key: String, value: JSONValue)] = [
-            ("tlsVersion", .string(tls.protocolVersion)), ("alpn", alpn.map { .string($0) } ?? .null),
-            ("serverName", serverName.map { .string($0) } ?? .null),
-        ]
+        var clientCertificate: (subject: String, trusted: Bool)?
         if let peer = tls.peerCertificate, case .certificate(let identity) = authentication {
-            details.append(("clientCertificate", .string(identity.subject)))
-            details.append(("clientCertificateTrusted", .bool(peer.verificationError == nil)))
+            clientCertificate = (identity.subject, peer.verificationError == nil)
         }
-        log("handshake", details)
+        log(
+            .handshake(
+                .init(
+                    tlsVersion: tls.protocolVersion, alpn: alpn, serverName: serverName,
+                    clientCertificate: clientCertificate)))
         // ALPN h2: the client committed to HTTP/2, so our SETTINGS go out now, as servers do.
         session.handshakeCompleted(authentication: authentication, alpn: alpn, serverName: serverName)
         sendHTTP2Output(context: context)
     }
 
-    private func log(_ kind: String, _ details: [(key: String, value: JSONValue)]) {
-        shared.connectionLog.note(connectionID, .init(at: shared.now(), kind: kind, details: details))
+    private func log(_ event: ConnectionEvent) {
+        shared.connectionLog.note(connectionID, at: shared.now(), event)
     }
 
     /// Token authentication, or the client certificate's identity and verdict.

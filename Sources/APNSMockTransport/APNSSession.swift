@@ -140,14 +140,11 @@ final class APNSSession {
         http2.start(initialMaxConcurrentStreams: opened.maxConcurrentStreams)
         let settings = shared.settings
         log(
-            "settingsSent",
-            [
-                ("maxConcurrentStreams", .integer(Int64(opened.maxConcurrentStreams))),
-                ("headerTableSize", .integer(Int64(settings.headerTableSize))),
-                ("initialWindowSize", .integer(Int64(settings.initialWindowSize))),
-                ("maxFrameSize", .integer(Int64(settings.maxFrameSize))),
-                ("maxHeaderListSize", .integer(Int64(settings.maxHeaderListSize))),
-            ])
+            .settingsSent(
+                .init(
+                    maxConcurrentStreams: opened.maxConcurrentStreams, headerTableSize: settings.headerTableSize,
+                    initialWindowSize: settings.initialWindowSize, maxFrameSize: settings.maxFrameSize,
+                    maxHeaderListSize: settings.maxHeaderListSize)))
         return opened.sendSettingsNow
     }
 
@@ -155,8 +152,8 @@ final class APNSSession {
     /// caller should close it now.
     func close(_ reason: CloseReason) -> Bool { machine.close(reason) == .closeNow }
 
-    private func log(_ kind: String, _ details: [(key: String, value: JSONValue)]) {
-        shared.connectionLog.note(connectionID, .init(at: shared.now(), kind: kind, details: details))
+    private func log(_ event: ConnectionEvent) {
+        shared.connectionLog.note(connectionID, at: shared.now(), event)
     }
 
     /// How a step of the session (a read, a timer, a shutdown, a timeout) asks the connection
@@ -544,7 +541,7 @@ final class APNSSession {
                 http2.goAway(errorCode: errorCode, debugData: debugData, lastStreamID: lastStreamID)
             case .announceMaxConcurrentStreams(let limit):
                 http2.announceMaxConcurrentStreams(limit)
-                log("settingsSent", [("maxConcurrentStreams", .integer(Int64(limit)))])
+                log(.settingsSent(.init(maxConcurrentStreams: limit)))
             case .startTimer(let streamID, let milliseconds):
                 driver?.startTimer(streamID: streamID, milliseconds: milliseconds)
             case .cancelTimer(let streamID):

@@ -19,23 +19,15 @@ enum ControlFrameLog {
                         metadata: ["apnsmock.error": "\(HTTP2ErrorCode(errorCode))"])
                 }
                 log.note(
-                    connection,
-                    .init(
-                        at: now, kind: sent ? "goawaySent" : "goawayReceived",
-                        details: [
-                            ("errorCode", .string(HTTP2ErrorCode(errorCode).description)),
-                            ("lastStreamId", .integer(Int64(lastStreamID))),
-                            ("debug", .string(String(decoding: debugData, as: UTF8.self))),
-                        ]))
+                    connection, at: now,
+                    .goAway(
+                        sentBy: sent ? .server : .client, errorCode: HTTP2ErrorCode(errorCode),
+                        lastStreamID: lastStreamID, debug: String(decoding: debugData, as: UTF8.self)))
             case .resetStream(let streamID, let errorCode, let sent):
                 log.note(
-                    connection,
-                    .init(
-                        at: now, kind: "streamReset",
-                        details: [
-                            ("by", .string(sent ? "server" : "client")), ("streamId", .integer(Int64(streamID))),
-                            ("errorCode", .string(HTTP2ErrorCode(errorCode).description)),
-                        ]))
+                    connection, at: now,
+                    .streamReset(by: sent ? .server : .client, streamID: streamID, errorCode: HTTP2ErrorCode(errorCode))
+                )
             }
         }
     }

@@ -87,7 +87,7 @@ import Testing
         Self.onThreads { thread, index in
             let id = UInt64(thread * Self.changesPerThread + index + 1)
             log.opened(id: id, peer: "127.0.0.1:\(index)", at: 1)
-            log.note(id, ConnectionLog.Event(at: 2, kind: "settings"))
+            log.note(id, at: 2, .settingsSent(.init(maxConcurrentStreams: 1)))
             if index % 2 == 0 { log.closed(id: id, at: 3, by: "client", reason: "done") }
         }
         let connections = log.connections()
