@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
-.PHONY: run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
+.PHONY: bench-journal run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
 # Builds only the server (not the benchmark and fuzz tools), then serves.
 run: deps
@@ -280,6 +280,12 @@ bench-guard: deps
 
 bench-quick:
 	BENCH_QUICK=1 $(MAKE) bench
+
+# p50/p99/p99.9 at -c 1 -m 1 with and without --journal, in interleaved rounds (bench/journal-latency.sh;
+# docs/BENCHMARKS.md, "The journal").
+bench-journal: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
+	bench/journal-latency.sh
 
 # Several event loops: futex calls (contended locks) per 1,000 pushes with 1 and 2 event loops
 # (bench/cores.sh; docs/BENCHMARKS.md, "Several cores"). About a minute after the release build.

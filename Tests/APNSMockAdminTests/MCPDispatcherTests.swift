@@ -178,6 +178,8 @@ import Testing
         "{", #"{"id":1,"method":"ping"}"#, "[]", "3", #"{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}"#,
         #"{"jsonrpc":"2.0","id":1,"method":"ping","params":null}"#, #"{"jsonrpc":"2.0","id":1,"method":7}"#,
         #"{"jsonrpc":"2.0","id":{},"method":"ping"}"#, #"{"jsonrpc":"2.0","id":1}"#,
+        #"{"jsonrpc":"2.0","id":2.5,"method":"ping"}"#, "[null, null]",
+        #"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":3}]"#,
     ])
     func aBodyThatIsNoMessageIsInvalid(_ body: String) async {
         guard case .invalid(let message) = await Self.dispatcher().reply(to: Array(body.utf8)) else {

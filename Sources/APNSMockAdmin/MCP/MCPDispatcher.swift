@@ -44,6 +44,10 @@ struct MCPDispatcher: Sendable {
             guard !messages.isEmpty else {
                 return .invalid(Self.error(id: .null, .invalidRequest, "an empty batch"))
             }
+            // A batch with a member that is no message is refused whole, as a lone one is.
+            for message in messages {
+                if let malformed = Self.malformation(of: message) { return .invalid(malformed) }
+            }
             var answers: [JSONValue] = []
             for message in messages {
                 if let answer = await answer(message) { answers.append(answer) }
@@ -61,10 +65,11 @@ struct MCPDispatcher: Sendable {
     static func malformation(of message: JSONValue) -> JSONValue? {
         let id: JSONValue
         switch message["id"] {
-        case .string?, .number?: id = message["id"] ?? .null
+        case .string?: id = message["id"] ?? .null
+        case .number(let number, _)? where number.rounded() == number: id = message["id"] ?? .null
         case nil: id = .null
         case let other?:
-            return error(id: .null, .invalidRequest, "id must be a string or a number; got \(other.jsonText)")
+            return error(id: .null, .invalidRequest, "id must be a string or a whole number; got \(other.jsonText)")
         }
         guard case .object = message else {
             return error(id: .null, .invalidRequest, "a JSON-RPC message is an object; got \(message.jsonText)")

@@ -27,7 +27,8 @@ enum MCPEndpoint {
         func perform(_ call: AdminCall, authorization: String?, context: BasicRequestContext) async -> AdminCallResult {
             guard let responder = box.withLockedValue({ $0 }) else {
                 return AdminCallResult(
-                    status: 503, body: AdminError.shuttingDown("the admin API is not running (starting or stopped)").body)
+                    status: 503,
+                    body: AdminError.shuttingDown("the admin API is not running (starting or stopped)").body)
             }
             var fields = HTTPFields()
             if let authorization { fields[.authorization] = authorization }
