@@ -34,6 +34,7 @@ public enum AdminRouter {
         let router = Router()
         let reader = DeliveryReader(store: store, analyses: analyses)
         let metrics = metrics ?? MockMetrics(store: store)
+        let renderedEvents = RenderedEventCache()
         router.add(middleware: AdminMetricsMiddleware(metrics: metrics))
         if access.token != nil {
             router.add(middleware: AdminTokenMiddleware(access: access))
@@ -150,7 +151,7 @@ public enum AdminRouter {
             return json(status: .ok, Array(#"{"deleted":\#(deleted)}"#.utf8))
         }
         router.get("/v1/events") { request, _ in
-            eventStream(request, reader: reader, executor: executor, metrics: metrics)
+            eventStream(request, reader: reader, executor: executor, metrics: metrics, rendered: renderedEvents)
         }
         router.post("/v1/verify") { request, _ in
             let expectations: [DeliveryExpectation]
@@ -383,7 +384,8 @@ public enum AdminRouter {
     /// A reader that falls so far behind that records age out of the store before it reads them
     /// gets a final `dropped` event saying how many it missed, and the stream ends.
     static func eventStream(
-        _ request: Request, reader: DeliveryReader, executor: AdminExecutor, metrics: MockMetrics
+        _ request: Request, reader: DeliveryReader, executor: AdminExecutor, metrics: MockMetrics,
+        rendered: RenderedEventCache
     ) -> Response {
         let store = reader.store
         let parsed: DeliveryQueryParser.Parsed
@@ -434,7 +436,8 @@ public enum AdminRouter {
                         try await writer.write(ByteBuffer(string: ":\n\n"))
                     } else {
                         let text = try await executor.run(.prompt) {
-                            events(step.completed, identified: false) + events(records, identified: true)
+                            events(step.completed, identified: false, cache: rendered)
+                                + events(records, identified: true, cache: rendered)
                         }
                         try await writer.write(ByteBuffer(bytes: text))
                     }
@@ -457,15 +460,16 @@ public enum AdminRouter {
     /// decided since (`identified: false`) carries none, so a reconnecting reader does not
     /// resume before newer records it already has.
     public static func events(_ records: [DeliveryRecord], identified: Bool) -> [UInt8] {
+        events(records, identified: identified, cache: RenderedEventCache(capacity: 1))
+    }
+
+    /// The events of `records`, each rendered once for every reader sharing `cache`.
+    static func events(_ records: [DeliveryRecord], identified: Bool, cache: RenderedEventCache) -> [UInt8] {
         var bytes: [UInt8] = []
         var tokens = DeliveryRecordJSON.TokenCache()
         for record in records {
             if identified { bytes += Array("id: \(record.sequence)\n".utf8) }
-            bytes += Array("event: delivery\ndata: ".utf8)
-            var writer = JSONWriter(capacity: 1024)
-            DeliveryRecordJSON.write(record, to: &writer, tokens: &tokens)
-            bytes += writer.bytes
-            bytes += Array("\n\n".utf8)
+            bytes += cache.event(for: record, tokens: &tokens)
         }
         return bytes
     }
