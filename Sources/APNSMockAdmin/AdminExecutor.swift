@@ -73,7 +73,11 @@ public final class AdminExecutor: Sendable {
     /// Stops the threads (after the admin server has stopped) and lets go of what the admin
     /// router holds.
     public func shutdown() async {
-        for release in releasedAtShutdown.withLockedValue({ list in defer { list = [] }; return list }) { release() }
+        let releases = releasedAtShutdown.withLockedValue { list in
+            defer { list = [] }
+            return list
+        }
+        for release in releases { release() }
         try? await bulk.shutdownGracefully()
         try? await group.shutdownGracefully()
     }
