@@ -69,10 +69,11 @@ import Testing
         let executor = AdminExecutor()
         let verifier = ExpectationVerifier(
             reader: DeliveryReader(store: store, analyses: PayloadAnalyses()), executor: executor)
-        // Woken by the record, not by the end of its 30 s window (the bound is loose: sanitizers
+        // Woken by the record, not by the end of its 120 s window (the bound is loose: sanitizers
         // and a busy machine slow everything down; 22 s was seen under ASan with two test runs
-        // competing for two cores, where the admin's low-priority thread is starved).
-        let late = try Self.expectation(#"{"name":"late","match":{"status":200},"within":"30s"}"#)
+        // competing for two cores, where the admin's low-priority thread is starved, and 31 s
+        // under ThreadSanitizer beside a release build).
+        let late = try Self.expectation(#"{"name":"late","match":{"status":200},"within":"120s"}"#)
         let appender = Task {
             try await Task.sleep(for: .milliseconds(300))
             store.append(Self.record(status: 200))
@@ -80,7 +81,7 @@ import Testing
         let clock = ContinuousClock()
         var start = clock.now
         #expect(try await verifier.verify([late])[0].passed)
-        #expect(clock.now - start < .seconds(28))
+        #expect(clock.now - start < .seconds(110))
         try await appender.value
         // `none` within 1 s: broken by a record in the window, judged at its end otherwise.
         let quiet = try Self.expectation(

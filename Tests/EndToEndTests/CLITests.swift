@@ -32,7 +32,8 @@ import Testing
         try process.run()
         let line = await E2E.firstLine(of: out)
         let ready = line
-        #expect(Date().timeIntervalSince(started) < 20)
+        // Bounded loosely: a ThreadSanitizer build on a busy machine took 21 s to start.
+        #expect(Date().timeIntervalSince(started) < 60)
         let pattern =
             #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=http://127\.0\.0\.1:(\d+) channels=https://127\.0\.0\.1:\d+\n$/#
         let match = try #require(ready.wholeMatch(of: pattern), "ready line: \(ready)")

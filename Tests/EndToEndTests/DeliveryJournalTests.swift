@@ -21,10 +21,12 @@ import Testing
 
     /// Once `awaitWritten` returns, every record handed over before is in the file: the
     /// transport calls it before answers go out.
+    /// (The wait is not the 200 ms default here: a writer thread that a busy machine leaves
+    /// unscheduled longer than that is what giving up is for, tested below.)
     @Test func awaitWrittenReturnsOnceTheRecordsAreInTheFile() throws {
         let path = JournalTests.temporaryPath("journal.jsonl")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let journal = try DeliveryJournal(path: path)
+        let journal = try DeliveryJournal(path: path, maximumWait: .seconds(60))
         defer { journal.finish() }
         for round in 0..<50 {
             for index in 0..<20 { journal.recordDecided(Self.record(UInt64(round * 20 + index + 1))) }
