@@ -34,12 +34,16 @@ enum ChannelRoutes {
         router.get("/v1/channels") { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 let filter = try listFilter(AdminRouter.parameters(request))
-                let channels = registry.channelDirectory().allChannels.filter(filter.matches)
+                let channels = registry.channelDirectory().allChannels.filter { channel in
+                    filter.matches(channel) && (filter.token.map { registry.isSubscribed($0, to: channel.id) } ?? true)
+                }
                 var json = JSONWriter(capacity: 256 + channels.count * 256)
                 json.beginObject()
                 json.key("channels")
                 json.beginArray()
-                for channel in channels { ChannelSpec.write(channel, to: &json) }
+                for channel in channels {
+                    ChannelSpec.write(channel, subscribers: registry.subscriberCount(of: channel.id), to: &json)
+                }
                 json.endArray()
                 json.endObject()
                 return AdminRouter.json(status: .ok, json.bytes)
@@ -61,15 +65,19 @@ enum ChannelRoutes {
                 } catch {
                     throw refusal(error, spec: spec, limit: registry.channelLimit)
                 }
-                return channelResponse(channel, status: .created)
+                return channelResponse(channel, subscribers: 0, status: .created)
             }
         }
         router.get("/v1/channels/{channelId}") { request, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
-                try AdminRouter.noParameters(request)
+                let (after, limit) = try tokenPaging(AdminRouter.parameters(request))
                 let id = try pathChannelID(context)
                 guard let channel = registry.channel(id) else { throw unknownChannel(id) }
-                return channelResponse(channel, status: .ok)
+                let page = registry.subscriberPage(of: id, after: after, limit: limit)
+                var json = JSONWriter(capacity: 256 + page.tokens.count * 70)
+                ChannelSpec.write(
+                    channel, subscribers: registry.subscriberCount(of: id), tokens: (page.tokens, page.more), to: &json)
+                return AdminRouter.json(status: .ok, json.bytes)
             }
         }
         router.delete("/v1/channels/{channelId}") { request, context in
@@ -89,10 +97,11 @@ enum ChannelRoutes {
         /// Lower-case hex.
         var token: String?
 
+        /// Whether the channel's app and environment are those asked for (the token is the
+        /// registry's to check).
         func matches(_ channel: BroadcastChannel) -> Bool {
             (bundleID == nil || channel.bundleID == bundleID)
                 && (environment == nil || channel.environment == environment)
-                && (token.map { channel.subscribers.contains($0) } ?? true)
         }
     }
 
@@ -124,6 +133,39 @@ enum ChannelRoutes {
         return filter
     }
 
+    /// How many tokens a page of `GET /v1/channels/{channelId}` lists unless `limit` says.
+    static let defaultTokenPage = 1_000
+    /// The most a page lists.
+    static let maximumTokenPage = 100_000
+
+    /// Reads `GET /v1/channels/{channelId}`'s query: `after` (a token: the page starts after
+    /// it) and `limit`, each at most once, nothing else.
+    static func tokenPaging(_ parameters: [(String, String)]) throws(AdminError) -> (after: String?, limit: Int) {
+        var after: String?
+        var limit = defaultTokenPage
+        var seen: Set<String> = []
+        for (name, value) in parameters {
+            guard name == "after" || name == "limit" else {
+                throw .badParameter(
+                    "unknown query parameter '\(name)'; GET /v1/channels/{channelId} takes after and limit")
+            }
+            guard seen.insert(name).inserted else { throw .badParameter("query parameter '\(name)' is given twice") }
+            if name == "after" {
+                guard let token = DeviceToken.normalized(value) else {
+                    throw .badParameter("query parameter 'after' \(DeviceToken.problem(value))")
+                }
+                after = token
+            } else {
+                guard let number = Int(value), (1...maximumTokenPage).contains(number) else {
+                    throw .badParameter(
+                        "query parameter 'limit' must be a whole number from 1 to \(maximumTokenPage); got '\(value)'")
+                }
+                limit = number
+            }
+        }
+        return (after, limit)
+    }
+
     /// A create the registry refused, as 409.
     static func refusal(_ error: ChannelDirectoryError, spec: ChannelSpec, limit: Int) -> AdminError {
         let app = "'\(spec.scope.bundleID)'"
@@ -149,8 +191,31 @@ enum ChannelRoutes {
                 try AdminRouter.noParameters(request)
                 let id = try pathChannelID(context)
                 let token = try RegistryRoutes.pathToken(context)
-                guard let channel = registry.subscribe(token, to: id) else { throw unknownChannel(id) }
-                return channelResponse(channel, status: .ok)
+                guard let subscribers = registry.subscribe(token, to: id), let channel = registry.channel(id) else {
+                    throw unknownChannel(id)
+                }
+                return channelResponse(channel, subscribers: subscribers, status: .ok)
+            }
+        }
+        router.post("/v1/channels/{channelId}/devices") { request, context in
+            await RegistryRoutes.answer { () async throws(AdminError) -> Response in
+                try AdminRouter.noParameters(request)
+                let id = try pathChannelID(context)
+                let body = try await RegistryRoutes.readBody(request, limit: maximumBulkBodySize)
+                let tokens = try RegistryRoutes.decodeBody { () throws(SpecError) -> [String] in
+                    try bulkTokens(body)
+                }
+                guard let (added, subscribers) = registry.subscribe(tokens, to: id) else { throw unknownChannel(id) }
+                var json = JSONWriter(capacity: 160)
+                json.beginObject()
+                json.key("channelId")
+                json.string(id)
+                json.key("added")
+                json.number(added)
+                json.key("subscribers")
+                json.number(subscribers)
+                json.endObject()
+                return AdminRouter.json(status: .ok, json.bytes)
             }
         }
         router.delete("/v1/channels/{channelId}/devices/{token}") { request, context in
@@ -162,6 +227,27 @@ enum ChannelRoutes {
                 return Response(status: .noContent)
             }
         }
+    }
+
+    /// The largest body `POST /v1/channels/{channelId}/devices` reads: a million 64-digit
+    /// tokens and their quotes.
+    static let maximumBulkBodySize = 72 << 20
+
+    /// The body of `POST /v1/channels/{channelId}/devices`: `{"tokens": ["<hex>", …]}`, each a
+    /// device token (returned lower case; repeats are subscribed once).
+    static func bulkTokens(_ body: [UInt8]) throws(SpecError) -> [String] {
+        let object = try SpecObject(SpecValue.parse(json: body), path: "")
+        try object.rejectUnknownFields(known: ["tokens"])
+        guard let written = try object.strings("tokens") else { throw object.error("tokens", "is required") }
+        var tokens: [String] = []
+        tokens.reserveCapacity(written.count)
+        for (index, token) in written.enumerated() {
+            guard let normalized = DeviceToken.normalized(token) else {
+                throw SpecError(path: "tokens[\(index)]", problem: DeviceToken.problem(token))
+            }
+            tokens.append(normalized)
+        }
+        return tokens
     }
 
     // MARK: capability
@@ -242,9 +328,13 @@ enum ChannelRoutes {
         .notFound("no channel with channelId '\(id)'; GET /v1/channels lists them")
     }
 
-    private static func channelResponse(_ channel: BroadcastChannel, status: HTTPResponse.Status) -> Response {
-        var json = JSONWriter(capacity: 256 + channel.subscribers.count * 80)
-        ChannelSpec.write(channel, to: &json)
+    /// A channel and how many devices it has, without their tokens (a subscription's answer
+    /// costs the same whatever the channel's size).
+    private static func channelResponse(
+        _ channel: BroadcastChannel, subscribers: Int, status: HTTPResponse.Status
+    ) -> Response {
+        var json = JSONWriter(capacity: 256)
+        ChannelSpec.write(channel, subscribers: subscribers, to: &json)
         return AdminRouter.json(status: status, json.bytes)
     }
 }

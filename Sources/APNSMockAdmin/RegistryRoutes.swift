@@ -183,14 +183,14 @@ enum RegistryRoutes {
         }
     }
 
-    /// The request body, at most `maximumBodySize` bytes.
-    static func readBody(_ request: Request) async throws(AdminError) -> [UInt8] {
+    /// The request body, at most `limit` bytes.
+    static func readBody(_ request: Request, limit: Int = maximumBodySize) async throws(AdminError) -> [UInt8] {
         var request = request
         do {
-            let buffer = try await request.collectBody(upTo: maximumBodySize)
+            let buffer = try await request.collectBody(upTo: limit)
             return Array(buffer.readableBytesView)
         } catch {
-            throw .badRequest("the body is larger than \(maximumBodySize) bytes or could not be read")
+            throw .badRequest("the body is larger than \(limit) bytes or could not be read")
         }
     }
 

@@ -43,10 +43,10 @@ public struct ChannelSpec: Sendable, Hashable {
     public static let bodyFields = ["channelId", "bundleId", "environment", "messageStoragePolicy", "pushType"]
     /// The fields of a `setup.channels` entry.
     public static let setupFields = bodyFields + ["subscribers"]
-    /// The keys of a channel's JSON (`write(_:to:)`), in the order written.
+    /// The keys of a channel's JSON (`write(_:subscribers:tokens:to:)`), in the order written;
+    /// a page of tokens adds `tokens` (and `nextAfter`).
     public static let jsonKeys = [
         "channelId", "bundleId", "environment", "messageStoragePolicy", "pushType", "createdAt", "subscribers",
-        "tokens",
     ]
 
     /// Reads the body of `POST /v1/channels`.
@@ -150,9 +150,13 @@ public struct ChannelSpec: Sendable, Hashable {
     }
 
     /// Writes `{"channelId","bundleId","environment","messageStoragePolicy","pushType","createdAt",
-    /// "subscribers","tokens"}`: `subscribers` is how many tokens are subscribed, `tokens` which
-    /// (sorted).
-    package static func write(_ channel: BroadcastChannel, to json: inout JSONWriter) {
+    /// "subscribers"}`: `subscribers` is how many devices are subscribed. With `tokens` (one
+    /// page of them, ascending), also `"tokens":[…]`, and `"nextAfter"`: the last token of the
+    /// page when more follow (the `after` of the next page).
+    package static func write(
+        _ channel: BroadcastChannel, subscribers: Int, tokens: (page: [String], more: Bool)? = nil,
+        to json: inout JSONWriter
+    ) {
         json.beginObject()
         json.key("channelId")
         json.string(channel.id)
@@ -167,11 +171,17 @@ public struct ChannelSpec: Sendable, Hashable {
         json.key("createdAt")
         json.number(channel.createdAt)
         json.key("subscribers")
-        json.number(channel.subscribers.count)
-        json.key("tokens")
-        json.beginArray()
-        for token in channel.subscribers.sorted() { json.string(token) }
-        json.endArray()
+        json.number(subscribers)
+        if let tokens {
+            json.key("tokens")
+            json.beginArray()
+            for token in tokens.page { json.string(token) }
+            json.endArray()
+            if tokens.more, let last = tokens.page.last {
+                json.key("nextAfter")
+                json.string(last)
+            }
+        }
         json.endObject()
     }
 }

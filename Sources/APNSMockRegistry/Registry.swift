@@ -6,8 +6,13 @@ import Synchronization
 /// and the broadcast channels providers created (with the devices subscribed to them).
 /// Thread-safe and synchronous (a lock ThreadSanitizer understands: `NIOLockedValueBox`); the
 /// rules read a `RegistrySnapshot`.
+///
+/// The devices subscribed to broadcast channels are kept apart, under a lock of their own
+/// (`ChannelSubscriptions`): the rules never read them, so a subscription is no change for a
+/// connection's snapshot and copies nothing. Where both locks are taken, the state's is first.
 public final class Registry: Sendable {
     private let state: NIOLockedValueBox<RegistrySnapshot>
+    private let subscriptions = NIOLockedValueBox(ChannelSubscriptions())
     private let changes = Atomic<UInt64>(0)
 
     /// A registry holding `keys` and `devices`, and the setup's broadcast channels (created at
@@ -21,8 +26,12 @@ public final class Registry: Sendable {
         for key in keys { snapshot.keys[key.keyID] = key }
         for device in devices { snapshot.devices[device.token] = device }
         snapshot.channels.limit = channelLimit
-        Self.setUp(channels, broadcastDisabled: broadcastDisabled, createdAt: now, in: &snapshot.channels)
+        var subscribed = ChannelSubscriptions()
+        Self.setUp(
+            channels, broadcastDisabled: broadcastDisabled, createdAt: now, in: &snapshot.channels,
+            subscriptions: &subscribed)
         state = NIOLockedValueBox(snapshot)
+        subscriptions.withLockedValue { $0 = subscribed }
     }
 
     /// The current state, as a value (copy-on-write: cheap to take).
@@ -56,7 +65,12 @@ public final class Registry: Sendable {
             let generation = state.keyGeneration
             var channels = state.channels
             channels.removeAll()
-            Self.setUp(setupChannels, broadcastDisabled: broadcastDisabled, createdAt: now, in: &channels)
+            subscriptions.withLockedValue { subscribed in
+                subscribed.removeAll()
+                Self.setUp(
+                    setupChannels, broadcastDisabled: broadcastDisabled, createdAt: now, in: &channels,
+                    subscriptions: &subscribed)
+            }
             state = RegistrySnapshot()
             state.channels = channels
             for key in keys { state.keys[key.keyID] = key }
@@ -70,7 +84,8 @@ public final class Registry: Sendable {
     /// one of them. A channel that cannot be created (its app's capability is off, the limit
     /// is reached, its id is taken) is left out; `ChannelSpec.checkSetup` tells beforehand.
     private static func setUp(
-        _ channels: [ChannelSpec], broadcastDisabled: [String], createdAt: Int64, in directory: inout ChannelDirectory
+        _ channels: [ChannelSpec], broadcastDisabled: [String], createdAt: Int64, in directory: inout ChannelDirectory,
+        subscriptions: inout ChannelSubscriptions
     ) {
         for bundleID in broadcastDisabled { directory.setBroadcastEnabled(false, bundleID: bundleID) }
         // Not SystemRandomNumberGenerator: an `inout` of a zero-sized value has no real address, and
@@ -82,7 +97,7 @@ public final class Registry: Sendable {
                     in: spec.scope, storagePolicy: spec.storagePolicy, pushType: spec.pushType, createdAt: createdAt,
                     id: spec.id, using: &generator)
             else { continue }
-            for token in spec.subscribers { directory.subscribe(token, to: channel.id) }
+            subscriptions.subscribe(spec.subscribers.lazy.map { $0.lowercased() }, to: channel.id)
         }
     }
 
@@ -180,12 +195,14 @@ public final class Registry: Sendable {
         }
     }
 
-    /// Deletes channel `id` (of `scope` when given); returns it, `nil` when there is none.
+    /// Deletes channel `id` (of `scope` when given) and its subscriptions; returns it, `nil`
+    /// when there is none.
     @discardableResult
     public func deleteChannel(_ id: String, in scope: ChannelScope? = nil) -> BroadcastChannel? {
         change { state in
-            if let scope { return state.channels.delete(id, in: scope) }
-            return state.channels.delete(id: id)
+            let deleted = scope.map { state.channels.delete(id, in: $0) } ?? state.channels.delete(id: id)
+            if deleted != nil { subscriptions.withLockedValue { _ = $0.removeAll(of: id) } }
+            return deleted
         }
     }
 
@@ -198,22 +215,19 @@ public final class Registry: Sendable {
         state.withLockedValue { $0.channels.deletedChannelKeepingMessage(id: id) }
     }
 
-    /// Turns an app's broadcast capability on or off; off deletes all its channels (returned).
+    /// Turns an app's broadcast capability on or off; off deletes all its channels (returned)
+    /// and their subscriptions.
     @discardableResult
     public func setBroadcastEnabled(_ enabled: Bool, bundleID: String) -> [BroadcastChannel] {
-        change { $0.channels.setBroadcastEnabled(enabled, bundleID: bundleID) }
-    }
-
-    /// Subscribes `token`'s Live Activity to channel `id`; returns the channel, `nil` when none.
-    @discardableResult
-    public func subscribe(_ token: String, to id: String) -> BroadcastChannel? {
-        change { $0.channels.subscribe(token, to: id) }
-    }
-
-    /// Ends `token`'s subscription to channel `id`; returns the channel, `nil` when none.
-    @discardableResult
-    public func unsubscribe(_ token: String, from id: String) -> BroadcastChannel? {
-        change { $0.channels.unsubscribe(token, from: id) }
+        change { state in
+            let deleted = state.channels.setBroadcastEnabled(enabled, bundleID: bundleID)
+            if !deleted.isEmpty {
+                subscriptions.withLockedValue { subscribed in
+                    for channel in deleted { subscribed.removeAll(of: channel.id) }
+                }
+            }
+            return deleted
+        }
     }
 
     /// Keeps `message` as storage channel `id`'s most recent broadcast.
@@ -232,9 +246,72 @@ public final class Registry: Sendable {
         set { change { $0.channels.storedMessagesOutliveChannels = newValue } }
     }
 
-    /// Ends every subscription to channel `id` (a broadcast's `end` event).
+    // MARK: subscriptions
+
+    /// Subscribes `token`'s Live Activity to channel `id`; returns how many devices the channel
+    /// has now, `nil` when there is no such channel.
     @discardableResult
-    public func unsubscribeAll(from id: String) -> BroadcastChannel? {
-        change { $0.channels.unsubscribeAll(from: id) }
+    public func subscribe(_ token: String, to id: String) -> Int? {
+        let token = token.lowercased()
+        return state.withLockedValue { state -> Int? in
+            guard state.channels.channel(id: id) != nil else { return nil }
+            return subscriptions.withLockedValue { subscribed in
+                subscribed.subscribe(token, to: id)
+                return subscribed.count(of: id)
+            }
+        }
+    }
+
+    /// Subscribes every device of `tokens` to channel `id`; returns how many were not subscribed
+    /// before and how many the channel has now, `nil` when there is no such channel.
+    public func subscribe(_ tokens: [String], to id: String) -> (added: Int, subscribers: Int)? {
+        let tokens = tokens.map { $0.lowercased() }
+        return state.withLockedValue { state -> (added: Int, subscribers: Int)? in
+            guard state.channels.channel(id: id) != nil else { return nil }
+            return subscriptions.withLockedValue { subscribed in
+                let added = subscribed.subscribe(tokens, to: id)
+                return (added, subscribed.count(of: id))
+            }
+        }
+    }
+
+    /// Ends `token`'s subscription to channel `id`; returns whether it was subscribed, `nil`
+    /// when there is no such channel.
+    @discardableResult
+    public func unsubscribe(_ token: String, from id: String) -> Bool? {
+        let token = token.lowercased()
+        return state.withLockedValue { state -> Bool? in
+            guard state.channels.channel(id: id) != nil else { return nil }
+            return subscriptions.withLockedValue { $0.unsubscribe(token, from: id) }
+        }
+    }
+
+    /// Ends every subscription to channel `id` (a broadcast's `end` event); returns the tokens
+    /// that were subscribed.
+    @discardableResult
+    public func unsubscribeAll(from id: String) -> Set<String> {
+        subscriptions.withLockedValue { $0.removeAll(of: id) }
+    }
+
+    /// How many devices are subscribed to channel `id`.
+    public func subscriberCount(of id: String) -> Int { subscriptions.withLockedValue { $0.count(of: id) } }
+
+    /// The devices subscribed to channel `id` (lower-case tokens; taking them copies nothing).
+    public func subscribers(of id: String) -> Set<String> { subscriptions.withLockedValue { $0.tokens(of: id) } }
+
+    /// Whether `token` is subscribed to channel `id`.
+    public func isSubscribed(_ token: String, to id: String) -> Bool {
+        subscriptions.withLockedValue { $0.contains(token.lowercased(), in: id) }
+    }
+
+    /// Up to `limit` of channel `id`'s tokens, ascending, after `after`; `more` when others follow.
+    public func subscriberPage(of id: String, after: String?, limit: Int) -> (tokens: [String], more: Bool) {
+        subscriptions.withLockedValue { $0.page(of: id, after: after?.lowercased(), limit: limit) }
+    }
+
+    /// The channels `token` is subscribed to, oldest first.
+    public func channels(subscribedBy token: String) -> [BroadcastChannel] {
+        let ids = Set(subscriptions.withLockedValue { $0.channels(subscribedBy: token.lowercased()) })
+        return channelDirectory().allChannels.filter { ids.contains($0.id) }
     }
 }

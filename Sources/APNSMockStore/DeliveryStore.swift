@@ -1,6 +1,8 @@
 import APNSMockCore
+import Dispatch
 import DequeModule
 import NIOConcurrencyHelpers
+import Synchronization
 
 /// Every answered request, newest last, in a bounded in-memory ring.
 ///
@@ -16,6 +18,10 @@ public final class DeliveryStore: Sendable {
     public let notifier: DeliveryNotifier
     /// Receives every record once its answer is decided (the journal), if one is set.
     public let sink: (any DeliveryRecordSink)?
+    /// Records large broadcasts' deliveries after their answer (`deliver(_:)`), one at a time.
+    private let fanOutQueue = DispatchQueue(label: "apns-mock.fan-out", qos: .utility)
+    /// Deliveries handed to `deliver(_:)` and not stored yet.
+    private let fanOutBacklog = Atomic<Int>(0)
 
     struct State: Sendable {
         var records = Deque<StoredDelivery>()
@@ -36,6 +42,32 @@ public final class DeliveryStore: Sendable {
         var unsettled: Set<UInt64> = []
         /// Counts every change of a stored record's answer (`complete`).
         var completions: UInt64 = 0
+        /// What a broadcast's deliveries share (`BroadcastFanOut.template`, encoded), by number,
+        /// with how many stored records refer to it (plus one while the fan-out is being written).
+        var sharedParts: [UInt32: SharedPart] = [:]
+        var nextSharedPart: UInt32 = 1
+
+        struct SharedPart: Sendable {
+            var bytes: [UInt8]
+            var references: Int
+        }
+
+        /// Calls `body` with the shared part `stored` refers to, if it is a broadcast's delivery.
+        func withSharedPart<Result>(
+            of stored: StoredDelivery, _ body: (UnsafeRawBufferPointer?) -> Result
+        ) -> Result {
+            guard stored.flags & StoredDelivery.flagSharedPart != 0,
+                let number = RecordCodec.sharedPart(in: blobs[stored.blob]), let part = sharedParts[number]
+            else { return body(nil) }
+            return part.bytes.withUnsafeBytes { body($0) }
+        }
+
+        /// Drops one reference to shared part `number`, and the part with the last.
+        mutating func releaseSharedPart(_ number: UInt32) {
+            guard let index = sharedParts.index(forKey: number) else { return }
+            sharedParts.values[index].references -= 1
+            if sharedParts.values[index].references <= 0 { sharedParts.remove(at: index) }
+        }
 
         /// Generated ids carry their record's sequence number, permuted with this secret (see
         /// `GeneratedMessageID`), so they need no index entry.
@@ -212,6 +244,105 @@ public final class DeliveryStore: Sendable {
         }
     }
 
+    /// Broadcasts to at most this many devices have their deliveries stored before their answer
+    /// goes out (a test reads them as soon as it has the 200); larger ones after it, in the
+    /// background (`deliver(_:)`).
+    public static let inlineFanOut = 64
+
+    /// Stores the deliveries of a broadcast: at once when it reaches at most `inlineFanOut`
+    /// devices, otherwise in the background, in batches, in token order, one fan-out after
+    /// another (`fanOutBacklog` counts what is still to store).
+    public func deliver(_ fanOut: BroadcastFanOut) {
+        guard fanOut.tokens.count > Self.inlineFanOut else {
+            record(fanOut)
+            return
+        }
+        fanOutBacklog.add(fanOut.tokens.count, ordering: .relaxed)
+        fanOutQueue.async { [self] in record(fanOut, countingBacklog: true) }
+    }
+
+    /// How many broadcast deliveries are waiting to be stored (`deliver(_:)`).
+    public var pendingDeliveries: Int { fanOutBacklog.load(ordering: .relaxed) }
+
+    /// How many shared parts of broadcasts' deliveries are kept (for tests).
+    var sharedPartCount: Int { state.withLockedValue { $0.sharedParts.count } }
+
+    /// How many deliveries one lock hold stores.
+    static let fanOutBatch = 2048
+
+    /// Stores the deliveries of a broadcast now, in token order: its `template` once, and per
+    /// device a record whose blob is a reference to it and the token. Batches of
+    /// `fanOutBatch` per lock hold, so pushes wait for one batch at most.
+    public func record(_ fanOut: BroadcastFanOut) { record(fanOut, countingBacklog: false) }
+
+    private func record(_ fanOut: BroadcastFanOut, countingBacklog: Bool) {
+        guard !fanOut.tokens.isEmpty else { return }
+        let tokens = fanOut.tokens.sorted()
+        let template = fanOut.template
+        let (shared, _) = RecordCodec.encode(template)
+        var columns = StoredDelivery(
+            sequence: 0, receivedAt: template.receivedAt, respondedAt: 0, timestamp: StoredDelivery.noTimestamp,
+            connectionID: template.connectionID, streamID: template.streamID,
+            payloadSize: Int32(clamping: template.payloadSize), status: 0,
+            environment: template.environment == .production ? 1 : 0,
+            pushType: template.pushType?.code ?? StoredDelivery.noPushType,
+            flags: StoredDelivery.flagSharedPart | StoredDelivery.flagIndexedToken, outcome: 0,
+            kind: template.kind.code, reason: 0, fault: 0, topic: 0, blob: BlobRef(chunk: 0, offset: 0, count: 0))
+        let echoedKey = UUIDKey(template.apnsID.text)
+        // The writer's own reference keeps the part while batches are written into a store
+        // smaller than the fan-out (which evicts its first deliveries).
+        let number = state.withLockedValue { state -> UInt32 in
+            let number = state.nextSharedPart
+            state.nextSharedPart = number == UInt32.max ? 1 : number + 1
+            state.sharedParts[number] = State.SharedPart(bytes: shared, references: 1)
+            columns.setResponse(
+                template.response, outcome: template.outcome,
+                reasonID: template.response?.reason.map { state.interner.id(for: $0.rawValue) } ?? 0)
+            if let faultID = template.faultID { columns.fault = state.interner.id(for: faultID) }
+            columns.topic = template.topic.map { state.interner.id(for: $0) } ?? 0
+            return number
+        }
+        var start = 0
+        while start < tokens.count {
+            let batch = tokens[start..<min(start + Self.fanOutBatch, tokens.count)]
+            start = batch.endIndex
+            let blobs = batch.map { RecordCodec.encodeDelivery(token: $0, sharedPart: number) }
+            let keys = blobs.map { $0.withUnsafeBytes { RecordCodec.tokenKey(in: $0) } }
+            let first = state.withLockedValue { state -> UInt64 in
+                // Emptied meanwhile (`removeAll`): the deliveries still to come refer to it again.
+                if state.sharedParts[number] == nil {
+                    state.sharedParts[number] = State.SharedPart(bytes: shared, references: 1)
+                }
+                let first = state.nextSequence
+                for (blob, key) in zip(blobs, keys) {
+                    let sequence = state.nextSequence
+                    state.nextSequence += 1
+                    var stored = columns
+                    stored.sequence = sequence
+                    stored.blob = blob.withUnsafeBytes { state.blobs.append($0) }
+                    state.sharedParts[number]?.references += 1
+                    if state.records.count >= capacity { Self.evictOldest(&state) }
+                    state.records.append(stored)
+                    if let key { state.byToken[key, default: []].append(sequence) }
+                    if let echoedKey, let previous = state.byAPNSID.update(sequence, for: echoedKey) {
+                        state.olderByAPNSID[echoedKey, default: []].append(previous)
+                    }
+                }
+                return first
+            }
+            notifier.signal()
+            if let sink {
+                for (offset, token) in batch.enumerated() {
+                    var record = fanOut.record(for: token)
+                    record.sequence = first + UInt64(offset)
+                    sink.recordDecided(record)
+                }
+            }
+            if countingBacklog { fanOutBacklog.subtract(batch.count, ordering: .relaxed) }
+        }
+        state.withLockedValue { $0.releaseSharedPart(number) }
+    }
+
     /// Holds the place of a sequence number missing from a restored journal: a deleted record.
     private static func appendPlaceholder(_ state: inout State, capacity: Int) {
         let sequence = state.nextSequence
@@ -255,6 +386,7 @@ public final class DeliveryStore: Sendable {
         if oldest.isDeleted { state.deleted -= 1 }
         defer { state.blobs.release(oldest.blob) }
         let blob = state.blobs[oldest.blob]
+        let sharedPart = oldest.flags & StoredDelivery.flagSharedPart != 0 ? RecordCodec.sharedPart(in: blob) : nil
         // Mutate the index entries in place (one hash): copying a token's list out and back
         // would copy every sequence number of that token on every eviction.
         if oldest.flags & StoredDelivery.flagIndexedToken != 0, let token = RecordCodec.tokenKey(in: blob),
@@ -263,8 +395,13 @@ public final class DeliveryStore: Sendable {
             state.byToken.values[index].removeFirst()
             if state.byToken.values[index].isEmpty { state.byToken.remove(at: index) }
         }
-        // A generated id has no index entry (its record's sequence number is in it).
-        if oldest.flags & StoredDelivery.flagGeneratedID == 0, let key = RecordCodec.apnsIDKey(in: blob) {
+        // A generated id has no index entry (its record's sequence number is in it). A broadcast's
+        // delivery has its id in its shared part.
+        let apnsIDKey = state.withSharedPart(of: oldest) { shared in
+            shared.flatMap(RecordCodec.apnsIDKey(in:)) ?? RecordCodec.apnsIDKey(in: blob)
+        }
+        if let sharedPart { state.releaseSharedPart(sharedPart) }
+        if oldest.flags & StoredDelivery.flagGeneratedID == 0, let key = apnsIDKey {
             // The oldest record of its id: the newest when the id was sent once.
             if state.byAPNSID[key] == oldest.sequence {
                 state.byAPNSID.remove(key)
@@ -283,6 +420,7 @@ public final class DeliveryStore: Sendable {
             state.byToken.removeAll()
             state.byAPNSID = APNSIDTable(capacity: capacity)
             state.olderByAPNSID.removeAll()
+            state.sharedParts.removeAll()
             state.unsettled.removeAll()
             state.deleted = 0
         }
@@ -427,7 +565,9 @@ public final class DeliveryStore: Sendable {
             outcome: DeliveryOutcome(code: stored.outcome), faultID: interner.string(for: stored.fault),
             kind: RecordKind(code: stored.kind))
         record.sequence = stored.sequence
-        RecordCodec.decode(state.blobs[stored.blob], into: &record, generatedID: generated)
+        state.withSharedPart(of: stored) { shared in
+            RecordCodec.decode(state.blobs[stored.blob], shared: shared, into: &record, generatedID: generated)
+        }
         return record
     }
 

@@ -87,11 +87,51 @@ enum RecordCodec {
         return (writer.bytes, apnsIDOffset)
     }
 
-    /// Reads the blob into `record` (whose column fields are already set).
-    static func decode(_ blob: UnsafeRawBufferPointer, into record: inout DeliveryRecord, generatedID: Bool) {
+    /// The tag of the entry that makes a blob a device's delivery of a broadcast: its value is
+    /// the number (4 bytes, big-endian) of the shared part that holds every field but the
+    /// token (`DeliveryStore.record(_: BroadcastFanOut)`). No field has this tag.
+    static let sharedPartTag: UInt8 = 0x7F
+
+    /// The blob of one device's delivery of a broadcast: the shared part's number, then the
+    /// token (packed when it can be).
+    static func encodeDelivery(token: String, sharedPart: UInt32) -> [UInt8] {
+        var writer = BlobWriter(capacity: 48)
+        writer.bytes.append(sharedPartTag)
+        writer.varint(4)
+        for shift in stride(from: 24, through: 0, by: -8) { writer.bytes.append(UInt8(truncatingIfNeeded: sharedPart >> shift)) }
+        var token = token
+        token.withUTF8 { digits in
+            if !writePackedToken(digits, to: &writer) { writer.entry(.token, digits) }
+        }
+        return writer.bytes
+    }
+
+    /// The shared part a delivery's blob refers to, if it is one.
+    static func sharedPart(in blob: UnsafeRawBufferPointer) -> UInt32? {
         var reader = BlobReader(blob)
+        guard let (tag, bytes) = reader.entry(), tag == sharedPartTag, bytes.count == 4 else { return nil }
+        return bytes.reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// Reads the blob into `record` (whose column fields are already set); for a broadcast's
+    /// delivery, `shared` is its shared part, read first.
+    static func decode(
+        _ blob: UnsafeRawBufferPointer, shared: UnsafeRawBufferPointer? = nil, into record: inout DeliveryRecord,
+        generatedID: Bool
+    ) {
         var path: String?
         record.method = "POST"
+        for part in [shared, blob] {
+            guard let part else { continue }
+            decodeEntries(part, into: &record, path: &path, generatedID: generatedID)
+        }
+        record.path = path ?? RequestRules.devicePathPrefix + (record.token ?? "")
+    }
+
+    private static func decodeEntries(
+        _ blob: UnsafeRawBufferPointer, into record: inout DeliveryRecord, path: inout String?, generatedID: Bool
+    ) {
+        var reader = BlobReader(blob)
         while let (tag, bytes) = reader.entry() {
             if tag & packed != 0 {
                 switch DeliveryRecord.Field(rawValue: tag & ~packed) {
@@ -138,7 +178,6 @@ enum RecordCodec {
                 continue  // fixed fields are never in a blob
             }
         }
-        record.path = path ?? RequestRules.devicePathPrefix + (record.token ?? "")
     }
 
     /// The raw bytes of one blob field, without decoding the others, and whether they are its

@@ -42,6 +42,9 @@ struct StoredDelivery: Sendable {
     static let flagPending: UInt8 = 32
     /// Deleted by a scoped `DELETE`: skipped by every reader, gone at eviction.
     static let flagDeleted: UInt8 = 64
+    /// A device's delivery of a broadcast: the blob holds the number of a shared part (every
+    /// field but the token) and the token (`RecordCodec.encodeDelivery`).
+    static let flagSharedPart: UInt8 = 8
 
     var isDeleted: Bool { flags & Self.flagDeleted != 0 }
 

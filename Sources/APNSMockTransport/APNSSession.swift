@@ -426,7 +426,7 @@ final class APNSSession {
         record.apnsID = apnsID
         switch record.kind {
         case .broadcast:
-            for delivery in effects.deliveries(of: record) { _ = shared.store.record(delivery) }
+            if let fanOut = effects.fanOut(of: record) { shared.store.deliver(fanOut) }
         case .push:
             guard let channelID = subscribedChannel,
                 let delivery = effects.storedDelivery(after: record, channelID: channelID)

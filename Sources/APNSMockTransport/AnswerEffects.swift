@@ -118,12 +118,13 @@ struct AnswerEffects {
         return record
     }
 
-    /// The records of a broadcast answered 200: one per device subscribed to its channel now,
-    /// as if APNs had pushed it to each (`viaChannel`); a broadcast whose `aps.event` is `end`
-    /// then ends every subscription (the activities ended).
-    func deliveries(of broadcast: DeliveryRecord) -> [DeliveryRecord] {
-        guard let id = broadcast.channelID, let channel = registry.channel(id) else { return [] }
-        let payload = JSONValue.parse(broadcast.payload)
+    /// What a broadcast answered 200 does: a storage channel keeps it as its message; every
+    /// device subscribed to its channel now gets it (the fan-out returned, which the store
+    /// records, in the background when it is large); a broadcast whose `aps.event` is `end`
+    /// then ends every subscription (the activities ended). Costs the same whatever the
+    /// channel's size: the subscribers are taken as a copy-on-write set.
+    func fanOut(of broadcast: DeliveryRecord) -> BroadcastFanOut? {
+        guard let id = broadcast.channelID, let channel = registry.channel(id) else { return nil }
         if channel.storagePolicy == .mostRecentMessageStored,
             let expiration = broadcast.headerBlock.firstValue(named: "apns-expiration").flatMap({ Int64($0) }),
             let message = StoredBroadcast(
@@ -132,21 +133,20 @@ struct AnswerEffects {
         {
             registry.storeBroadcast(message, in: id)
         }
-        var records: [DeliveryRecord] = []
-        for token in channel.subscribers.sorted() {
-            var record = broadcast
-            record.kind = .push
-            record.token = token
-            record.topic = channel.bundleID + (APNSPushType.liveactivity.requiredTopicSuffix ?? "")
-            record.pushType = .liveactivity
-            record.apnsID = .echoed(broadcast.apnsID.text)
-            record.uniqueID = nil
-            record.viaChannel = true
-            records.append(record)
-        }
-        if case .string("end")? = payload?["aps"]?["event"] { registry.unsubscribeAll(from: id) }
-        return records
+        let ends = broadcast.payload.contains(Self.endEventValue) && Self.isEndEvent(broadcast.payload)
+        let tokens = ends ? registry.unsubscribeAll(from: id) : registry.subscribers(of: id)
+        guard !tokens.isEmpty else { return nil }
+        return BroadcastFanOut(of: broadcast, bundleID: channel.bundleID, tokens: tokens)
     }
+
+    /// Whether a broadcast's `aps.event` is `end`.
+    private static func isEndEvent(_ payload: [UInt8]) -> Bool {
+        guard case .string("end")? = JSONValue.parse(payload)?["aps"]?["event"] else { return false }
+        return true
+    }
+
+    /// Bytes every `end` event's payload holds: one without them is not parsed.
+    private static let endEventValue = Array("\"end\"".utf8)
 
     /// The bundle ID of a Live Activity topic (`<bundle>.push-type.liveactivity`).
     static func bundleID(ofLiveActivityTopic topic: String) -> String {

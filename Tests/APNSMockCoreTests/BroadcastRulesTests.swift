@@ -294,8 +294,9 @@ struct BroadcastRulesTests {
     func pure() {
         let builder = BroadcastBuilder()
         let channels = builder.channels
+        let before = channels.channel(id: BroadcastBuilder.channelID)
         _ = BroadcastRules().evaluate(builder.request, context: builder.context, channels: channels)
-        #expect(channels.channel(id: BroadcastBuilder.channelID)?.subscribers.isEmpty == true)
+        #expect(channels.channel(id: BroadcastBuilder.channelID) == before)
         #expect(channels.totalCount == 1)
     }
 

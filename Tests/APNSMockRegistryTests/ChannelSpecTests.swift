@@ -236,11 +236,11 @@ import Testing
     @Test func channelJSON() throws {
         let channel = BroadcastChannel(
             id: Self.fixedID, scope: Self.sandbox, storagePolicy: .noMessageStored, pushType: "liveActivity",
-            createdAt: 1_700_000_000_000, subscribers: ["cdcdcdcdcdcdcdcd", Self.token])
+            createdAt: 1_700_000_000_000)
         var json = JSONWriter()
-        ChannelSpec.write(channel, to: &json)
+        ChannelSpec.write(channel, subscribers: 2, tokens: ([Self.token, "cdcdcdcdcdcdcdcd"], false), to: &json)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: Any])
-        #expect(Set(object.keys) == Set(ChannelSpec.jsonKeys))
+        #expect(Set(object.keys) == Set(ChannelSpec.jsonKeys + ["tokens"]))
         #expect(object["channelId"] as? String == Self.fixedID)
         #expect(object["bundleId"] as? String == "com.example.app")
         #expect(object["environment"] as? String == "sandbox")
@@ -251,5 +251,16 @@ import Testing
         #expect(object["tokens"] as? [String] == [Self.token, "cdcdcdcdcdcdcdcd"])
         let text = String(decoding: json.bytes, as: UTF8.self)
         #expect(text.hasPrefix(#"{"channelId":"dGVzdC1jaGFubmVsLTE=","bundleId""#))
+
+        // A page with more after it names where the next starts; a listing has no tokens.
+        var paged = JSONWriter()
+        ChannelSpec.write(channel, subscribers: 2, tokens: ([Self.token], true), to: &paged)
+        let page = try #require(try JSONSerialization.jsonObject(with: Data(paged.bytes)) as? [String: Any])
+        #expect(page["tokens"] as? [String] == [Self.token])
+        #expect(page["nextAfter"] as? String == Self.token)
+        var listed = JSONWriter()
+        ChannelSpec.write(channel, subscribers: 2, to: &listed)
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(listed.bytes)) as? [String: Any])
+        #expect(entry["tokens"] == nil && entry["nextAfter"] == nil && entry["subscribers"] as? Int == 2)
     }
 }

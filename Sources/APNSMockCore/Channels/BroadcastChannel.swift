@@ -1,4 +1,5 @@
-/// One broadcast channel: what its creation said, and the device tokens subscribed to it.
+/// One broadcast channel: what its creation said, and its kept message. (The devices
+/// subscribed to it are in `ChannelSubscriptions`.)
 public struct BroadcastChannel: Sendable, Hashable {
     /// The channel id APNs issued: base64 of random bytes (`apns-channel-id`).
     public var id: String
@@ -9,22 +10,17 @@ public struct BroadcastChannel: Sendable, Hashable {
     public var pushType: String
     /// When the channel was created, epoch milliseconds.
     public var createdAt: Int64
-    /// The lower-case hex tokens whose Live Activity listens to this channel (the mock's model
-    /// of subscriptions made on the device or by a push-to-start).
-    public var subscribers: Set<String>
     /// A storage channel's kept message (its most recent broadcast), if any.
     public var storedMessage: StoredBroadcast?
 
     public init(
-        id: String, scope: ChannelScope, storagePolicy: MessageStoragePolicy, pushType: String, createdAt: Int64,
-        subscribers: Set<String> = []
+        id: String, scope: ChannelScope, storagePolicy: MessageStoragePolicy, pushType: String, createdAt: Int64
     ) {
         self.id = id
         self.scope = scope
         self.storagePolicy = storagePolicy
         self.pushType = pushType
         self.createdAt = createdAt
-        self.subscribers = subscribers
     }
 
     /// The app's bundle ID.

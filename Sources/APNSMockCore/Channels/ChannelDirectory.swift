@@ -1,4 +1,5 @@
-/// The broadcast channels of every app, per environment, and each app's broadcast capability: a
+/// The broadcast channels of every app, per environment, and each app's broadcast capability
+/// (the devices subscribed to them are in `ChannelSubscriptions`): a
 /// plain value (no lock), so the rules read a copy and the registry that owns the state changes
 /// it under its own lock (APNS-REFERENCE §6).
 ///
@@ -66,12 +67,6 @@ public struct ChannelDirectory: Sendable {
 
     /// Whether `bundleID`'s broadcast capability is on (the default).
     public func isBroadcastEnabled(bundleID: String) -> Bool { !disabledBundleIDs.contains(bundleID) }
-
-    /// The channels `token` (hex, any case) is subscribed to, oldest first.
-    public func channels(subscribedBy token: String) -> [BroadcastChannel] {
-        let token = token.lowercased()
-        return Self.ordered(channelsByScope.values.flatMap { $0.values.filter { $0.subscribers.contains(token) } })
-    }
 
     // MARK: channels
 
@@ -175,31 +170,6 @@ public struct ChannelDirectory: Sendable {
             deleted += channels.values
         }
         return Self.ordered(deleted)
-    }
-
-    // MARK: subscriptions
-
-    /// Subscribes `token` (hex, any case; stored lower case) to channel `id`. Returns the
-    /// channel, or `nil` when there is none.
-    @discardableResult
-    public mutating func subscribe(_ token: String, to id: String) -> BroadcastChannel? {
-        update(id) { $0.subscribers.insert(token.lowercased()) }
-    }
-
-    /// Ends `token`'s subscription to channel `id`. Returns the channel, or `nil` when there
-    /// is none.
-    @discardableResult
-    public mutating func unsubscribe(_ token: String, from id: String) -> BroadcastChannel? {
-        update(id) { $0.subscribers.remove(token.lowercased()) }
-    }
-
-    /// Ends every subscription to channel `id` (a broadcast `end` event). Returns the channel
-    /// as it was, or `nil` when there is none.
-    @discardableResult
-    public mutating func unsubscribeAll(from id: String) -> BroadcastChannel? {
-        let before = channel(id: id)
-        update(id) { $0.subscribers.removeAll() }
-        return before
     }
 
     @discardableResult
