@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
-.PHONY: bench-journal run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
+.PHONY: bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
 # Builds only the server (not the benchmark and fuzz tools), then serves.
 run: deps
@@ -264,6 +264,7 @@ bench: deps
 		BASELINE_BIN=$$BASELINE_BIN BASELINE_LABEL="$(BENCH_BASELINE)" bench/run.sh; \
 	else bench/run.sh; fi
 	$(MAKE) bench-instructions
+	$(MAKE) bench-channels
 
 # Instructions per request under valgrind's callgrind (in-memory client and server sessions, no
 # sockets): a regression figure that repeats on a busy machine.
@@ -286,6 +287,12 @@ bench-quick:
 bench-journal: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
 	bench/journal-latency.sh
+
+# Live Activity channels at scale: a million subscribers in bulk, a broadcast's time to its 200 and its
+# fan-out, peak RSS, 100,000 subscribed one at a time (bench/channels-scale.py; docs/BENCHMARKS.md).
+bench-channels: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
+	python3 bench/channels-scale.py
 
 # Several event loops: futex calls (contended locks) per 1,000 pushes with 1 and 2 event loops
 # (bench/cores.sh; docs/BENCHMARKS.md, "Several cores"). About a minute after the release build.

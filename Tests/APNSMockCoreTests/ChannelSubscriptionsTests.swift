@@ -55,3 +55,24 @@ import Testing
         #expect(subscriptions.count(of: "one") == 0)
     }
 }
+
+extension ChannelSubscriptionsTests {
+    /// Paging through a channel in pages of every size gives each token once, in order.
+    @Test(arguments: [1, 2, 3, 7, 50, 64, 200])
+    func everyPageSizeGivesEveryTokenOnce(limit: Int) {
+        var subscriptions = ChannelSubscriptions()
+        var random = FastRandom(seed: (1, 2, 3, UInt64(limit)))
+        let tokens = Set((0..<150).map { _ in String(random.next() & 0xFFFF_FFFF, radix: 16) + "00" })
+        subscriptions.subscribe(tokens, to: "channel")
+        var seen: [String] = []
+        var after: String?
+        for _ in 0..<200 {
+            let page = subscriptions.page(of: "channel", after: after, limit: limit)
+            #expect(page.tokens.count <= limit)
+            seen += page.tokens
+            guard page.more else { break }
+            after = page.tokens.last
+        }
+        #expect(seen == tokens.sorted())
+    }
+}

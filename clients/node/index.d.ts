@@ -78,6 +78,8 @@ export class AdminClient {
   channel(channelId: string): Promise<ApiObject>;
   deleteChannel(channelId: string): Promise<void>;
   subscribe(channelId: string, token: string): Promise<ApiObject>;
+  /** `POST /v1/channels/{channelId}/devices`: `{channelId, added, subscribers}`. */
+  subscribeMany(channelId: string, tokens: string[]): Promise<ApiObject>;
   unsubscribe(channelId: string, token: string): Promise<void>;
   broadcastCapability(bundleId: string): Promise<{ bundleId: string; enabled: boolean }>;
   setBroadcastCapability(bundleId: string, enabled: boolean): Promise<{ bundleId: string; enabled: boolean; deletedChannels: number }>;

@@ -268,6 +268,9 @@ export class AdminClient {
   channel(channelId) { return this.#json("GET", `/v1/channels/${seg(channelId)}`); }
   async deleteChannel(channelId) { await this.#send("DELETE", `/v1/channels/${seg(channelId)}`); }
   subscribe(channelId, token) { return this.#json("PUT", `/v1/channels/${seg(channelId)}/devices/${seg(token)}`); }
+  subscribeMany(channelId, tokens) {
+    return this.#json("POST", `/v1/channels/${seg(channelId)}/devices`, { body: { tokens } });
+  }
   async unsubscribe(channelId, token) { await this.#send("DELETE", `/v1/channels/${seg(channelId)}/devices/${seg(token)}`); }
   broadcastCapability(bundleId) { return this.#json("GET", `/v1/apps/${seg(bundleId)}/broadcast`); }
   setBroadcastCapability(bundleId, enabled) {

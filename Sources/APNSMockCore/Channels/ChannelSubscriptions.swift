@@ -27,14 +27,54 @@ public struct ChannelSubscriptions: Sendable {
 
     /// Up to `limit` of channel `id`'s tokens in ascending order, those after `after` only;
     /// `more` says whether tokens follow the last one returned.
+    ///
+    /// One pass over the channel's tokens keeping the `limit + 1` smallest in a bounded heap:
+    /// a page of a million-token channel sorts a page, not the million.
     public func page(of id: String, after: String?, limit: Int) -> (tokens: [String], more: Bool) {
         guard let tokens = tokensByChannel[id], limit > 0 else { return ([], false) }
-        var candidates = after.map { after in tokens.filter { $0 > after } } ?? Array(tokens)
-        guard candidates.count > limit else { return (candidates.sorted(), false) }
-        // Only the first `limit` are sorted: a partial selection would be cheaper still, but
-        // a page of a million-token channel is read by a person or a test, not a load.
-        candidates.sort()
-        return (Array(candidates.prefix(limit)), true)
+        var smallest = BoundedMaxHeap(capacity: limit + 1)
+        for token in tokens where after.map({ token > $0 }) ?? true { smallest.offer(token) }
+        let page = smallest.sorted()
+        return page.count > limit ? (Array(page.prefix(limit)), true) : (page, false)
+    }
+
+    /// The `capacity` smallest strings offered.
+    private struct BoundedMaxHeap {
+        let capacity: Int
+        private var heap: [String] = []
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            heap.reserveCapacity(Swift.min(capacity, 1 << 16))
+        }
+
+        mutating func offer(_ value: String) {
+            if heap.count < capacity {
+                heap.append(value)
+                var child = heap.count - 1
+                while child > 0 {
+                    let parent = (child - 1) / 2
+                    guard heap[parent] < heap[child] else { break }
+                    heap.swapAt(parent, child)
+                    child = parent
+                }
+            } else if let largest = heap.first, value < largest {
+                heap[0] = value
+                var parent = 0
+                while true {
+                    let left = 2 * parent + 1
+                    let right = left + 1
+                    var largestIndex = parent
+                    if left < heap.count, heap[left] > heap[largestIndex] { largestIndex = left }
+                    if right < heap.count, heap[right] > heap[largestIndex] { largestIndex = right }
+                    guard largestIndex != parent else { break }
+                    heap.swapAt(parent, largestIndex)
+                    parent = largestIndex
+                }
+            }
+        }
+
+        func sorted() -> [String] { heap.sorted() }
     }
 
     /// Subscribes `token` (lower case) to channel `id`; returns whether it was not already.

@@ -112,7 +112,12 @@ test("devices and channels: an unregistered device gets 410; a broadcast reaches
 
   const device = newToken();
   const channel = await mock.client.createChannel({ bundleId: "com.example.app", environment: "sandbox" });
-  assert.deepEqual((await mock.client.subscribe(channel.channelId, device)).tokens, [device]);
+  assert.equal((await mock.client.subscribe(channel.channelId, device)).subscribers, 1);
+  const others = [newToken(), newToken()];
+  assert.deepEqual(await mock.client.subscribeMany(channel.channelId, [...others, device]),
+    { channelId: channel.channelId, added: 2, subscribers: 3 });
+  assert.deepEqual((await mock.client.channel(channel.channelId)).tokens, [device, ...others].sort());
+  for (const other of others) await mock.client.unsubscribe(channel.channelId, other);
   assert.deepEqual((await mock.client.channels({ token: device })).map((c) => c.channelId), [channel.channelId]);
   const broadcast = await push(mock, {
     path: "/4/broadcasts/apps/com.example.app",

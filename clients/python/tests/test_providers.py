@@ -115,3 +115,23 @@ def test_broadcast_reaches_each_subscribed_device(apns):
     # broadcast's own record, which carries no token.
     assert sorted((r["token"], r["viaChannel"]) for r in apns.deliveries()) == sorted(
         [(started, False), (started, True), (in_app, True)])
+
+
+def test_a_broadcast_to_a_large_channel_reaches_every_device_after_its_answer(apns):
+    """Two hundred devices subscribed in one call: the broadcast's 200 comes at once and its
+    deliveries follow (stored after the answer for a channel of more than 64), each by token."""
+    devices = [apns.token() for _ in range(200)]
+    channel = apns.adopt_channel(apns.client.create_channel(bundle_id="com.example.app", environment="sandbox")[
+        "channelId"])
+    assert apns.subscribe_many(channel, devices) == {"channelId": channel, "added": 200, "subscribers": 200}
+    page = apns.client.channel(channel)
+    assert page["subscribers"] == 200 and page["tokens"] == sorted(devices)
+    with httpx.Client(http2=True, verify=ssl.create_default_context(cafile=apns.ca_path), timeout=10) as client:
+        update = {"aps": {"timestamp": 1700000060, "event": "update", "content-state": {"score": "2-0"}}}
+        answer = client.post(f"{apns.apns_url}/4/broadcasts/apps/com.example.app", content=json.dumps(update),
+                             headers={"authorization": f"bearer {provider_token()}", "apns-channel-id": channel,
+                                      "apns-push-type": "LiveActivity", "apns-priority": "10", "apns-expiration": "0"})
+        assert answer.status_code == 200, answer.text
+    received = apns.wait(count=200, channelId=channel, kind="push")
+    assert sorted(r["token"] for r in received) == sorted(devices)
+    assert all(r["payload"]["aps"]["content-state"] == {"score": "2-0"} for r in received)

@@ -381,8 +381,13 @@ class Client:
 
     def subscribe(self, channel_id: str, token: str) -> Dict[str, Any]:
         """``PUT /v1/channels/{channelId}/devices/{token}``: subscribes the device's Live Activity
-        to the channel; returns the channel."""
+        to the channel; returns the channel (with its ``subscribers`` count)."""
         return self._json("PUT", f"/v1/channels/{_quote_path(channel_id)}/devices/{_quote_path(token)}")
+
+    def subscribe_many(self, channel_id: str, tokens: List[str]) -> Dict[str, Any]:
+        """``POST /v1/channels/{channelId}/devices``: subscribes every device of ``tokens`` at
+        once; returns ``{"channelId", "added", "subscribers"}``."""
+        return self._json("POST", f"/v1/channels/{_quote_path(channel_id)}/devices", body={"tokens": list(tokens)})
 
     def unsubscribe(self, channel_id: str, token: str) -> None:
         """``DELETE /v1/channels/{channelId}/devices/{token}``."""

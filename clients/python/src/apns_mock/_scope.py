@@ -264,6 +264,9 @@ class Scope:
     def subscribe(self, channel_id: str, token: str) -> Dict[str, Any]:
         return self.client.subscribe(channel_id, self._check_token(token))
 
+    def subscribe_many(self, channel_id: str, tokens: List[str]) -> Dict[str, Any]:
+        return self.client.subscribe_many(channel_id, [self._check_token(token) for token in tokens])
+
     def unsubscribe(self, channel_id: str, token: str) -> None:
         self.client.unsubscribe(channel_id, self._check_token(token))
 
