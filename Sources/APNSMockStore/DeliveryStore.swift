@@ -397,11 +397,14 @@ public final class DeliveryStore: Sendable {
         }
         // A generated id has no index entry (its record's sequence number is in it). A broadcast's
         // delivery has its id in its shared part.
-        let apnsIDKey = state.withSharedPart(of: oldest) { shared in
-            shared.flatMap(RecordCodec.apnsIDKey(in:)) ?? RecordCodec.apnsIDKey(in: blob)
-        }
+        let apnsIDKey =
+            oldest.flags & StoredDelivery.flagGeneratedID != 0
+            ? nil
+            : sharedPart == nil
+                ? RecordCodec.apnsIDKey(in: blob)
+                : state.withSharedPart(of: oldest) { $0.flatMap(RecordCodec.apnsIDKey(in:)) }
         if let sharedPart { state.releaseSharedPart(sharedPart) }
-        if oldest.flags & StoredDelivery.flagGeneratedID == 0, let key = apnsIDKey {
+        if let key = apnsIDKey {
             // The oldest record of its id: the newest when the id was sent once.
             if state.byAPNSID[key] == oldest.sequence {
                 state.byAPNSID.remove(key)
