@@ -1,6 +1,6 @@
 import APNSMockCore
-import Dispatch
 import DequeModule
+import Dispatch
 import NIOConcurrencyHelpers
 import Synchronization
 

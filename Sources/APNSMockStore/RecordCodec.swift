@@ -98,7 +98,9 @@ enum RecordCodec {
         var writer = BlobWriter(capacity: 48)
         writer.bytes.append(sharedPartTag)
         writer.varint(4)
-        for shift in stride(from: 24, through: 0, by: -8) { writer.bytes.append(UInt8(truncatingIfNeeded: sharedPart >> shift)) }
+        for shift in stride(from: 24, through: 0, by: -8) {
+            writer.bytes.append(UInt8(truncatingIfNeeded: sharedPart >> shift))
+        }
         var token = token
         token.withUTF8 { digits in
             if !writePackedToken(digits, to: &writer) { writer.entry(.token, digits) }
