@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
-.PHONY: bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
+.PHONY: settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
 # Builds only the server (not the benchmark and fuzz tools), then serves.
 run: deps
@@ -127,6 +127,11 @@ test-examples: test-deps $(EXAMPLES_VENV)/installed dist/apns-mock
 # clients/node: node --test) against the release-static binary; the Testcontainers test runs in make test-image.
 test-clients: test-deps dist/apns-mock
 	APNS_MOCK_BIN=$(CURDIR)/dist/apns-mock clients/run-tests.sh
+
+# Writes docs/COMMAND-LINE.md's settings table from the one declaration of every serve setting
+# (Sources/APNSMockRegistry/ServeSetting.swift); make test fails while they differ.
+settings-table: deps
+	APNS_MOCK_WRITE_SETTINGS_TABLE=1 $(SWIFT) test --disable-xctest --filter ServeSettingTests
 
 test-unit: deps
 	$(SWIFT) test --disable-xctest --filter 'APNSMockCoreTests|APNSMockStoreTests|APNSMockRegistryTests|APNSMockAdminTests|APNSMockTransportTests'

@@ -90,17 +90,8 @@ public struct ConfigurationDocument: Sendable {
     /// Keys and devices registered at start; empty when the file has no `setup`.
     public var setup = SetupSection()
 
-    /// The top-level keys of the file.
-    public static let fields = [
-        "host", "port", "adminHost", "adminPort", "channelsPort", "adminToken", "adminInsecure", "tlsCert", "tlsKey",
-        "chain", "chainOut", "environment",
-        "maxConcurrentStreams",
-        "maxHeaderListSize", "recordCapacity", "threads", "strictPayload", "strictRegistry", "authStreamLimit",
-        "environmentKeyReason", "clientCA", "logLevel", "seed", "throttle", "behaviors", "idleTimeout",
-        "handshakeTimeout",
-        "maxConnections", "localizations", "locale", "payloadLimit", "channelLimit", "storedMessagesOutliveChannels",
-        "setup",
-    ]
+    /// The top-level keys of the file: those `ServeSetting` declares, and `setup`.
+    public static let fields = ServeSetting.fileKeys
 
     /// A document that sets nothing.
     public init() {}

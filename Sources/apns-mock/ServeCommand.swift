@@ -20,145 +20,50 @@ struct ServeCommand: AsyncParsableCommand {
             See apns-mock.example.yaml for every setting and the setup: section (keys and devices).
             """)
 
-    @Option(help: ArgumentHelp("YAML configuration file (see apns-mock.example.yaml).", valueName: "file"))
-    var config: String?
-    @Option(help: "Address the APNs listener binds (default 127.0.0.1).") var host: String?
-    @Option(
-        help: "APNs port; 0 picks a free port. Repeat to serve several (e.g. --port 443 --port 2197; default 2197).")
-    var port: [Int] = []
-    @Option(help: "Address the admin API binds (default 127.0.0.1).") var adminHost: String?
-    @Option(help: "Admin API port; 0 picks a free port (default 2198).") var adminPort: Int?
-
-    @Option(
-        help:
-            "Channel-management port (broadcast channels; Apple's is 2195 in the sandbox); 0 picks a free port (default 2195, or a free port with --port 0)."
-    )
-    var channelsPort: Int?
-    @Option(
-        help: ArgumentHelp(
-            "Bearer token every admin call but /health must present (authorization: Bearer TOKEN). Default: $\(Self.adminTokenVariable), else none.",
-            valueName: "token"))
-    var adminToken: String?
-    @Flag(help: "Allow an --admin-host other than loopback without a token (refused otherwise).")
-    var adminInsecure = false
-    @Option(
-        help:
-            "PEM server certificate chain (default certs/server.pem here, else a development certificate generated once per user: see 'apns-mock ca')."
-    )
-    var tlsCert: String?
-    @Option(help: "PEM server private key (default certs/server-key.pem, or the generated one).") var tlsKey: String?
-    @Option(
-        help: ArgumentHelp(
-            "Serve a chain generated at start instead of --tls-cert/--tls-key (TEST ONLY): apple-like (leaf ← intermediate ← a root named like Apple's USERTrust RSA root, written as root.pem for the client to trust) or untrusted-root (a root nobody is given).",
-            valueName: "apple-like|untrusted-root"))
-    var chain: String?
-    @Option(
-        help: ArgumentHelp(
-            "Where --chain writes root.pem, intermediate.pem, server.pem and server-key.pem (default: a new temporary directory, named in the log).",
-            valueName: "dir"))
-    var chainOut: String?
-    @Option(help: "sandbox, production, or auto: from the TLS server name or :authority (default sandbox).")
-    var environment: String?
-    @Option(help: "SETTINGS_MAX_CONCURRENT_STREAMS announced to clients (default 1000).")
-    var maxConcurrentStreams: UInt32?
-    @Option(help: "SETTINGS_MAX_HEADER_LIST_SIZE announced and enforced (default 8000).")
-    var maxHeaderListSize: UInt32?
-    @Option(help: "Most requests recorded; the oldest go first (default 100000).") var recordCapacity: Int?
-    @Option(
-        help: ArgumentHelp(
-            "Append every record, once its answer is decided, to this file as JSON Lines (created if missing).",
-            valueName: "file"))
-    var journal: String?
-    @Option(
-        help: ArgumentHelp(
-            "Load the records of a journal (or of a JSON Lines export) before serving; may be the --journal file.",
-            valueName: "file"))
-    var restore: String?
-    @Option(help: "Event-loop threads (default: one per CPU this process may run on, e.g. under taskset).")
-    var threads: Int?
-    @Flag(
-        inversion: .prefixedNo,
-        help:
-            "Reject payloads that are not a JSON object or whose lint finds an error (400 BadRequestPayload, the mock's own reason)."
-    )
-    var strictPayload: Bool?
-    @Flag(
-        inversion: .prefixedNo,
-        help: "Unknown device tokens get BadDeviceToken, unknown key ids InvalidProviderToken.")
-    var strictRegistry: Bool?
-    @Option(
-        help: ArgumentHelp(
-            "One stream per token connection until a push authenticates, as APNs does (default on).",
-            valueName: "on|off"))
-    var authStreamLimit: String?
-    @Option(
-        help: ArgumentHelp(
-            "Reason for a key used in the wrong environment (default BadEnvironmentKeyIdInToken).",
-            valueName: "BadEnvironmentKeyIdInToken|BadEnvironmentKeyInToken"))
-    var environmentKeyReason: String?
-    @Option(
-        name: .customLong("client-ca"),
-        help: ArgumentHelp(
-            "PEM CA that signs provider (client) certificates, or none to ask for none (default: certs/ca.pem when the TLS certificate is the default certs/server.pem and certs/ca.pem exists, else none).",
-            valueName: "file|none"))
+    // Every option's help is its `ServeSetting`'s (one declaration per setting; the table in
+    // docs/COMMAND-LINE.md and the configuration file's keys come from the same).
+    @Option(help: ServeSetting.config.argumentHelp) var config: String?
+    @Option(help: ServeSetting.host.argumentHelp) var host: String?
+    @Option(help: ServeSetting.port.argumentHelp) var port: [Int] = []
+    @Option(help: ServeSetting.adminHost.argumentHelp) var adminHost: String?
+    @Option(help: ServeSetting.adminPort.argumentHelp) var adminPort: Int?
+    @Option(help: ServeSetting.channelsPort.argumentHelp) var channelsPort: Int?
+    @Option(help: ServeSetting.adminToken.argumentHelp) var adminToken: String?
+    @Flag(help: ServeSetting.adminInsecure.argumentHelp) var adminInsecure = false
+    @Option(help: ServeSetting.tlsCert.argumentHelp) var tlsCert: String?
+    @Option(help: ServeSetting.tlsKey.argumentHelp) var tlsKey: String?
+    @Option(help: ServeSetting.chain.argumentHelp) var chain: String?
+    @Option(help: ServeSetting.chainOut.argumentHelp) var chainOut: String?
+    @Option(help: ServeSetting.environment.argumentHelp) var environment: String?
+    @Option(help: ServeSetting.maxConcurrentStreams.argumentHelp) var maxConcurrentStreams: UInt32?
+    @Option(help: ServeSetting.maxHeaderListSize.argumentHelp) var maxHeaderListSize: UInt32?
+    @Option(help: ServeSetting.recordCapacity.argumentHelp) var recordCapacity: Int?
+    @Option(help: ServeSetting.journal.argumentHelp) var journal: String?
+    @Option(help: ServeSetting.restore.argumentHelp) var restore: String?
+    @Option(help: ServeSetting.threads.argumentHelp) var threads: Int?
+    @Flag(inversion: .prefixedNo, help: ServeSetting.strictPayload.argumentHelp) var strictPayload: Bool?
+    @Flag(inversion: .prefixedNo, help: ServeSetting.strictRegistry.argumentHelp) var strictRegistry: Bool?
+    @Option(help: ServeSetting.authStreamLimit.argumentHelp) var authStreamLimit: String?
+    @Option(help: ServeSetting.environmentKeyReason.argumentHelp) var environmentKeyReason: String?
+    @Option(name: .customLong(ServeSetting.clientCA.flag), help: ServeSetting.clientCA.argumentHelp)
     var clientCA: String?
-    @Option(help: "trace, debug, info, notice, warning, error or critical; logs go to stderr (default notice).")
-    var logLevel: String?
-    @Option(
-        parsing: .upToNextOption,
-        help: ArgumentHelp(
-            "Expectation files or directories whose setup: (keys, devices, faults, channels) is applied at start and by POST /v1/reset: several after one flag (--expectations a.yaml b.yaml), or the flag repeated.",
-            valueName: "file-or-dir"))
-    var expectations: [String] = []
-    @Option(help: "Default seed of fault rules' probability selections and delays (default 0).")
-    var seed: UInt64?
-    @Option(
-        help: ArgumentHelp(
-            "Answer 429 TooManyRequests past R pushes to one device token within W (e.g. 3/10s).", valueName: "R/W"))
-    var throttle: String?
-    @Option(
-        help: ArgumentHelp(
-            "Switch on an APNs connection behavior: streams-after-rejection, expired-token-poison, token-update-lockout[=DURATION], stream-limit-goaway. Repeatable.",
-            valueName: "name"))
-    var behavior: [String] = []
-    @Option(
-        help: ArgumentHelp(
-            "Send GOAWAY {\"reason\":\"IdleTimeout\"} to connections idle this long (e.g. 5m; a bare number is seconds).",
-            valueName: "duration"))
-    var idleTimeout: String?
-    @Option(
-        help: ArgumentHelp(
-            "Close connections that have not finished the TLS handshake and the HTTP/2 preface after this long (default 10s; 0 turns it off).",
-            valueName: "duration"))
-    var handshakeTimeout: String?
-    @Option(help: "Refuse APNs connections beyond this many.")
-    var maxConnections: Int?
-    @Option(
-        help: ArgumentHelp(
-            "An app's *.lproj/Localizable.strings and .xcstrings files: previews resolve loc-keys with them.",
-            valueName: "dir"))
-    var localizations: String?
-    @Option(help: ArgumentHelp("The locale of devices without one in the registry (default en).", valueName: "locale"))
-    var locale: String?
-    @Option(
-        help: ArgumentHelp(
-            "Payload limit for every push type in bytes, 256–5120 (2048 or 256 emulate the binary interface; default APNs's 4096, VoIP 5120).",
-            valueName: "bytes"))
-    var payloadLimit: Int?
-    @Option(
-        help: ArgumentHelp(
-            "Most broadcast channels per app and environment; one more gets CannotCreateChannelConfig (default Apple's 10000).",
-            valueName: "count"))
-    var channelLimit: Int?
-    @Flag(
-        inversion: .prefixedNo,
-        help:
-            "A deleted storage channel's kept message still reaches a device that starts listening afterwards (APNs may deliver stored messages after a delete; default off)."
-    )
+    @Option(help: ServeSetting.logLevel.argumentHelp) var logLevel: String?
+    @Option(parsing: .upToNextOption, help: ServeSetting.expectations.argumentHelp) var expectations: [String] = []
+    @Option(help: ServeSetting.seed.argumentHelp) var seed: UInt64?
+    @Option(help: ServeSetting.throttle.argumentHelp) var throttle: String?
+    @Option(help: ServeSetting.behavior.argumentHelp) var behavior: [String] = []
+    @Option(help: ServeSetting.idleTimeout.argumentHelp) var idleTimeout: String?
+    @Option(help: ServeSetting.handshakeTimeout.argumentHelp) var handshakeTimeout: String?
+    @Option(help: ServeSetting.maxConnections.argumentHelp) var maxConnections: Int?
+    @Option(help: ServeSetting.localizations.argumentHelp) var localizations: String?
+    @Option(help: ServeSetting.locale.argumentHelp) var locale: String?
+    @Option(help: ServeSetting.payloadLimit.argumentHelp) var payloadLimit: Int?
+    @Option(help: ServeSetting.channelLimit.argumentHelp) var channelLimit: Int?
+    @Flag(inversion: .prefixedNo, help: ServeSetting.storedMessagesOutliveChannels.argumentHelp)
     var storedMessagesOutliveChannels: Bool?
 
     /// The environment variable that supplies the admin token when `--admin-token` is not given.
-    static let adminTokenVariable = "APNS_MOCK_ADMIN_TOKEN"
+    static let adminTokenVariable = ServeSetting.adminTokenVariable
     static let environmentKeyReasons = [APNSReason.badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken]
     /// `--client-ca none`: ask for no client certificate, not even on the defaults.
     static let noClientCA = "none"
@@ -438,4 +343,9 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.storedMessagesOutliveChannels = storedMessagesOutliveChannels
         }
     }
+}
+
+extension ServeSetting {
+    /// The help `serve --help` shows for this setting.
+    var argumentHelp: ArgumentHelp { ArgumentHelp(help, valueName: valueName) }
 }

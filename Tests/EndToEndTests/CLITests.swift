@@ -1,4 +1,5 @@
 import APNSMock
+import APNSMockRegistry
 import Foundation
 import Testing
 
@@ -208,6 +209,30 @@ import Testing
                 "\(match.1)/3/device/\(E2E.randomToken())",
             ])
         #expect(push.stdout == "200", "curl: \(push.status) \(push.stderr)")
+    }
+
+    /// `serve --help` lists exactly the flags `ServeSetting.all` declares (a negatable switch
+    /// with its `--no-` form), with the declared help text, and nothing else but --version
+    /// and --help: an option added without its declaration fails here.
+    @Test func helpListsEveryDeclaredSetting() async throws {
+        let output = try await E2E.run(Self.executable, ["serve", "--help"], environment: ["COLUMNS": "400"])
+        #expect(output.status == 0)
+        var listed: [String] = []
+        for line in output.stdout.split(separator: "\n") where line.hasPrefix("  -") {
+            let names = line.dropFirst(2).prefix { $0 != " " }
+            listed += names.split(separator: "/").flatMap { $0.split(separator: ",") }.map(String.init)
+        }
+        var declared: [String] = []
+        for setting in ServeSetting.all {
+            declared.append("--" + setting.flag)
+            if setting.negatable { declared.append("--no-" + setting.flag) }
+        }
+        #expect(listed == declared + ["--version", "-h"], "\(listed)")
+        let help = output.stdout.split(separator: "\n").joined(separator: " ").split(separator: " ").joined(
+            separator: " ")
+        for setting in ServeSetting.all {
+            #expect(help.contains(setting.help), "--\(setting.flag)'s help is not its declaration's")
+        }
     }
 
     /// The version a consumer package's `from:` names is the one the binary reports.
