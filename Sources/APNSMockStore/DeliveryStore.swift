@@ -69,10 +69,6 @@ public final class DeliveryStore: Sendable {
             if sharedParts.values[index].references <= 0 { sharedParts.remove(at: index) }
         }
 
-        /// Generated ids carry their record's sequence number, permuted with this secret (see
-        /// `GeneratedMessageID`), so they need no index entry.
-        let idSecret = UInt64.random(in: 0...UInt64.max)
-
         /// Every record with `key` as its apns-id, oldest first.
         func sequences(apnsID key: UUIDKey) -> Deque<UInt64> {
             var all: Deque<UInt64> = []
@@ -87,13 +83,20 @@ public final class DeliveryStore: Sendable {
             return all
         }
 
-        /// The record whose generated apns-id is `key`, if one is stored.
+        /// The record whose generated apns-id is `key`, if one is stored: the newest whose
+        /// `idLow` column and then whole id match (a generated id is 122 random bits: one record
+        /// has it). A scan of the column, newest first: a recent id is found at once, a missing
+        /// one in a full store of a million records reads 8 MB of it (about a millisecond).
         func generatedSequence(_ key: UUIDKey) -> UInt64? {
-            guard let sequence = GeneratedMessageID.sequence(of: key, secret: idSecret),
-                let stored = record(sequence: sequence), stored.flags & StoredDelivery.flagGeneratedID != 0,
-                DeliveryStore.hasAPNSID(stored, key, blobs)
-            else { return nil }
-            return sequence
+            // Core's ids are version 4, RFC 4122 variant: no other key can be one.
+            guard key.low >> 62 == 0b10, (key.high >> 12) & 0xF == 4 else { return nil }
+            for stored in records.reversed()
+            where stored.idLow == key.low && stored.flags & StoredDelivery.flagGeneratedID != 0
+                && DeliveryStore.hasAPNSID(stored, key, blobs)
+            {
+                return stored.sequence
+            }
+            return nil
         }
 
         func record(sequence: UInt64) -> StoredDelivery? {
@@ -128,33 +131,25 @@ public final class DeliveryStore: Sendable {
         }
     }
 
-    /// What `record` stored: the sequence number, and the apns-id the answer must carry.
-    public struct Receipt: Sendable {
-        public var sequence: UInt64
-        /// The record's id, except that a generated one gets the bits that tie it to `sequence`.
-        public var apnsID: ResponseMessageID
-    }
-
     /// Stores `record` and returns its sequence number.
     @discardableResult
-    public func append(_ record: DeliveryRecord) -> UInt64 { self.record(record).sequence }
+    public func append(_ record: DeliveryRecord) -> UInt64 { self.record(record) }
 
-    /// Stores `record` (its `sequence` is assigned here) and returns the receipt.
-    ///
-    /// A generated apns-id is completed here from the record's sequence number, so that looking
-    /// it up needs no index (an index insert at random in a large table costs a cache and TLB
-    /// miss per push). Waiters are signalled after the lock is released.
+    /// Stores `record` as it was decided (its `sequence` is assigned here) and returns the
+    /// sequence number. The store mints nothing: the apns-id is the one the answer carried. A
+    /// generated one is not indexed (an index insert at random in a large table costs a cache
+    /// and TLB miss per push): its low bits go in a column a look-up scans. Waiters are
+    /// signalled after the lock is released.
     @discardableResult
-    public func record(_ record: DeliveryRecord) -> Receipt {
-        let receipt = insert(record, restoring: nil)
+    public func record(_ record: DeliveryRecord) -> UInt64 {
+        let sequence = insert(record, restoring: nil)
         notifier.signal()
         if let sink, !record.outcome.isOpen {
             var decided = record
-            decided.sequence = receipt.sequence
-            decided.apnsID = receipt.apnsID
+            decided.sequence = sequence
             sink.recordDecided(decided)
         }
-        return receipt
+        return sequence
     }
 
     /// Loads records kept from an earlier run (`--restore`), with their own sequence numbers,
@@ -181,22 +176,20 @@ public final class DeliveryStore: Sendable {
     }
 
     @discardableResult
-    private func insert(_ record: DeliveryRecord, restoring restoredSequence: UInt64?) -> Receipt {
-        var (bytes, apnsIDOffset) = RecordCodec.encode(record)
+    private func insert(_ record: DeliveryRecord, restoring restoredSequence: UInt64?) -> UInt64 {
+        let bytes = RecordCodec.encode(record)
         var flags: UInt8 = 0
-        if record.apnsID.isGenerated {
-            flags |= restoredSequence == nil ? StoredDelivery.flagGeneratedID : StoredDelivery.flagRestoredGeneratedID
-        }
+        if record.apnsID.isGenerated { flags |= StoredDelivery.flagGeneratedID }
         // Every token is indexed as the record holds it (lower case when well-formed); queries
         // read the index only for well-formed tokens, so a malformed one is found by a scan.
         // The key comes from the encoded bytes: a well-formed token is packed there already.
         let indexedToken = record.token == nil ? nil : bytes.withUnsafeBytes { RecordCodec.tokenKey(in: $0) }
         if indexedToken != nil { flags |= StoredDelivery.flagIndexedToken }
         var echoedKey: UUIDKey?
+        var idLow: UInt64 = 0
         switch record.apnsID {
         case .echoed(let text): echoedKey = UUIDKey(text)
-        case .generated(let high, let low, _) where restoredSequence != nil: echoedKey = UUIDKey(high: high, low: low)
-        case .generated: break
+        case .generated(_, let low, _): idLow = low
         }
         // Everything the lock needs, taken out of the record first (the closure then captures
         // a few values instead of copying the record).
@@ -206,12 +199,12 @@ public final class DeliveryStore: Sendable {
             payloadSize: Int32(clamping: record.payloadSize), status: 0,
             environment: record.environment == .production ? 1 : 0,
             pushType: record.pushType?.code ?? StoredDelivery.noPushType, flags: flags, outcome: 0,
-            kind: record.kind.code, reason: 0, fault: 0, topic: 0, blob: BlobRef(chunk: 0, offset: 0, count: 0))
+            kind: record.kind.code, reason: 0, fault: 0, topic: 0, blob: BlobRef(chunk: 0, offset: 0, count: 0),
+            idLow: idLow)
         let response = record.response
         let outcome = record.outcome
         let faultID = record.faultID
         let topic = record.topic
-        var apnsID = record.apnsID
         return state.withLockedValue { state in
             if let restoredSequence {
                 if state.records.isEmpty { state.nextSequence = restoredSequence }
@@ -219,14 +212,6 @@ public final class DeliveryStore: Sendable {
             }
             let sequence = state.nextSequence
             state.nextSequence += 1
-            if case .generated(let high, let restoredLow, let lowercase) = apnsID {
-                // A restored id keeps its bits; a new one gets the bits that tie it to `sequence`.
-                let low =
-                    restoredSequence == nil
-                    ? GeneratedMessageID.low(sequence: sequence, secret: state.idSecret) : restoredLow
-                apnsID = .generated(high: high, low: low, lowercase: lowercase)
-                RecordCodec.writePackedID(high: high, low: low, lowercase: lowercase, into: &bytes, at: apnsIDOffset)
-            }
             stored.sequence = sequence
             stored.setResponse(
                 response, outcome: outcome, reasonID: response?.reason.map { state.interner.id(for: $0.rawValue) } ?? 0)
@@ -240,7 +225,7 @@ public final class DeliveryStore: Sendable {
             if let echoedKey, let previous = state.byAPNSID.update(sequence, for: echoedKey) {
                 state.olderByAPNSID[echoedKey, default: []].append(previous)
             }
-            return Receipt(sequence: sequence, apnsID: apnsID)
+            return sequence
         }
     }
 
@@ -279,7 +264,7 @@ public final class DeliveryStore: Sendable {
         guard !fanOut.tokens.isEmpty else { return }
         let tokens = fanOut.tokens.sorted()
         let template = fanOut.template
-        let (shared, _) = RecordCodec.encode(template)
+        let shared = RecordCodec.encode(template)
         var columns = StoredDelivery(
             sequence: 0, receivedAt: template.receivedAt, respondedAt: 0, timestamp: StoredDelivery.noTimestamp,
             connectionID: template.connectionID, streamID: template.streamID,
@@ -551,7 +536,7 @@ public final class DeliveryStore: Sendable {
     /// The record as readers see it.
     static func decode(_ stored: StoredDelivery, _ state: State) -> DeliveryRecord {
         let interner = state.interner
-        let generated = stored.flags & (StoredDelivery.flagGeneratedID | StoredDelivery.flagRestoredGeneratedID) != 0
+        let generated = stored.flags & StoredDelivery.flagGeneratedID != 0
         var record = DeliveryRecord(
             receivedAt: stored.receivedAt, connectionID: stored.connectionID, streamID: stored.streamID,
             environment: stored.environment == 1 ? .production : .sandbox, method: "", path: "", authority: nil,

@@ -13,12 +13,10 @@ enum RecordCodec {
     /// A packed id: a case byte (1 lower case) then the high and low 64 bits, big-endian.
     static let packedIDCount = 17
 
-    /// The blob of `record`, and where in it a generated apns-id's 17 packed bytes go (the store
-    /// writes them under its lock, once the id's bits are final).
-    static func encode(_ record: borrowing DeliveryRecord) -> (bytes: [UInt8], apnsIDOffset: Int) {
+    /// The blob of `record`.
+    static func encode(_ record: borrowing DeliveryRecord) -> [UInt8] {
         var writer = BlobWriter(
             capacity: 256 + record.path.utf8.count + record.payload.count + record.headerBlock.bytes.count)
-        var apnsIDOffset = 0
         for field in DeliveryRecord.Field.variable {
             switch field {
             case .method:
@@ -43,26 +41,10 @@ enum RecordCodec {
                 record.headerBlock.encode(into: &writer.bytes, strippingTokenSignatures: true)
                 writer.endEntry(start)
             case .apnsID:
-                if record.apnsID.isGenerated {
-                    // The store writes a generated id under its lock, once its bits are final.
-                    writer.bytes.append(field.rawValue | packed)
-                    writer.varint(packedIDCount)
-                    apnsIDOffset = writer.bytes.count
-                    writer.bytes.append(contentsOf: repeatElement(0, count: packedIDCount))
-                } else {
-                    record.apnsID.withUTF8 { writer.entry(field, $0) }
-                }
+                writeID(record.apnsID, field: field, to: &writer)
             case .uniqueID:
                 guard let uniqueID = record.uniqueID else { continue }
-                if case .generated(let high, let low, let lowercase) = uniqueID {
-                    writer.bytes.append(field.rawValue | packed)
-                    writer.varint(packedIDCount)
-                    let start = writer.bytes.count
-                    writer.bytes.append(contentsOf: repeatElement(0, count: packedIDCount))
-                    writePackedID(high: high, low: low, lowercase: lowercase, into: &writer.bytes, at: start)
-                } else {
-                    uniqueID.withUTF8 { writer.entry(field, $0) }
-                }
+                writeID(uniqueID, field: field, to: &writer)
             case .channelID:
                 guard var channelID = record.channelID else { continue }
                 // One byte says whether the record came by the channel, then the id.
@@ -84,7 +66,20 @@ enum RecordCodec {
                 continue
             }
         }
-        return (writer.bytes, apnsIDOffset)
+        return writer.bytes
+    }
+
+    /// A generated id as its packed 17 bytes; one sent by the client as its text.
+    private static func writeID(_ id: ResponseMessageID, field: DeliveryRecord.Field, to writer: inout BlobWriter) {
+        guard case .generated(let high, let low, let lowercase) = id else {
+            id.withUTF8 { writer.entry(field, $0) }
+            return
+        }
+        writer.bytes.append(field.rawValue | packed)
+        writer.varint(packedIDCount)
+        let start = writer.bytes.count
+        writer.bytes.append(contentsOf: repeatElement(0, count: packedIDCount))
+        writePackedID(high: high, low: low, lowercase: lowercase, into: &writer.bytes, at: start)
     }
 
     /// The tag of the entry that makes a blob a device's delivery of a broadcast: its value is

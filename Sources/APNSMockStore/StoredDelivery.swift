@@ -28,13 +28,15 @@ struct StoredDelivery: Sendable {
     var fault: UInt32
     var topic: UInt32
     var blob: BlobRef
+    /// A generated apns-id's low 64 bits (`flagGeneratedID`), else 0: looking the id up scans
+    /// this column instead of a per-push index insert.
+    var idLow: UInt64 = 0
 
     static let noPushType: UInt8 = 0xFF
     static let noTimestamp = Int64.min
+    /// The apns-id was generated (Core's, as the answer carried it): not in the id index, its
+    /// low bits in `idLow`.
     static let flagGeneratedID: UInt8 = 1
-    /// A generated id restored from a journal: shown as generated, but indexed like a sent one
-    /// (its bits are not tied to this run's sequence numbers).
-    static let flagRestoredGeneratedID: UInt8 = 4
     /// The record has a token, and the token index lists it.
     static let flagIndexedToken: UInt8 = 2
     static let flagGoAway: UInt8 = 16

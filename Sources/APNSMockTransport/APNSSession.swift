@@ -42,10 +42,9 @@ final class APNSSession {
     /// The registry as last read, and its change count then: re-read only after a change.
     private var registry = RegistrySnapshot()
     private var registryChangeCount = UInt64.max
-    /// The records of streams left waiting (a delay, a hang), by stream: what `complete` updates.
-    private var openRecords: [Int32: DeliveryStore.Receipt] = [:]
-    /// The record written or completed last, so that the answer that follows carries its id.
-    private var lastReceipt: (streamID: Int32, receipt: DeliveryStore.Receipt)?
+    /// The records of streams left waiting (a delay, a hang), by stream: the sequence number
+    /// `complete` updates.
+    private var openRecords: [Int32: UInt64] = [:]
     /// The API the connection's listener serves.
     let service: APNSService
     /// What success answers do to the registry (channels, subscriptions) and the store (a
@@ -319,9 +318,9 @@ final class APNSSession {
             if let token = decided.verdict.newToken { shared.registry.remember(token) }
             if let faultID = decided.faultID { shared.metrics.faultFired(ruleID: faultID) }
             http2.finishAnswer(ready.request)
-            if case .answerNow(var answer) = decided.next {
+            if case .answerNow(let answer) = decided.next {
                 // The common case: recorded once, answered, nothing else (no effect to run).
-                let receipt = shared.store.record(
+                shared.store.record(
                     record(
                         answer: answer,
                         response: DeliveryResponse(
@@ -330,7 +329,6 @@ final class APNSSession {
                         outcome: .answered, faultID: decided.faultID, detail: decided.detail, request: request,
                         verdict: decided.verdict, environment: environment, streamID: ready.streamID,
                         receivedAt: now, channelID: nil))
-                answer.apnsID = receipt.apnsID
                 if answer.status != 200 {
                     noteRejection(answer, goAway: false, verdict: decided.verdict, detail: decided.detail, now: now)
                 }
@@ -413,17 +411,13 @@ final class APNSSession {
             kind: verdict.kind, apnsID: answer.apnsID.text, connectionID: connectionID, now: now, logger: logger)
     }
 
-    /// What follows a success with effects, once its record is stored (`apnsID`, its final id):
+    /// What follows a success with effects, once its record is stored:
     /// a broadcast's deliveries to the devices subscribed to its channel, or the kept message of
     /// the channel a push-to-start just subscribed its device to (`subscribedChannel`). Only when
     /// the request `succeeded`: the rules accepted it and it was answered 200 (a fault rule's 200
     /// on a rejected broadcast reaches no device).
-    private func recordFollowUps(
-        of record: DeliveryRecord, apnsID: ResponseMessageID, succeeded: Bool, subscribedChannel: String?
-    ) {
+    private func recordFollowUps(of record: DeliveryRecord, succeeded: Bool, subscribedChannel: String?) {
         guard succeeded else { return }
-        var record = record
-        record.apnsID = apnsID
         switch record.kind {
         case .broadcast:
             if let fanOut = effects.fanOut(of: record) { shared.store.deliver(fanOut) }
@@ -469,7 +463,6 @@ final class APNSSession {
     private func perform(_ current: CurrentRequest? = nil) {
         perform(actions, current: current, effect: nil)
         actions.removeAll(keepingCapacity: true)
-        lastReceipt = nil
     }
 
     /// Performs `list`; `effect`: the request whose effect ran, for the records that follow it.
@@ -484,24 +477,20 @@ final class APNSSession {
                     shared.metrics.unanswered(recorded.outcome)
                 }
                 let stored = record(recorded, of: current, channelID: recorded.effect?.recordChannelID)
-                let receipt = shared.store.record(stored)
-                lastReceipt = (streamID, receipt)
+                let sequence = shared.store.record(stored)
                 if recorded.outcome == .goAway || !(200...299).contains(recorded.answer.status) {
-                    var answer = recorded.answer
-                    answer.apnsID = receipt.apnsID
                     noteRejection(
-                        answer, goAway: recorded.outcome == .goAway, verdict: current.verdict, detail: stored.detail,
-                        now: current.receivedAt)
+                        recorded.answer, goAway: recorded.outcome == .goAway, verdict: current.verdict,
+                        detail: stored.detail, now: current.receivedAt)
                 }
-                if recorded.outcome.isOpen { openRecords[streamID] = receipt }
+                if recorded.outcome.isOpen { openRecords[streamID] = sequence }
                 if let effect = recorded.effect {
                     recordFollowUps(
-                        of: stored, apnsID: receipt.apnsID,
-                        succeeded: current.verdict.isAccepted && recorded.answer.status == 200,
+                        of: stored, succeeded: current.verdict.isAccepted && recorded.answer.status == 200,
                         subscribedChannel: effect.recordChannelID)
                 }
             case .complete(let streamID, let recorded):
-                guard let receipt = openRecords[streamID] else { continue }
+                guard let sequence = openRecords[streamID] else { continue }
                 if !recorded.outcome.isOpen && recorded.outcome != .answered {
                     // Never answered: the answer that would have been counted will not come.
                     shared.metrics.unanswered(recorded.outcome)
@@ -509,21 +498,14 @@ final class APNSSession {
                 if let effect = recorded.effect, let held, held.streamID == streamID {
                     // A delayed answer's effect ran as it went out: what follows it.
                     recordFollowUps(
-                        of: record(recorded, of: held), apnsID: receipt.apnsID,
+                        of: record(recorded, of: held),
                         succeeded: held.verdict.isAccepted && recorded.answer.status == 200,
                         subscribedChannel: effect.recordChannelID)
                 }
-                shared.store.complete(
-                    sequence: receipt.sequence, with: DeliveryResponse(recorded), outcome: recorded.outcome)
+                shared.store.complete(sequence: sequence, with: DeliveryResponse(recorded), outcome: recorded.outcome)
                 if !recorded.outcome.isOpen { openRecords[streamID] = nil }
-                lastReceipt = (streamID, receipt)
-            case .respond(let streamID, var answer, let labels):
-                // A generated apns-id is completed by the store from the record's sequence number.
-                if let last = lastReceipt, last.streamID == streamID {
-                    answer.apnsID = last.receipt.apnsID
-                } else if let receipt = openRecords[streamID] {
-                    answer.apnsID = receipt.apnsID
-                }
+            case .respond(let streamID, let answer, let labels):
+                // The answer as decided: its apns-id is the record's.
                 respond(streamID: streamID, answer, labels)
             case .applyEffect(let streamID, let at, let request):
                 // The effect runs now, as the answer goes out; the machine finishes the answer with

@@ -141,22 +141,22 @@ import Testing
         asSent.method = "GET"
         asSent.uniqueID = .echoed(uniqueID.text)
 
-        let (packedBytes, _) = RecordCodec.encode(push)
-        let (plainBytes, _) = RecordCodec.encode(asSent)
+        let packedBytes = RecordCodec.encode(push)
+        let plainBytes = RecordCodec.encode(asSent)
         // token 34 bytes against 66, apns-id 19 against 38, unique id 19 against 38, method none against 5.
         #expect(plainBytes.count - packedBytes.count == 32 + 19 + 19 + 5)
 
         let store = DeliveryStore()
-        let receipt = store.record(push)
+        store.record(push)
         store.append(asSent)
         let records = store.query(DeliveryQuery.where(order: .asc)).deliveries
         try #require(records.count == 2)
         #expect(records[0].method == "POST" && records[0].token == token && records[0].path == "/3/device/" + token)
-        #expect(records[0].apnsID.isGenerated && records[0].apnsID.text == receipt.apnsID.text)
+        #expect(records[0].apnsID.isGenerated && records[0].apnsID.text == push.apnsID.text)
         #expect(records[0].uniqueID?.text == uniqueID.text)
         #expect(records[1].method == "GET" && records[1].token == String(repeating: "0F9A", count: 16))
         #expect(records[1].apnsID.text == "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5D")
-        #expect(store.query(DeliveryQuery.where(apnsID: receipt.apnsID.text)).deliveries.first?.sequence == 1)
+        #expect(store.query(DeliveryQuery.where(apnsID: push.apnsID.text)).deliveries.first?.sequence == 1)
         #expect(store.query(DeliveryQuery.where(token: token)).total == 1)
     }
 
@@ -164,7 +164,7 @@ import Testing
     /// them all), so a new variable field cannot be left out of `RecordCodec.encode`; the round
     /// trip above then checks `decode`.
     @Test func everyVariableFieldHasABlobEntry() {
-        let (bytes, _) = RecordCodec.encode(Self.everyFieldSet())
+        let bytes = RecordCodec.encode(Self.everyFieldSet())
         for field in DeliveryRecord.Field.allCases where field.definition.storage == .variable {
             let entry = bytes.withUnsafeBytes { RecordCodec.field(field, in: $0) }
             #expect(entry != nil, "no blob entry for \(field)")
