@@ -42,9 +42,6 @@ final class APNSSession {
     /// The registry as last read, and its change count then: re-read only after a change.
     private var registry = RegistrySnapshot()
     private var registryChangeCount = UInt64.max
-    /// The records of streams left waiting (a delay, a hang), by stream: the sequence number
-    /// `complete` updates.
-    private var openRecords: [Int32: UInt64] = [:]
     /// The API the connection's listener serves.
     let service: APNSService
     /// What success answers do to the registry (channels, subscriptions) and the store (a
@@ -469,6 +466,9 @@ final class APNSSession {
     private func perform(
         _ list: [ConnectionStateMachine.Action], current: CurrentRequest?, effect held: CurrentRequest?
     ) {
+        // The open record stored by this list (a `complete` later in the same list may have been
+        // decided before the machine was told its sequence number).
+        var storedOpen: (streamID: Int32, sequence: UInt64)?
         for action in list {
             switch action {
             case .record(let streamID, let recorded):
@@ -483,14 +483,18 @@ final class APNSSession {
                         recorded.answer, goAway: recorded.outcome == .goAway, verdict: current.verdict,
                         detail: stored.detail, now: current.receivedAt)
                 }
-                if recorded.outcome.isOpen { openRecords[streamID] = sequence }
+                if recorded.outcome.isOpen {
+                    storedOpen = (streamID, sequence)
+                    _ = machine.recordStored(streamID: streamID, sequence: sequence)
+                }
                 if let effect = recorded.effect {
                     recordFollowUps(
                         of: stored, succeeded: current.verdict.isAccepted && recorded.answer.status == 200,
                         subscribedChannel: effect.recordChannelID)
                 }
-            case .complete(let streamID, let recorded):
-                guard let sequence = openRecords[streamID] else { continue }
+            case .complete(let streamID, let told, let recorded):
+                let sequence =
+                    told != 0 ? told : storedOpen.flatMap { $0.streamID == streamID ? $0.sequence : nil } ?? 0
                 if !recorded.outcome.isOpen && recorded.outcome != .answered {
                     // Never answered: the answer that would have been counted will not come.
                     shared.metrics.unanswered(recorded.outcome)
@@ -503,7 +507,6 @@ final class APNSSession {
                         subscribedChannel: effect.recordChannelID)
                 }
                 shared.store.complete(sequence: sequence, with: DeliveryResponse(recorded), outcome: recorded.outcome)
-                if !recorded.outcome.isOpen { openRecords[streamID] = nil }
             case .respond(let streamID, let answer, let labels):
                 // The answer as decided: its apns-id is the record's.
                 respond(streamID: streamID, answer, labels)

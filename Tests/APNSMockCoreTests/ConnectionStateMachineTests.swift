@@ -26,7 +26,7 @@ import Testing
         return actions.map { action in
             switch action {
             case .record(let stream, let r): "record \(stream) \(recorded(r))"
-            case .complete(let stream, let r): "complete \(stream) \(recorded(r))"
+            case .complete(let stream, _, let r): "complete \(stream) \(recorded(r))"
             case .respond(let stream, let answer, _): "respond \(stream) \(answer.status)"
             case .resetStream(let stream, let code): "reset \(stream) \(code)"
             case .goAway(let code, let last, let debug):
@@ -88,6 +88,24 @@ import Testing
         // A second firing (a stale timer) does nothing.
         let stale = Self.event(&machine) { $0.timerFired(streamID: 3, now: 600, into: &$1) }
         #expect(stale.0 == .nothingDue && stale.1.isEmpty)
+    }
+
+    /// The store's sequence number of a waiting stream's record is the machine's to keep: the
+    /// completion names it (the session keeps no table of open records), whatever ends the wait.
+    @Test func aWaitingStreamsCompletionNamesItsRecord() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        _ = Self.decide(&machine, Self.decision(stream: 3, delay: 500))
+        _ = Self.decide(&machine, Self.decision(stream: 5, fate: .hang))
+        #expect(machine.recordStored(streamID: 3, sequence: 41) == .noted)
+        #expect(machine.recordStored(streamID: 5, sequence: 42) == .noted)
+        #expect(machine.recordStored(streamID: 7, sequence: 43) == .notWaiting)
+        var fired: [ConnectionStateMachine.Action] = []
+        _ = machine.timerFired(streamID: 3, now: 500, into: &fired)
+        #expect(fired.contains { if case .complete(3, 41, _) = $0 { true } else { false } })
+        var closed: [ConnectionStateMachine.Action] = []
+        _ = machine.connectionClosed(into: &closed)
+        #expect(closed.contains { if case .complete(5, 42, _) = $0 { true } else { false } })
+        #expect(machine.recordStored(streamID: 5, sequence: 44) == .notWaiting)
     }
 
     /// What an answer is counted by (kind, push type, when its request was ready) goes out with

@@ -51,6 +51,14 @@ extension ConnectionStateMachine {
         case keptOpen
     }
 
+    /// What `recordStored(streamID:sequence:)` did.
+    public enum OnRecordStored: Sendable, Equatable {
+        /// The waiting stream will complete that record.
+        case noted
+        /// The stream no longer waits: nothing to note.
+        case notWaiting
+    }
+
     /// What `timerFired(streamID:now:into:)` did.
     public enum OnTimerFired: Sendable, Equatable {
         /// The stream's answer (or its fault's fate) was appended.

@@ -22,8 +22,10 @@ public struct ConnectionStateMachine: Sendable {
     public enum Action: Sendable, Equatable {
         /// Store the request's record. One per request, before any `respond` for it.
         case record(streamID: Int32, RecordedAnswer)
-        /// A request recorded earlier (left waiting) got its final answer, or none.
-        case complete(streamID: Int32, RecordedAnswer)
+        /// A request recorded earlier (left waiting) got its final answer, or none: complete the
+        /// record `sequence` (`recordStored` told it; 0 when the record was asked for in the
+        /// same list of actions, before the machine could be told).
+        case complete(streamID: Int32, sequence: UInt64, RecordedAnswer)
         /// Submit `answer` on the stream.
         case respond(streamID: Int32, APNSAnswer, AnswerLabels)
         case resetStream(streamID: Int32, errorCode: UInt32)
@@ -86,6 +88,8 @@ public struct ConnectionStateMachine: Sendable {
         var hung: Bool
         /// The request, when a success to it has an effect that runs when it is answered.
         var held: HeldRequest? = nil
+        /// Its record's sequence number in the store (`recordStored`), 0 until told.
+        var record: UInt64 = 0
     }
 
     /// A stream whose answer waits for the effect it asked the transport to carry out
@@ -95,7 +99,8 @@ public struct ConnectionStateMachine: Sendable {
         var answer: APNSAnswer
         var fate: RequestDecision.Fate
         var labels: AnswerLabels
-        var recorded: Bool
+        /// Its record's sequence number, when it was recorded while it waited.
+        var record: UInt64?
         var faultID: String?
         var detail: String?
         /// When it was settled (epoch ms): the answer's time, and the effect's.
@@ -474,6 +479,14 @@ public struct ConnectionStateMachine: Sendable {
     /// Whether `streamID` waits for its answer (tests).
     func isWaiting(streamID: Int32) -> Bool { phase != .closed && live.waiting[streamID] != nil }
 
+    /// The record of waiting stream `streamID` was stored as `sequence` (after its `record`
+    /// action): its completion will name it. `.notWaiting` when the stream no longer waits.
+    public mutating func recordStored(streamID: Int32, sequence: UInt64) -> OnRecordStored {
+        guard phase != .closed, live.waiting[streamID] != nil else { return .notWaiting }
+        live.waiting[streamID]?.record = sequence
+        return .noted
+    }
+
     /// The delay of `streamID` has run out: `.performActions` when its answer is due now,
     /// `.nothingDue` when the stream no longer waits (answered, refused, reset or closed since).
     public mutating func timerFired(streamID: Int32, now: Int64, into actions: inout [Action]) -> OnTimerFired {
@@ -485,7 +498,7 @@ public struct ConnectionStateMachine: Sendable {
             result = .performActions
             Self.settle(
                 streamID: streamID, answer: entry.answer, fate: entry.fate, labels: entry.labels, held: entry.held,
-                recorded: true, faultID: nil, now: now, live: &live, phase: &phase, closeReason: &closeReason,
+                record: entry.record, faultID: nil, now: now, live: &live, phase: &phase, closeReason: &closeReason,
                 into: &actions)
         }
         return result
@@ -502,7 +515,7 @@ public struct ConnectionStateMachine: Sendable {
         modify { live, phase, closeReason in
             Self.settle(
                 streamID: streamID, answer: pending.answer, fate: pending.fate, labels: pending.labels, held: nil,
-                effect: outcome, recorded: pending.recorded, faultID: pending.faultID, detail: pending.detail,
+                effect: outcome, record: pending.record, faultID: pending.faultID, detail: pending.detail,
                 now: pending.at, live: &live, phase: &phase, closeReason: &closeReason, into: &actions)
         }
         return .performActions
@@ -519,7 +532,10 @@ public struct ConnectionStateMachine: Sendable {
             guard let entry = live.waiting.removeValue(forKey: streamID) else { continue }
             result = .performActions
             if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
-            actions.append(.complete(streamID: streamID, RecordedAnswer(outcome: .cancelled, answer: entry.answer)))
+            actions.append(
+                .complete(
+                    streamID: streamID, sequence: entry.record,
+                    RecordedAnswer(outcome: .cancelled, answer: entry.answer)))
         }
         return result
     }
@@ -533,7 +549,9 @@ public struct ConnectionStateMachine: Sendable {
         for (streamID, entry) in live.waiting.sorted(by: { $0.key < $1.key }) {
             if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
             actions.append(
-                .complete(streamID: streamID, RecordedAnswer(outcome: .connectionClosed, answer: entry.answer)))
+                .complete(
+                    streamID: streamID, sequence: entry.record,
+                    RecordedAnswer(outcome: .connectionClosed, answer: entry.answer)))
         }
         live.waiting.removeAll()
         phase = .closed
@@ -747,7 +765,7 @@ public struct ConnectionStateMachine: Sendable {
             }
             Self.settle(
                 streamID: streamID, answer: decision.answer, fate: decision.fate, labels: decision.labels,
-                held: decision.held, recorded: false, faultID: decision.faultID, detail: decision.detail, now: now,
+                held: decision.held, record: nil, faultID: decision.faultID, detail: decision.detail, now: now,
                 live: &live,
                 phase: &phase,
                 closeReason: &closeReason, into: &actions)
@@ -773,7 +791,9 @@ public struct ConnectionStateMachine: Sendable {
         for (streamID, entry) in live.waiting.sorted(by: { $0.key < $1.key }) where refused(streamID) {
             if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
             actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
-            actions.append(.complete(streamID: streamID, RecordedAnswer(outcome: outcome, answer: entry.answer)))
+            actions.append(
+                .complete(
+                    streamID: streamID, sequence: entry.record, RecordedAnswer(outcome: outcome, answer: entry.answer)))
             live.waiting[streamID] = nil
         }
     }
@@ -784,15 +804,16 @@ public struct ConnectionStateMachine: Sendable {
         actions.append(.announceMaxConcurrentStreams(limit))
     }
 
-    /// Carries out `fate` for a stream now: `recorded` says whether its record exists already
-    /// (it waited), so that the record is written (`record`) or completed (`complete`) once.
+    /// Carries out `fate` for a stream now: `record` is its record's sequence number when it
+    /// exists already (it waited), so that the record is written (`record`) or completed
+    /// (`complete`) once.
     ///
     /// A success to `held` (a request whose success has an effect) waits for the effect first:
     /// before any action, the machine asks for it (`applyEffect`) and settles in
     /// `effectApplied`, with the answer the effect completed (`effect`).
     private static func settle(
         streamID: Int32, answer: APNSAnswer, fate: RequestDecision.Fate, labels: AnswerLabels,
-        held: HeldRequest? = nil, effect: EffectOutcome? = nil, recorded: Bool, faultID: String?,
+        held: HeldRequest? = nil, effect: EffectOutcome? = nil, record: UInt64?, faultID: String?,
         detail: String? = nil, now: Int64, live: inout Live, phase: inout Phase, closeReason: inout CloseReason?,
         into actions: inout [Action]
     ) {
@@ -801,8 +822,8 @@ public struct ConnectionStateMachine: Sendable {
             recordedAnswer.faultID = faultID
             recordedAnswer.detail = detail
             actions.append(
-                recorded
-                    ? .complete(streamID: streamID, recordedAnswer) : .record(streamID: streamID, recordedAnswer))
+                record.map { .complete(streamID: streamID, sequence: $0, recordedAnswer) }
+                    ?? .record(streamID: streamID, recordedAnswer))
         }
         func answerNow() {
             note(RecordedAnswer(outcome: .answered, answer: answer, answeredAt: now, effect: effect))
@@ -815,7 +836,7 @@ public struct ConnectionStateMachine: Sendable {
         }
         if let held, (200...299).contains(answer.status), answersNow(streamID: streamID, fate: fate, live: live) {
             live.pendingEffect = PendingEffect(
-                streamID: streamID, answer: answer, fate: fate, labels: labels, recorded: recorded, faultID: faultID,
+                streamID: streamID, answer: answer, fate: fate, labels: labels, record: record, faultID: faultID,
                 detail: detail, at: now)
             actions.append(.applyEffect(streamID: streamID, at: now, held))
             return
