@@ -273,6 +273,8 @@ public struct APNSMockApplication: Sendable {
             await adminExecutor.shutdown()
             throw error
         }
+        // A large broadcast's deliveries are stored after its answer: all of them before the end.
+        await store.deliveriesStored()
         journal?.finish()
         await adminExecutor.shutdown()
         logShutdown()

@@ -246,6 +246,14 @@ public final class DeliveryStore: Sendable {
         fanOutQueue.async { [self] in record(fanOut, countingBacklog: true) }
     }
 
+    /// Returns once every broadcast delivery handed to `deliver(_:)` before the call is stored
+    /// (a graceful end waits for them, so the journal gets them too).
+    public func deliveriesStored() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            fanOutQueue.async { done.resume() }
+        }
+    }
+
     /// How many broadcast deliveries are waiting to be stored (`deliver(_:)`).
     public var pendingDeliveries: Int { fanOutBacklog.load(ordering: .relaxed) }
 

@@ -89,10 +89,7 @@ import Testing
         #expect(store.count == DeliveryStore.inlineFanOut)
         let large = BroadcastFanOut(of: Self.broadcast(), bundleID: "com.example.app", tokens: Self.tokens(5000))
         store.deliver(large)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while store.pendingDeliveries > 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        await store.deliveriesStored()
         #expect(store.pendingDeliveries == 0)
         #expect(store.count == DeliveryStore.inlineFanOut + 5000)
         #expect(store.sharedPartCount == 2)

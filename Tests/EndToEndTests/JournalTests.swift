@@ -196,4 +196,56 @@ import Testing
         #expect(server.standardError.contains("\(succeeded) journaled"), "\(server.standardError)")
         #expect(server.standardError.contains("shut down:"))
     }
+
+    /// A broadcast to a channel of 3,000 devices is answered at once and its deliveries are
+    /// stored after the answer, in the background; a SIGTERM right after the 200 still waits for
+    /// all of them, so the journal has every one (nothing the 200 promised is lost).
+    @Test func aLargeBroadcastsDeliveriesAreAllJournaledBeforeTheEnd() async throws {
+        let journal = Self.temporaryPath("journal.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: journal) }
+        let server = try await Server(["--journal", journal])
+        defer { server.stop() }
+        let created = try await E2E.run(
+            "curl",
+            [
+                "-sS", "-X", "POST", "-H", "content-type: application/json", "--data",
+                #"{"bundleId":"\#(BroadcastEndToEndTests.bundleID)","environment":"sandbox","messageStoragePolicy":0}"#,
+                server.admin + "/v1/channels",
+            ])
+        let channel = try #require(
+            (try? JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["channelId"]
+                as? String, "\(created)")
+        let path = channel.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "+", with: "%2B")
+        let devices = (0..<3000).map { String(format: "%08x", $0) + String(repeating: "ab", count: 28) }
+        let body = #"{"tokens":["# + devices.map { "\"\($0)\"" }.joined(separator: ",") + "]}"
+        let bodyFile = Self.temporaryPath("tokens.json")
+        defer { try? FileManager.default.removeItem(atPath: bodyFile) }
+        try Data(body.utf8).write(to: URL(fileURLWithPath: bodyFile))
+        let subscribed = try await E2E.run(
+            "curl",
+            [
+                "-sS", "-X", "POST", "-H", "content-type: application/json", "--data-binary", "@" + bodyFile,
+                server.admin + "/v1/channels/\(path)/devices",
+            ])
+        #expect(subscribed.stdout.contains(#""subscribers":3000"#), "\(subscribed)")
+        let answer = try await E2E.run(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", E2E.caFile, "-o", "/dev/null", "-w", "%{http_code}", "-H",
+                E2E.authorizationHeader, "-H", "apns-channel-id: \(channel)", "-H", "apns-push-type: LiveActivity",
+                "-H", "apns-priority: 10", "-H", "apns-expiration: 0", "--data", BroadcastEndToEndTests.update,
+                server.apns + "/4/broadcasts/apps/\(BroadcastEndToEndTests.bundleID)",
+            ])
+        #expect(answer.stdout == "200", "\(answer)")
+        kill(server.process.processIdentifier, SIGTERM)
+        let exited = Date().addingTimeInterval(30)
+        while server.process.isRunning, Date() < exited { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+        let records = try Self.journalRecords(journal)
+        let delivered = records.filter { $0["kind"] as? String == "push" && $0["viaChannel"] as? Bool == true }
+        #expect(records.filter { $0["kind"] as? String == "broadcast" }.count == 1)
+        #expect(delivered.count == 3000, "journal: \(records.count) records, \(delivered.count) deliveries")
+        let missing = Set(devices).subtracting(delivered.compactMap { $0["token"] as? String })
+        #expect(missing.isEmpty, "\(missing.count) devices have no delivery in the journal")
+    }
 }
