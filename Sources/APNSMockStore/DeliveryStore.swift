@@ -355,12 +355,17 @@ public final class DeliveryStore: Sendable {
     /// out, else `nil` and the `outcome` that says why not. Returns `false` when the record is
     /// no longer stored.
     @discardableResult
-    public func complete(sequence: UInt64, with response: DeliveryResponse?, outcome: DeliveryOutcome? = nil) -> Bool {
+    /// - Parameter channelID: the channel the answer's effect made (a delayed channel create),
+    ///   which the record names from now on.
+    public func complete(
+        sequence: UInt64, with response: DeliveryResponse?, outcome: DeliveryOutcome? = nil, channelID: String? = nil
+    ) -> Bool {
         let outcome = outcome ?? (response == nil ? .pending : response!.goAway ? .goAway : .answered)
         let journaled = sink != nil && !outcome.isOpen
         // (stored, the decided record for the sink)
         let (done, decided) = state.withLockedValue { state -> (Bool, DeliveryRecord?) in
             guard let index = state.index(sequence: sequence) else { return (false, nil) }
+            if let channelID { Self.rename(channelID, of: index, in: &state) }
             let reasonID = response?.reason.map { state.interner.id(for: $0.rawValue) } ?? 0
             state.records[index].setResponse(response, outcome: outcome, reasonID: reasonID)
             if outcome.isOpen { state.unsettled.insert(sequence) } else { state.unsettled.remove(sequence) }
@@ -370,6 +375,18 @@ public final class DeliveryStore: Sendable {
         if done { notifier.signalCompletion() }
         if let decided { sink?.recordDecided(decided) }
         return done
+    }
+
+    /// Gives the record at `index` the channel `channelID`: its blob written again with it (the
+    /// old one released; a rare path: a channel create answered after a delay).
+    private static func rename(_ channelID: String, of index: Int, in state: inout State) {
+        let stored = state.records[index]
+        var record = decode(stored, state)
+        guard record.channelID != channelID, stored.flags & StoredDelivery.flagSharedPart == 0 else { return }
+        record.channelID = channelID
+        let bytes = RecordCodec.encode(record)
+        state.records[index].blob = bytes.withUnsafeBytes { state.blobs.append($0) }
+        state.blobs.release(stored.blob)
     }
 
     private static func evictOldest(_ state: inout State) {

@@ -506,7 +506,9 @@ final class APNSSession {
                         succeeded: held.verdict.isAccepted && recorded.answer.status == 200,
                         subscribedChannel: effect.recordChannelID)
                 }
-                shared.store.complete(sequence: sequence, with: DeliveryResponse(recorded), outcome: recorded.outcome)
+                shared.store.complete(
+                    sequence: sequence, with: DeliveryResponse(recorded), outcome: recorded.outcome,
+                    channelID: recorded.effect?.recordChannelID)
             case .respond(let streamID, let answer, let labels):
                 // The answer as decided: its apns-id is the record's.
                 respond(streamID: streamID, answer, labels)

@@ -445,8 +445,8 @@ import Testing
         let record = try Self.record(1, in: connection)
         #expect(record.outcome == .answered)
         #expect(record.status == 201)
-        // Today the completed record keeps the pending record's channel: none (only an undelayed create names it).
-        #expect(record.channelID == nil)
+        // The completed record names the channel the create made, as an undelayed one does.
+        #expect(record.channelID == channels.first)
         #expect(record.apnsID == .echoed(Self.sentAPNSID))
         #expect(connection.client.header("apns-request-id", on: stream) == record.apnsID.text)
         #expect(connection.client.header("apns-id", on: stream) == nil)
@@ -479,8 +479,8 @@ import Testing
         let record = try Self.record(1, in: connection)
         #expect(record.outcome == .answered)
         #expect(record.status == 201)
-        // Today only the create decided at once names its channel in the record.
-        #expect(record.channelID == (delayed ? nil : channels.first))
+        // Decided at once or after the delay, the record names its channel.
+        #expect(record.channelID == channels.first)
         #expect(connection.client.header("apns-request-id", on: stream) == record.apnsID.text)
     }
 
