@@ -245,6 +245,16 @@ import Yams
         #expect(Set(delivery["required"] as? [String] ?? []) == Set(expected))
     }
 
+    /// The `FaultAction` schema names `delay` and every action `FaultEffect.names` reads, and
+    /// nothing else.
+    @Test func theFaultActionSchemaIsTheActionsTheRulesRead() throws {
+        let document = try #require(try Yams.load(yaml: AdminAPIDocument.yaml) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let action = try #require(schemas["FaultAction"] as? [String: Any])
+        let properties = try #require(action["properties"] as? [String: Any])
+        #expect(Set(properties.keys) == Set(["delay"] + FaultEffect.names))
+    }
+
     /// The `Channel` schema lists the keys `ChannelSpec.write` writes, every one required; the
     /// channel-id schema's length is `ChannelID`'s; the body's fields are `ChannelSpec`'s.
     @Test func theChannelSchemasAreTheCodes() throws {

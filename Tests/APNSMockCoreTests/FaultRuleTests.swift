@@ -103,6 +103,19 @@ struct FaultRuleTests {
         ),
     ]
 
+    /// Every action name is read by an example above and names the effect it reads as: a new
+    /// action without its parse case, its name in `FaultEffect.names` or an example fails here.
+    @Test func everyActionNameHasAnExampleThatReadsAsIt() throws {
+        var named: Set<String> = []
+        for (text, action) in Self.actions {
+            guard let effect = action.effect else { continue }
+            #expect(FaultEffect.names.contains(effect.name), "\(effect.name) is not in FaultEffect.names")
+            #expect(text.contains("\"\(effect.name)\""), "\(text) reads as \(effect.name)")
+            named.insert(effect.name)
+        }
+        #expect(named == Set(FaultEffect.names), "actions without an example: \(Set(FaultEffect.names).subtracting(named))")
+    }
+
     @Test(arguments: actions)
     func readsEachActionAndWritesItBack(_ example: (String, FaultAction)) throws {
         let rule = try Self.parse(#"{"action": \#(example.0)}"#)
