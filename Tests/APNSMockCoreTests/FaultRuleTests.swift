@@ -113,7 +113,8 @@ struct FaultRuleTests {
             #expect(text.contains("\"\(effect.name)\""), "\(text) reads as \(effect.name)")
             named.insert(effect.name)
         }
-        #expect(named == Set(FaultEffect.names), "actions without an example: \(Set(FaultEffect.names).subtracting(named))")
+        #expect(
+            named == Set(FaultEffect.names), "actions without an example: \(Set(FaultEffect.names).subtracting(named))")
     }
 
     @Test(arguments: actions)
