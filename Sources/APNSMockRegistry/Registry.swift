@@ -308,10 +308,4 @@ public final class Registry: Sendable {
     public func subscriberPage(of id: String, after: String?, limit: Int) -> (tokens: [String], more: Bool) {
         subscriptions.withLockedValue { $0.page(of: id, after: after?.lowercased(), limit: limit) }
     }
-
-    /// The channels `token` is subscribed to, oldest first.
-    public func channels(subscribedBy token: String) -> [BroadcastChannel] {
-        let ids = Set(subscriptions.withLockedValue { $0.channels(subscribedBy: token.lowercased()) })
-        return channelDirectory().allChannels.filter { ids.contains($0.id) }
-    }
 }

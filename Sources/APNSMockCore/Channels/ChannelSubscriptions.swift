@@ -20,11 +20,6 @@ public struct ChannelSubscriptions: Sendable {
     /// The tokens subscribed to channel `id` (a copy-on-write value: taking it copies nothing).
     public func tokens(of id: String) -> Set<String> { tokensByChannel[id] ?? [] }
 
-    /// The ids of the channels `token` (lower case) is subscribed to, in no order.
-    public func channels(subscribedBy token: String) -> [String] {
-        tokensByChannel.compactMap { $0.value.contains(token) ? $0.key : nil }
-    }
-
     /// Up to `limit` of channel `id`'s tokens in ascending order, those after `after` only;
     /// `more` says whether tokens follow the last one returned.
     ///
