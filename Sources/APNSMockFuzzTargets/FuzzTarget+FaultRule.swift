@@ -4,11 +4,11 @@ import APNSMockStore
 
 extension FuzzTarget {
     /// A `POST /v1/faults` body: parsed as JSON, added to a fault control as the route does,
-    /// evaluated against the stored pushes, and listed as `GET /v1/faults` lists it. The listed
+    /// matched and settled against the stored pushes, and listed as `GET /v1/faults` lists it. The listed
     /// rule's JSON must parse back into a rule.
     static let faultRule = FuzzTarget(
         name: "fault-rule",
-        summary: "a fault rule JSON body -> FaultControl.addRule, evaluate, the listed JSON read back",
+        summary: "a fault rule JSON body -> FaultControl.addRule, match and settle, the listed JSON read back",
         maximumLength: 2048
     ) { bytes in
         guard let json = JSONValue.parse(bytes) else { return }
@@ -21,7 +21,8 @@ extension FuzzTarget {
             return
         }
         for record in FuzzDeliveries.reader.query(DeliveryQuery(limit: 16)).deliveries {
-            _ = faults.evaluate(record, connectionID: record.connectionID, now: FuzzFixtures.now)
+            let matching = faults.snapshot.rules.matchingIDs(record, connectionID: record.connectionID)
+            _ = faults.settle(FaultClaim(rules: matching), now: FuzzFixtures.now)
         }
         for listed in faults.rules() {
             var writer = JSONWriter(capacity: 512)

@@ -20,6 +20,7 @@ public final class FaultControl: Sendable {
         public static let unavailable = Active(rawValue: 4)
         public static let throttle = Active(rawValue: 8)
         public static let behaviors = Active(rawValue: 16)
+        public static let refuseTLS = Active(rawValue: 32)
     }
 
     /// A rule as listed, with its counts.
@@ -42,9 +43,9 @@ public final class FaultControl: Sendable {
 
     private struct State {
         var rules: [RuleEntry] = []
-        /// The rules alone, remade beside `rules` whenever they change, so that the answer path
-        /// takes them with one retain (it matches them outside the lock).
-        var ruleSet = FaultRuleSet.empty
+        /// What the fault policy reads, remade whenever anything here changes but the counts,
+        /// so that the answer path takes it with one lock hold (it decides outside the lock).
+        var snapshot = FaultSnapshot()
         var nextRuleNumber = 1
         var shutdown = false
         /// 503 ServiceUnavailable until this epoch millisecond (`Int64.max`: until cleared).
@@ -58,7 +59,6 @@ public final class FaultControl: Sendable {
 
     private let state = NIOLockedValueBox(State())
     private let activeBits = Atomic<UInt32>(0)
-    private let tlsRefusalCount = Atomic<Int>(0)
     /// The seed of rules that name none (`serve --seed`).
     public let defaultSeed: UInt64
     /// `--throttle`, if set.
@@ -77,19 +77,24 @@ public final class FaultControl: Sendable {
     @inline(__always)
     public var active: Active { Active(rawValue: activeBits.load(ordering: .relaxed)) }
 
+    /// Remakes the snapshot the answer path reads, then what is switched on.
     private func refreshActive(_ state: inout State) {
+        state.snapshot = FaultSnapshot(
+            shutdownMode: state.shutdown, unavailableUntil: state.unavailableUntil, refusesTLS: state.tlsRefusals > 0,
+            behaviors: state.behaviors, throttle: throttle, rules: state.snapshot.rules)
         var active: Active = []
         if !state.rules.isEmpty { active.insert(.rules) }
         if state.shutdown { active.insert(.shutdown) }
         if state.unavailableUntil != nil { active.insert(.unavailable) }
         if throttle != nil { active.insert(.throttle) }
         if !state.behaviors.isEmpty { active.insert(.behaviors) }
+        if state.tlsRefusals > 0 { active.insert(.refuseTLS) }
         activeBits.store(active.rawValue, ordering: .relaxed)
     }
 
-    /// Remakes the answer path's snapshot of the rules, then what is switched on.
+    /// Remakes the answer path's snapshot of the rules, then the rest.
     private func rulesChanged(_ state: inout State) {
-        state.ruleSet = FaultRuleSet(state.rules.map(\.rule))
+        state.snapshot.rules = FaultRuleSet(state.rules.map(\.rule))
         refreshActive(&state)
     }
 
@@ -186,39 +191,44 @@ public final class FaultControl: Sendable {
         }
     }
 
-    /// The rules as the answer path matches them (one lock hold, one retain).
-    public var ruleSet: FaultRuleSet { state.withLockedValue { $0.ruleSet } }
+    /// The controls as the fault policy reads them (one lock hold, two retains).
+    public var snapshot: FaultSnapshot { state.withLockedValue { $0.snapshot } }
 
-    /// The first rule, in creation order, whose match and selection hold for a request;
-    /// counts the match (and the hit) on every rule it asks.
-    public func evaluate(_ facts: some DeliveryFacts, connectionID: UInt64, now: Int64) -> FaultHit? {
-        guard let candidates = ruleSet.candidates(token: facts.matchToken) else { return nil }
-        return evaluate(candidates, facts: facts, connectionID: connectionID, now: now)
-    }
-
-    /// The first of `candidates` (taken from `ruleSet`) whose match and selection hold for a
-    /// request; counts the match (and the hit) on every rule it asks.
-    ///
-    /// The rules are matched outside the lock (a `lint` or `preview` condition analyses the
-    /// payload, which no other connection should wait for); only their selections, which
-    /// count, are made under it.
-    public func evaluate(
-        _ candidates: FaultRuleSet.Candidates, facts: some DeliveryFacts, connectionID: UInt64, now: Int64
-    ) -> FaultHit? {
-        let matching = candidates.matchingIDs(facts, connectionID: connectionID)
-        guard !matching.isEmpty else { return nil }
-        return state.withLockedValue { state -> FaultHit? in
-            for id in matching {
+    /// Settles what the fault policy claimed for one request at `now`, in one lock hold, so
+    /// that connections pushing at once count exactly: the push is counted against the
+    /// throttle (when it names a token), then the first of the claimed rules whose selection
+    /// takes it acts. Every rule asked counts the match (and the hit).
+    public func settle(_ claim: FaultClaim, now: Int64) -> FaultClaim.Settled {
+        state.withLockedValue { state in
+            var settled = FaultClaim.Settled()
+            if let token = claim.throttleToken, let throttle {
+                settled.throttled = Self.countPush(to: token, now: now, limit: throttle, in: &state)
+            }
+            for id in settled.throttled ? claim.rulesIfThrottled : claim.rules {
                 // A rule removed since it was matched is skipped.
                 guard let index = state.rules.firstIndex(where: { $0.rule.id == id }),
                     state.rules[index].selector.select(now: now)
                 else { continue }
                 let action = state.rules[index].rule.action
                 let delay = action.delay.map { state.rules[index].selector.drawDelay($0) }
-                return FaultHit(ruleID: id, action: action, delayMilliseconds: delay)
+                settled.hit = FaultHit(ruleID: id, action: action, delayMilliseconds: delay)
+                break
             }
-            return nil
+            return settled
         }
+    }
+
+    /// Counts a push to `token` at `now`; whether it is over `limit`.
+    private static func countPush(to token: String, now: Int64, limit: ThrottleLimit, in state: inout State) -> Bool {
+        var times = state.recentPushes[token] ?? []
+        let start = now - limit.windowMilliseconds
+        times.removeAll { $0 <= start }
+        times.append(now)
+        // Only as many times as the limit needs are kept.
+        if times.count > limit.pushes + 1 { times.removeFirst(times.count - limit.pushes - 1) }
+        state.recentPushes[token] = times
+        if state.recentPushes.count > 100_000 { state.recentPushes.removeAll() }
+        return times.count > limit.pushes
     }
 
     // MARK: modes
@@ -266,36 +276,23 @@ public final class FaultControl: Sendable {
 
     /// `POST /v1/modes/refuse-tls`: the next `count` TLS handshakes fail.
     public func refuseTLS(count: Int) {
-        tlsRefusalCount.store(max(0, count), ordering: .relaxed)
-    }
-
-    /// Handshakes still to refuse.
-    public var tlsRefusals: Int { tlsRefusalCount.load(ordering: .relaxed) }
-
-    /// Whether this handshake is to fail (and counts it).
-    public func takeTLSRefusal() -> Bool {
-        while true {
-            let left = tlsRefusalCount.load(ordering: .relaxed)
-            guard left > 0 else { return false }
-            if tlsRefusalCount.compareExchange(expected: left, desired: left - 1, ordering: .relaxed).exchanged {
-                return true
-            }
+        state.withLockedValue { state in
+            state.tlsRefusals = max(0, count)
+            refreshActive(&state)
         }
     }
 
-    /// Counts a push to `token` at `now`; whether it is over the throttle limit.
-    public func throttled(token: String, now: Int64) -> Bool {
-        guard let throttle else { return false }
-        return state.withLockedValue { state in
-            var times = state.recentPushes[token] ?? []
-            let start = now - throttle.windowMilliseconds
-            times.removeAll { $0 <= start }
-            times.append(now)
-            // Only as many times as the limit needs are kept.
-            if times.count > throttle.pushes + 1 { times.removeFirst(times.count - throttle.pushes - 1) }
-            state.recentPushes[token] = times
-            if state.recentPushes.count > 100_000 { state.recentPushes.removeAll() }
-            return times.count > throttle.pushes
+    /// Handshakes still to refuse.
+    public var tlsRefusals: Int { state.withLockedValue { $0.tlsRefusals } }
+
+    /// Claims one of the refuse-tls mode's refusals for a handshake (asked when
+    /// `FaultPolicy.refusesHandshake` says so); `false` when none is left.
+    public func claimTLSRefusal() -> Bool {
+        state.withLockedValue { state in
+            guard state.tlsRefusals > 0 else { return false }
+            state.tlsRefusals -= 1
+            if state.tlsRefusals == 0 { refreshActive(&state) }
+            return true
         }
     }
 
@@ -332,7 +329,6 @@ public final class FaultControl: Sendable {
     /// `POST /v1/reset`: no rules, no modes, throttle counts forgotten; behaviors go back to
     /// `behaviors` (those the server started with).
     public func reset(behaviors: [ConnectionBehavior: Int64]) {
-        tlsRefusalCount.store(0, ordering: .relaxed)
         state.withLockedValue { state in
             state = State(nextRuleNumber: state.nextRuleNumber)
             state.behaviors = behaviors

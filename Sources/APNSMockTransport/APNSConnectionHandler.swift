@@ -148,7 +148,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .greeting:
             if greetingBytes.isEmpty, buffer.readableBytesView.first == ClientGreeting.tlsHandshakeRecord {
                 // The usual case, decided by the first byte without copying.
-                let refused = shared.faults.tlsRefusals > 0 && shared.faults.takeTLSRefusal()
+                let refused = refusesHandshake()
                 if session.greetingReceived(.tls, tlsRefused: refused) == .refuseTLS {
                     shared.metrics.handshake(.refused)
                     log(.handshakeFailed(error: "refused by the refuse-tls mode", alpnRefused: nil))
@@ -169,10 +169,18 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         process(context: context)
     }
 
+    /// Whether this connection's TLS handshake fails (the refuse-tls mode): the policy says so
+    /// and one of the mode's refusals is claimed.
+    private func refusesHandshake() -> Bool {
+        let faults = shared.faults
+        return faults.active.contains(.refuseTLS) && FaultPolicy.refusesHandshake(faults.snapshot)
+            && faults.claimTLSRefusal()
+    }
+
     /// Decides from `greetingBytes` whether the client speaks TLS, and answers one that does not.
     private func greet(_ session: APNSSession, context: ChannelHandlerContext) {
         let greeting = ClientGreeting(greetingBytes)
-        let refused = greeting == .tls && shared.faults.tlsRefusals > 0 && shared.faults.takeTLSRefusal()
+        let refused = greeting == .tls && refusesHandshake()
         switch session.greetingReceived(greeting, tlsRefused: refused) {
         case .readMore:
             return

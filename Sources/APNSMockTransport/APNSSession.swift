@@ -94,7 +94,7 @@ final class APNSSession {
         requestCounters = RequestCounters(metrics: context.metrics)
         let faults = context.faults
         http2.replacesStreamLimitGoAway = {
-            faults.active.contains(.behaviors) && faults.isEnabled(.streamLimitGoAway)
+            faults.active.contains(.behaviors) && FaultPolicy.answersStreamLimitWithGoAway(faults.snapshot)
         }
     }
 
@@ -300,18 +300,20 @@ final class APNSSession {
                 registry = shared.registry.snapshot()
                 registryChangeCount = changeCount
             }
-            let active = shared.faults.active
             let faults =
-                active.rawValue == 0
+                shared.faults.active.rawValue == 0
                 ? nil
-                : FaultInputs.live(
-                    active, faults: shared.faults, request: request, environment: environment, now: now,
-                    connectionID: connectionID, analysisOptions: shared.rules.policy.payloadAnalysis,
-                    registry: shared.registry, analysis: ruleAnalysis)
+                : FaultInputs(snapshot: shared.faults.snapshot, connectionID: connectionID, analysisCache: ruleAnalysis)
             actions.removeAll(keepingCapacity: true)
-            let decided = machine.requestReady(
+            var decided = machine.requestReady(
                 request, streamID: ready.streamID, environment: environment, registry: registry, rules: shared.rules,
                 faults: faults, now: now, readyAt: readyAt, random: &random, into: &actions)
+            if case .claimFaults(let claim) = decided.next,
+                let settled = machine.faultsClaimed(
+                    shared.faults.settle(claim, now: now), random: &random, into: &actions)
+            {
+                decided = settled
+            }
             if let token = decided.verdict.newToken { shared.registry.remember(token) }
             if let faultID = decided.faultID { shared.metrics.faultFired(ruleID: faultID) }
             http2.finishAnswer(ready.request)
@@ -446,13 +448,11 @@ final class APNSSession {
         channelID: String?
     ) -> DeliveryRecord {
         DeliveryRecord(
-            receivedAt: receivedAt, connectionID: connectionID, streamID: streamID, environment: environment,
-            method: request.method, path: request.path, authority: request.authority, headerBlock: request.headerBlock,
-            token: verdict.namedToken, topic: verdict.topic, pushType: verdict.pushType,
-            apnsID: answer.apnsID, uniqueID: answer.uniqueID, payload: request.payload,
-            payloadSize: request.payloadSize, authentication: verdict.authentication, response: response,
-            outcome: outcome, faultID: faultID, kind: verdict.kind, channelID: channelID,
-            detail: detail ?? verdict.detail)
+            LiveRequestFacts(
+                request: request, verdict: verdict, environment: environment, answer: answer,
+                connectionID: connectionID),
+            streamID: streamID, receivedAt: receivedAt, response: response, outcome: outcome, faultID: faultID,
+            detail: detail, channelID: channelID)
     }
 
     /// Performs the step's actions; `current` is the request they were decided for, if any (its

@@ -431,14 +431,22 @@ import Testing
 
     static func request() -> APNSRequest { RequestBuilder().request }
 
+    /// A request arrives whole; when the fault policy claims shared counts, `settled` is what
+    /// the shared controls grant (and the claim is returned through `claimed`).
     static func ready(
-        _ machine: inout Machine, stream: Int32, faults: FaultInputs? = nil, request: APNSRequest = request()
+        _ machine: inout Machine, stream: Int32, faults: FaultInputs? = nil, request: APNSRequest = request(),
+        settled: FaultClaim.Settled = .nothing, claimed: inout FaultClaim?
     ) -> (APNSVerdict, [String]) {
         var random = FastRandom(seed: (1, 2, 3, 4))
         var actions: [Machine.Action] = []
-        let decided = machine.requestReady(
+        var decided = machine.requestReady(
             request, streamID: stream, environment: .sandbox, registry: RegistrySnapshot(),
             rules: ServiceRules(), faults: faults, now: RequestBuilder.now, random: &random, into: &actions)
+        if case .claimFaults(let claim) = decided.next {
+            #expect(actions.isEmpty)
+            claimed = claim
+            decided = machine.faultsClaimed(settled, random: &random, into: &actions)!
+        }
         if case .answerNow(let answer) = decided.next {
             #expect(actions.isEmpty)
             return (
@@ -446,6 +454,13 @@ import Testing
             )
         }
         return (decided.verdict, describe(actions))
+    }
+
+    static func ready(
+        _ machine: inout Machine, stream: Int32, faults: FaultInputs? = nil, request: APNSRequest = request()
+    ) -> (APNSVerdict, [String]) {
+        var claimed: FaultClaim?
+        return ready(&machine, stream: stream, faults: faults, request: request, claimed: &claimed)
     }
 
     /// The machine keeps the connection's authentication state: the first accepted push lifts
@@ -462,13 +477,32 @@ import Testing
     /// the record.
     @Test func aFaultRuleDelaysTheAnswer() {
         var machine = Machine(configuredStreams: 1000, authLimited: false)
-        let faults = FaultInputs(rule: { _, _ in
-            FaultHit(
-                ruleID: "f1", action: FaultAction(delay: FaultDelay(milliseconds: 250), effect: nil),
-                delayMilliseconds: 250)
-        })
-        let (verdict, actions) = Self.ready(&machine, stream: 1, faults: faults)
+        let action = FaultAction(delay: FaultDelay(milliseconds: 250), effect: nil)
+        let faults = FaultInputs(
+            snapshot: FaultSnapshot(rules: FaultRuleSet([FaultRule(id: "f1", action: action, createdAt: 0)])))
+        var claimed: FaultClaim?
+        let (verdict, actions) = Self.ready(
+            &machine, stream: 1, faults: faults,
+            settled: FaultClaim.Settled(hit: FaultHit(ruleID: "f1", action: action, delayMilliseconds: 250)),
+            claimed: &claimed)
+        #expect(claimed == FaultClaim(rules: ["f1"]))
         #expect(verdict.status == 200)
         #expect(actions == ["record 1 - pending", "timer 1 250"])
+    }
+
+    /// A claim that the shared controls deny (the rule's selection did not take this request)
+    /// leaves the answer as the rules made it.
+    @Test func aDeniedClaimAnswersAsTheRulesSaid() {
+        var machine = Machine(configuredStreams: 1000, authLimited: false)
+        let faults = FaultInputs(
+            snapshot: FaultSnapshot(
+                rules: FaultRuleSet([FaultRule(id: "f1", action: FaultAction(.hang), createdAt: 0)])))
+        var claimed: FaultClaim?
+        let (_, actions) = Self.ready(&machine, stream: 1, faults: faults, claimed: &claimed)
+        #expect(claimed == FaultClaim(rules: ["f1"]))
+        #expect(actions == ["record 1 200 answered", "respond 1 200"])
+        var random = FastRandom(seed: (1, 2, 3, 4))
+        var none: [Machine.Action] = []
+        #expect(machine.faultsClaimed(.nothing, random: &random, into: &none) == nil)
     }
 }

@@ -130,24 +130,66 @@ import Testing
             status: 500, reason: .internalServerError, faultID: "f7", streamLimit: .limit(1), after: limited()),
     ]
 
-    @Test(arguments: rows)
-    func policyRow(_ row: Row) {
+    /// A rule that acts on every request.
+    static func everyRequest(_ id: String, _ action: FaultAction) -> FaultRule {
+        FaultRule(id: id, action: action, createdAt: 0)
+    }
+
+    static func rule(_ id: String, _ json: String) -> FaultRule {
+        try! FaultRule.parse(JSONValue.parse(Array(json.utf8))!, id: id, createdAt: 0, defaultSeed: 0)
+    }
+
+    /// The facts of a push the rules judged as `verdict`.
+    static func facts(_ verdict: APNSVerdict, environment: APNSEnvironment = .production) -> LiveRequestFacts {
+        LiveRequestFacts(
+            request: RequestBuilder().request, verdict: verdict, environment: environment,
+            answer: APNSAnswer(status: verdict.status, apnsID: .echoed("x")), connectionID: 1)
+    }
+
+    /// Both steps of the policy, the shared controls' answer scripted (`settled`): what `begin`
+    /// claimed, and the decision `finish` made.
+    static func decide(
+        _ snapshot: FaultSnapshot, verdict: APNSVerdict, environment: APNSEnvironment = .production,
+        draining: Bool = false, now: Int64 = 1_000, state: inout ConnectionFaultState,
+        settled: FaultClaim.Settled = .nothing
+    ) -> (claim: FaultClaim?, decision: RequestDecision) {
         var random = FastRandom(seed: (1, 2, 3, 4))
-        let verdict = APNSVerdict(
-            status: row.verdictStatus, reason: row.verdictReason, deviceToken: Self.token, pushType: .alert,
-            topic: "com.example.app")
         var decision = RequestDecision(
             streamID: 1,
             answer: APNSAnswer.from(
-                verdict, apnsID: .echoed("00000000-0000-0000-0000-000000000001"), environment: .production,
+                verdict, apnsID: .echoed("00000000-0000-0000-0000-000000000001"), environment: environment,
                 random: &random))
-        var inputs = FaultInputs(shutdownMode: row.shutdownMode, unavailable: row.unavailable, behaviors: row.behaviors)
-        if let throttled = row.throttled { inputs.throttle = { _ in throttled } }
-        if let hit = row.hit { inputs.rule = { _, _ in hit } }
+        let claim = FaultPolicy.begin(
+            snapshot, facts: facts(verdict, environment: environment), draining: draining, now: now, state: state,
+            decision: &decision)
+        FaultPolicy.finish(
+            snapshot, settled: claim == nil ? .nothing : settled, kind: verdict.kind, environment: environment,
+            now: now, decision: &decision, state: &state, random: &random)
+        return (claim, decision)
+    }
+
+    @Test(arguments: rows)
+    func policyRow(_ row: Row) {
+        let verdict = APNSVerdict(
+            status: row.verdictStatus, reason: row.verdictReason, deviceToken: Self.token, pushType: .alert,
+            topic: "com.example.app")
+        let snapshot = FaultSnapshot(
+            shutdownMode: row.shutdownMode, unavailableUntil: row.unavailable ? .max : nil, behaviors: row.behaviors,
+            throttle: row.throttled == nil ? nil : ThrottleLimit(pushes: 1, windowMilliseconds: 1_000),
+            rules: FaultRuleSet(row.hit.map { [Self.everyRequest($0.ruleID, $0.action)] } ?? []))
         var state = row.state
-        FaultPolicy.apply(
-            inputs, verdict: verdict, environment: .production, draining: row.draining, now: row.now, to: &decision,
-            state: &state, random: &random)
+        let (claim, decision) = Self.decide(
+            snapshot, verdict: verdict, draining: row.draining, now: row.now, state: &state,
+            settled: FaultClaim.Settled(throttled: row.throttled ?? false, hit: row.hit))
+        // What was claimed: a throttle slot only for a push still accepted, and the rule that
+        // matches.
+        #expect(claim?.rules == row.hit.map { [$0.ruleID] } ?? (claim == nil ? nil : []))
+        let accepted = row.verdictStatus == 200 && row.status != 503 && row.reason != .expiredProviderToken
+        if row.throttled != nil, accepted, !row.state.poisoned, row.now >= row.state.lockedOutUntil {
+            #expect(claim?.throttleToken == Self.token)
+        } else {
+            #expect(claim?.throttleToken == nil)
+        }
         #expect(decision.answer.status == row.status)
         #expect(decision.answer.reason == row.reason)
         #expect(decision.fate == row.fate)
@@ -165,53 +207,76 @@ import Testing
         (RecordKind.push, "ServiceUnavailable"), (.broadcast, "Service Unavailable"), (.channel, "Service Unavailable"),
     ])
     func theUnavailableModeSpellsTheReasonAsEachAPIDoes(_ kind: RecordKind, _ reason: String) {
-        var random = FastRandom(seed: (1, 2, 3, 4))
         let verdict = APNSVerdict(status: 200, reason: nil, kind: kind)
-        var decision = RequestDecision(
-            streamID: 1, answer: APNSAnswer.from(verdict, apnsID: .echoed("x"), environment: .sandbox, random: &random))
         var state = ConnectionFaultState()
-        FaultPolicy.apply(
-            FaultInputs(unavailable: true), verdict: verdict, environment: .sandbox, draining: false, now: 0,
-            to: &decision, state: &state, random: &random)
+        let decision = Self.decide(
+            FaultSnapshot(unavailableUntil: .max), verdict: verdict, environment: .sandbox, state: &state
+        ).decision
         #expect(decision.answer.status == 503)
         #expect(decision.answer.reason?.rawValue == reason)
         #expect(decision.answer.idHeader == (kind == .push ? .apnsID : .requestID))
     }
 
-    /// A rule sees the answer the modes and behaviors made (its matcher may ask for a status).
-    @Test func aRuleSeesTheAnswerSoFar() {
-        var random = FastRandom(seed: (1, 2, 3, 4))
+    /// The unavailable mode ends by itself at its time: the snapshot says until when, and the
+    /// policy compares.
+    @Test func theUnavailableModeEndsAtItsTime() {
         let verdict = APNSVerdict(status: 200, reason: nil, deviceToken: Self.token)
-        var decision = RequestDecision(
-            streamID: 1, answer: APNSAnswer.from(verdict, apnsID: .echoed("x"), environment: .sandbox, random: &random))
-        var seen: Int?
-        let inputs = FaultInputs(
-            unavailable: true,
-            rule: { _, answer in
-                seen = answer.status
-                return nil
-            })
         var state = ConnectionFaultState()
-        FaultPolicy.apply(
-            inputs, verdict: verdict, environment: .sandbox, draining: false, now: 0, to: &decision, state: &state,
-            random: &random)
-        #expect(seen == 503)
+        let snapshot = FaultSnapshot(unavailableUntil: 2_000)
+        #expect(Self.decide(snapshot, verdict: verdict, now: 1_999, state: &state).decision.answer.status == 503)
+        #expect(Self.decide(snapshot, verdict: verdict, now: 2_000, state: &state).decision.answer.status == 200)
+    }
+
+    /// A rule sees the answer the modes and behaviors made (its matcher may ask for a status):
+    /// a rule on 503 is claimed under the unavailable mode, a rule on 200 is not.
+    @Test func aRuleSeesTheAnswerSoFar() throws {
+        let verdict = APNSVerdict(status: 200, reason: nil, deviceToken: Self.token)
+        let rules = FaultRuleSet([
+            Self.rule("on200", #"{"match":{"status":200},"action":{"hang":{}}}"#),
+            Self.rule("on503", #"{"match":{"status":503},"action":{"hang":{}}}"#),
+        ])
+        var state = ConnectionFaultState()
+        let unavailable = Self.decide(
+            FaultSnapshot(unavailableUntil: .max, rules: rules), verdict: verdict, state: &state)
+        #expect(unavailable.claim?.rules == ["on503"])
+        let open = Self.decide(FaultSnapshot(rules: rules), verdict: verdict, state: &state)
+        #expect(open.claim?.rules == ["on200"])
+    }
+
+    /// With the throttle on, the rules are matched both ways: as the push would be answered if
+    /// accepted, and with the throttle's 429; the shared controls pick the list once they know.
+    @Test func underTheThrottleTheRulesAreMatchedBothWays() throws {
+        let verdict = APNSVerdict(status: 200, reason: nil, deviceToken: Self.token)
+        let snapshot = FaultSnapshot(
+            throttle: ThrottleLimit(pushes: 1, windowMilliseconds: 1_000),
+            rules: FaultRuleSet([
+                Self.rule("on200", #"{"match":{"status":200},"action":{"hang":{}}}"#),
+                Self.rule("on429", #"{"match":{"reason":"TooManyRequests"},"action":{"hang":{}}}"#),
+            ]))
+        var state = ConnectionFaultState()
+        let claim = try #require(Self.decide(snapshot, verdict: verdict, state: &state).claim)
+        #expect(claim == FaultClaim(throttleToken: Self.token, rules: ["on200"], rulesIfThrottled: ["on429"]))
+    }
+
+    /// Nothing to claim (no throttle; no rule that could match): the decision is made in one
+    /// step, and the shared controls are not asked.
+    @Test func nothingToClaimDecidesInOneStep() {
+        let verdict = APNSVerdict(status: 200, reason: nil, deviceToken: Self.token)
+        var state = ConnectionFaultState()
+        let rules = FaultRuleSet([Self.rule("other", #"{"match":{"status":410},"action":{"hang":{}}}"#)])
+        #expect(Self.decide(FaultSnapshot(rules: rules), verdict: verdict, state: &state).claim == nil)
+        #expect(Self.decide(FaultSnapshot(shutdownMode: true), verdict: verdict, state: &state).claim == nil)
     }
 
     /// A rule that turns a rejection into a 200 gives it a unique id in the sandbox, as APNs does.
     @Test func aRuleThatAccepts() {
-        var random = FastRandom(seed: (1, 2, 3, 4))
         let verdict = APNSVerdict(status: 400, reason: .badDeviceToken)
-        var decision = RequestDecision(
-            streamID: 1, answer: APNSAnswer.from(verdict, apnsID: .echoed("x"), environment: .sandbox, random: &random))
-        #expect(decision.answer.uniqueID == nil)
-        let inputs = FaultInputs(rule: { _, _ in
-            FaultHit(ruleID: "ok", action: FaultAction(.respond(FaultResponse(status: 200))))
-        })
+        let accept = FaultHit(ruleID: "ok", action: FaultAction(.respond(FaultResponse(status: 200))))
         var state = ConnectionFaultState()
-        FaultPolicy.apply(
-            inputs, verdict: verdict, environment: .sandbox, draining: false, now: 0, to: &decision, state: &state,
-            random: &random)
+        let decision = Self.decide(
+            FaultSnapshot(rules: FaultRuleSet([Self.everyRequest("ok", accept.action)])), verdict: verdict,
+            environment: .sandbox, state: &state, settled: FaultClaim.Settled(hit: accept)
+        ).decision
         #expect(decision.answer.status == 200)
         #expect(decision.answer.body == nil)
         #expect(decision.answer.uniqueID != nil)
@@ -225,20 +290,24 @@ import Testing
         (.broadcast, .production, true), (.channel, .sandbox, false), (.channel, .production, false),
     ])
     func aRuleThatAcceptsGivesTheKindsUniqueID(_ kind: RecordKind, _ environment: APNSEnvironment, _ unique: Bool) {
-        var random = FastRandom(seed: (1, 2, 3, 4))
         let verdict = APNSVerdict(status: 400, reason: .channelNotRegistered, kind: kind)
-        var decision = RequestDecision(
-            streamID: 1,
-            answer: APNSAnswer.from(verdict, apnsID: .echoed("x"), environment: environment, random: &random))
-        let inputs = FaultInputs(rule: { _, _ in
-            FaultHit(ruleID: "ok", action: FaultAction(.respond(FaultResponse(status: 200))))
-        })
+        let accept = FaultHit(ruleID: "ok", action: FaultAction(.respond(FaultResponse(status: 200))))
         var state = ConnectionFaultState()
-        FaultPolicy.apply(
-            inputs, verdict: verdict, environment: environment, draining: false, now: 0, to: &decision,
-            state: &state, random: &random)
+        let decision = Self.decide(
+            FaultSnapshot(rules: FaultRuleSet([Self.everyRequest("ok", accept.action)])), verdict: verdict,
+            environment: environment, state: &state, settled: FaultClaim.Settled(hit: accept)
+        ).decision
         #expect(decision.answer.status == 200)
         #expect((decision.answer.uniqueID != nil) == unique)
         #expect(APNSAnswer.successCarriesUniqueID(kind: kind, environment: environment) == unique)
+    }
+
+    /// The stream-limit GOAWAY and the refuse-tls mode are the policy's to decide, from the
+    /// snapshot.
+    @Test func handshakesAndStreamLimitsAreDecidedFromTheSnapshot() {
+        #expect(FaultPolicy.refusesHandshake(FaultSnapshot(refusesTLS: true)))
+        #expect(!FaultPolicy.refusesHandshake(FaultSnapshot()))
+        #expect(FaultPolicy.answersStreamLimitWithGoAway(FaultSnapshot(behaviors: [.streamLimitGoAway: 0])))
+        #expect(!FaultPolicy.answersStreamLimitWithGoAway(FaultSnapshot(behaviors: [.streamsAfterRejection: 0])))
     }
 }

@@ -21,6 +21,17 @@ import Testing
 
     static func rule(_ json: String) -> JSONValue { JSONValue.parse(Array(json.utf8))! }
 
+    /// The rule that acts on `facts`, as the answer path asks: matched on the snapshot, then
+    /// claimed.
+    static func hit(_ faults: FaultControl, _ facts: Facts, now: Int64 = 0) -> FaultHit? {
+        let matching = faults.snapshot.rules.matchingIDs(facts, connectionID: 1)
+        return faults.settle(FaultClaim(rules: matching), now: now).hit
+    }
+
+    static func throttled(_ faults: FaultControl, token: String, now: Int64) -> Bool {
+        faults.settle(FaultClaim(throttleToken: token), now: now).throttled
+    }
+
     @Test func nothingIsActiveUntilSomethingIsSwitchedOn() throws {
         let faults = FaultControl()
         #expect(faults.active.isEmpty)
@@ -44,9 +55,9 @@ import Testing
         #expect(first.id == "f1" && second.id == "f2")
         let ab = Facts(matchToken: "abcd")
         let cd = Facts(matchToken: "cdef")
-        #expect(faults.evaluate(ab, connectionID: 1, now: 0)?.ruleID == "f2")
-        #expect(faults.evaluate(ab, connectionID: 1, now: 0)?.ruleID == "f1")
-        #expect(faults.evaluate(cd, connectionID: 1, now: 0)?.ruleID == "f2")
+        #expect(Self.hit(faults, ab)?.ruleID == "f2")
+        #expect(Self.hit(faults, ab)?.ruleID == "f1")
+        #expect(Self.hit(faults, cd)?.ruleID == "f2")
         let counts = faults.rules().map { "\($0.rule.id) \($0.matches)/\($0.hits)" }
         #expect(counts == ["f1 2/1", "f2 2/2"])
     }
@@ -67,7 +78,7 @@ import Testing
         try faults.addRule(json: Self.rule(#"{"action":{"delay":{"min":"100ms","max":"200ms"}}}"#), now: 0)
         for _ in 0..<50 {
             let delay = try #require(
-                faults.evaluate(Facts(matchToken: "ab"), connectionID: 1, now: 0)?.delayMilliseconds)
+                Self.hit(faults, Facts(matchToken: "ab"))?.delayMilliseconds)
             #expect((100...200).contains(delay))
         }
     }
@@ -87,20 +98,50 @@ import Testing
     @Test func refuseTLSCountsDown() {
         let faults = FaultControl()
         faults.refuseTLS(count: 2)
-        #expect(faults.takeTLSRefusal())
-        #expect(faults.takeTLSRefusal())
-        #expect(!faults.takeTLSRefusal())
+        #expect(faults.active == .refuseTLS && FaultPolicy.refusesHandshake(faults.snapshot))
+        #expect(faults.claimTLSRefusal())
+        #expect(faults.claimTLSRefusal())
+        #expect(!faults.claimTLSRefusal())
+        #expect(faults.active.isEmpty && !FaultPolicy.refusesHandshake(faults.snapshot))
     }
 
     /// `--throttle 2/10s`: a token's third push within 10 s is over; once the window moves on
     /// it is not.
     @Test func throttleIsASlidingWindowPerToken() {
         let faults = FaultControl(throttle: ThrottleLimit(pushes: 2, windowMilliseconds: 10_000))
-        #expect(!faults.throttled(token: "a", now: 0))
-        #expect(!faults.throttled(token: "a", now: 1000))
-        #expect(faults.throttled(token: "a", now: 2000))
-        #expect(!faults.throttled(token: "b", now: 2000))
-        #expect(!faults.throttled(token: "a", now: 11_500))
+        #expect(!Self.throttled(faults, token: "a", now: 0))
+        #expect(!Self.throttled(faults, token: "a", now: 1000))
+        #expect(Self.throttled(faults, token: "a", now: 2000))
+        #expect(!Self.throttled(faults, token: "b", now: 2000))
+        #expect(!Self.throttled(faults, token: "a", now: 11_500))
+    }
+
+    /// Connections on several threads claim at once: a rule's "first 5" acts exactly five times
+    /// and a throttle of 10 lets exactly ten pushes through, because the counts are taken
+    /// when the claim is settled, not read from the snapshot the decisions were made on.
+    @Test func claimsCountExactlyAcrossConnections() async throws {
+        let faults = FaultControl(throttle: ThrottleLimit(pushes: 10, windowMilliseconds: 3_600_000))
+        try faults.addRule(json: Self.rule(#"{"select":{"first":5},"action":{"hang":{}}}"#), now: 0)
+        let facts = Facts(matchToken: "abcd")
+        let matching = faults.snapshot.rules.matchingIDs(facts, connectionID: 1)
+        #expect(matching == ["f1"])
+        let results = await withTaskGroup(of: [FaultClaim.Settled].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    (0..<100).map { _ in
+                        faults.settle(
+                            FaultClaim(throttleToken: "abcd", rules: matching, rulesIfThrottled: matching), now: 1)
+                    }
+                }
+            }
+            var all: [FaultClaim.Settled] = []
+            for await part in group { all += part }
+            return all
+        }
+        #expect(results.count == 800)
+        #expect(results.filter { $0.hit != nil }.count == 5)
+        #expect(results.filter { !$0.throttled }.count == 10)
+        #expect(faults.rules().map(\.hits) == [5])
     }
 
     @Test func resetClearsRulesAndModesAndRestoresTheStartingBehaviors() throws {

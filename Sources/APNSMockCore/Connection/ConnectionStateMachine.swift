@@ -128,6 +128,20 @@ public struct ConnectionStateMachine: Sendable {
         /// The stream whose effect the transport is carrying out (between `applyEffect` and
         /// `effectApplied`, within one step).
         var pendingEffect: PendingEffect?
+        /// The request whose fault decision waits for its claim to be settled (between
+        /// `requestReady`'s `.claimFaults` and `faultsClaimed`, within one step).
+        var pendingClaim: PendingClaim?
+    }
+
+    /// A request whose fault decision waits for the shared controls to settle its claim: the
+    /// rest of `requestReady`, done in `faultsClaimed`.
+    struct PendingClaim: Sendable {
+        var decision: RequestDecision
+        var verdict: APNSVerdict
+        var snapshot: FaultSnapshot
+        var environment: APNSEnvironment
+        var firstAuthenticated: Bool
+        var now: Int64
     }
 
     /// Where the connection is.
@@ -403,6 +417,9 @@ public struct ConnectionStateMachine: Sendable {
             case answerNow(APNSAnswer)
             /// Perform the actions appended instead.
             case performActions
+            /// The fault decision needs counts the connections share: settle this claim
+            /// (`FaultControl.settle`) and tell `faultsClaimed`, which decides the rest.
+            case claimFaults(FaultClaim)
         }
 
         /// The rules' verdict, for the record.
@@ -456,10 +473,48 @@ public struct ConnectionStateMachine: Sendable {
             decision.held = HeldRequest(request: request, verdict: verdict, environment: environment, receivedAt: now)
         }
         if let faults {
-            FaultPolicy.apply(
-                faults, verdict: verdict, environment: environment, draining: phase == .draining, now: now,
-                to: &decision, state: &live.faults, random: &random)
+            let facts = LiveRequestFacts(
+                request: request, verdict: verdict, environment: environment, answer: decision.answer,
+                connectionID: faults.connectionID,
+                analysis: LiveRequestFacts.AnalysisSource(
+                    options: rules.policy.payloadAnalysis, registry: registry, cache: faults.analysisCache))
+            if let claim = FaultPolicy.begin(
+                faults.snapshot, facts: facts, draining: phase == .draining, now: now, state: live.faults,
+                decision: &decision)
+            {
+                live.pendingClaim = PendingClaim(
+                    decision: decision, verdict: verdict, snapshot: faults.snapshot, environment: environment,
+                    firstAuthenticated: firstAuthenticated, now: now)
+                return OnRequestReady(verdict: verdict, next: .claimFaults(claim))
+            }
+            FaultPolicy.finish(
+                faults.snapshot, settled: .nothing, kind: verdict.kind, environment: environment, now: now,
+                decision: &decision, state: &live.faults, random: &random)
         }
+        return decided(decision, verdict: verdict, firstAuthenticated: firstAuthenticated, now: now, into: &actions)
+    }
+
+    /// The claim `requestReady` asked for was settled (`settled`): the fault decision is
+    /// finished with it and the request decided as `requestReady` would have; `nil` when no
+    /// claim was asked for.
+    public mutating func faultsClaimed(
+        _ settled: FaultClaim.Settled, random: inout FastRandom, into actions: inout [Action]
+    ) -> OnRequestReady? {
+        guard var pending = live.pendingClaim else { return nil }
+        live.pendingClaim = nil
+        FaultPolicy.finish(
+            pending.snapshot, settled: settled, kind: pending.verdict.kind, environment: pending.environment,
+            now: pending.now, decision: &pending.decision, state: &live.faults, random: &random)
+        return decided(
+            pending.decision, verdict: pending.verdict, firstAuthenticated: pending.firstAuthenticated,
+            now: pending.now, into: &actions)
+    }
+
+    /// A request's decision goes out: as the common case's result, or as actions.
+    private mutating func decided(
+        _ decision: RequestDecision, verdict: APNSVerdict, firstAuthenticated: Bool, now: Int64,
+        into actions: inout [Action]
+    ) -> OnRequestReady {
         let answeredNow = Self.decided(
             decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase,
             closeReason: &closeReason, into: &actions)

@@ -1,28 +1,18 @@
-/// What the server-wide fault controls say for one request, as the fault policy reads them:
-/// the modes, the behaviors switched on, and two look-ups into shared state (the throttle's
-/// counters and the rules' selections) that the policy calls only when it needs them.
+/// What the fault policy reads for one request besides the request itself: the server-wide
+/// controls as they are now, and what a rule's matcher needs from the connection.
 public struct FaultInputs {
-    /// The shutdown mode is on (503 Shutdown, except on connections already draining).
-    public var shutdownMode: Bool
-    /// The unavailable mode is on now (503 ServiceUnavailable).
-    public var unavailable: Bool
-    /// The behaviors switched on, with their lockout (milliseconds).
-    public var behaviors: [ConnectionBehavior: Int64]
-    /// Counts an accepted push to a device token; `true` when that token is over the throttle
-    /// limit. `nil`: no throttle.
-    public var throttle: ((String) -> Bool)?
-    /// The first fault rule that acts on the request, given the rules' verdict and the answer
-    /// so far. `nil`: no rules.
-    public var rule: ((APNSVerdict, APNSAnswer) -> FaultHit?)?
+    /// The modes, behaviors, throttle limit and rules.
+    public var snapshot: FaultSnapshot
+    /// The connection the request came on (a rule's `connection` condition).
+    public var connectionID: UInt64
+    /// The connection's analysis cache, for `lint` and `preview` conditions.
+    public var analysisCache: LiveRequestFacts.AnalysisCache
 
     public init(
-        shutdownMode: Bool = false, unavailable: Bool = false, behaviors: [ConnectionBehavior: Int64] = [:],
-        throttle: ((String) -> Bool)? = nil, rule: ((APNSVerdict, APNSAnswer) -> FaultHit?)? = nil
+        snapshot: FaultSnapshot, connectionID: UInt64 = 0, analysisCache: LiveRequestFacts.AnalysisCache = .init()
     ) {
-        self.shutdownMode = shutdownMode
-        self.unavailable = unavailable
-        self.behaviors = behaviors
-        self.throttle = throttle
-        self.rule = rule
+        self.snapshot = snapshot
+        self.connectionID = connectionID
+        self.analysisCache = analysisCache
     }
 }

@@ -1,56 +1,102 @@
 /// How modes, behaviors, the throttle and fault rules change the answer to one request: pure,
-/// given the connection's fault state and the server's fault inputs.
+/// given a snapshot of the server's fault controls, the request's facts and the connection's
+/// fault state.
 ///
 /// Order: the modes (shutdown spares a draining connection; unavailable), then the
 /// connection's behavior state (poisoned, locked out), the throttle (accepted pushes only), the
 /// first acting fault rule (which sees the answer the others made), and last the behaviors'
 /// reaction to the answer that goes out.
+///
+/// A decision is made in two steps when it needs counts that several connections share (the
+/// throttle's, a rule's selection): `begin` changes what the snapshot alone decides and says
+/// what to claim; the shared controls settle the claim at once; `finish` completes the
+/// decision with what they granted and says how the connection's state changes.
 public enum FaultPolicy {
-    /// Changes `decision` for what `inputs` switch on; updates the connection's `state`.
+    /// Step one: the modes and the connection's behavior state change `decision`; returns what
+    /// the rest of the decision needs from the shared counts, or `nil` when it needs nothing
+    /// (then `finish` with `.nothing`).
     /// - Parameters:
-    ///   - verdict: what the rules said (the token, and the facts a fault rule matches on).
+    ///   - facts: the request; its answer so far is `decision.answer`.
     ///   - draining: the connection has sent GOAWAY already (the shutdown mode spares it).
-    ///   - random: for an `apns-unique-id` when a rule turns a rejection into a 200.
-    public static func apply(
-        _ inputs: FaultInputs, verdict: APNSVerdict, environment: APNSEnvironment, draining: Bool, now: Int64,
-        to decision: inout RequestDecision, state: inout ConnectionFaultState, random: inout FastRandom
-    ) {
-        func reject(_ status: Int, _ reason: APNSReason, _ detail: String) {
-            decision.answer.reject(status, reason)
-            decision.detail = detail
-            if decision.fate == .goAwayInsteadOfAnswer { decision.fate = .answer }
-        }
-        if inputs.shutdownMode, !draining {
-            reject(503, .shutdown, "the shutdown mode is on (POST /v1/modes/shutdown; DELETE ends it)")
-        } else if inputs.unavailable {
+    public static func begin(
+        _ snapshot: FaultSnapshot, facts: LiveRequestFacts, draining: Bool, now: Int64, state: ConnectionFaultState,
+        decision: inout RequestDecision
+    ) -> FaultClaim? {
+        let verdict = facts.verdict
+        if snapshot.shutdownMode, !draining {
+            reject(&decision, 503, .shutdown, "the shutdown mode is on (POST /v1/modes/shutdown; DELETE ends it)")
+        } else if snapshot.isUnavailable(now: now) {
             // The broadcast and channel APIs spell it with a space ("Handling error responses
             // from APNs", broadcast and channel tables).
             reject(
-                503, verdict.kind == .push ? .serviceUnavailable : .serviceUnavailableWithSpace,
+                &decision, 503, verdict.kind == .push ? .serviceUnavailable : .serviceUnavailableWithSpace,
                 "the unavailable mode is on (POST /v1/modes/unavailable; DELETE ends it)")
         }
         if state.poisoned {
             reject(
-                403, .expiredProviderToken,
+                &decision, 403, .expiredProviderToken,
                 "the expired-token-poison behavior: after an ExpiredProviderToken this connection answers every request so"
             )
         } else if now < state.lockedOutUntil {
             reject(
-                429, .tooManyProviderTokenUpdates,
+                &decision, 429, .tooManyProviderTokenUpdates,
                 "the token-update-lockout behavior: this connection is locked out for \(state.lockedOutUntil - now) ms more after TooManyProviderTokenUpdates"
             )
         }
-        if let throttle = inputs.throttle, decision.answer.status == 200, let token = verdict.deviceToken,
-            throttle(token)
-        {
-            reject(429, .tooManyRequests, "the throttle (--throttle) allows no more pushes to this device token now")
+        var claim = FaultClaim()
+        if snapshot.throttle != nil, decision.answer.status == 200, let token = verdict.deviceToken {
+            claim.throttleToken = token
         }
-        if let rule = inputs.rule, let hit = rule(verdict, decision.answer) {
+        if let candidates = snapshot.rules.candidates(token: verdict.namedToken) {
+            claim.rules = candidates.matchingIDs(facts.answered(decision.answer), connectionID: facts.connectionID)
+            if claim.throttleToken != nil {
+                var throttled = decision
+                throttleRejection(&throttled)
+                claim.rulesIfThrottled = candidates.matchingIDs(
+                    facts.answered(throttled.answer), connectionID: facts.connectionID)
+            }
+        }
+        guard claim.throttleToken != nil || !claim.rules.isEmpty else { return nil }
+        return claim
+    }
+
+    /// Step two: what the shared controls granted (`settled`) and the behaviors finish
+    /// `decision`; `state` is the connection's fault state, changed as the behaviors say.
+    /// - Parameter random: for an `apns-unique-id` when a rule turns a rejection into a 200.
+    public static func finish(
+        _ snapshot: FaultSnapshot, settled: FaultClaim.Settled, kind: RecordKind, environment: APNSEnvironment,
+        now: Int64, decision: inout RequestDecision, state: inout ConnectionFaultState, random: inout FastRandom
+    ) {
+        if settled.throttled { throttleRejection(&decision) }
+        if let hit = settled.hit {
             decision.faultID = hit.ruleID
-            apply(hit, to: &decision, kind: verdict.kind, environment: environment, random: &random)
+            apply(hit, to: &decision, kind: kind, environment: environment, random: &random)
             decision.detail = describe(hit)
         }
-        if !inputs.behaviors.isEmpty { react(inputs.behaviors, to: &decision, state: &state, now: now) }
+        if !snapshot.behaviors.isEmpty { react(snapshot.behaviors, to: &decision, state: &state, now: now) }
+    }
+
+    /// Whether a TLS handshake is to fail: the refuse-tls mode is on and one of its refusals
+    /// was claimed (`FaultControl.claimTLSRefusal`, asked only when this says so).
+    public static func refusesHandshake(_ snapshot: FaultSnapshot) -> Bool { snapshot.refusesTLS }
+
+    /// Whether a client that opens more streams than it acknowledged gets APNs's own GOAWAY
+    /// (`stream-limit-goaway`) rather than the HTTP/2 library's.
+    public static func answersStreamLimitWithGoAway(_ snapshot: FaultSnapshot) -> Bool {
+        snapshot.behaviors[.streamLimitGoAway] != nil
+    }
+
+    private static func reject(_ decision: inout RequestDecision, _ status: Int, _ reason: APNSReason, _ detail: String)
+    {
+        decision.answer.reject(status, reason)
+        decision.detail = detail
+        if decision.fate == .goAwayInsteadOfAnswer { decision.fate = .answer }
+    }
+
+    private static func throttleRejection(_ decision: inout RequestDecision) {
+        reject(
+            &decision, 429, .tooManyRequests, "the throttle (--throttle) allows no more pushes to this device token now"
+        )
     }
 
     /// What a fault rule's action does to the decision.
