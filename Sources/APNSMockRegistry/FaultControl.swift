@@ -45,7 +45,9 @@ public final class FaultControl: Sendable {
         var rules: [RuleEntry] = []
         /// What the fault policy reads, remade whenever anything here changes but the counts,
         /// so that the answer path takes it with one lock hold (it decides outside the lock).
-        var snapshot = FaultSnapshot()
+        var snapshot = FaultSnapshot.none
+        /// The rules as the snapshot holds them.
+        var ruleSet = FaultRuleSet.empty
         var nextRuleNumber = 1
         var shutdown = false
         /// 503 ServiceUnavailable until this epoch millisecond (`Int64.max`: until cleared).
@@ -81,7 +83,7 @@ public final class FaultControl: Sendable {
     private func refreshActive(_ state: inout State) {
         state.snapshot = FaultSnapshot(
             shutdownMode: state.shutdown, unavailableUntil: state.unavailableUntil, refusesTLS: state.tlsRefusals > 0,
-            behaviors: state.behaviors, throttle: throttle, rules: state.snapshot.rules)
+            behaviors: state.behaviors, throttle: throttle, rules: state.ruleSet)
         var active: Active = []
         if !state.rules.isEmpty { active.insert(.rules) }
         if state.shutdown { active.insert(.shutdown) }
@@ -94,7 +96,7 @@ public final class FaultControl: Sendable {
 
     /// Remakes the answer path's snapshot of the rules, then the rest.
     private func rulesChanged(_ state: inout State) {
-        state.snapshot.rules = FaultRuleSet(state.rules.map(\.rule))
+        state.ruleSet = FaultRuleSet(state.rules.map(\.rule))
         refreshActive(&state)
     }
 
@@ -191,7 +193,7 @@ public final class FaultControl: Sendable {
         }
     }
 
-    /// The controls as the fault policy reads them (one lock hold, two retains).
+    /// The controls as the fault policy reads them (one lock hold, one retain).
     public var snapshot: FaultSnapshot { state.withLockedValue { $0.snapshot } }
 
     /// Settles what the fault policy claimed for one request at `now`, in one lock hold, so

@@ -11,15 +11,28 @@ extension DeliveryRecord {
         _ facts: LiveRequestFacts, streamID: Int32, receivedAt: Int64, response: DeliveryResponse?,
         outcome: DeliveryOutcome, faultID: String?, detail: String?, channelID: String? = nil
     ) {
-        let request = facts.request
-        let verdict = facts.verdict
         self.init(
-            receivedAt: receivedAt, connectionID: facts.connectionID, streamID: streamID,
-            environment: facts.environment, method: request.method, path: request.path, authority: request.authority,
+            request: facts.request, verdict: facts.verdict, environment: facts.environment, answer: facts.answer,
+            connectionID: facts.connectionID, streamID: streamID, receivedAt: receivedAt, response: response,
+            outcome: outcome, faultID: faultID, detail: detail, channelID: channelID)
+    }
+
+    /// The record of a request from the parts `LiveRequestFacts` holds, without making one (the
+    /// answer path: no copy of the request or the verdict; inlined there, as the memberwise
+    /// initializer is).
+    @inlinable @inline(__always)
+    public init(
+        request: APNSRequest, verdict: APNSVerdict, environment: APNSEnvironment, answer: APNSAnswer,
+        connectionID: UInt64, streamID: Int32, receivedAt: Int64, response: DeliveryResponse?,
+        outcome: DeliveryOutcome, faultID: String?, detail: String?, channelID: String? = nil
+    ) {
+        self.init(
+            receivedAt: receivedAt, connectionID: connectionID, streamID: streamID, environment: environment,
+            method: request.method, path: request.path, authority: request.authority,
             headerBlock: request.headerBlock, token: verdict.namedToken, topic: verdict.topic,
-            pushType: verdict.pushType, apnsID: facts.answer.apnsID, uniqueID: facts.answer.uniqueID,
-            payload: request.payload, payloadSize: request.payloadSize, authentication: verdict.authentication,
-            response: response, outcome: outcome, faultID: faultID, kind: verdict.kind,
-            channelID: channelID ?? verdict.channelID, detail: detail ?? verdict.detail)
+            pushType: verdict.pushType, apnsID: answer.apnsID, uniqueID: answer.uniqueID, payload: request.payload,
+            payloadSize: request.payloadSize, authentication: verdict.authentication, response: response,
+            outcome: outcome, faultID: faultID, kind: verdict.kind, channelID: channelID ?? verdict.channelID,
+            detail: detail ?? verdict.detail)
     }
 }

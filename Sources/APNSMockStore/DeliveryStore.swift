@@ -69,34 +69,42 @@ public final class DeliveryStore: Sendable {
             if sharedParts.values[index].references <= 0 { sharedParts.remove(at: index) }
         }
 
-        /// Every record with `key` as its apns-id, oldest first.
-        func sequences(apnsID key: UUIDKey) -> Deque<UInt64> {
+        /// Every record whose client-sent apns-id is `key`, oldest first (`generated`: the
+        /// record whose Core-generated id it is, found by `DeliveryStore.generatedSequence`).
+        func sequences(apnsID key: UUIDKey, generated: UInt64? = nil) -> Deque<UInt64> {
             var all: Deque<UInt64> = []
             if let latest = byAPNSID[key] {
                 all = olderByAPNSID[key] ?? []
                 all.append(latest)
             }
-            if let generated = generatedSequence(key) {
+            if let generated {
                 let position = all.firstIndex { $0 > generated } ?? all.endIndex
                 all.insert(generated, at: position)
             }
             return all
         }
 
-        /// The record whose generated apns-id is `key`, if one is stored: the newest whose
-        /// `idLow` column and then whole id match (a generated id is 122 random bits: one record
-        /// has it). A scan of the column, newest first: a recent id is found at once, a missing
-        /// one in a full store of a million records reads 8 MB of it (about a millisecond).
-        func generatedSequence(_ key: UUIDKey) -> UInt64? {
-            // Core's ids are version 4, RFC 4122 variant: no other key can be one.
-            guard key.low >> 62 == 0b10, (key.high >> 12) & 0xF == 4 else { return nil }
-            for stored in records.reversed()
-            where stored.idLow == key.low && stored.flags & StoredDelivery.flagGeneratedID != 0
-                && DeliveryStore.hasAPNSID(stored, key, blobs)
-            {
-                return stored.sequence
+        /// One chunk of the search for a generated apns-id: the records numbered below `below`,
+        /// newest first, at most `limit` of them. Returns the record found, or where the next
+        /// chunk starts (`nil`: the oldest record was read).
+        func generatedSequence(_ key: UUIDKey, below: UInt64, above: UInt64, limit: UInt64) -> (
+            found: UInt64?, next: UInt64?
+        ) {
+            guard let oldest = records.first?.sequence else { return (nil, nil) }
+            let first = max(oldest, above &+ 1)
+            let last = oldest + UInt64(records.count) - 1
+            guard below > first, last >= first else { return (nil, nil) }
+            let high = min(below - 1, last)
+            let low = high - first >= limit ? high - limit + 1 : first
+            for index in stride(from: Int(high - oldest), through: Int(low - oldest), by: -1) {
+                let stored = records[index]
+                if stored.idLow == key.low, stored.flags & StoredDelivery.flagGeneratedID != 0,
+                    DeliveryStore.hasAPNSID(stored, key, blobs)
+                {
+                    return (stored.sequence, nil)
+                }
             }
-            return nil
+            return (nil, low > first ? low : nil)
         }
 
         func record(sequence: UInt64) -> StoredDelivery? {
@@ -517,13 +525,37 @@ public final class DeliveryStore: Sendable {
     /// The most recent record with `apnsID` (any letter case), if any.
     public func latest(apnsID: String) -> DeliveryRecord? {
         guard let key = UUIDKey(apnsID) else { return nil }
-        return state.withLockedValue { state -> DeliveryRecord? in
+        let sent = state.withLockedValue { state -> (record: DeliveryRecord?, sequence: UInt64) in
             for sequence in state.sequences(apnsID: key).reversed() {
                 if let stored = state.record(sequence: sequence), !stored.isDeleted {
-                    return Self.decode(stored, state)
+                    return (Self.decode(stored, state), sequence)
                 }
             }
-            return nil
+            return (nil, 0)
+        }
+        // Only a generated id newer than the newest record a client sent it on is more recent.
+        if let sequence = generatedSequence(key, above: sent.sequence), let generated = record(sequence: sequence) {
+            return generated
+        }
+        return sent.record
+    }
+
+    /// The record whose Core-generated apns-id is `key`, if one is stored numbered above
+    /// `above`. A generated id is not indexed: its low 64 bits are a column
+    /// (`StoredDelivery.idLow`), read newest first, `scanChunk` records per lock hold, so that
+    /// pushes wait for one chunk at most (a missing id in a full store of a million reads 8 MB
+    /// of column, in 245 holds).
+    func generatedSequence(_ key: UUIDKey, above: UInt64 = 0) -> UInt64? {
+        // Core's ids are version 4, RFC 4122 variant: no other key can be one.
+        guard key.low >> 62 == 0b10, (key.high >> 12) & 0xF == 4 else { return nil }
+        var below = UInt64.max
+        while true {
+            let chunk = state.withLockedValue {
+                $0.generatedSequence(key, below: below, above: above, limit: Self.scanChunk)
+            }
+            if let found = chunk.found { return found }
+            guard let next = chunk.next else { return nil }
+            below = next
         }
     }
 
@@ -536,8 +568,9 @@ public final class DeliveryStore: Sendable {
     /// lock and analysed and matched outside it (by `analyses`; without it those conditions
     /// match nothing).
     public func query(_ query: DeliveryQuery, analyses: PayloadAnalyses? = nil) -> DeliveryPage {
-        let plan = state.withLockedValue { QueryPlan(query.matcher, interner: $0.interner) }
+        var plan = state.withLockedValue { QueryPlan(query.matcher, interner: $0.interner) }
         guard !plan.matchesNothing else { return DeliveryPage(deliveries: [], next: nil, total: 0, dropped: dropped) }
+        if let key = plan.indexedAPNSID { plan.generatedSequence = generatedSequence(key) }
         var execution = QueryExecution(query: query, plan: plan, analyses: analyses)
         var start = state.withLockedValue { execution.begin(in: $0) }
         while true {

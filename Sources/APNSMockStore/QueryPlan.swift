@@ -7,7 +7,11 @@ import DequeModule
 struct QueryPlan {
     /// Lower-case token of a well-formed `token` condition (read from the token index).
     private var indexedToken: TokenKey?
-    private var indexedAPNSID: UUIDKey?
+    /// The `apnsId` of a well-formed `apnsId` condition (read from the apns-id index).
+    private(set) var indexedAPNSID: UUIDKey?
+    /// The record whose Core-generated id is `indexedAPNSID`, found before the query by
+    /// `DeliveryStore.generatedSequence` (a generated id is not indexed).
+    var generatedSequence: UInt64?
     private var topicIDs: [UInt32] = []
     private var pushTypes: [UInt8] = []
     private var statuses: [UInt16] = []
@@ -90,7 +94,7 @@ struct QueryPlan {
     /// The sequence numbers an index gives, oldest first; `nil` when no index applies.
     func indexedSequences(_ state: DeliveryStore.State) -> Deque<UInt64>? {
         if let indexedToken { return state.byToken[indexedToken] ?? [] }
-        if let indexedAPNSID { return state.sequences(apnsID: indexedAPNSID) }
+        if let indexedAPNSID { return state.sequences(apnsID: indexedAPNSID, generated: generatedSequence) }
         return nil
     }
 }

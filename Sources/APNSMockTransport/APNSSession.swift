@@ -305,15 +305,7 @@ final class APNSSession {
                 ? nil
                 : FaultInputs(snapshot: shared.faults.snapshot, connectionID: connectionID, analysisCache: ruleAnalysis)
             actions.removeAll(keepingCapacity: true)
-            var decided = machine.requestReady(
-                request, streamID: ready.streamID, environment: environment, registry: registry, rules: shared.rules,
-                faults: faults, now: now, readyAt: readyAt, random: &random, into: &actions)
-            if case .claimFaults(let claim) = decided.next,
-                let settled = machine.faultsClaimed(
-                    shared.faults.settle(claim, now: now), random: &random, into: &actions)
-            {
-                decided = settled
-            }
+            let decided = requestReady(request, ready: ready, environment: environment, faults: faults, now: now)
             if let token = decided.verdict.newToken { shared.registry.remember(token) }
             if let faultID = decided.faultID { shared.metrics.faultFired(ruleID: faultID) }
             http2.finishAnswer(ready.request)
@@ -349,6 +341,22 @@ final class APNSSession {
                     ])
             }
         }
+    }
+
+    /// The machine's decision of a request; when the fault policy
+    /// claims counts the connections share (the one action appended), `FaultControl` settles
+    /// the claim and the machine finishes the decision with what it granted.
+    private func requestReady(
+        _ request: APNSRequest, ready: ReadyRequest, environment: APNSEnvironment, faults: FaultInputs?, now: Int64
+    ) -> ConnectionStateMachine.OnRequestReady {
+        let decided = machine.requestReady(
+            request, streamID: ready.streamID, environment: environment, registry: registry, rules: shared.rules,
+            faults: faults, now: now, readyAt: readyAt, random: &random, into: &actions)
+        guard case .claimFaults = decided.next, case .claimFaults(let claim)? = actions.last else { return decided }
+        actions.removeAll(keepingCapacity: true)
+        let settled = shared.faults.settle(claim, now: now)
+        if let finished = machine.faultsClaimed(settled, random: &random, into: &actions) { return finished }
+        return decided
     }
 
     /// The client's GOAWAY and RST_STREAM frames and the server's (libnghttp2's own too) go to
@@ -448,9 +456,7 @@ final class APNSSession {
         channelID: String?
     ) -> DeliveryRecord {
         DeliveryRecord(
-            LiveRequestFacts(
-                request: request, verdict: verdict, environment: environment, answer: answer,
-                connectionID: connectionID),
+            request: request, verdict: verdict, environment: environment, answer: answer, connectionID: connectionID,
             streamID: streamID, receivedAt: receivedAt, response: response, outcome: outcome, faultID: faultID,
             detail: detail, channelID: channelID)
     }
@@ -512,6 +518,8 @@ final class APNSSession {
             case .respond(let streamID, let answer, let labels):
                 // The answer as decided: its apns-id is the record's.
                 respond(streamID: streamID, answer, labels)
+            case .claimFaults:
+                break  // settled in `answerReadyRequests`, before any other action
             case .applyEffect(let streamID, let at, let request):
                 // The effect runs now, as the answer goes out; the machine finishes the answer with
                 // what it did and appends the rest (the record, the answer, any GOAWAY or close).

@@ -101,6 +101,28 @@ import Testing
         #expect(store.query(DeliveryQuery.where(apnsID: "00000000-0000-4000-8000-000000000001")).total == 0)
     }
 
+    /// A generated id is searched for chunk by chunk (`scanChunk` records per lock hold): one
+    /// in the oldest record of a store several chunks long is found, one never generated is
+    /// not, and `latest` prefers a client's newer re-send of the id.
+    @Test func generatedIDsAreFoundAcrossChunks() throws {
+        let count = Int(DeliveryStore.scanChunk) * 3 + 17
+        let store = DeliveryStore(capacity: count)
+        var random = FastRandom()
+        var oldest = Self.draft()
+        oldest.apnsID = .generate(using: &random)
+        store.record(oldest)
+        for _ in 1..<count {
+            var draft = Self.draft()
+            draft.apnsID = .generate(using: &random)
+            store.record(draft)
+        }
+        #expect(store.latest(apnsID: oldest.apnsID.text)?.sequence == 1)
+        #expect(store.query(DeliveryQuery.where(apnsID: oldest.apnsID.text)).deliveries.map(\.sequence) == [1])
+        #expect(store.latest(apnsID: "7F4C2B9E-1D3A-4F5B-8C6D-0E1F2A3B4C5E") == nil)
+        let resent = store.append(Self.draft(apnsID: oldest.apnsID.text))
+        #expect(store.latest(apnsID: oldest.apnsID.text)?.sequence == resent)
+    }
+
     @Test func oldestRecordsGoWhenFull() {
         let store = DeliveryStore(capacity: 3)
         for index in 0..<5 { store.append(Self.draft(token: String(format: "%016x", index))) }

@@ -44,6 +44,10 @@ public struct ConnectionStateMachine: Sendable {
         /// it did with `effectApplied(streamID:outcome:into:)`, which finishes the stream's answer
         /// and appends the rest. Always the last action of its event.
         case applyEffect(streamID: Int32, at: Int64, HeldRequest)
+        /// The request's fault decision needs counts the connections share: settle this claim
+        /// (`FaultControl.settle`) and tell `faultsClaimed`, which decides the rest. The only
+        /// action of a `requestReady` that answers `.claimFaults`.
+        case claimFaults(FaultClaim)
     }
 
     /// What a record says of its request's answer: what went out (`answer` with `answeredAt`,
@@ -417,9 +421,10 @@ public struct ConnectionStateMachine: Sendable {
             case answerNow(APNSAnswer)
             /// Perform the actions appended instead.
             case performActions
-            /// The fault decision needs counts the connections share: settle this claim
-            /// (`FaultControl.settle`) and tell `faultsClaimed`, which decides the rest.
-            case claimFaults(FaultClaim)
+            /// The fault decision needs counts the connections share: settle the claim of the
+            /// one action appended (`.claimFaults`) and tell `faultsClaimed`, which decides
+            /// the rest.
+            case claimFaults
         }
 
         /// The rules' verdict, for the record.
@@ -485,13 +490,19 @@ public struct ConnectionStateMachine: Sendable {
                 live.pendingClaim = PendingClaim(
                     decision: decision, verdict: verdict, snapshot: faults.snapshot, environment: environment,
                     firstAuthenticated: firstAuthenticated, now: now)
-                return OnRequestReady(verdict: verdict, next: .claimFaults(claim))
+                actions.append(.claimFaults(claim))
+                return OnRequestReady(verdict: verdict, next: .claimFaults)
             }
             FaultPolicy.finish(
                 faults.snapshot, settled: .nothing, kind: verdict.kind, environment: environment, now: now,
                 decision: &decision, state: &live.faults, random: &random)
         }
-        return decided(decision, verdict: verdict, firstAuthenticated: firstAuthenticated, now: now, into: &actions)
+        let answeredNow = Self.decided(
+            decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase,
+            closeReason: &closeReason, into: &actions)
+        return OnRequestReady(
+            verdict: verdict, next: answeredNow ? .answerNow(decision.answer) : .performActions,
+            faultID: decision.faultID, detail: decision.detail)
     }
 
     /// The claim `requestReady` asked for was settled (`settled`): the fault decision is
@@ -505,22 +516,12 @@ public struct ConnectionStateMachine: Sendable {
         FaultPolicy.finish(
             pending.snapshot, settled: settled, kind: pending.verdict.kind, environment: pending.environment,
             now: pending.now, decision: &pending.decision, state: &live.faults, random: &random)
-        return decided(
-            pending.decision, verdict: pending.verdict, firstAuthenticated: pending.firstAuthenticated,
-            now: pending.now, into: &actions)
-    }
-
-    /// A request's decision goes out: as the common case's result, or as actions.
-    private mutating func decided(
-        _ decision: RequestDecision, verdict: APNSVerdict, firstAuthenticated: Bool, now: Int64,
-        into actions: inout [Action]
-    ) -> OnRequestReady {
         let answeredNow = Self.decided(
-            decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase,
-            closeReason: &closeReason, into: &actions)
+            pending.decision, firstAuthenticated: pending.firstAuthenticated, now: pending.now, live: &live,
+            phase: &phase, closeReason: &closeReason, into: &actions)
         return OnRequestReady(
-            verdict: verdict, next: answeredNow ? .answerNow(decision.answer) : .performActions,
-            faultID: decision.faultID, detail: decision.detail)
+            verdict: pending.verdict, next: answeredNow ? .answerNow(pending.decision.answer) : .performActions,
+            faultID: pending.decision.faultID, detail: pending.decision.detail)
     }
 
     /// The id the answer carries: the client's `apns-id` (device pushes) or `apns-request-id`
