@@ -269,6 +269,48 @@ import Testing
         }
     }
 
+    /// A channel large enough that its fan-out runs after the 200, in the background (more than
+    /// 64 subscribers), under fault rules: a broadcast a rule answers 503 reaches nobody, and a
+    /// broadcast a rule delays reaches every subscriber once its answer goes out, as a live
+    /// wait sees.
+    @Test func aLargeChannelsFanOutFollowsTheFaultRules() async throws {
+        try await E2E.withMock { mock in
+            let id = try #require(try await Self.createChannel(mock).headers["apns-channel-id"])
+            let escaped = try #require(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let tokens = (0..<200).map { _ in E2E.randomToken() }
+            let (subscribed, answer) = try await FaultInjectionTests.adminPOST(
+                mock, "/v1/channels/\(escaped)/devices",
+                #"{"tokens":["# + tokens.map { "\"\($0)\"" }.joined(separator: ",") + "]}")
+            #expect(subscribed == 200 && answer["subscribers"] as? Int == 200, "\(answer)")
+            let (failing, _) = try await FaultInjectionTests.adminPOST(
+                mock, "/v1/faults",
+                #"{"id":"fail-one","match":{"kind":"broadcast"},"select":{"first":1},"action":{"respond":{"status":503,"reason":"Service Unavailable"}}}"#
+            )
+            #expect(failing == 201)
+            let refused = try await Self.broadcast(mock, channel: id, payload: Self.update)
+            #expect(refused.status == 503 && refused.json?["reason"] as? String == "Service Unavailable")
+            let (delaying, _) = try await FaultInjectionTests.adminPOST(
+                mock, "/v1/faults", #"{"match":{"kind":"broadcast"},"action":{"delay":{"duration":"300ms"}}}"#)
+            #expect(delaying == 201)
+            let wait = WireTruthTests.curlAdmin(
+                mock, "/v1/deliveries/wait?kind=push&channelId=\(escaped)&count=200&timeout=20", maxTime: 25)
+            try await WireTruthTests.awaitFollowers(mock, streams: 0, waiters: 1)
+            let began = Date()
+            let sent = try await Self.broadcast(mock, channel: id, payload: Self.update)
+            #expect(sent.status == 200)
+            #expect(Date().timeIntervalSince(began) >= 0.25)
+            let waited =
+                try JSONSerialization.jsonObject(with: Data(try await wait.value.stdout.utf8)) as? [String: Any]
+            let found = waited?["deliveries"] as? [[String: Any]] ?? []
+            #expect(found.count == 200, "every subscriber, once: \(found.count)")
+            #expect(Set(found.compactMap { $0["token"] as? String }) == Set(tokens))
+            #expect(found.allSatisfy { $0["viaChannel"] as? Bool == true })
+            // The refused broadcast reached nobody: its record and the 200's, and one delivery each.
+            let (_, all) = try await E2E.adminGET(mock, "/v1/deliveries?kind=push&channelId=\(escaped)&limit=1000")
+            #expect(all["total"] as? Int == 200, "\(all["total"] ?? "-")")
+        }
+    }
+
     /// The per-app broadcast capability, switched through the admin API: off deletes the app's
     /// channels and answers FeatureNotEnabled on both APIs, as Apple does.
     @Test func theBroadcastCapabilitySwitch() async throws {
