@@ -139,13 +139,6 @@ import Testing
         try! FaultRule.parse(JSONValue.parse(Array(json.utf8))!, id: id, createdAt: 0, defaultSeed: 0)
     }
 
-    /// The facts of a push the rules judged as `verdict`.
-    static func facts(_ verdict: APNSVerdict, environment: APNSEnvironment = .production) -> LiveRequestFacts {
-        LiveRequestFacts(
-            request: RequestBuilder().request, verdict: verdict, environment: environment,
-            answer: APNSAnswer(status: verdict.status, apnsID: .echoed("x")), connectionID: 1)
-    }
-
     /// Both steps of the policy, the shared controls' answer scripted (`settled`): what `begin`
     /// claimed, and the decision `finish` made.
     static func decide(
@@ -160,8 +153,9 @@ import Testing
                 verdict, apnsID: .echoed("00000000-0000-0000-0000-000000000001"), environment: environment,
                 random: &random))
         let claim = FaultPolicy.begin(
-            snapshot, facts: facts(verdict, environment: environment), draining: draining, now: now, state: state,
-            decision: &decision)
+            FaultInputs(snapshot: snapshot, connectionID: 1), request: RequestBuilder().request, verdict: verdict,
+            environment: environment, registry: RegistrySnapshot(), analysisOptions: PayloadAnalysisOptions(),
+            draining: draining, now: now, state: state, decision: &decision)
         FaultPolicy.finish(
             snapshot, settled: claim == nil ? .nothing : settled, kind: verdict.kind, environment: environment,
             now: now, decision: &decision, state: &state, random: &random)

@@ -138,14 +138,27 @@ public struct ConnectionStateMachine: Sendable {
     }
 
     /// A request whose fault decision waits for the shared controls to settle its claim: the
-    /// rest of `requestReady`, done in `faultsClaimed`.
-    struct PendingClaim: Sendable {
-        var decision: RequestDecision
-        var verdict: APNSVerdict
-        var snapshot: FaultSnapshot
-        var environment: APNSEnvironment
-        var firstAuthenticated: Bool
-        var now: Int64
+    /// rest of `requestReady`, done in `faultsClaimed`. A class, so that the machine's state
+    /// does not grow by a whole decision for what only claims need.
+    final class PendingClaim: Sendable {
+        let decision: RequestDecision
+        let verdict: APNSVerdict
+        let snapshot: FaultSnapshot
+        let environment: APNSEnvironment
+        let firstAuthenticated: Bool
+        let now: Int64
+
+        init(
+            decision: RequestDecision, verdict: APNSVerdict, snapshot: FaultSnapshot, environment: APNSEnvironment,
+            firstAuthenticated: Bool, now: Int64
+        ) {
+            self.decision = decision
+            self.verdict = verdict
+            self.snapshot = snapshot
+            self.environment = environment
+            self.firstAuthenticated = firstAuthenticated
+            self.now = now
+        }
     }
 
     /// Where the connection is.
@@ -478,14 +491,10 @@ public struct ConnectionStateMachine: Sendable {
             decision.held = HeldRequest(request: request, verdict: verdict, environment: environment, receivedAt: now)
         }
         if let faults {
-            let facts = LiveRequestFacts(
-                request: request, verdict: verdict, environment: environment, answer: decision.answer,
-                connectionID: faults.connectionID,
-                analysis: LiveRequestFacts.AnalysisSource(
-                    options: rules.policy.payloadAnalysis, registry: registry, cache: faults.analysisCache))
             if let claim = FaultPolicy.begin(
-                faults.snapshot, facts: facts, draining: phase == .draining, now: now, state: live.faults,
-                decision: &decision)
+                faults, request: request, verdict: verdict, environment: environment, registry: registry,
+                analysisOptions: rules.policy.payloadAnalysis, draining: phase == .draining, now: now,
+                state: live.faults, decision: &decision)
             {
                 live.pendingClaim = PendingClaim(
                     decision: decision, verdict: verdict, snapshot: faults.snapshot, environment: environment,
@@ -511,17 +520,18 @@ public struct ConnectionStateMachine: Sendable {
     public mutating func faultsClaimed(
         _ settled: FaultClaim.Settled, random: inout FastRandom, into actions: inout [Action]
     ) -> OnRequestReady? {
-        guard var pending = live.pendingClaim else { return nil }
+        guard let pending = live.pendingClaim else { return nil }
         live.pendingClaim = nil
+        var decision = pending.decision
         FaultPolicy.finish(
             pending.snapshot, settled: settled, kind: pending.verdict.kind, environment: pending.environment,
-            now: pending.now, decision: &pending.decision, state: &live.faults, random: &random)
+            now: pending.now, decision: &decision, state: &live.faults, random: &random)
         let answeredNow = Self.decided(
-            pending.decision, firstAuthenticated: pending.firstAuthenticated, now: pending.now, live: &live,
-            phase: &phase, closeReason: &closeReason, into: &actions)
+            decision, firstAuthenticated: pending.firstAuthenticated, now: pending.now, live: &live, phase: &phase,
+            closeReason: &closeReason, into: &actions)
         return OnRequestReady(
-            verdict: pending.verdict, next: answeredNow ? .answerNow(pending.decision.answer) : .performActions,
-            faultID: pending.decision.faultID, detail: pending.decision.detail)
+            verdict: pending.verdict, next: answeredNow ? .answerNow(decision.answer) : .performActions,
+            faultID: decision.faultID, detail: decision.detail)
     }
 
     /// The id the answer carries: the client's `apns-id` (device pushes) or `apns-request-id`

@@ -16,13 +16,17 @@ public enum FaultPolicy {
     /// the rest of the decision needs from the shared counts, or `nil` when it needs nothing
     /// (then `finish` with `.nothing`).
     /// - Parameters:
-    ///   - facts: the request; its answer so far is `decision.answer`.
+    ///   - request: the request, `verdict` what the rules said of it; its answer so far is
+    ///     `decision.answer`. A rule that could match sees them as `LiveRequestFacts` (made only
+    ///     then), reading a device's locale from `registry` and analysing a payload with
+    ///     `analysisOptions` when a `lint` or `preview` condition asks.
     ///   - draining: the connection has sent GOAWAY already (the shutdown mode spares it).
     public static func begin(
-        _ snapshot: FaultSnapshot, facts: LiveRequestFacts, draining: Bool, now: Int64, state: ConnectionFaultState,
-        decision: inout RequestDecision
+        _ inputs: FaultInputs, request: APNSRequest, verdict: APNSVerdict, environment: APNSEnvironment,
+        registry: RegistrySnapshot, analysisOptions: PayloadAnalysisOptions, draining: Bool, now: Int64,
+        state: ConnectionFaultState, decision: inout RequestDecision
     ) -> FaultClaim? {
-        let verdict = facts.verdict
+        let snapshot = inputs.snapshot
         if snapshot.shutdownMode, !draining {
             reject(&decision, 503, .shutdown, "the shutdown mode is on (POST /v1/modes/shutdown; DELETE ends it)")
         } else if snapshot.isUnavailable(now: now) {
@@ -48,7 +52,13 @@ public enum FaultPolicy {
             claim.throttleToken = token
         }
         if let candidates = snapshot.rules.candidates(token: verdict.namedToken) {
-            claim.rules = candidates.matchingIDs(facts.answered(decision.answer), connectionID: facts.connectionID)
+            // Most pushes meet no rule that could match them: no facts made, nothing matched.
+            let facts = LiveRequestFacts(
+                request: request, verdict: verdict, environment: environment, answer: decision.answer,
+                connectionID: inputs.connectionID,
+                analysis: LiveRequestFacts.AnalysisSource(
+                    options: analysisOptions, registry: registry, cache: inputs.analysisCache))
+            claim.rules = candidates.matchingIDs(facts, connectionID: facts.connectionID)
             if claim.throttleToken != nil {
                 var throttled = decision
                 throttleRejection(&throttled)
