@@ -3,7 +3,8 @@
 # event stream at full load"): the release build (dist/apns-mock, or BENCH_BIN) on CPU 0; two
 # unfiltered /v1/events readers (bench/readers.py: a test's stream and the dashboard's) and h2load on
 # CPU 1; N pushes of 100 B at -c 4 -m 64 (N defaults to 300000). Prints h2load's rate and, per reader,
-# the events it got and whether the stream ended with a `dropped` event (and how many records it
+# the delivery events it got, the batch events (records summarised because it fell behind) and the
+# records they covered, and whether the stream ended with a `dropped` event (and how many records it
 # missed). Everything listens on 127.0.0.1; every step is bounded.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -36,7 +37,9 @@ for reader in 1 2; do
     python3 - "$WORK/reader-$reader" "$reader" <<'PY'
 import json, sys
 line = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
-print(f"reader {sys.argv[2]}: {line.get('sse_events')} events; stream ended: {line.get('sse_ended')}, "
+print(f"reader {sys.argv[2]}: {line.get('sse_events')} delivery events; {line.get('sse_batches')} batch events "
+      f"covering {line.get('sse_batch_covered')} records ({line.get('sse_batch_records')} counted, "
+      f"{line.get('sse_batch_aged_out')} aged out); stream ended: {line.get('sse_ended')}, "
       f"after {line.get('sse_ended_after_s')} s; records missed (dropped event): {line.get('sse_dropped_missed')}")
 PY
 done

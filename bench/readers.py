@@ -11,16 +11,20 @@ What a test session does beside the pushes, against apns-mock's admin port on 12
 - one unfiltered Server-Sent-Events reader on GET /v1/events (what the dashboard does): it
   receives one `delivery` event per record, and reads them as fast as they come, counting events
   and bytes (the chunked body is decoded; an event split across reads or chunks counts once).
-  A `dropped` event (the reader fell so far behind that records aged out of the store; the
-  stream then ends) is recorded with the number of records missed.
+  A `batch` event (the reader fell behind, more than 10,000 records: the server summarised a run
+  of records instead of sending each) is counted with the records it covers: the matching ones
+  it counts, those that had aged out, and its range. A `dropped` event (only with
+  `behind=end`: records aged out of the store before the reader read them; the stream then ends)
+  is recorded with the number of records missed.
 
 It confirms they are in place before the load starts: the SSE answer's status is 200, and the
 `apns_mock_waiters` gauge of GET /metrics has reached --waiters (and `apns_mock_event_streams`
 at least 1). Then it writes --ready-file (bench/run.sh waits for it) and keeps reading until
 SIGTERM or SIGINT (or --max-seconds, a backstop), then prints one JSON line: whether it was
 ready and how long that took, waiters opened and still parked at the end (answered ones with
-their first status line), SSE status, events and bytes, whether the stream ended, the process's
-CPU seconds, errors (count and the first message). When not ready within --ready-timeout it
+their first status line), SSE status, delivery events and bytes, batch events (and the records
+they count, aged out and cover, and the highest sequence number seen), whether the stream ended,
+the process's CPU seconds, errors (count and the first message). When not ready within --ready-timeout it
 prints the line with "ready": false and exits 1.
 
 Every socket has a timeout; one thread multiplexes them all (selectors), so the reader costs
@@ -42,6 +46,8 @@ HOST = "127.0.0.1"  # loopback only
 EVENT = b"\nevent: delivery\n"  # every delivery event has this line (after id:, or after the blank line)
 # A reader so far behind that records aged out of the store before it read them gets this, then the stream ends.
 DROPPED_RE = re.compile(rb'\nevent: dropped\ndata: \{"missed":(\d+)')
+# A reader that fell behind gets runs of records summarised in these (one line of JSON each).
+BATCH_RE = re.compile(rb'\nevent: batch\ndata: (\{[^\n]*\})\n')
 GAUGE_RE = {
     "waiters": re.compile(rb"^apns_mock_waiters\s+([0-9.eE+-]+)\s*$", re.M),
     "event_streams": re.compile(rb"^apns_mock_event_streams\s+([0-9.eE+-]+)\s*$", re.M),
@@ -164,16 +170,29 @@ def main():
     sse_events = sse_bytes = sse_body_bytes = 0
     sse_ended = False
     sse_ended_at = None  # seconds after the readers were in place
+    batches = {"events": 0, "count": 0, "aged_out": 0, "covered": 0, "last_to": None}
+    batch_tail = b"\n"  # the end of the body read so far, where a batch event may be incomplete
     carry = b"\n"  # the stream starts as if after a line end; then the tail of the previous read
     dropped_tail = None  # the stream from a `dropped` event on, until its data line is read
 
     def count(body):
         """Delivery events in the decoded body; `carry` keeps the tail of the previous piece, so an
         event line split across pieces counts once, and none counts twice."""
-        nonlocal sse_events, carry, sse_missed, dropped_tail
+        nonlocal sse_events, carry, sse_missed, dropped_tail, batch_tail
         window = carry + body
         sse_events += window.count(EVENT)
         carry = window[-(len(EVENT) - 1):]
+        scan = batch_tail + body
+        end = 0
+        for m in BATCH_RE.finditer(scan):
+            batch = json.loads(m.group(1))
+            batches["events"] += 1
+            batches["count"] += batch["count"]
+            batches["aged_out"] += batch["agedOut"]
+            batches["covered"] += batch["to"] - batch["from"] + 1
+            batches["last_to"] = batch["to"]
+            end = m.end() - 1  # keep the line end: the next event's "\nevent:" starts there
+        batch_tail = scan[end:][-8192:]
         if dropped_tail is None and b"event: dropped" in window:
             dropped_tail = window
         elif dropped_tail is not None:
@@ -306,6 +325,11 @@ def main():
         "sse_events": sse_events,
         "sse_bytes": sse_bytes,
         "sse_body_bytes": sse_body_bytes,
+        "sse_batches": batches["events"],
+        "sse_batch_records": batches["count"],
+        "sse_batch_aged_out": batches["aged_out"],
+        "sse_batch_covered": batches["covered"],
+        "sse_batch_last_to": batches["last_to"],
         "sse_ended": sse_ended,
         "sse_dropped_missed": sse_missed,
         "sse_ended_after_s": round(sse_ended_at - t_start, 3) if sse_ended_at else None,

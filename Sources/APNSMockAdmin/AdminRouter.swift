@@ -377,20 +377,24 @@ public enum AdminRouter {
 
     // MARK: events
 
-    /// `GET /v1/events?<matcher>`: Server-Sent Events, one `delivery` event per new matching
-    /// record (id: its sequence number), and one more (without id) when a record sent while its
-    /// answer was pending gets its answer, or a record the filter did not match while pending
-    /// matches once answered. `Last-Event-ID` (or `since`) resumes after that record.
-    /// A reader that falls so far behind that records age out of the store before it reads them
-    /// gets a final `dropped` event saying how many it missed, and the stream ends.
+    /// `GET /v1/events?<matcher>[&behind=batch|end]`: Server-Sent Events, one `delivery` event
+    /// per new matching record (id: its sequence number), and one more (without id) when a record
+    /// sent while its answer was pending gets its answer, or a record the filter did not match
+    /// while pending matches once answered. `Last-Event-ID` (or `since`) resumes after that
+    /// record. A reader that falls behind gets runs of records summarised in `batch` events
+    /// (`DeliveryEventStream`) and the stream goes on; with `behind=end`, one so far behind that
+    /// records age out of the store before it reads them gets a final `dropped` event saying how
+    /// many it missed, and the stream ends.
     static func eventStream(
         _ request: Request, reader: DeliveryReader, executor: AdminExecutor, metrics: MockMetrics,
         rendered: RenderedEventCache
     ) -> Response {
         let store = reader.store
         let parsed: DeliveryQueryParser.Parsed
+        let behind: DeliveryEventStream.Behind
         do throws(AdminError) {
-            parsed = try DeliveryQueryParser.parse(parameters(request), allowing: ["since"])
+            parsed = try DeliveryQueryParser.parse(parameters(request), allowing: ["since", "behind"])
+            behind = try behindParameter(parsed.extra["behind"])
         } catch {
             return errorResponse(error)
         }
@@ -417,32 +421,19 @@ public enum AdminRouter {
             // A graceful shutdown (SIGTERM, `stop()`) ends the stream at once: the server does not
             // wait for readers that never hang up.
             try await withGracefulShutdownHandler {
-                let follower = reader.follower(query, after: startSequence)
+                var stream = DeliveryEventStream(
+                    follower: reader.follower(query, after: startSequence), behind: behind, executor: executor,
+                    rendered: rendered)
                 try await writer.write(ByteBuffer(string: ": apns-mock delivery events\n\n"))
                 var signals = subscription.signals.makeAsyncIterator()
-                while true {
-                    let step = try await executor.run(.prompt) { follower.advance(limit: 1000) }
-                    let records = step.new
-                    let missed = step.missed
-                    if missed > 0 {
-                        try await writer.write(
-                            ByteBuffer(
-                                string:
-                                    "event: dropped\ndata: {\"missed\":\(missed),\"reason\":\"records aged out of the store before this reader read them\"}\n\n"
-                            ))
-                        break
+                reading: while true {
+                    let output = try await stream.next()
+                    try await writer.write(ByteBuffer(bytes: output.bytes))
+                    switch output.then {
+                    case .more: continue
+                    case .waitForRecords: guard await signals.next() != nil else { break reading }
+                    case .end: break reading
                     }
-                    if records.isEmpty && step.completed.isEmpty {
-                        try await writer.write(ByteBuffer(string: ":\n\n"))
-                    } else {
-                        let text = try await executor.run(.prompt) {
-                            events(step.completed, identified: false, cache: rendered)
-                                + events(records, identified: true, cache: rendered)
-                        }
-                        try await writer.write(ByteBuffer(bytes: text))
-                    }
-                    if records.count == 1000 { continue }  // more are waiting
-                    guard await signals.next() != nil else { break }
                 }
             } onGracefulShutdown: {
                 subscription.cancel()
@@ -453,6 +444,17 @@ public enum AdminRouter {
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
             body: body)
+    }
+
+    /// The `behind` parameter of `GET /v1/events` (`batch` when absent).
+    static func behindParameter(_ value: String?) throws(AdminError) -> DeliveryEventStream.Behind {
+        guard let value else { return .batch }
+        guard let behind = DeliveryEventStream.Behind(rawValue: value) else {
+            throw .badParameter(
+                "query parameter 'behind' must be 'batch' (a reader that falls behind gets runs of records summarised) or 'end' (it gets a final 'dropped' event); got '\(value)'"
+            )
+        }
+        return behind
     }
 
     /// `delivery` events for `records`. A new record's event carries its sequence number as

@@ -96,6 +96,27 @@ public final class DeliveryFollower: @unchecked Sendable {
         return Step(new: records, completed: completed, missed: missed)
     }
 
+    /// How many records were stored after the cursor (matching the query or not): how far
+    /// behind the follower is. Records age out of the store when this passes its capacity.
+    public var backlog: UInt64 {
+        let end = min(store.nextSequence, query.before ?? UInt64.max)
+        return cursor < end ? end - cursor - 1 : 0
+    }
+
+    /// Moves the cursor over the next `count` records (at most `DeliveryStore.summaryLimit`, and
+    /// not past the newest) without handing them out: what the query matches among them is
+    /// counted from the store's columns instead (`DeliveryStore.summary`). `nil` when no record
+    /// is waiting. Summarised records are not watched: an answer decided later for one of them
+    /// is not handed out.
+    public func summarize(next count: UInt64) -> DeliverySummary? {
+        let end = min(store.nextSequence, query.before ?? UInt64.max)
+        guard count > 0, cursor < end, end - cursor > 1 else { return nil }
+        let last = end - 1 - cursor > count ? cursor + count : end - 1
+        guard let summary = store.summary(of: query.matcher, after: cursor, through: last) else { return nil }
+        cursor = summary.to
+        return summary
+    }
+
     private func note(handedOut record: DeliveryRecord) {
         if record.outcome.isOpen {
             watched[record.sequence] = .some(record.outcome)

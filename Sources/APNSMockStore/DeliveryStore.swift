@@ -591,6 +591,57 @@ public final class DeliveryStore: Sendable {
     /// Records a filtered scan reads per lock hold.
     static let scanChunk: UInt64 = 4096
 
+    /// The most records one `summary` covers: one lock hold.
+    public static let summaryLimit: UInt64 = scanChunk
+
+    /// A summary of the records after `cursor` through `last` (at most `summaryLimit` of them:
+    /// a longer range is cut there) that `matcher` matches, taken in one hold of the lock.
+    /// Conditions the columns decide (status, reason, topic, push type, outcome, kind, …) and an
+    /// indexed token cost no decoding; others (`tokenPrefix`, headers, payload) decode each
+    /// record to match it, without rendering it; `lint` and `preview` conditions, which need the
+    /// payload analysed, match nothing here. Records that aged out before `last` are counted in
+    /// `agedOut`. The range ends at the newest record at most; `nil` when it is empty.
+    public func summary(of matcher: DeliveryMatcher, after cursor: UInt64, through last: UInt64) -> DeliverySummary? {
+        guard cursor < last else { return nil }
+        let wanted = last - cursor > Self.summaryLimit ? cursor + Self.summaryLimit : last
+        return state.withLockedValue { state -> DeliverySummary? in
+            // Never past the newest record: a number not given out yet is not summarised.
+            let last = min(wanted, state.nextSequence - 1)
+            guard cursor < last else { return nil }
+            let first = state.records.first?.sequence ?? state.nextSequence
+            let agedOut = first > cursor + 1 ? min(last, first - 1) - cursor : 0
+            var tally = DeliverySummary.Tally()
+            let plan = QueryPlan(matcher, interner: state.interner)
+            let low = max(cursor + 1, first)
+            let high = last
+            guard !plan.matchesNothing, low <= high else {
+                return tally.summary(from: cursor + 1, to: last, agedOut: agedOut)
+            }
+            func consider(_ sequence: UInt64) {
+                guard let stored = state.record(sequence: sequence), !stored.isDeleted, plan.columnsMatch(stored),
+                    !plan.needsDecoding || matcher.matches(Self.decode(stored, state))
+                else { return }
+                tally.add(stored)
+            }
+            if let indexed = plan.indexedSequences(state) {
+                // Ascending: from the first at or after `low`, found by bisection.
+                var lower = indexed.startIndex
+                var upper = indexed.endIndex
+                while lower < upper {
+                    let middle = (lower + upper) / 2
+                    if indexed[middle] < low { lower = middle + 1 } else { upper = middle }
+                }
+                for sequence in indexed[lower...] {
+                    guard sequence <= high else { break }
+                    consider(sequence)
+                }
+            } else {
+                for sequence in low...high { consider(sequence) }
+            }
+            return tally.summary(from: cursor + 1, to: last, agedOut: agedOut)
+        }
+    }
+
     /// The record as readers see it.
     static func decode(_ stored: StoredDelivery, _ state: State) -> DeliveryRecord {
         let interner = state.interner

@@ -245,6 +245,29 @@ import Yams
         #expect(Set(delivery["required"] as? [String] ?? []) == Set(expected))
     }
 
+    /// The `BatchEvent` schema lists the keys a `batch` event's data has, every one required,
+    /// and `behind` takes the values the route reads.
+    @Test func theBatchEventSchemaIsWhatTheStreamWrites() throws {
+        let document = try #require(try Yams.load(yaml: AdminAPIDocument.yaml) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let batch = try #require(schemas["BatchEvent"] as? [String: Any])
+        let properties = try #require(batch["properties"] as? [String: Any])
+        let event = String(
+            decoding: DeliveryEventStream.batchEvent(
+                DeliverySummary(from: 1, to: 2, count: 1, byStatus: [200: 1], byOutcome: [.answered: 1])),
+            as: UTF8.self)
+        let data = try #require(event.split(separator: "\n").first { $0.hasPrefix("data: ") }?.dropFirst(6))
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any])
+        #expect(Set(properties.keys) == Set(written.keys))
+        #expect(Set(batch["required"] as? [String] ?? []) == Set(written.keys))
+        let paths = try #require(document["paths"] as? [String: Any])
+        let events = try #require((paths["/v1/events"] as? [String: Any])?["get"] as? [String: Any])
+        let behind = try #require(
+            (events["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "behind" })
+        let values = (behind["schema"] as? [String: Any])?["enum"] as? [String]
+        #expect(values == DeliveryEventStream.Behind.allCases.map(\.rawValue))
+    }
+
     /// The `FaultAction` schema names `delay` and every action `FaultEffect.names` reads, and
     /// nothing else.
     @Test func theFaultActionSchemaIsTheActionsTheRulesRead() throws {

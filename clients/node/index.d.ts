@@ -36,6 +36,20 @@ export class WaitTimeout extends Error {
   dashboard: string;
 }
 
+/** A `batch` event of GET /v1/events: records summarised because the reader fell behind. */
+export class EventBatch {
+  /** The first and last sequence numbers covered. */
+  from: number;
+  to: number;
+  /** Matching records among them still stored, by status (`"200"`, …) and by outcome. */
+  count: number;
+  byStatus: Record<string, number>;
+  byOutcome: Record<string, number>;
+  /** Records that left the store before they could be counted. */
+  agedOut: number;
+  reason: string;
+}
+
 export function queryString(match?: Match): string;
 export function dashboardLink(adminUrl: string, query?: string, record?: number): string;
 export function recordLine(record: Delivery): string;
@@ -58,7 +72,7 @@ export class AdminClient {
   simulatorFile(apnsId: string): Promise<ApiObject>;
   deleteDeliveries(match?: Match): Promise<number>;
   wait(options?: Match & { count?: number; timeout?: Duration; since?: number; before?: number }): Promise<Delivery[]>;
-  events(options?: Match & { since?: number; lastEventId?: number; signal?: AbortSignal }): AsyncGenerator<Delivery, void, undefined>;
+  events(options?: Match & { since?: number; lastEventId?: number; behind?: "batch" | "end"; signal?: AbortSignal }): AsyncGenerator<Delivery | EventBatch, void, undefined>;
   verify(expectations: { expect: ApiObject[] } | ApiObject[]): Promise<{ passed: boolean; results: ApiObject[] }>;
 
   keys(): Promise<ApiObject[]>;

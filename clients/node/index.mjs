@@ -21,6 +21,19 @@ export class AdminError extends Error {
   }
 }
 
+/**
+ * A `batch` event of `GET /v1/events`: records the server summarised instead of sending them one
+ * by one, because the reader fell behind. The admin API's fields: `from` and `to` (the sequence
+ * numbers covered), `count` (the matching records among them), `byStatus`, `byOutcome`,
+ * `agedOut` (records that had left the store first) and `reason`. Tell it from a record with
+ * `item instanceof EventBatch`.
+ */
+export class EventBatch {
+  constructor(fields) {
+    Object.assign(this, fields);
+  }
+}
+
 /** One record as one line, as `apns-mock deliveries` prints it. */
 export function recordLine(record) {
   const parts = [`#${record.sequence ?? "?"}`];
@@ -197,6 +210,9 @@ export class AdminClient {
   /**
    * New matching records, live (`GET /v1/events`), as an async iterator. `since` or `lastEventId`
    * resume after a sequence number; `signal` ends the stream (so does leaving a `for await`).
+   * A reader that falls behind (more than 10,000 records, or half the store) gets `EventBatch`
+   * items summarising runs of records until it is close again; `behind: "end"` asks for every
+   * record instead, and an `AdminError` with code `dropped` when records left the store first.
    */
   async *events({ lastEventId, signal, ...match } = {}) {
     const controller = new AbortController();
@@ -224,7 +240,7 @@ export class AdminClient {
               if (event === "dropped") {
                 throw new AdminError(200, "dropped", `the event stream missed ${parsed.missed} records: ${parsed.reason}`, "GET", "/v1/events");
               }
-              yield parsed;
+              yield event === "batch" ? new EventBatch(parsed) : parsed;
             }
             event = "message";
             data = [];

@@ -28,6 +28,8 @@
     loaded: false,       // whether the first page for the filter has been answered
     fanOut: new Map(),   // broadcast sequence -> devices it reached, read from the API while a filter hides them
     lastSequence: 0,     // the newest sequence the stream has sent (where a reconnect resumes)
+    summarised: 0,       // matching records the stream summarised in `batch` events (the page fell behind)
+    agedOut: 0,          // records that left the store before the stream summarised them
     abort: null,         // AbortController of the running stream
     devices: new Map(),  // token -> locale, from GET /v1/devices
     tab: "deliveries",
@@ -288,7 +290,10 @@
     }
   }
 
-  /** One Server-Sent Event: `delivery` (new with an id, an answer decided since without) or `dropped`. */
+  /**
+   * One Server-Sent Event: `delivery` (new with an id, an answer decided since without), `batch`
+   * (records summarised while the page was behind: counted, not shown) or `dropped`.
+   */
   function serverEvent(block) {
     let name = "message";
     let id = null;
@@ -310,6 +315,12 @@
       updateCount();
       if (isNew) announce(arrival(record));
       refreshSoon();
+    } else if (name === "batch" && data.length) {
+      const batch = JSON.parse(data.join("\n"));
+      state.lastSequence = Math.max(state.lastSequence, Number(id !== null ? id : batch.to));
+      state.summarised += batch.count || 0;
+      state.agedOut += batch.agedOut || 0;
+      updateCount();
     } else if (name === "dropped") {
       say($("problem"), "The page fell behind and missed records that aged out of the store; it resumes from the newest.");
     }
@@ -452,10 +463,13 @@
     state.cards.clear();
     state.records.clear();
     state.lastSequence = 0;
+    state.summarised = 0;
+    state.agedOut = 0;
     updateCount();
   }
 
   function updateCount() {
+    updateBehindNote();
     const count = state.cards.size;
     // Nothing is known before the first answer: "No deliveries" then would be a guess.
     if (!state.loaded) {
@@ -465,6 +479,16 @@
     $("delivery-count").textContent = count === 0
       ? (filterQuery() ? "No deliveries match the filter yet." : "No deliveries yet: push to the mock and they appear here.")
       : `${count} ${count === 1 ? "delivery" : "deliveries"}${filterQuery() ? " matching the filter" : ""}, newest first.`;
+  }
+
+  /** What the stream summarised in `batch` events while the page was behind, in words (hidden when nothing). */
+  function updateBehindNote() {
+    const note = $("behind-note");
+    const parts = [];
+    if (state.summarised) parts.push(`${state.summarised.toLocaleString("en-US")} ${state.summarised === 1 ? "record" : "records"} summarised while the dashboard was behind`);
+    if (state.agedOut) parts.push(`${state.agedOut.toLocaleString("en-US")} left the store before it could read them`);
+    note.textContent = parts.length ? `${parts.join("; ")} (not shown as cards: the filter above with GET /v1/deliveries reads those still stored).` : "";
+    note.hidden = !parts.length;
   }
 
   function chip(label, className) { return el("span", { class: `chip ${className || ""}`.trim(), text: label }); }

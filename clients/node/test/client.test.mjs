@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { after, before, test } from "node:test";
-import { AdminError, WaitTimeout, queryString, startMock } from "../index.mjs";
-import { newToken, push, pushToDevice } from "./helpers.mjs";
+import { AdminError, EventBatch, WaitTimeout, queryString, startMock } from "../index.mjs";
+import { newToken, providerToken, push, pushToDevice } from "./helpers.mjs";
 
 let mock;
 before(async () => {
@@ -89,6 +89,34 @@ test("events yield new records live", async () => {
   }
   await stream.return();
   assert.equal(record?.value?.token, token);
+});
+
+test("a reader that fell behind gets an EventBatch, then records", async () => {
+  // A server of its own with a store of 20 records: a reader more than 10 behind is summarised.
+  const small = await startMock({ args: ["--record-capacity", "20"] });
+  try {
+    const token = newToken();
+    // One provider token for every push: a new one per push would be refused (429).
+    const authorization = `bearer ${providerToken()}`;
+    for (let n = 0; n < 30; n++) {
+      const answer = await pushToDevice(small, token, { aps: { alert: `n${n}` } }, { authorization });
+      assert.equal(answer.status, 200, answer.body);
+    }
+    const stream = small.client.events({ since: 0 });
+    const { value: batch } = await stream.next();
+    assert.ok(batch instanceof EventBatch);
+    assert.deepEqual([batch.from, batch.to, batch.count, batch.agedOut], [1, 25, 15, 10]);
+    assert.deepEqual(batch.byStatus, { 200: 15 });
+    assert.deepEqual(batch.byOutcome, { answered: 15 });
+    const records = [];
+    for (let n = 0; n < 5; n++) records.push((await stream.next()).value);
+    await stream.return();
+    assert.deepEqual(records.map((record) => record.sequence), [26, 27, 28, 29, 30]);
+    assert.ok(!records.some((record) => record instanceof EventBatch));
+    await assert.rejects(small.client.events({ behind: "sometimes" }).next(), (error) => error.code === "badParameter");
+  } finally {
+    await small.stop();
+  }
 });
 
 test("verify takes the expectations as an object", async () => {

@@ -1,12 +1,14 @@
 """The admin operations, through the ``apns`` scope and the session's client."""
 
+import ssl
 import threading
 
+import httpx
 import pytest
 
 import apns_mock
 from apns_mock import AdminError, WaitTimeout
-from conftest import httpx_push
+from conftest import httpx_push, provider_token
 
 
 def test_an_unknown_matcher_field_raises_the_api_message(apns):
@@ -60,6 +62,33 @@ def test_events_yield_new_records_live(apns):
             break
     stream.close()
     assert seen and seen[0]["token"] == device and seen[0]["payload"]["aps"]["alert"] == "live"
+
+
+def test_a_reader_that_fell_behind_gets_an_event_batch_then_records():
+    # A server of its own with a store of 20 records: a reader more than 10 records behind is
+    # summarised (half the store), down to 5 behind.
+    with apns_mock.Mock(args=["--record-capacity", "20"]) as mock:
+        device = "ab" * 32
+        # One provider token for every push: a new one per push would be refused (429).
+        authorization = {"authorization": f"bearer {provider_token()}"}
+        with httpx.Client(http2=True, verify=ssl.create_default_context(cafile=mock.ca_path), timeout=10) as client:
+            for n in range(30):
+                answer = httpx_push(mock, device, {"aps": {"alert": f"n{n}"}}, headers=authorization, client=client)
+                assert answer.status_code == 200, answer.text
+        stream = mock.client.events(since=0, read_timeout=10)
+        batch = next(stream)
+        assert isinstance(batch, apns_mock.EventBatch)
+        assert (batch.first, batch.last) == (1, 25)
+        assert batch["count"] == 15 and batch["agedOut"] == 10
+        assert batch["byStatus"] == {"200": 15} and batch["byOutcome"] == {"answered": 15}
+        assert "fell behind" in batch["reason"]
+        records = [next(stream) for _ in range(5)]
+        stream.close()
+        assert not any(isinstance(record, apns_mock.EventBatch) for record in records)
+        assert [record["sequence"] for record in records] == [26, 27, 28, 29, 30]
+        with pytest.raises(AdminError) as refused:
+            next(mock.client.events(behind="sometimes"))
+        assert refused.value.code == "badParameter" and "'behind'" in refused.value.message
 
 
 def test_a_fault_rule_through_apns_reaches_only_this_tests_tokens(apns):

@@ -8,12 +8,14 @@
 
 from ._client import Client, matcher_params
 from ._errors import AdminError, MockStartError, WaitTimeout, dashboard_link, record_line
+from ._events import EventBatch
 from ._mock import Mock, Remote, find_binary
 from ._scope import Scope
 
 __all__ = [
     "AdminError",
     "Client",
+    "EventBatch",
     "Mock",
     "MockStartError",
     "Remote",

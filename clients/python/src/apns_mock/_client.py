@@ -11,6 +11,7 @@ from urllib.parse import quote, urlencode
 import httpx
 
 from ._errors import AdminError, WaitTimeout, dashboard_link
+from ._events import EventBatch
 
 Params = List[Tuple[str, str]]
 Duration = Union[int, float, str]
@@ -229,20 +230,27 @@ class Client:
         return answer["deliveries"]
 
     def events(self, *, since: Optional[int] = None, last_event_id: Optional[int] = None,
-               read_timeout: Optional[float] = None, match: Optional[Matcher] = None,
-               **fields: Any) -> Iterator[Dict[str, Any]]:
+               read_timeout: Optional[float] = None, behind: Optional[str] = None,
+               match: Optional[Matcher] = None, **fields: Any) -> Iterator[Dict[str, Any]]:
         """``GET /v1/events``: an iterator over new matching records, live (Server-Sent Events).
 
-        Each item is a record; a record sent while its answer was pending comes again once it
-        is answered. ``since``/``last_event_id`` resume after that sequence number. The iterator
-        ends when the server ends the stream; ``read_timeout`` (seconds) raises
-        ``httpx.ReadTimeout`` when nothing arrives for that long. A reader so slow that records
-        left the store gets :class:`AdminError` with code ``dropped``. Close the iterator
-        (``.close()``, or leave a ``for`` loop) to end the stream.
+        Each item is a record (a dict), or an :class:`EventBatch` when the reader fell behind
+        (more than 10,000 records, or half the store, stored after its position): the server
+        then summarises runs of records (``from``, ``to``, ``count``, ``byStatus``,
+        ``byOutcome``, ``agedOut``) instead of sending each, until the reader is close again.
+        ``behind="end"`` asks for the old way instead: every record one by one, and a reader
+        so slow that records left the store gets :class:`AdminError` with code ``dropped``.
+        A record sent while its answer was pending comes again once it is answered.
+        ``since``/``last_event_id`` resume after that sequence number. The iterator ends when
+        the server ends the stream; ``read_timeout`` (seconds) raises ``httpx.ReadTimeout`` when
+        nothing arrives for that long. Close the iterator (``.close()``, or leave a ``for``
+        loop) to end the stream.
         """
         params = matcher_params(match, **fields)
         if since is not None:
             params.append(("since", str(since)))
+        if behind is not None:
+            params.append(("behind", behind))
         headers = {"last-event-id": str(last_event_id)} if last_event_id is not None else {}
         timeout = httpx.Timeout(self._http.timeout.connect, read=read_timeout)
         path = f"/v1/events?{query_string(params)}" if params else "/v1/events"
@@ -259,7 +267,10 @@ class Client:
                             detail = json.loads(text)
                             raise AdminError(200, "dropped", f"the event stream missed {detail.get('missed')} records: {detail.get('reason')}",
                                              "GET", "/v1/events")
-                        yield json.loads(text)
+                        if event == "batch":
+                            yield EventBatch(json.loads(text))
+                        else:
+                            yield json.loads(text)
                     event, data = "message", []
                 elif line.startswith(":"):
                     continue

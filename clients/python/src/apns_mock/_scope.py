@@ -132,11 +132,11 @@ class Scope:
         return self.client.wait(count, timeout, since=since, before=before, match=self._params(match, fields))
 
     def events(self, *, since: Optional[int] = None, last_event_id: Optional[int] = None,
-               read_timeout: Optional[float] = None, match: Optional[Matcher] = None,
-               **fields: Any) -> Iterator[Dict[str, Any]]:
+               read_timeout: Optional[float] = None, behind: Optional[str] = None,
+               match: Optional[Matcher] = None, **fields: Any) -> Iterator[Dict[str, Any]]:
         """:meth:`Client.events` of this test's records."""
         return self.client.events(since=since, last_event_id=last_event_id, read_timeout=read_timeout,
-                                  match=self._params(match, fields))
+                                  behind=behind, match=self._params(match, fields))
 
     def verify(self, expectations: Union[str, os.PathLike, Mapping[str, Any], Sequence[Any]]) -> Dict[str, Any]:
         """:meth:`Client.verify` with every expectation's (and step's) ``match`` limited to this test."""
