@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 
 @testable import APNSMockAdmin
@@ -163,6 +164,11 @@ import Testing
     /// (the admin thread is held meanwhile, so it cannot look) gets one `batch` event, then the
     /// newest records one by one, then a record stored later; with `behind=end`, a `dropped`
     /// event and the end of the stream.
+    /// Set once, from another thread.
+    final class Flag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+
     @Test(arguments: [DeliveryEventStream.Behind.batch, .end])
     func aLiveStreamThatFallsBehind(behind: DeliveryEventStream.Behind) async throws {
         let store = DeliveryStore(capacity: 100)
@@ -175,15 +181,22 @@ import Testing
             // The comment, then the keep-alive of the first look: the stream waits for records.
             try await connection.read(until: ": apns-mock delivery events\n\n\r\n")
             try await connection.read(until: "\r\n:\n\n")
-            let running = DispatchSemaphore(value: 0)
+            // The executor's thread is held (a semaphore there); the test's own task only polls,
+            // never blocks a cooperative thread that the held executor's caller may need.
+            let running = Flag()
             let held = DispatchSemaphore(value: 0)
             let holding = Task {
                 try await executor.run(.prompt) {
-                    running.signal()
+                    running.value.store(true, ordering: .releasing)
                     held.wait()
                 }
             }
-            #expect(running.wait(timeout: .now() + 10) == .success)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !running.value.load(ordering: .acquiring), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            let wasHeld = running.value.load(ordering: .acquiring)
+            #expect(wasHeld, "the executor's thread was not held within 60 s")
             for sequence in 1...300 { store.append(ExpectationVerifierTests.record(status: Self.status(sequence))) }
             held.signal()
             try await holding.value
