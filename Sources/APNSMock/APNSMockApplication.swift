@@ -89,6 +89,8 @@ public struct APNSMockApplication: Sendable {
     /// The mock's Prometheus metrics, served at `GET /metrics` on the admin port.
     public let metrics: MockMetrics
     let now: @Sendable () -> Int64
+    /// The server's clock (`now` reads it): `--clock`, moved by `/v1/clock`.
+    public let clock: MockClock
 
     /// Checks the configuration, loads the TLS files, binds the APNs ports (accepting nothing
     /// yet) and checks that the admin address is free, so that a port in use is reported here,
@@ -101,11 +103,15 @@ public struct APNSMockApplication: Sendable {
     ///   `LocalizationDirectory.LoadError` for localizations that cannot be read;
     ///   `DeliveryJournal.OpenError` / `DeliveryJournal.RestoreError` for a journal that cannot
     ///   be opened or restored.
-    /// - Parameter now: the clock, epoch milliseconds (tests inject one).
+    /// - Parameter now: the clock under the server's (`configuration.clock`, moved by
+    ///   `/v1/clock`), epoch milliseconds (tests inject one).
     public init(
         configuration: APNSMockConfiguration, logger: Logger? = nil,
-        now: @escaping @Sendable () -> Int64 = APNSListenerContext.systemNow
+        now base: @escaping @Sendable () -> Int64 = APNSListenerContext.systemNow
     ) async throws {
+        let clock = MockClock(configuration.clock, base: base)
+        self.clock = clock
+        let now = clock.now
         var logger = logger ?? Logger(label: "apnsmock")
         logger.logLevel = configuration.logLevel
         self.logger = logger
@@ -342,7 +348,7 @@ public struct APNSMockApplication: Sendable {
                 store: store, analyses: analyses, registry: registry, executor: adminExecutor,
                 reset: { [self] in resetState() }, connections: connections,
                 access: AdminAccess(token: configuration.adminToken), faults: faults, connectionLog: connectionLog,
-                now: now, metrics: metrics, info: info),
+                now: now, metrics: metrics, info: info, clock: clock),
             configuration: .init(address: .hostname(configuration.adminHost, port: configuration.adminPort)),
             onServerRunning: { channel in
                 for listener in listeners { listener.startAccepting() }

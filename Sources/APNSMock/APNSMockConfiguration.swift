@@ -100,6 +100,9 @@ public struct APNSMockConfiguration: Sendable {
     /// A directory of the app's `*.lproj/Localizable.strings` and `.xcstrings` files: previews
     /// resolve `loc-key`s with them (`--localizations`).
     public var localizationsPath: String?
+    /// How the server's clock starts (`--clock`): the wall clock, or standing still until
+    /// `/v1/clock` moves it.
+    public var clock = MockClock.Mode.system
     /// The locale of devices that have none in the registry (`--locale`).
     public var locale = PayloadAnalysisOptions.defaultLocaleName
     /// A payload limit for every push type in place of APNs's (`--payload-limit`; 2048 or 256

@@ -64,6 +64,7 @@ public struct ConfigurationFile: Sendable {
         if let limit = document.maxConnections { configuration.maxConnections = limit }
         if let path = document.localizationsPath { configuration.localizationsPath = path }
         if let locale = document.locale { configuration.locale = locale }
+        if let clock = document.clock { configuration.clock = clock }
         if let limit = document.payloadLimit { configuration.payloadLimit = limit }
         if let limit = document.channelLimit { configuration.channelLimit = limit }
         if let outlive = document.storedMessagesOutliveChannels {

@@ -23,13 +23,15 @@ public enum AdminRouter {
     ///   - metrics: the mock's metrics (`GET /metrics`); `nil`: a new set over `store`.
     ///   - info: the server's addresses, version and CA (`GET /v1/info`, `GET /v1/ca.pem`); `nil`:
     ///     no such routes (a router tested without a server).
+    ///   - clock: the server's clock, moved by `/v1/clock` (pass its `now` as `now`); `nil`: no
+    ///     such routes.
     public static func build(
         store: DeliveryStore, analyses: PayloadAnalyses = PayloadAnalyses(), registry: Registry,
         executor: AdminExecutor,
         reset: @escaping @Sendable () async -> Void = {}, connections: (any ConnectionControl)? = nil,
         access: AdminAccess = AdminAccess(token: nil), faults: FaultControl = FaultControl(),
         connectionLog: ConnectionLog = ConnectionLog(), now: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
-        metrics: MockMetrics? = nil, info: ServerInfo? = nil
+        metrics: MockMetrics? = nil, info: ServerInfo? = nil, clock: MockClock? = nil
     ) -> Router<BasicRequestContext> {
         let router = Router()
         let reader = DeliveryReader(store: store, analyses: analyses)
@@ -41,13 +43,14 @@ public enum AdminRouter {
         }
         let routes = UnmatchedRouteMiddleware.Routes()
         router.add(middleware: UnmatchedRouteMiddleware(routes: routes))
-        RegistryRoutes.add(to: router, registry: registry)
+        RegistryRoutes.add(to: router, registry: registry, now: now)
         ChannelRoutes.add(to: router, registry: registry, now: now)
         FaultRoutes.add(
             to: router,
             FaultRoutes.Targets(faults: faults, connectionLog: connectionLog, connections: connections, now: now))
         ReportRoutes.add(to: router, reader: reader, executor: executor, connectionLog: connectionLog, now: now)
         DashboardRoutes.add(to: router)
+        if let clock { ClockRoutes.add(to: router, clock: clock, store: store) }
         if let info {
             router.get("/v1/info") { _, _ in json(status: .ok, info.json) }
             router.get("/v1/ca.pem") { _, _ in

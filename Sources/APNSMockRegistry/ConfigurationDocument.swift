@@ -87,6 +87,8 @@ public struct ConfigurationDocument: Sendable {
     /// Broadcast channels per app and environment.
     public var channelLimit: Int?
     public var storedMessagesOutliveChannels: Bool?
+    /// How the server's clock starts (`clock:`).
+    public var clock: MockClock.Mode?
     /// Keys and devices registered at start; empty when the file has no `setup`.
     public var setup = SetupSection()
 
@@ -213,6 +215,12 @@ public struct ConfigurationDocument: Sendable {
         }
         document.maxConnections = try object.integer("maxConnections", in: 1...1_000_000).map { Int($0) }
         document.localizationsPath = try path(object, "localizations", baseDirectory)
+        if let clock = try object.string("clock") {
+            guard let mode = MockClock.Mode(parsing: clock) else {
+                throw object.error("clock", "must be system, manual or manual:<epoch milliseconds>; got '\(clock)'")
+            }
+            document.clock = mode
+        }
         if let locale = try object.string("locale") {
             guard PayloadAnalysisOptions.isValidLocale(locale) else {
                 throw object.error("locale", "must be a locale such as en, fr or pt-BR; got '\(locale)'")

@@ -173,6 +173,11 @@ public struct ServeSetting: Sendable, Equatable {
     public static let localizations = ServeSetting(
         "localizations", key: "localizations", valueName: "dir", default: "none", example: "Localizations",
         help: "An app's *.lproj/Localizable.strings and .xcstrings files: previews resolve loc-keys with them.")
+    public static let clock = ServeSetting(
+        "clock", key: "clock", valueName: "mode", default: "system", example: "manual",
+        help:
+            "The server's clock: system (the wall clock), manual (stands still at the start time until POST /v1/clock moves it) or manual:<epoch ms> (starts there, for reproducible times)."
+    )
     public static let locale = ServeSetting(
         "locale", key: "locale", valueName: "locale", default: "en", example: "fr",
         help: "The locale of devices without one in the registry (default en).")
@@ -199,7 +204,7 @@ public struct ServeSetting: Sendable, Equatable {
         chainOut, environment, maxConcurrentStreams, maxHeaderListSize, recordCapacity, journal, restore, threads,
         strictPayload, strictRegistry, authStreamLimit, environmentKeyReason, clientCA, logLevel, expectations, seed,
         throttle, behavior, idleTimeout, handshakeTimeout, maxConnections, localizations, locale, payloadLimit,
-        channelLimit, storedMessagesOutliveChannels,
+        channelLimit, storedMessagesOutliveChannels, clock,
     ]
 
     /// The configuration file's keys: every setting's that has one, then `setup`.

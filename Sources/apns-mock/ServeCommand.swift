@@ -61,6 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ServeSetting.channelLimit.argumentHelp) var channelLimit: Int?
     @Flag(inversion: .prefixedNo, help: ServeSetting.storedMessagesOutliveChannels.argumentHelp)
     var storedMessagesOutliveChannels: Bool?
+    @Option(help: ServeSetting.clock.argumentHelp) var clock: String?
 
     /// The environment variable that supplies the admin token when `--admin-token` is not given.
     static let adminTokenVariable = ServeSetting.adminTokenVariable
@@ -128,6 +129,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let maxConnections, maxConnections < 1 {
             throw ValidationError("--max-connections must be at least 1; got \(maxConnections)")
+        }
+        if let clock, MockClock.Mode(parsing: clock) == nil {
+            throw ValidationError("--clock must be system, manual or manual:<epoch milliseconds>; got '\(clock)'")
         }
         if let locale, !PayloadAnalysisOptions.isValidLocale(locale) {
             throw ValidationError("--locale must be a locale such as en, fr or pt-BR; got '\(locale)'")
@@ -337,6 +341,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let maxConnections { configuration.maxConnections = maxConnections }
         if let localizations { configuration.localizationsPath = localizations }
         if let locale { configuration.locale = locale }
+        if let clock, let mode = MockClock.Mode(parsing: clock) { configuration.clock = mode }
         if let payloadLimit { configuration.payloadLimit = payloadLimit }
         if let channelLimit { configuration.channelLimit = channelLimit }
         if let storedMessagesOutliveChannels {

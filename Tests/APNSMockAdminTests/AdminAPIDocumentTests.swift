@@ -49,7 +49,9 @@ import Yams
                 apnsURL: "https://127.0.0.1:2197", apnsPorts: [2197], channelsURL: "https://127.0.0.1:2195",
                 channelsPort: 2195, adminURL: "http://127.0.0.1:2198", adminPort: 2198))
         return (
-            AdminRouter.build(store: DeliveryStore(), registry: Registry(), executor: executor, info: info), executor
+            AdminRouter.build(
+                store: DeliveryStore(), registry: Registry(), executor: executor, info: info, clock: MockClock()),
+            executor
         )
     }
 

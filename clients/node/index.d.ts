@@ -112,6 +112,10 @@ export class AdminClient {
   setMode(mode: "shutdown" | "unavailable" | "refuse-tls", query?: { for?: Duration; count?: number }): Promise<ApiObject>;
   clearMode(mode: "shutdown" | "unavailable" | "refuse-tls"): Promise<ApiObject>;
 
+  clock(): Promise<ApiObject>;
+  moveClock(change: { advance: Duration } | { set: number }): Promise<ApiObject>;
+  resetClock(): Promise<ApiObject>;
+
   connections(query?: { state?: "open" | "all" }): Promise<ApiObject[]>;
   report(query?: { since?: number; until?: number; window?: Duration }): Promise<ApiObject>;
 }

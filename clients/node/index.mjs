@@ -312,6 +312,16 @@ export class AdminClient {
   setMode(mode, query = {}) { return this.#json("POST", `/v1/modes/${seg(mode)}`, { query }); }
   clearMode(mode) { return this.#json("DELETE", `/v1/modes/${seg(mode)}`); }
 
+  // the clock (server-wide)
+  clock() { return this.#json("GET", "/v1/clock"); }
+  /** Forward by `{advance: "61m"}`, or to `{set: epochMs}` (not before the newest record). */
+  moveClock({ advance, set } = {}) {
+    if ((advance == null) === (set == null)) throw new TypeError("moveClock takes one of advance and set");
+    const forward = typeof advance === "number" ? `${advance}s` : advance;
+    return this.#json("POST", "/v1/clock", { body: advance != null ? { advance: forward } : { set } });
+  }
+  resetClock() { return this.#json("DELETE", "/v1/clock"); }
+
   // connections and report
   async connections(query = {}) { return (await this.#json("GET", "/v1/connections", { query })).connections; }
   report(query = {}) { return this.#json("GET", "/v1/report", { query }); }

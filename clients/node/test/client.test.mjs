@@ -119,6 +119,27 @@ test("a reader that fell behind gets an EventBatch, then records", async () => {
   }
 });
 
+test("the clock moves a provider token's age", async () => {
+  // A server of its own: the clock is server-wide. A token older than an hour is expired (Apple).
+  const own = await startMock();
+  try {
+    const token = newToken();
+    const authorization = `bearer ${providerToken()}`;
+    assert.equal((await pushToDevice(own, token, { aps: { alert: "now" } }, { authorization })).status, 200);
+    const moved = await own.client.moveClock({ advance: "61m" });
+    assert.ok(Math.abs(moved.offsetMs - 61 * 60_000) < 5_000, JSON.stringify(moved));
+    const expired = await pushToDevice(own, token, { aps: { alert: "later" } }, { authorization });
+    assert.equal(expired.status, 403);
+    assert.match(expired.body, /ExpiredProviderToken/);
+    assert.equal((await own.client.resetClock()).mode, "system");
+    assert.ok(Math.abs((await own.client.clock()).offsetMs) < 5_000);
+    await assert.rejects(own.client.moveClock({ set: 0 }), (error) => error.code === "badRequest");
+    assert.throws(() => own.client.moveClock({}), TypeError);
+  } finally {
+    await own.stop();
+  }
+});
+
 test("verify takes the expectations as an object", async () => {
   const token = newToken();
   await pushToDevice(mock, token, { aps: { alert: { title: "Welcome" } } });

@@ -171,3 +171,23 @@ def test_matcher_arguments_become_the_query_the_api_reads():
                                       payload__aps__alert__title="Hi", status=[200, 410], topic=None)
     assert query_string(params) == ("headers.apns-collapse-id=a%20b&payload.aps.badge=3"
                                     "&payload.aps.alert.title=Hi&status=200&status=410")
+
+
+def test_the_clock_moves_a_provider_tokens_age():
+    # A server of its own: the clock is server-wide. Apple: a provider token older than an hour
+    # is answered 403 ExpiredProviderToken.
+    with apns_mock.Mock() as mock:
+        device = "ab" * 32
+        authorization = {"authorization": f"bearer {provider_token()}"}
+        assert httpx_push(mock, device, {"aps": {"alert": "now"}}, headers=authorization).status_code == 200
+        moved = mock.client.move_clock(advance="61m")
+        assert abs(moved["offsetMs"] - 61 * 60_000) < 5_000 and moved["mode"] == "system"
+        expired = httpx_push(mock, device, {"aps": {"alert": "later"}}, headers=authorization)
+        assert expired.status_code == 403 and expired.json()["reason"] == "ExpiredProviderToken"
+        assert mock.client.reset_clock()["mode"] == "system"
+        assert abs(mock.client.clock()["offsetMs"]) < 5_000
+        with pytest.raises(AdminError) as refused:
+            mock.client.move_clock(set=0)
+        assert refused.value.code == "badRequest" and "before the newest record" in refused.value.message
+        with pytest.raises(ValueError):
+            mock.client.move_clock()

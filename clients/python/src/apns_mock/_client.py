@@ -485,6 +485,24 @@ class Client:
         """``DELETE /v1/modes/{mode}``."""
         return self._json("DELETE", f"/v1/modes/{_quote_path(mode)}")
 
+    # -- the clock -------------------------------------------------------------------------------
+
+    def clock(self) -> Dict[str, Any]:
+        """``GET /v1/clock``: ``{"now", "offsetMs", "mode"}``, the server's clock (epoch ms)."""
+        return self._json("GET", "/v1/clock")
+
+    def move_clock(self, *, advance: Optional[Duration] = None, set: Optional[int] = None) -> Dict[str, Any]:
+        """``POST /v1/clock``: forward by ``advance`` (``"61m"``), or to ``set`` (epoch ms, not before
+        the newest record). Server-wide: record times, token ages, fault windows and throttles read it."""
+        if (advance is None) == (set is None):
+            raise ValueError("move_clock takes one of advance= and set=")
+        body: Dict[str, Any] = {"advance": _duration(advance)} if advance is not None else {"set": set}
+        return self._json("POST", "/v1/clock", body=body)
+
+    def reset_clock(self) -> Dict[str, Any]:
+        """``DELETE /v1/clock``: the wall clock again."""
+        return self._json("DELETE", "/v1/clock")
+
     # -- connections and report -----------------------------------------------------------------
 
     def connections(self, state: Optional[str] = None) -> List[Dict[str, Any]]:
