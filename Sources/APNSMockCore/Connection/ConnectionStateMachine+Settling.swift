@@ -3,21 +3,21 @@ extension ConnectionStateMachine {
     /// with nothing else to do (no actions appended: the caller records and sends it), after
     /// noting the stream as answered.
     static func decided(
-        _ decision: RequestDecision, firstAuthenticated: Bool, now: Int64, on live: inout Answering,
+        _ decision: RequestDecision, firstAuthenticated: Bool, now: Int64, serving: inout Serving, course: inout Course,
         into actions: inout [Action]
     ) -> Bool {
         let streamID = decision.streamID
         if decision.fate == .answer, decision.held == nil, decision.delayMilliseconds == nil,
             decision.maxConcurrentStreams == nil,
             decision.streamLimit == nil, !decision.refuseOpenStreams,
-            !(firstAuthenticated && live.serving.limits.authLimited), live.stage != .closing,
-            live.serving.goAwayLastStreamID.map({ streamID <= $0 }) ?? true
+            !(firstAuthenticated && serving.limits.authLimited), course.stage != .closing,
+            serving.goAwayLastStreamID.map({ streamID <= $0 }) ?? true
         {
-            live.serving.highestAnswered = max(live.serving.highestAnswered, streamID)
+            serving.highestAnswered = max(serving.highestAnswered, streamID)
             return true
         }
         do {
-            if let last = live.serving.goAwayLastStreamID, streamID > last {
+            if let last = serving.goAwayLastStreamID, streamID > last {
                 // Above the GOAWAY's last stream: not processed. REFUSED_STREAM tells the client
                 // so at once (safe to retry, RFC 9113 §8.7) instead of leaving it to wait.
                 actions.append(
@@ -30,34 +30,34 @@ extension ConnectionStateMachine {
                 return false
             }
             if let limit = decision.maxConcurrentStreams {
-                live.serving.limits.rule = limit
-                Self.announce(limit, limits: &live.serving.limits, into: &actions)
+                serving.limits.rule = limit
+                Self.announce(limit, limits: &serving.limits, into: &actions)
             }
-            if firstAuthenticated, live.serving.limits.authLimited {
-                live.serving.limits.authLimited = false
+            if firstAuthenticated, serving.limits.authLimited {
+                serving.limits.authLimited = false
                 // A limit set by a rule stays; otherwise the configured one applies now.
-                if live.serving.limits.rule == nil {
-                    Self.announce(live.serving.limits.configured, limits: &live.serving.limits, into: &actions)
+                if serving.limits.rule == nil {
+                    Self.announce(serving.limits.configured, limits: &serving.limits, into: &actions)
                 }
             }
             switch decision.streamLimit {
             case .limit(let limit)?:
                 // A rule's limit wins over a behavior's.
-                if live.serving.limits.rule == nil { Self.announce(limit, limits: &live.serving.limits, into: &actions) }
+                if serving.limits.rule == nil { Self.announce(limit, limits: &serving.limits, into: &actions) }
             case .restore?:
-                let limits = live.serving.limits
+                let limits = serving.limits
                 Self.announce(
-                    limits.rule ?? (limits.authLimited ? 1 : limits.configured), limits: &live.serving.limits,
+                    limits.rule ?? (limits.authLimited ? 1 : limits.configured), limits: &serving.limits,
                     into: &actions)
             case nil:
                 break
             }
             if decision.refuseOpenStreams {
-                Self.refuseOwedStreams(outcome: .reset, owed: &live.serving.owed, into: &actions) { $0 != streamID }
+                Self.refuseOwedStreams(outcome: .reset, owed: &serving.owed, into: &actions) { $0 != streamID }
                 actions.append(.refuseStreamsBeingReceived(except: streamID))
             }
             if let delay = decision.delayMilliseconds {
-                live.serving.owed.insert(
+                serving.owed.insert(
                     OwedStream(
                         answer: decision.answer, fate: decision.fate, labels: decision.labels, hung: false,
                         held: decision.held), for: streamID)
@@ -73,7 +73,7 @@ extension ConnectionStateMachine {
             Self.settle(
                 streamID: streamID, answer: decision.answer, fate: decision.fate, labels: decision.labels,
                 held: decision.held, record: nil, faultID: decision.faultID, detail: decision.detail, now: now,
-                on: &live, into: &actions)
+                serving: &serving, course: &course, into: &actions)
         }
         return false
     }
@@ -119,7 +119,7 @@ extension ConnectionStateMachine {
     static func settle(
         streamID: Int32, answer: APNSAnswer, fate: RequestDecision.Fate, labels: AnswerLabels,
         held: HeldRequest? = nil, effect: EffectOutcome? = nil, record: UInt64?, faultID: String?,
-        detail: String? = nil, now: Int64, on live: inout Answering, into actions: inout [Action]
+        detail: String? = nil, now: Int64, serving: inout Serving, course: inout Course, into actions: inout [Action]
     ) {
         func note(_ recordedAnswer: RecordedAnswer) {
             var recordedAnswer = recordedAnswer
@@ -132,16 +132,16 @@ extension ConnectionStateMachine {
         func answerNow() {
             note(RecordedAnswer(outcome: .answered, answer: answer, answeredAt: now, effect: effect))
             actions.append(.respond(streamID: streamID, answer, labels))
-            live.serving.highestAnswered = max(live.serving.highestAnswered, streamID)
+            serving.highestAnswered = max(serving.highestAnswered, streamID)
         }
-        if live.stage == .closing {
+        if course.stage == .closing {
             note(RecordedAnswer(outcome: .connectionClosed, answer: answer))
             return
         }
         if let held, (200...299).contains(answer.status),
-            answersNow(streamID: streamID, fate: fate, highestAnswered: live.serving.highestAnswered)
+            answersNow(streamID: streamID, fate: fate, highestAnswered: serving.highestAnswered)
         {
-            live.serving.pendingEffect = PendingEffect(
+            serving.pendingEffect = PendingEffect(
                 streamID: streamID, answer: answer, fate: fate, labels: labels, record: record, faultID: faultID,
                 detail: detail, at: now)
             actions.append(.applyEffect(streamID: streamID, at: now, held))
@@ -151,27 +151,27 @@ extension ConnectionStateMachine {
         case .answer:
             answerNow()
         case .hang:
-            live.serving.owed.insert(OwedStream(answer: answer, fate: fate, labels: labels, hung: true), for: streamID)
+            serving.owed.insert(OwedStream(answer: answer, fate: fate, labels: labels, hung: true), for: streamID)
             note(RecordedAnswer(outcome: .hung, answer: answer))
         case .reset(let code):
             note(RecordedAnswer(outcome: .reset, answer: answer))
             actions.append(.resetStream(streamID: streamID, errorCode: code))
         case .goAway(let code, let requested, let debugData, let order):
             // Never below a stream already answered: that would take back its answer.
-            let lastStreamID = requested.map { max($0, live.serving.highestAnswered) }
+            let lastStreamID = requested.map { max($0, serving.highestAnswered) }
             let covered = lastStreamID.map { streamID <= $0 } ?? true
             // The transport sends frames in the order of the actions: an answer before the GOAWAY
             // goes out whole (its DATA too) before it.
             if covered, order == .answerFirst { answerNow() }
             actions.append(.goAway(errorCode: code, lastStreamID: lastStreamID, debugData: debugData))
-            if live.stage == .serving { live.stage = .draining }
+            if course.stage == .serving { course.stage = .draining }
             if let lastStreamID {
-                let last = min(lastStreamID, live.serving.goAwayLastStreamID ?? .max)
-                live.serving.goAwayLastStreamID = last
+                let last = min(lastStreamID, serving.goAwayLastStreamID ?? .max)
+                serving.goAwayLastStreamID = last
                 // Streams waiting above it (a delay) were not processed, as the GOAWAY says: refused
                 // and recorded now, not when their delay ends (a client such as Netty forgets them at
                 // once, and the connection may close first).
-                refuseOwedStreams(outcome: .goAway, owed: &live.serving.owed, into: &actions) { $0 > last }
+                refuseOwedStreams(outcome: .goAway, owed: &serving.owed, into: &actions) { $0 > last }
             }
             if covered {
                 if order == .goAwayFirst { answerNow() }
@@ -180,8 +180,8 @@ extension ConnectionStateMachine {
                 actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
             }
             if code != HTTP2ErrorCode.noError.rawValue {
-                live.stage = .closing
-                live.reason = live.reason ?? .goAwayWithError(code)
+                course.stage = .closing
+                course.reason = course.reason ?? .goAwayWithError(code)
                 actions.append(.close(afterFlush: true))
             }
         case .goAwayInsteadOfAnswer:
@@ -189,10 +189,10 @@ extension ConnectionStateMachine {
             note(RecordedAnswer(outcome: .goAway, answer: answer, answeredAt: now))
             actions.append(
                 .goAway(
-                    errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: live.serving.highestAnswered,
+                    errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: serving.highestAnswered,
                     debugData: answer.body ?? []))
-            live.stage = .closing
-            live.reason = live.reason ?? .goAwayInsteadOfAnswer(answer.reason?.rawValue)
+            course.stage = .closing
+            course.reason = course.reason ?? .goAwayInsteadOfAnswer(answer.reason?.rawValue)
             actions.append(.close(afterFlush: true))
         case .close(let respondFirst):
             if respondFirst {
@@ -200,8 +200,8 @@ extension ConnectionStateMachine {
             } else {
                 note(RecordedAnswer(outcome: .connectionClosed, answer: answer))
             }
-            live.stage = .closing
-            live.reason = live.reason ?? .faultRuleClose
+            course.stage = .closing
+            course.reason = course.reason ?? .faultRuleClose
             actions.append(.close(afterFlush: respondFirst))
         }
     }

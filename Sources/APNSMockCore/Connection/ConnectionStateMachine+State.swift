@@ -119,12 +119,11 @@ extension ConnectionStateMachine {
         let authentication: AuthenticationMode
     }
 
-    /// A connection that may still answer, moved out of its state while an event runs (`take`)
-    /// and back when it ends (`put`): what it serves with and where it stands.
-    struct Answering: Sendable {
-        var serving: Serving
+    /// Where a connection that may still answer stands, beside its `Serving` while an event
+    /// has moved that out of the state: `settle` may move it on (a GOAWAY drains or closes).
+    struct Course: Sendable {
         var stage: Stage
-        /// Why the server is closing, once it began.
+        /// Why the server is closing, once it began (or will: an idle timeout's drain).
         var reason: CloseReason?
         let mayWriteHTTP2: Bool
 
@@ -307,26 +306,33 @@ extension ConnectionStateMachine {
 
     // MARK: moving the data out and back
 
-    /// Moves the data of a connection that may still answer (serving, draining, or closing
-    /// past its handshake) out of the state, leaving `.modifying` until `put` moves it back;
-    /// `nil`, the state as it was, when there is none.
-    mutating func take() -> Answering? {
+    /// Runs `body` on the data of a connection that may still answer (serving, draining, or
+    /// closing past its handshake), moved out of the state and back (no copy: the state is
+    /// noncopyable); `otherwise` when there is none.
+    @inline(__always)
+    mutating func withServing<Result>(
+        otherwise: Result, _ body: (inout Serving, inout Course) -> Result
+    ) -> Result {
         switch exchange(&state, with: .modifying) {
-        case .serving(let serving):
-            state = .modifying
-            return Answering(serving: serving, stage: .serving, reason: nil, mayWriteHTTP2: true)
-        case .draining(let serving, let draining):
-            state = .modifying
-            return Answering(
-                serving: serving, stage: .draining, reason: draining.reason, mayWriteHTTP2: draining.mayWriteHTTP2)
-        case .closing(let closing):
-            guard let serving = closing.serving else {
+        case .serving(var serving):
+            var course = Course(stage: .serving, reason: nil, mayWriteHTTP2: true)
+            let result = body(&serving, &course)
+            restore(serving, course)
+            return result
+        case .draining(var serving, let draining):
+            var course = Course(stage: .draining, reason: draining.reason, mayWriteHTTP2: draining.mayWriteHTTP2)
+            let result = body(&serving, &course)
+            restore(serving, course)
+            return result
+        case .closing(var closing):
+            guard var serving = closing.serving.take() else {
                 state = .closing(closing)
-                return nil
+                return otherwise
             }
-            state = .modifying
-            return Answering(
-                serving: serving, stage: .closing, reason: closing.reason, mayWriteHTTP2: closing.mayWriteHTTP2)
+            var course = Course(stage: .closing, reason: closing.reason, mayWriteHTTP2: closing.mayWriteHTTP2)
+            let result = body(&serving, &course)
+            restore(serving, course)
+            return result
         case .greeting:
             state = .greeting
         case .handshaking:
@@ -338,22 +344,21 @@ extension ConnectionStateMachine {
         case .closed(let closed):
             state = .closed(closed)
         case .modifying:
-            state = .modifying
+            break
         }
-        return nil
+        return otherwise
     }
 
-    /// Moves `answering` back into the state, in the case its stage says.
-    mutating func put(_ answering: Answering) {
-        switch answering.stage {
+    /// Moves `serving` back into the state, in the case `course` says.
+    @inline(__always)
+    mutating func restore(_ serving: consuming Serving, _ course: Course) {
+        switch course.stage {
         case .serving:
-            state = .serving(answering.serving)
+            state = .serving(serving)
         case .draining:
-            state = .draining(
-                answering.serving, Draining(reason: answering.reason, mayWriteHTTP2: answering.mayWriteHTTP2))
+            state = .draining(serving, Draining(reason: course.reason, mayWriteHTTP2: course.mayWriteHTTP2))
         case .closing:
-            state = .closing(
-                Closing(reason: answering.reason, mayWriteHTTP2: answering.mayWriteHTTP2, serving: answering.serving))
+            state = .closing(Closing(reason: course.reason, mayWriteHTTP2: course.mayWriteHTTP2, serving: serving))
         }
     }
 }

@@ -10,7 +10,10 @@
 /// with a small result or appends the actions to perform; the transport performs them on TLS,
 /// nghttp2, the store and the channel. Every request goes through it, the common one included,
 /// and each record is written once when its answer is decided (`record`), then once more only
-/// if it was left waiting (`complete`). Its state is private: the transport learns what it needs
+/// if it was left waiting (`complete`). Its state is one enum whose cases carry their data
+/// (`ConnectionStateMachine+State.swift`), beside the configuration fixed when the connection was
+/// accepted; the machine is noncopyable, so that an event moves that data out and back rather than
+/// copying it. Nothing outside reads the state: the transport learns what it needs
 /// from events' results, asking when bytes arrive (`bytesArrived`), when output is wanted
 /// (`outputRequested`) and when a step of its own ended (`stepEnded`); it reports every stream
 /// that closed (`streamsClosed`), and the machine alone knows which it still owed. The common
@@ -213,7 +216,8 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
         let alpnChoseH2 = alpn == "h2"
         switch exchange(&state, with: .modifying) {
         case .handshaking:
-            let limits = StreamLimits(configured: configuredStreams, announced: announced, rule: nil, authLimited: limited)
+            let limits = StreamLimits(
+                configured: configuredStreams, announced: announced, rule: nil, authLimited: limited)
             state = .awaitingPreface(
                 AwaitingPreface(
                     serving: Serving(authentication: authentication, limits: limits), alpnChoseH2: alpnChoseH2))
@@ -260,7 +264,9 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
         default:
             return .ignored
         }
-        guard case .awaitingPreface(var awaiting) = exchange(&state, with: .modifying) else { fatalError("checked above") }
+        guard case .awaitingPreface(var awaiting) = exchange(&state, with: .modifying) else {
+            preconditionFailure("the state was awaitingPreface a line above")
+        }
         let preface = ClientGreeting.http2Preface
         let needed = preface.count - awaiting.received.count
         let taken = min(needed, bytes.count)
@@ -359,7 +365,17 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
         rules: ServiceRules, faults: FaultInputs?, now: Int64, readyAt: UInt64? = nil, random: inout FastRandom,
         into actions: inout [Action]
     ) -> OnRequestReady {
-        guard !isClosed, var live = take() else {
+        let context: ConnectionContext
+        switch state {
+        case .serving(let serving):
+            context = ConnectionContext(
+                environment: environment, authentication: serving.authentication, authState: serving.auth,
+                registry: registry, now: now)
+        case .draining(let serving, _):
+            context = ConnectionContext(
+                environment: environment, authentication: serving.authentication, authState: serving.auth,
+                registry: registry, now: now)
+        default:
             // Read in the same pass as the frame that ended the connection: recorded, never answered.
             let verdict = rules.evaluate(
                 request,
@@ -371,17 +387,7 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
             actions.append(.record(streamID: streamID, RecordedAnswer(outcome: .connectionClosed, answer: answer)))
             return OnRequestReady(verdict: verdict, next: .performActions)
         }
-        let verdict = rules.evaluate(
-            request,
-            context: ConnectionContext(
-                environment: environment, authentication: live.serving.authentication, authState: live.serving.auth,
-                registry: registry, now: now),
-            service: service)
-        var firstAuthenticated = false
-        if let next = verdict.nextAuthState {
-            firstAuthenticated = !live.serving.auth.isEstablished && next.isEstablished
-            live.serving.auth = next
-        }
+        let verdict = rules.evaluate(request, context: context, service: service)
         var decision = RequestDecision(
             streamID: streamID,
             answer: APNSAnswer.from(
@@ -391,32 +397,38 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
         if verdict.successMayHaveEffect {
             decision.held = HeldRequest(request: request, verdict: verdict, environment: environment, receivedAt: now)
         }
-        if let faults {
-            let facts = LiveRequestFacts(
-                request: request, verdict: verdict, environment: environment, answer: decision.answer,
-                connectionID: faults.connectionID,
-                analysis: LiveRequestFacts.AnalysisSource(
-                    options: rules.policy.payloadAnalysis, registry: registry, cache: faults.analysisCache))
-            if let claim = FaultPolicy.begin(
-                faults.snapshot, facts: facts, draining: live.stage == .draining, now: now,
-                state: live.serving.faults, decision: &decision)
-            {
-                live.serving.pendingClaim = PendingClaim(
-                    decision: decision, verdict: verdict, snapshot: faults.snapshot, environment: environment,
-                    firstAuthenticated: firstAuthenticated, now: now)
-                put(live)
-                return OnRequestReady(verdict: verdict, next: .claimFaults(claim))
+        let next = withServing(otherwise: OnRequestReady.Next.performActions) { serving, course in
+            var firstAuthenticated = false
+            if let next = verdict.nextAuthState {
+                firstAuthenticated = !serving.auth.isEstablished && next.isEstablished
+                serving.auth = next
             }
-            FaultPolicy.finish(
-                faults.snapshot, settled: .nothing, kind: verdict.kind, environment: environment, now: now,
-                decision: &decision, state: &live.serving.faults, random: &random)
+            if let faults {
+                let facts = LiveRequestFacts(
+                    request: request, verdict: verdict, environment: environment, answer: decision.answer,
+                    connectionID: faults.connectionID,
+                    analysis: LiveRequestFacts.AnalysisSource(
+                        options: rules.policy.payloadAnalysis, registry: registry, cache: faults.analysisCache))
+                if let claim = FaultPolicy.begin(
+                    faults.snapshot, facts: facts, draining: course.stage == .draining, now: now,
+                    state: serving.faults, decision: &decision)
+                {
+                    serving.pendingClaim = PendingClaim(
+                        decision: decision, verdict: verdict, snapshot: faults.snapshot, environment: environment,
+                        firstAuthenticated: firstAuthenticated, now: now)
+                    return .claimFaults(claim)
+                }
+                FaultPolicy.finish(
+                    faults.snapshot, settled: .nothing, kind: verdict.kind, environment: environment, now: now,
+                    decision: &decision, state: &serving.faults, random: &random)
+            }
+            let answeredNow = Self.decided(
+                decision, firstAuthenticated: firstAuthenticated, now: now, serving: &serving, course: &course,
+                into: &actions)
+            return answeredNow ? .answerNow(decision.answer) : .performActions
         }
-        let answeredNow = Self.decided(
-            decision, firstAuthenticated: firstAuthenticated, now: now, on: &live, into: &actions)
-        put(live)
-        return OnRequestReady(
-            verdict: verdict, next: answeredNow ? .answerNow(decision.answer) : .performActions,
-            faultID: decision.faultID, detail: decision.detail)
+        if case .claimFaults = next { return OnRequestReady(verdict: verdict, next: next) }
+        return OnRequestReady(verdict: verdict, next: next, faultID: decision.faultID, detail: decision.detail)
     }
 
     /// The claim `requestReady` asked for was settled (`settled`): the fault decision is
@@ -425,22 +437,20 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
     public mutating func faultsClaimed(
         _ settled: FaultClaim.Settled, random: inout FastRandom, into actions: inout [Action]
     ) -> OnRequestReady? {
-        guard var live = take() else { return nil }
-        guard let pending = live.serving.pendingClaim else {
-            put(live)
-            return nil
+        withServing(otherwise: nil) { serving, course in
+            guard let pending = serving.pendingClaim else { return nil }
+            serving.pendingClaim = nil
+            var decision = pending.decision
+            FaultPolicy.finish(
+                pending.snapshot, settled: settled, kind: pending.verdict.kind, environment: pending.environment,
+                now: pending.now, decision: &decision, state: &serving.faults, random: &random)
+            let answeredNow = Self.decided(
+                decision, firstAuthenticated: pending.firstAuthenticated, now: pending.now, serving: &serving,
+                course: &course, into: &actions)
+            return OnRequestReady(
+                verdict: pending.verdict, next: answeredNow ? .answerNow(decision.answer) : .performActions,
+                faultID: decision.faultID, detail: decision.detail)
         }
-        live.serving.pendingClaim = nil
-        var decision = pending.decision
-        FaultPolicy.finish(
-            pending.snapshot, settled: settled, kind: pending.verdict.kind, environment: pending.environment,
-            now: pending.now, decision: &decision, state: &live.serving.faults, random: &random)
-        let answeredNow = Self.decided(
-            decision, firstAuthenticated: pending.firstAuthenticated, now: pending.now, on: &live, into: &actions)
-        put(live)
-        return OnRequestReady(
-            verdict: pending.verdict, next: answeredNow ? .answerNow(decision.answer) : .performActions,
-            faultID: decision.faultID, detail: decision.detail)
     }
 
     /// The id the answer carries: the client's `apns-id` (device pushes) or `apns-request-id`
@@ -454,27 +464,23 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
     /// The record of waiting stream `streamID` was stored as `sequence` (after its `record`
     /// action): its completion will name it. `.notWaiting` when the stream no longer waits.
     public mutating func recordStored(streamID: Int32, sequence: UInt64) -> OnRecordStored {
-        guard var live = take() else { return .notWaiting }
-        let noted = live.serving.owed.noteRecord(sequence, for: streamID)
-        put(live)
-        return noted ? .noted : .notWaiting
+        withServing(otherwise: .notWaiting) { serving, _ in
+            serving.owed.noteRecord(sequence, for: streamID) ? .noted : .notWaiting
+        }
     }
 
     /// The delay of `streamID` has run out: `.performActions` when its answer is due now,
     /// `.nothingDue` when the stream no longer waits (answered, refused, reset or closed since).
     public mutating func timerFired(streamID: Int32, now: Int64, into actions: inout [Action]) -> OnTimerFired {
-        guard var live = take() else { return .nothingDue }
-        // (A GOAWAY that does not cover a waiting stream refuses it when it is sent.)
-        guard let owed = live.serving.owed[streamID], !owed.hung else {
-            put(live)
-            return .nothingDue
+        withServing(otherwise: .nothingDue) { serving, course in
+            // (A GOAWAY that does not cover a waiting stream refuses it when it is sent.)
+            guard let owed = serving.owed[streamID], !owed.hung else { return .nothingDue }
+            _ = serving.owed.remove(streamID)
+            Self.settle(
+                streamID: streamID, answer: owed.answer, fate: owed.fate, labels: owed.labels, held: owed.held,
+                record: owed.record, faultID: nil, now: now, serving: &serving, course: &course, into: &actions)
+            return .performActions
         }
-        _ = live.serving.owed.remove(streamID)
-        Self.settle(
-            streamID: streamID, answer: owed.answer, fate: owed.fate, labels: owed.labels, held: owed.held,
-            record: owed.record, faultID: nil, now: now, on: &live, into: &actions)
-        put(live)
-        return .performActions
     }
 
     /// The effect `applyEffect` asked for has run (`outcome`): the stream's answer is finished
@@ -482,20 +488,17 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
     public mutating func effectApplied(
         streamID: Int32, outcome: EffectOutcome, into actions: inout [Action]
     ) -> OnEffectApplied {
-        guard var live = take() else { return .nothingOwed }
-        guard let pending = live.serving.pendingEffect, pending.streamID == streamID else {
-            put(live)
-            return .nothingOwed
+        withServing(otherwise: .nothingOwed) { serving, course in
+            guard let pending = serving.pendingEffect, pending.streamID == streamID else { return .nothingOwed }
+            serving.pendingEffect = nil
+            var answer = pending.answer
+            answer.settle(with: outcome)
+            Self.settle(
+                streamID: streamID, answer: answer, fate: pending.fate, labels: pending.labels, held: nil,
+                effect: outcome, record: pending.record, faultID: pending.faultID, detail: pending.detail,
+                now: pending.at, serving: &serving, course: &course, into: &actions)
+            return .performActions
         }
-        live.serving.pendingEffect = nil
-        var answer = pending.answer
-        answer.settle(with: outcome)
-        Self.settle(
-            streamID: streamID, answer: answer, fate: pending.fate, labels: pending.labels, held: nil,
-            effect: outcome, record: pending.record, faultID: pending.faultID, detail: pending.detail,
-            now: pending.at, on: &live, into: &actions)
-        put(live)
-        return .performActions
     }
 
     /// Streams closed (every close the HTTP/2 session saw, in order): one whose answer still
@@ -503,19 +506,20 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
     /// cancelled (`.performActions`); the others were answered, reset or refused already and
     /// owe nothing (`.nothingOwed` when none waited).
     public mutating func streamsClosed(_ streamIDs: [Int32], into actions: inout [Action]) -> OnStreamsClosed {
-        guard owesStreams, var live = take() else { return .nothingOwed }
-        var result = OnStreamsClosed.nothingOwed
-        for streamID in streamIDs {
-            guard let owed = live.serving.owed.remove(streamID) else { continue }
-            result = .performActions
-            if !owed.hung { actions.append(.cancelTimer(streamID: streamID)) }
-            actions.append(
-                .complete(
-                    streamID: streamID, sequence: owed.record,
-                    RecordedAnswer(outcome: .cancelled, answer: owed.answer)))
+        guard owesStreams else { return .nothingOwed }
+        return withServing(otherwise: .nothingOwed) { serving, _ in
+            var result = OnStreamsClosed.nothingOwed
+            for streamID in streamIDs {
+                guard let owed = serving.owed.remove(streamID) else { continue }
+                result = .performActions
+                if !owed.hung { actions.append(.cancelTimer(streamID: streamID)) }
+                actions.append(
+                    .complete(
+                        streamID: streamID, sequence: owed.record,
+                        RecordedAnswer(outcome: .cancelled, answer: owed.answer)))
+            }
+            return result
         }
-        put(live)
-        return result
     }
 
     /// The connection has closed: every waiting stream ends unanswered. The result says who
@@ -526,8 +530,8 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
         let reason = serverReason ?? error.map(CloseReason.connectionError) ?? .clientClosed
         if state.kind == .closed { return OnConnectionClosed(reason: reason) }
         let closed = Closed(reason: serverReason, mayWriteHTTP2: mayWriteHTTP2, authentication: authentication)
-        if var live = take() {
-            live.serving.owed.removeAll(where: { _ in true }) { streamID, owed in
+        withServing(otherwise: ()) { serving, _ in
+            serving.owed.removeAll(where: { _ in true }) { streamID, owed in
                 if !owed.hung { actions.append(.cancelTimer(streamID: streamID)) }
                 actions.append(
                     .complete(
@@ -657,10 +661,10 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
     mutating func requestDecided(
         _ decision: RequestDecision, firstAuthenticated: Bool = false, now: Int64, into actions: inout [Action]
     ) -> Bool {
-        guard var live = take() else { return false }
-        let answeredNow = Self.decided(
-            decision, firstAuthenticated: firstAuthenticated, now: now, on: &live, into: &actions)
-        put(live)
-        return answeredNow
+        withServing(otherwise: false) { serving, course in
+            Self.decided(
+                decision, firstAuthenticated: firstAuthenticated, now: now, serving: &serving, course: &course,
+                into: &actions)
+        }
     }
 }
