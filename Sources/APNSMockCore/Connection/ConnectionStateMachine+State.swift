@@ -1,9 +1,9 @@
 extension ConnectionStateMachine {
     /// Where the connection is, each case with the data it has there.
     ///
-    /// Noncopyable, so that an event moves a case's data out and back (`switch consume`)
-    /// instead of copying it: a copy retained every reference it holds and cost about 600
-    /// instructions per push (commit 623d0b1).
+    /// Noncopyable, so that an event moves a case's data out (`exchange(&state, with:
+    /// .modifying)`) and back (`withServing`) instead of copying it: a copy retained every
+    /// reference it holds and cost about 600 instructions per push (commit 623d0b1).
     enum State: ~Copyable, Sendable {
         /// Nothing read yet, or too few bytes to tell TLS from cleartext.
         case greeting
