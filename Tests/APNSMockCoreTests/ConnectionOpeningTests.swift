@@ -42,20 +42,20 @@ import Testing
         #expect(machine.greetingReceived(.undecided) == .readMore)
         #expect(machine.greetingReceived(.tls) == .startTLS)
         #expect(machine.inbound == .handshake)
-        #expect(!machine.mayWriteHTTP2)
+        #expect(machine.mayWriteHTTP2 == false)
         let opened = machine.handshakeCompleted(authentication: .token, alpn: nil)
         #expect(opened == .init(maxConcurrentStreams: 1000, sendSettingsNow: false))
         #expect(machine.phaseName == "awaitingPreface")
         #expect(machine.inbound == .tls)
         // Without ALPN h2 nothing HTTP/2 goes out before the preface.
-        #expect(!machine.mayWriteHTTP2)
+        #expect(machine.mayWriteHTTP2 == false)
         #expect(Self.plaintext(&machine, Array(Self.preface.prefix(10))) == .prefaceIncomplete)
-        #expect(!machine.mayWriteHTTP2)
+        #expect(machine.mayWriteHTTP2 == false)
         // The rest of the preface and the first frame's bytes in one read.
         let rest = Array(Self.preface.dropFirst(10)) + [0, 0, 0, 4]
         #expect(Self.plaintext(&machine, rest) == .http2(from: 14))
         #expect(machine.phaseName == "serving")
-        #expect(machine.mayWriteHTTP2)
+        #expect(machine.mayWriteHTTP2 == true)
         // Serving: every byte is HTTP/2.
         #expect(Self.plaintext(&machine, [0, 0, 0]) == .http2(from: 0))
     }
@@ -64,7 +64,7 @@ import Testing
         var machine = Self.accepted()
         _ = machine.greetingReceived(.tls)
         #expect(machine.handshakeCompleted(authentication: .token, alpn: "h2").sendSettingsNow)
-        #expect(machine.mayWriteHTTP2)
+        #expect(machine.mayWriteHTTP2 == true)
         #expect(machine.phaseName == "awaitingPreface")
     }
 
@@ -101,7 +101,7 @@ import Testing
         _ = machine.greetingReceived(.tls)
         _ = machine.handshakeCompleted(authentication: .token, alpn: alpn)
         #expect(Self.plaintext(&machine, Array(sent.utf8)) == .refused(expected))
-        #expect(machine.isClosed)
+        #expect(machine.isClosed == true)
         #expect(Self.plaintext(&machine, Self.preface) == .ignored)
         var actions: [Machine.Action] = []
         let reason = machine.connectionClosed(into: &actions).reason

@@ -75,17 +75,17 @@ import Testing
     @Test func theCommonRequestIsRecordedAnsweredOnce() {
         var machine = Machine(configuredStreams: 1000, authLimited: false)
         #expect(Self.decide(&machine, Self.decision(stream: 1)) == ["record 1 200 answered", "respond 1 200"])
-        #expect(!machine.isWaiting(streamID: 1))
+        #expect(machine.isWaiting(streamID: 1) == false)
     }
 
     @Test func aDelayedAnswerIsRecordedPendingThenCompletedWhenItsTimerFires() {
         var machine = Machine(configuredStreams: 1000, authLimited: false)
         #expect(Self.decide(&machine, Self.decision(stream: 3, delay: 500)) == ["record 3 - pending", "timer 3 500"])
-        #expect(machine.isWaiting(streamID: 3))
+        #expect(machine.isWaiting(streamID: 3) == true)
         let fired = Self.event(&machine) { $0.timerFired(streamID: 3, now: 500, into: &$1) }
         #expect(fired.0 == .performActions)
         #expect(fired.1 == ["complete 3 200 answered", "respond 3 200"])
-        #expect(!machine.isWaiting(streamID: 3))
+        #expect(machine.isWaiting(streamID: 3) == false)
         // A second firing (a stale timer) does nothing.
         let stale = Self.event(&machine) { $0.timerFired(streamID: 3, now: 600, into: &$1) }
         #expect(stale.0 == .nothingDue && stale.1.isEmpty)
@@ -192,7 +192,7 @@ import Testing
         #expect(closed.0 == Machine.OnConnectionClosed(reason: .clientClosed))
         #expect(closed.1 == ["cancel 1", "complete 1 - connectionClosed", "complete 3 - connectionClosed"])
         #expect(machine.phaseName == "closed")
-        #expect(machine.isClosed)
+        #expect(machine.isClosed == true)
     }
 
     @Test func aHungStreamIsNeverAnsweredAndEndsWhenTheClientResetsIt() {
@@ -222,7 +222,7 @@ import Testing
         let beyond = Self.decide(
             &other, Self.decision(stream: 7, fate: .goAway(errorCode: 2, lastStreamID: 5, debugData: [])))
         #expect(beyond == ["goaway 2 5 ", "record 7 - goAway", "reset 7 7", "close after flush"])
-        #expect(other.isClosed)
+        #expect(other.isClosed == true)
     }
 
     /// Issue 29: the stream a GOAWAY covers is answered before it (`answerFirst`, the default:
@@ -423,7 +423,7 @@ import Testing
         let (result, actions) = Self.event(&machine) { $0.http2Failed(.streamLimit, into: &$1) }
         #expect(result == .closeAfterFlush)
         #expect(actions == ["goaway 7 last Maximum active streams violated for this endpoint.", "close after flush"])
-        #expect(machine.isClosed)
+        #expect(machine.isClosed == true)
         let again = Self.event(&machine) { $0.http2Failed(.streamLimit, into: &$1) }
         #expect(again.0 == .alreadyClosing && again.1.isEmpty)
     }

@@ -3,5 +3,5 @@ public enum AuthenticationMode: Sendable, Hashable {
     /// JWT provider tokens in `authorization` (no client certificate was presented).
     case token
     /// A client certificate presented in the TLS handshake.
-    case certificate(CertificateIdentity)
+    indirect case certificate(CertificateIdentity)
 }

@@ -10,14 +10,17 @@
 /// with a small result or appends the actions to perform; the transport performs them on TLS,
 /// nghttp2, the store and the channel. Every request goes through it, the common one included,
 /// and each record is written once when its answer is decided (`record`), then once more only
-/// if it was left waiting (`complete`). Its state is private: the transport learns what it needs
+/// if it was left waiting (`complete`). Its state is one enum whose cases carry their data
+/// (`ConnectionStateMachine+State.swift`), beside the configuration fixed when the connection was
+/// accepted; the machine is noncopyable, so that an event moves that data out and back rather than
+/// copying it. Nothing outside reads the state: the transport learns what it needs
 /// from events' results, asking when bytes arrive (`bytesArrived`), when output is wanted
 /// (`outputRequested`) and when a step of its own ended (`stepEnded`); it reports every stream
 /// that closed (`streamsClosed`), and the machine alone knows which it still owed. The common
 /// request's answer comes back as the event's result (`OnRequestReady.Next.answerNow`), every
 /// other decision as actions. A result or action that closes (`close`, a refusal) means the machine is
 /// already closing: the transport performs it without asking again.
-public struct ConnectionStateMachine: Sendable {
+public struct ConnectionStateMachine: ~Copyable, Sendable {
     /// What the transport does for the machine, in order.
     public enum Action: Sendable, Equatable {
         /// Store the request's record. One per request, before any `respond` for it.
@@ -82,128 +85,17 @@ public struct ConnectionStateMachine: Sendable {
         }
     }
 
-    /// A stream whose answer waits (a delay) or never comes (a hang).
-    struct Waiting: Sendable {
-        var answer: APNSAnswer
-        var fate: RequestDecision.Fate
-        /// What its answer is counted by.
-        var labels: AnswerLabels
-        /// A hang: no timer runs.
-        var hung: Bool
-        /// The request, when a success to it has an effect that runs when it is answered.
-        var held: HeldRequest? = nil
-        /// Its record's sequence number in the store (`recordStored`), 0 until told.
-        var record: UInt64 = 0
-    }
-
-    /// A stream whose answer waits for the effect it asked the transport to carry out
-    /// (`applyEffect`): the rest of its settling, done in `effectApplied`.
-    struct PendingEffect: Sendable {
-        var streamID: Int32
-        var answer: APNSAnswer
-        var fate: RequestDecision.Fate
-        var labels: AnswerLabels
-        /// Its record's sequence number, when it was recorded while it waited.
-        var record: UInt64?
-        var faultID: String?
-        var detail: String?
-        /// When it was settled (epoch ms): the answer's time, and the effect's.
-        var at: Int64
-    }
-
-    /// The state of a connection that may still answer.
-    struct Live: Sendable {
-        var auth = ConnectionAuthState()
-        var faults = ConnectionFaultState()
-        var waiting: [Int32: Waiting] = [:]
-        /// The limit the server is configured with.
-        let configuredStreams: UInt32
-        /// The limit last announced.
-        var announcedStreams: UInt32
-        /// A limit set by a fault rule: kept until another rule changes it.
-        var ruleStreams: UInt32?
-        /// A token connection that has not yet had a push pass authentication (one stream).
-        var authLimited: Bool
-        /// The last stream id a GOAWAY named: streams above it are not answered (the client
-        /// retries them elsewhere).
-        var goAwayLastStreamID: Int32?
-        /// The highest stream answered: no GOAWAY names a lower last stream id (RFC 9113 §6.8).
-        var highestAnswered: Int32 = 0
-        /// The stream whose effect the transport is carrying out (between `applyEffect` and
-        /// `effectApplied`, within one step).
-        var pendingEffect: PendingEffect?
-        /// The request whose fault decision waits for its claim to be settled (between
-        /// `requestReady`'s `.claimFaults` and `faultsClaimed`, within one step).
-        var pendingClaim: PendingClaim?
-    }
-
-    /// A request whose fault decision waits for the shared controls to settle its claim: the
-    /// rest of `requestReady`, done in `faultsClaimed`. A class, so that the machine's state
-    /// does not grow by a whole decision for what only claims need.
-    final class PendingClaim: Sendable {
-        let decision: RequestDecision
-        let verdict: APNSVerdict
-        let snapshot: FaultSnapshot
-        let environment: APNSEnvironment
-        let firstAuthenticated: Bool
-        let now: Int64
-
-        init(
-            decision: RequestDecision, verdict: APNSVerdict, snapshot: FaultSnapshot, environment: APNSEnvironment,
-            firstAuthenticated: Bool, now: Int64
-        ) {
-            self.decision = decision
-            self.verdict = verdict
-            self.snapshot = snapshot
-            self.environment = environment
-            self.firstAuthenticated = firstAuthenticated
-            self.now = now
-        }
-    }
-
-    /// Where the connection is.
-    private enum Phase: Sendable {
-        /// Nothing read yet, or too little to tell TLS from cleartext.
-        case greeting
-        /// TLS bytes go to the handshake.
-        case handshaking
-        /// TLS is up; the 24 bytes of the HTTP/2 client preface are awaited.
-        case awaitingPreface
-        /// A cleartext HTTP/2 client is being told in HTTP/2 to use TLS.
-        case refusingCleartext
-        /// Streams are served.
-        case serving
-        /// GOAWAY went out: streams it covers are finished, then the connection closes.
-        case draining
-        /// The connection is going: nothing more is answered; waiting streams end when it has
-        /// closed.
-        case closing
-        /// The connection has closed.
-        case closed
-    }
-
-    // The state is the phase and the data of a live connection, kept side by side rather than
-    // as an enum whose cases carry the data (swift-nio-http2's shape): every request mutates the
-    // data, and taking it out of an enum payload and back copied it on each one (+600
-    // instructions per push under callgrind). After `closed` the data is empty and unused.
-    private var phase: Phase
-    private var live: Live
-    /// Token or certificate: fixed at the handshake.
-    private var authentication: AuthenticationMode
+    // Configuration, fixed when the connection is accepted (as swift-nio-http2 keeps its
+    // configuration beside its state).
+    /// The MAX_CONCURRENT_STREAMS the server is configured with.
+    let configuredStreams: UInt32
     /// Token connections start with one stream until a push passes authentication.
     private let authStreamLimit: Bool
     /// The API the connection's listener serves.
     private let service: APNSService
-    /// What the client sent of the preface so far (at most its 24 bytes).
-    private var prefaceBytes: [UInt8] = []
-    /// The client chose h2 by ALPN: HTTP/2 bytes may go out before its preface, and a bad
-    /// preface is an HTTP/2 connection error.
-    private var alpnChoseH2 = false
-    /// The preface arrived (or ALPN chose h2): HTTP/2 bytes may go out. Until then nothing is
-    /// sent, so that an HTTP/1.1 client gets a clean HTTP/1.1 answer.
-    private(set) var mayWriteHTTP2 = false
-    /// Why the server began closing, once it did (`nil`: the client may still be the one).
-    private var closeReason: CloseReason?
+
+    /// Where the connection is, with the data it has there (`ConnectionStateMachine+State.swift`).
+    var state: State
 
     /// A connection just accepted: nothing read yet.
     /// - Parameters:
@@ -213,11 +105,10 @@ public struct ConnectionStateMachine: Sendable {
     ///   - service: the API its listener serves (device pushes and broadcasts, or channel
     ///     management).
     public init(configuredStreams: UInt32, authStreamLimit: Bool, service: APNSService = .push) {
-        phase = .greeting
-        self.service = service
-        authentication = .token
+        self.configuredStreams = configuredStreams
         self.authStreamLimit = authStreamLimit
-        live = Live(configuredStreams: configuredStreams, announcedStreams: configuredStreams, authLimited: false)
+        self.service = service
+        state = .greeting
     }
 
     /// A connection past its handshake and preface, serving streams (tests, and connections
@@ -232,18 +123,16 @@ public struct ConnectionStateMachine: Sendable {
         configuredStreams: UInt32, authentication: AuthenticationMode = .token, authLimited: Bool,
         service: APNSService = .push
     ) {
-        phase = .serving
-        self.service = service
-        self.authentication = authentication
+        self.configuredStreams = configuredStreams
         authStreamLimit = authLimited
-        mayWriteHTTP2 = true
-        live = Live(
-            configuredStreams: configuredStreams, announcedStreams: authLimited ? 1 : configuredStreams,
-            authLimited: authLimited)
+        self.service = service
+        state = .serving(
+            Serving(
+                authentication: authentication,
+                limits: StreamLimits(
+                    configured: configuredStreams, announced: authLimited ? 1 : configuredStreams, rule: nil,
+                    authLimited: authLimited)))
     }
-
-    /// Whether the connection is closing or closed: nothing more is read or answered.
-    var isClosed: Bool { phase == .closing || phase == .closed }
 
     // MARK: opening: greeting, handshake, preface
 
@@ -278,17 +167,6 @@ public struct ConnectionStateMachine: Sendable {
         return .closeAfterFlush
     }
 
-    /// Where the bytes that arrive now go.
-    var inbound: Inbound {
-        switch phase {
-        case .greeting: .greeting
-        case .handshaking: .handshake
-        case .awaitingPreface, .serving, .draining: .tls
-        case .refusingCleartext: .cleartextHTTP2
-        case .closing, .closed: .ignored
-        }
-    }
-
     /// What to do about the client's first bytes.
     public enum OnGreeting: Sendable, Equatable {
         /// Too few bytes to tell: read more.
@@ -306,7 +184,7 @@ public struct ConnectionStateMachine: Sendable {
     /// The client's first bytes say `greeting`; `tlsRefused`: the `refuse-tls` mode took this
     /// connection (asked only for `.tls`).
     public mutating func greetingReceived(_ greeting: ClientGreeting, tlsRefused: Bool = false) -> OnGreeting {
-        guard phase == .greeting else { return .readMore }
+        guard state.kind == .greeting else { return .readMore }
         switch greeting {
         case .undecided:
             return .readMore
@@ -315,13 +193,13 @@ public struct ConnectionStateMachine: Sendable {
                 beginClosing(.refuseTLSMode)
                 return .refuseTLS
             }
-            phase = .handshaking
+            state = .handshaking
             return .startTLS
         case .plaintext:
             beginClosing(.cleartextRequest)
             return .answerCleartextRequest
         case .cleartextHTTP2:
-            phase = .refusingCleartext
+            state = .refusingCleartext
             return .refuseCleartextHTTP2
         }
     }
@@ -337,14 +215,24 @@ public struct ConnectionStateMachine: Sendable {
     /// TLS is up with `authentication` (a client certificate's identity, or tokens) and the
     /// protocol ALPN chose.
     public mutating func handshakeCompleted(authentication: AuthenticationMode, alpn: String?) -> OnHandshakeCompleted {
-        self.authentication = authentication
         let limited = authStreamLimit && authentication == .token
-        live.authLimited = limited
-        live.announcedStreams = limited ? 1 : live.configuredStreams
-        alpnChoseH2 = alpn == "h2"
-        if alpnChoseH2 { mayWriteHTTP2 = true }
-        if phase == .handshaking { phase = .awaitingPreface }
-        return OnHandshakeCompleted(maxConcurrentStreams: live.announcedStreams, sendSettingsNow: alpnChoseH2)
+        let announced = limited ? 1 : configuredStreams
+        let alpnChoseH2 = alpn == "h2"
+        switch exchange(&state, with: .modifying) {
+        case .handshaking:
+            let limits = StreamLimits(
+                configured: configuredStreams, announced: announced, rule: nil, authLimited: limited)
+            state = .awaitingPreface(
+                AwaitingPreface(
+                    serving: Serving(authentication: authentication, limits: limits), alpnChoseH2: alpnChoseH2))
+        case .closing(var closing):
+            // Closing while TLS finished its handshake: a queued GOAWAY may go out after ALPN h2.
+            if alpnChoseH2 { closing.mayWriteHTTP2 = true }
+            state = .closing(closing)
+        case let other:
+            state = other
+        }
+        return OnHandshakeCompleted(maxConcurrentStreams: announced, sendSettingsNow: alpnChoseH2)
     }
 
     /// What to do with plaintext that TLS delivered.
@@ -372,7 +260,7 @@ public struct ConnectionStateMachine: Sendable {
 
     /// TLS delivered `bytes`: the client preface while it is awaited, HTTP/2 after.
     public mutating func plaintextReceived(_ bytes: UnsafeBufferPointer<UInt8>) -> OnPlaintext {
-        switch phase {
+        switch state.kind {
         case .serving, .draining:
             return .http2(from: 0)
         case .awaitingPreface:
@@ -380,31 +268,34 @@ public struct ConnectionStateMachine: Sendable {
         default:
             return .ignored
         }
+        guard case .awaitingPreface(var awaiting) = exchange(&state, with: .modifying) else {
+            preconditionFailure("the state was awaitingPreface a line above")
+        }
         let preface = ClientGreeting.http2Preface
-        let needed = preface.count - prefaceBytes.count
+        let needed = preface.count - awaiting.received.count
         let taken = min(needed, bytes.count)
-        prefaceBytes.append(contentsOf: bytes.prefix(taken))
-        guard preface.starts(with: prefaceBytes) else {
+        awaiting.received.append(contentsOf: bytes.prefix(taken))
+        guard preface.starts(with: awaiting.received) else {
+            // An HTTP/1.x request line starts with a method token: upper-case letters, a space.
+            let method = awaiting.received.prefix { $0 != UInt8(ascii: " ") }
+            let looksLikeHTTP1 =
+                !method.isEmpty && method.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+            let alpnChoseH2 = awaiting.alpnChoseH2
+            state = .awaitingPreface(awaiting)
             if alpnChoseH2 {
                 beginClosing(.invalidPreface)
                 return .refused(.goAway(debugData: Array("invalid connection preface".utf8)))
             }
-            // An HTTP/1.x request line starts with a method token: upper-case letters, a space.
-            let method = prefaceBytes.prefix { $0 != UInt8(ascii: " ") }
-            let looksLikeHTTP1 =
-                !method.isEmpty && method.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
             beginClosing(.noClientPreface)
             return .refused(looksLikeHTTP1 ? .answerHTTP1 : .close)
         }
-        guard prefaceBytes.count == preface.count else { return .prefaceIncomplete }
-        prefaceBytes = []
-        phase = .serving
-        mayWriteHTTP2 = true
+        guard awaiting.received.count == preface.count else {
+            state = .awaitingPreface(awaiting)
+            return .prefaceIncomplete
+        }
+        state = .serving(awaiting.serving)
         return .http2(from: taken)
     }
-
-    /// Whether the client's preface, or its HTTP/1.x words, began with a method token (tests).
-    var prefaceSoFar: [UInt8] { prefaceBytes }
 
     // MARK: closing
 
@@ -419,8 +310,29 @@ public struct ConnectionStateMachine: Sendable {
 
     /// Moves to `closing`, keeping the first reason the server had.
     private mutating func beginClosing(_ reason: CloseReason) {
-        if closeReason == nil, reason != .clientClosed { closeReason = reason }
-        if phase != .closed { phase = .closing }
+        let kept = reason == .clientClosed ? nil : reason
+        switch exchange(&state, with: .modifying) {
+        case .greeting:
+            state = .closing(Closing(reason: kept, mayWriteHTTP2: false, serving: nil))
+        case .handshaking:
+            state = .closing(Closing(reason: kept, mayWriteHTTP2: false, serving: nil))
+        case .refusingCleartext:
+            state = .closing(Closing(reason: kept, mayWriteHTTP2: false, serving: nil))
+        case .modifying:
+            state = .closing(Closing(reason: kept, mayWriteHTTP2: false, serving: nil))
+        case .awaitingPreface(let awaiting):
+            state = .closing(Closing(reason: kept, mayWriteHTTP2: awaiting.alpnChoseH2, serving: awaiting.serving))
+        case .serving(let serving):
+            state = .closing(Closing(reason: kept, mayWriteHTTP2: true, serving: serving))
+        case .draining(let serving, let draining):
+            state = .closing(
+                Closing(reason: draining.reason ?? kept, mayWriteHTTP2: draining.mayWriteHTTP2, serving: serving))
+        case .closing(var closing):
+            closing.reason = closing.reason ?? kept
+            state = .closing(closing)
+        case .closed(let closed):
+            state = .closed(closed)
+        }
     }
 
     // MARK: events
@@ -458,7 +370,17 @@ public struct ConnectionStateMachine: Sendable {
         rules: ServiceRules, faults: FaultInputs?, now: Int64, readyAt: UInt64? = nil, random: inout FastRandom,
         into actions: inout [Action]
     ) -> OnRequestReady {
-        guard !isClosed else {
+        let context: ConnectionContext
+        switch state {
+        case .serving(let serving):
+            context = ConnectionContext(
+                environment: environment, authentication: serving.authentication, authState: serving.auth,
+                registry: registry, now: now)
+        case .draining(let serving, _):
+            context = ConnectionContext(
+                environment: environment, authentication: serving.authentication, authState: serving.auth,
+                registry: registry, now: now)
+        default:
             // Read in the same pass as the frame that ended the connection: recorded, never answered.
             let verdict = rules.evaluate(
                 request,
@@ -470,17 +392,7 @@ public struct ConnectionStateMachine: Sendable {
             actions.append(.record(streamID: streamID, RecordedAnswer(outcome: .connectionClosed, answer: answer)))
             return OnRequestReady(verdict: verdict, next: .performActions)
         }
-        let verdict = rules.evaluate(
-            request,
-            context: ConnectionContext(
-                environment: environment, authentication: authentication, authState: live.auth, registry: registry,
-                now: now),
-            service: service)
-        var firstAuthenticated = false
-        if let next = verdict.nextAuthState {
-            firstAuthenticated = !live.auth.isEstablished && next.isEstablished
-            live.auth = next
-        }
+        let verdict = rules.evaluate(request, context: context, service: service)
         var decision = RequestDecision(
             streamID: streamID,
             answer: APNSAnswer.from(
@@ -490,28 +402,35 @@ public struct ConnectionStateMachine: Sendable {
         if verdict.successMayHaveEffect {
             decision.held = HeldRequest(request: request, verdict: verdict, environment: environment, receivedAt: now)
         }
-        if let faults {
-            if let claim = FaultPolicy.begin(
-                faults, request: request, verdict: verdict, environment: environment, registry: registry,
-                analysisOptions: rules.policy.payloadAnalysis, draining: phase == .draining, now: now,
-                state: live.faults, decision: &decision)
-            {
-                live.pendingClaim = PendingClaim(
-                    decision: decision, verdict: verdict, snapshot: faults.snapshot, environment: environment,
-                    firstAuthenticated: firstAuthenticated, now: now)
-                actions.append(.claimFaults(claim))
-                return OnRequestReady(verdict: verdict, next: .claimFaults)
+        let next = withServing(otherwise: OnRequestReady.Next.performActions) { serving, course in
+            var firstAuthenticated = false
+            if let next = verdict.nextAuthState {
+                firstAuthenticated = !serving.auth.isEstablished && next.isEstablished
+                serving.auth = next
             }
-            FaultPolicy.finish(
-                faults.snapshot, settled: .nothing, kind: verdict.kind, environment: environment, now: now,
-                decision: &decision, state: &live.faults, random: &random)
+            if let faults {
+                if let claim = FaultPolicy.begin(
+                    faults, request: request, verdict: verdict, environment: environment, registry: registry,
+                    analysisOptions: rules.policy.payloadAnalysis, draining: course.stage == .draining, now: now,
+                    state: serving.faults, decision: &decision)
+                {
+                    serving.pendingClaim = PendingClaim(
+                        decision: decision, verdict: verdict, snapshot: faults.snapshot, environment: environment,
+                        firstAuthenticated: firstAuthenticated, now: now)
+                    actions.append(.claimFaults(claim))
+                    return .claimFaults
+                }
+                FaultPolicy.finish(
+                    faults.snapshot, settled: .nothing, kind: verdict.kind, environment: environment, now: now,
+                    decision: &decision, state: &serving.faults, random: &random)
+            }
+            let answeredNow = Self.decided(
+                decision, firstAuthenticated: firstAuthenticated, now: now, serving: &serving, course: &course,
+                into: &actions)
+            return answeredNow ? .answerNow(decision.answer) : .performActions
         }
-        let answeredNow = Self.decided(
-            decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase,
-            closeReason: &closeReason, into: &actions)
-        return OnRequestReady(
-            verdict: verdict, next: answeredNow ? .answerNow(decision.answer) : .performActions,
-            faultID: decision.faultID, detail: decision.detail)
+        if case .claimFaults = next { return OnRequestReady(verdict: verdict, next: next) }
+        return OnRequestReady(verdict: verdict, next: next, faultID: decision.faultID, detail: decision.detail)
     }
 
     /// The claim `requestReady` asked for was settled (`settled`): the fault decision is
@@ -520,18 +439,20 @@ public struct ConnectionStateMachine: Sendable {
     public mutating func faultsClaimed(
         _ settled: FaultClaim.Settled, random: inout FastRandom, into actions: inout [Action]
     ) -> OnRequestReady? {
-        guard let pending = live.pendingClaim else { return nil }
-        live.pendingClaim = nil
-        var decision = pending.decision
-        FaultPolicy.finish(
-            pending.snapshot, settled: settled, kind: pending.verdict.kind, environment: pending.environment,
-            now: pending.now, decision: &decision, state: &live.faults, random: &random)
-        let answeredNow = Self.decided(
-            decision, firstAuthenticated: pending.firstAuthenticated, now: pending.now, live: &live, phase: &phase,
-            closeReason: &closeReason, into: &actions)
-        return OnRequestReady(
-            verdict: pending.verdict, next: answeredNow ? .answerNow(decision.answer) : .performActions,
-            faultID: decision.faultID, detail: decision.detail)
+        withServing(otherwise: nil) { serving, course in
+            guard let pending = serving.pendingClaim else { return nil }
+            serving.pendingClaim = nil
+            var decision = pending.decision
+            FaultPolicy.finish(
+                pending.snapshot, settled: settled, kind: pending.verdict.kind, environment: pending.environment,
+                now: pending.now, decision: &decision, state: &serving.faults, random: &random)
+            let answeredNow = Self.decided(
+                decision, firstAuthenticated: pending.firstAuthenticated, now: pending.now, serving: &serving,
+                course: &course, into: &actions)
+            return OnRequestReady(
+                verdict: pending.verdict, next: answeredNow ? .answerNow(decision.answer) : .performActions,
+                faultID: decision.faultID, detail: decision.detail)
+        }
     }
 
     /// The id the answer carries: the client's `apns-id` (device pushes) or `apns-request-id`
@@ -542,32 +463,26 @@ public struct ConnectionStateMachine: Sendable {
         return .generate(using: &random)
     }
 
-    /// Whether `streamID` waits for its answer (tests).
-    func isWaiting(streamID: Int32) -> Bool { phase != .closed && live.waiting[streamID] != nil }
-
     /// The record of waiting stream `streamID` was stored as `sequence` (after its `record`
     /// action): its completion will name it. `.notWaiting` when the stream no longer waits.
     public mutating func recordStored(streamID: Int32, sequence: UInt64) -> OnRecordStored {
-        guard phase != .closed, live.waiting[streamID] != nil else { return .notWaiting }
-        live.waiting[streamID]?.record = sequence
-        return .noted
+        withServing(otherwise: .notWaiting) { serving, _ in
+            serving.owed.noteRecord(sequence, for: streamID) ? .noted : .notWaiting
+        }
     }
 
     /// The delay of `streamID` has run out: `.performActions` when its answer is due now,
     /// `.nothingDue` when the stream no longer waits (answered, refused, reset or closed since).
     public mutating func timerFired(streamID: Int32, now: Int64, into actions: inout [Action]) -> OnTimerFired {
-        var result = OnTimerFired.nothingDue
-        modify { live, phase, closeReason in
+        withServing(otherwise: .nothingDue) { serving, course in
             // (A GOAWAY that does not cover a waiting stream refuses it when it is sent.)
-            guard let entry = live.waiting[streamID], !entry.hung else { return }
-            live.waiting[streamID] = nil
-            result = .performActions
+            guard let owed = serving.owed[streamID], !owed.hung else { return .nothingDue }
+            _ = serving.owed.remove(streamID)
             Self.settle(
-                streamID: streamID, answer: entry.answer, fate: entry.fate, labels: entry.labels, held: entry.held,
-                record: entry.record, faultID: nil, now: now, live: &live, phase: &phase, closeReason: &closeReason,
-                into: &actions)
+                streamID: streamID, answer: owed.answer, fate: owed.fate, labels: owed.labels, held: owed.held,
+                record: owed.record, faultID: nil, now: now, serving: &serving, course: &course, into: &actions)
+            return .performActions
         }
-        return result
     }
 
     /// The effect `applyEffect` asked for has run (`outcome`): the stream's answer is finished
@@ -575,16 +490,17 @@ public struct ConnectionStateMachine: Sendable {
     public mutating func effectApplied(
         streamID: Int32, outcome: EffectOutcome, into actions: inout [Action]
     ) -> OnEffectApplied {
-        guard var pending = live.pendingEffect, pending.streamID == streamID else { return .nothingOwed }
-        live.pendingEffect = nil
-        pending.answer.settle(with: outcome)
-        modify { live, phase, closeReason in
+        withServing(otherwise: .nothingOwed) { serving, course in
+            guard let pending = serving.pendingEffect, pending.streamID == streamID else { return .nothingOwed }
+            serving.pendingEffect = nil
+            var answer = pending.answer
+            answer.settle(with: outcome)
             Self.settle(
-                streamID: streamID, answer: pending.answer, fate: pending.fate, labels: pending.labels, held: nil,
+                streamID: streamID, answer: answer, fate: pending.fate, labels: pending.labels, held: nil,
                 effect: outcome, record: pending.record, faultID: pending.faultID, detail: pending.detail,
-                now: pending.at, live: &live, phase: &phase, closeReason: &closeReason, into: &actions)
+                now: pending.at, serving: &serving, course: &course, into: &actions)
+            return .performActions
         }
-        return .performActions
     }
 
     /// Streams closed (every close the HTTP/2 session saw, in order): one whose answer still
@@ -592,35 +508,40 @@ public struct ConnectionStateMachine: Sendable {
     /// cancelled (`.performActions`); the others were answered, reset or refused already and
     /// owe nothing (`.nothingOwed` when none waited).
     public mutating func streamsClosed(_ streamIDs: [Int32], into actions: inout [Action]) -> OnStreamsClosed {
-        guard phase != .closed, !live.waiting.isEmpty else { return .nothingOwed }
-        var result = OnStreamsClosed.nothingOwed
-        for streamID in streamIDs {
-            guard let entry = live.waiting.removeValue(forKey: streamID) else { continue }
-            result = .performActions
-            if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
-            actions.append(
-                .complete(
-                    streamID: streamID, sequence: entry.record,
-                    RecordedAnswer(outcome: .cancelled, answer: entry.answer)))
+        guard owesStreams else { return .nothingOwed }
+        return withServing(otherwise: .nothingOwed) { serving, _ in
+            var result = OnStreamsClosed.nothingOwed
+            for streamID in streamIDs {
+                guard let owed = serving.owed.remove(streamID) else { continue }
+                result = .performActions
+                if !owed.hung { actions.append(.cancelTimer(streamID: streamID)) }
+                actions.append(
+                    .complete(
+                        streamID: streamID, sequence: owed.record,
+                        RecordedAnswer(outcome: .cancelled, answer: owed.answer)))
+            }
+            return result
         }
-        return result
     }
 
     /// The connection has closed: every waiting stream ends unanswered. The result says who
     /// closed it and why: the server's reason when it began closing, else the client's.
     @discardableResult
     public mutating func connectionClosed(error: String? = nil, into actions: inout [Action]) -> OnConnectionClosed {
-        let reason = closeReason ?? error.map(CloseReason.connectionError) ?? .clientClosed
-        guard phase != .closed else { return OnConnectionClosed(reason: reason) }
-        for (streamID, entry) in live.waiting.sorted(by: { $0.key < $1.key }) {
-            if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
-            actions.append(
-                .complete(
-                    streamID: streamID, sequence: entry.record,
-                    RecordedAnswer(outcome: .connectionClosed, answer: entry.answer)))
+        let serverReason = closeReason
+        let reason = serverReason ?? error.map(CloseReason.connectionError) ?? .clientClosed
+        if state.kind == .closed { return OnConnectionClosed(reason: reason) }
+        let closed = Closed(reason: serverReason, mayWriteHTTP2: mayWriteHTTP2, authentication: authentication)
+        withServing(otherwise: ()) { serving, _ in
+            serving.owed.removeAll(where: { _ in true }) { streamID, owed in
+                if !owed.hung { actions.append(.cancelTimer(streamID: streamID)) }
+                actions.append(
+                    .complete(
+                        streamID: streamID, sequence: owed.record,
+                        RecordedAnswer(outcome: .connectionClosed, answer: owed.answer)))
+            }
         }
-        live.waiting.removeAll()
-        phase = .closed
+        state = .closed(closed)
         return OnConnectionClosed(reason: reason)
     }
 
@@ -630,12 +551,12 @@ public struct ConnectionStateMachine: Sendable {
     /// A connection that does not speak HTTP/2 yet closes at once.
     @discardableResult
     public mutating func shutdown(debugData: [UInt8], into actions: inout [Action]) -> OnShutdown {
-        switch phase {
+        switch state.kind {
         case .serving, .awaitingPreface:
-            phase = .draining
+            drain()
             actions.append(.goAway(errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: nil, debugData: debugData))
             return .goAwaySent
-        case .greeting, .handshaking, .refusingCleartext:
+        case .greeting, .handshaking, .refusingCleartext, .modifying:
             beginClosing(.shutdownBeforeHTTP2)
             actions.append(.close(afterFlush: false))
             return .closeNow
@@ -644,11 +565,25 @@ public struct ConnectionStateMachine: Sendable {
         }
     }
 
+    /// Moves a connection serving, or awaiting its preface, to `draining` (`reason`: why it will
+    /// close, when the server knows already).
+    private mutating func drain(reason: CloseReason? = nil) {
+        switch exchange(&state, with: .modifying) {
+        case .serving(let serving):
+            state = .draining(serving, Draining(reason: reason, mayWriteHTTP2: true))
+        case .awaitingPreface(let awaiting):
+            // HTTP/2 bytes are held still unless ALPN chose h2 (the preface is not awaited any more).
+            state = .draining(awaiting.serving, Draining(reason: reason, mayWriteHTTP2: awaiting.alpnChoseH2))
+        case let other:
+            state = other
+        }
+    }
+
     /// The handshake timeout ran out: a connection still greeting, in its TLS handshake,
     /// refusing cleartext or awaiting the HTTP/2 preface closes at once; one serving is left alone.
     public mutating func handshakeTimeoutElapsed(into actions: inout [Action]) -> OnHandshakeTimeout {
-        switch phase {
-        case .greeting, .handshaking, .refusingCleartext, .awaitingPreface:
+        switch state.kind {
+        case .greeting, .handshaking, .refusingCleartext, .awaitingPreface, .modifying:
             beginClosing(.handshakeTimeout)
             actions.append(.close(afterFlush: false))
             return .close
@@ -663,15 +598,15 @@ public struct ConnectionStateMachine: Sendable {
     public mutating func idleTimeoutElapsed(
         streamsBeingReceived: Int, debugData: [UInt8], into actions: inout [Action]
     ) -> OnIdleTimeout {
-        switch phase {
-        case .greeting, .handshaking, .refusingCleartext:
+        switch state.kind {
+        case .greeting, .handshaking, .refusingCleartext, .modifying:
             beginClosing(.idleTimeout)
             actions.append(.close(afterFlush: false))
             return .ended
         case .serving, .awaitingPreface:
-            guard live.waiting.isEmpty, streamsBeingReceived == 0 else { return .keptOpen }
-            shutdown(debugData: debugData, into: &actions)
-            closeReason = closeReason ?? .idleTimeout
+            guard !owesStreams, streamsBeingReceived == 0 else { return .keptOpen }
+            drain(reason: .idleTimeout)
+            actions.append(.goAway(errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: nil, debugData: debugData))
             return .ended
         case .draining, .closing, .closed:
             return .keptOpen
@@ -728,241 +663,10 @@ public struct ConnectionStateMachine: Sendable {
     mutating func requestDecided(
         _ decision: RequestDecision, firstAuthenticated: Bool = false, now: Int64, into actions: inout [Action]
     ) -> Bool {
-        var answeredNow = false
-        modify { live, phase, closeReason in
-            answeredNow = Self.decided(
-                decision, firstAuthenticated: firstAuthenticated, now: now, live: &live, phase: &phase,
-                closeReason: &closeReason, into: &actions)
-        }
-        return answeredNow
-    }
-
-    /// The MAX_CONCURRENT_STREAMS last announced (tests).
-    var announcedStreams: UInt32? { phase == .closed ? nil : live.announcedStreams }
-
-    /// The phase's name: `greeting`, `handshaking`, `awaitingPreface`, `refusingCleartext`,
-    /// `serving`, `draining`, `closing` or `closed` (tests).
-    var phaseName: String {
-        switch phase {
-        case .greeting: "greeting"
-        case .handshaking: "handshaking"
-        case .awaitingPreface: "awaitingPreface"
-        case .refusingCleartext: "refusingCleartext"
-        case .serving: "serving"
-        case .draining: "draining"
-        case .closing: "closing"
-        case .closed: "closed"
-        }
-    }
-
-    // MARK: internals
-
-    /// Runs `body` on the live state in place, unless the connection has closed.
-    private mutating func modify(_ body: (inout Live, inout Phase, inout CloseReason?) -> Void) {
-        guard phase != .closed else { return }
-        body(&live, &phase, &closeReason)
-    }
-
-    /// Carries out `decision`. Returns `true` for the common case, an answer that goes out now
-    /// with nothing else to do (no actions appended: the caller records and sends it), after
-    /// noting the stream as answered.
-    private static func decided(
-        _ decision: RequestDecision, firstAuthenticated: Bool, now: Int64, live: inout Live, phase: inout Phase,
-        closeReason: inout CloseReason?,
-        into actions: inout [Action]
-    ) -> Bool {
-        let streamID = decision.streamID
-        if decision.fate == .answer, decision.held == nil, decision.delayMilliseconds == nil,
-            decision.maxConcurrentStreams == nil,
-            decision.streamLimit == nil, !decision.refuseOpenStreams, !(firstAuthenticated && live.authLimited),
-            phase != .closing, live.goAwayLastStreamID.map({ streamID <= $0 }) ?? true
-        {
-            live.highestAnswered = max(live.highestAnswered, streamID)
-            return true
-        }
-        do {
-            if let last = live.goAwayLastStreamID, streamID > last {
-                // Above the GOAWAY's last stream: not processed. REFUSED_STREAM tells the client
-                // so at once (safe to retry, RFC 9113 §8.7) instead of leaving it to wait.
-                actions.append(
-                    .record(
-                        streamID: streamID,
-                        RecordedAnswer(
-                            outcome: .goAway, answer: decision.answer, faultID: decision.faultID,
-                            detail: decision.detail)))
-                actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
-                return false
-            }
-            if let limit = decision.maxConcurrentStreams {
-                live.ruleStreams = limit
-                Self.announce(limit, live: &live, into: &actions)
-            }
-            if firstAuthenticated, live.authLimited {
-                live.authLimited = false
-                // A limit set by a rule stays; otherwise the configured one applies now.
-                if live.ruleStreams == nil { Self.announce(live.configuredStreams, live: &live, into: &actions) }
-            }
-            switch decision.streamLimit {
-            case .limit(let limit)?:
-                // A rule's limit wins over a behavior's.
-                if live.ruleStreams == nil { Self.announce(limit, live: &live, into: &actions) }
-            case .restore?:
-                Self.announce(
-                    live.ruleStreams ?? (live.authLimited ? 1 : live.configuredStreams), live: &live, into: &actions)
-            case nil:
-                break
-            }
-            if decision.refuseOpenStreams {
-                Self.refuseWaitingStreams(outcome: .reset, live: &live, into: &actions) { $0 != streamID }
-                actions.append(.refuseStreamsBeingReceived(except: streamID))
-            }
-            if let delay = decision.delayMilliseconds {
-                live.waiting[streamID] = Waiting(
-                    answer: decision.answer, fate: decision.fate, labels: decision.labels, hung: false,
-                    held: decision.held)
-                actions.append(
-                    .record(
-                        streamID: streamID,
-                        RecordedAnswer(
-                            outcome: .pending, answer: decision.answer, faultID: decision.faultID,
-                            detail: decision.detail)))
-                actions.append(.startTimer(streamID: streamID, milliseconds: max(0, delay)))
-                return false
-            }
-            Self.settle(
-                streamID: streamID, answer: decision.answer, fate: decision.fate, labels: decision.labels,
-                held: decision.held, record: nil, faultID: decision.faultID, detail: decision.detail, now: now,
-                live: &live,
-                phase: &phase,
-                closeReason: &closeReason, into: &actions)
-        }
-        return false
-    }
-
-    /// Whether `fate` answers `streamID` now (so that a success's effect must run first).
-    private static func answersNow(streamID: Int32, fate: RequestDecision.Fate, live: Live) -> Bool {
-        switch fate {
-        case .answer, .close(respondFirst: true): return true
-        case .goAway(_, let requested, _, _):
-            return requested.map { streamID <= max($0, live.highestAnswered) } ?? true
-        case .hang, .reset, .goAwayInsteadOfAnswer, .close(respondFirst: false): return false
-        }
-    }
-
-    /// Refuses the waiting streams `refused` picks (RST_STREAM REFUSED_STREAM, timers cancelled)
-    /// and completes their records with `outcome`, in stream order.
-    private static func refuseWaitingStreams(
-        outcome: DeliveryOutcome, live: inout Live, into actions: inout [Action], where refused: (Int32) -> Bool
-    ) {
-        for (streamID, entry) in live.waiting.sorted(by: { $0.key < $1.key }) where refused(streamID) {
-            if !entry.hung { actions.append(.cancelTimer(streamID: streamID)) }
-            actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
-            actions.append(
-                .complete(
-                    streamID: streamID, sequence: entry.record, RecordedAnswer(outcome: outcome, answer: entry.answer)))
-            live.waiting[streamID] = nil
-        }
-    }
-
-    private static func announce(_ limit: UInt32, live: inout Live, into actions: inout [Action]) {
-        guard limit != live.announcedStreams else { return }
-        live.announcedStreams = limit
-        actions.append(.announceMaxConcurrentStreams(limit))
-    }
-
-    /// Carries out `fate` for a stream now: `record` is its record's sequence number when it
-    /// exists already (it waited), so that the record is written (`record`) or completed
-    /// (`complete`) once.
-    ///
-    /// A success to `held` (a request whose success has an effect) waits for the effect first:
-    /// before any action, the machine asks for it (`applyEffect`) and settles in
-    /// `effectApplied`, with the answer the effect completed (`effect`).
-    private static func settle(
-        streamID: Int32, answer: APNSAnswer, fate: RequestDecision.Fate, labels: AnswerLabels,
-        held: HeldRequest? = nil, effect: EffectOutcome? = nil, record: UInt64?, faultID: String?,
-        detail: String? = nil, now: Int64, live: inout Live, phase: inout Phase, closeReason: inout CloseReason?,
-        into actions: inout [Action]
-    ) {
-        func note(_ recordedAnswer: RecordedAnswer) {
-            var recordedAnswer = recordedAnswer
-            recordedAnswer.faultID = faultID
-            recordedAnswer.detail = detail
-            actions.append(
-                record.map { .complete(streamID: streamID, sequence: $0, recordedAnswer) }
-                    ?? .record(streamID: streamID, recordedAnswer))
-        }
-        func answerNow() {
-            note(RecordedAnswer(outcome: .answered, answer: answer, answeredAt: now, effect: effect))
-            actions.append(.respond(streamID: streamID, answer, labels))
-            live.highestAnswered = max(live.highestAnswered, streamID)
-        }
-        if phase == .closing {
-            note(RecordedAnswer(outcome: .connectionClosed, answer: answer))
-            return
-        }
-        if let held, (200...299).contains(answer.status), answersNow(streamID: streamID, fate: fate, live: live) {
-            live.pendingEffect = PendingEffect(
-                streamID: streamID, answer: answer, fate: fate, labels: labels, record: record, faultID: faultID,
-                detail: detail, at: now)
-            actions.append(.applyEffect(streamID: streamID, at: now, held))
-            return
-        }
-        switch fate {
-        case .answer:
-            answerNow()
-        case .hang:
-            live.waiting[streamID] = Waiting(answer: answer, fate: fate, labels: labels, hung: true)
-            note(RecordedAnswer(outcome: .hung, answer: answer))
-        case .reset(let code):
-            note(RecordedAnswer(outcome: .reset, answer: answer))
-            actions.append(.resetStream(streamID: streamID, errorCode: code))
-        case .goAway(let code, let requested, let debugData, let order):
-            // Never below a stream already answered: that would take back its answer.
-            let lastStreamID = requested.map { max($0, live.highestAnswered) }
-            let covered = lastStreamID.map { streamID <= $0 } ?? true
-            // The transport sends frames in the order of the actions: an answer before the GOAWAY
-            // goes out whole (its DATA too) before it.
-            if covered, order == .answerFirst { answerNow() }
-            actions.append(.goAway(errorCode: code, lastStreamID: lastStreamID, debugData: debugData))
-            if phase == .serving { phase = .draining }
-            if let lastStreamID {
-                let last = min(lastStreamID, live.goAwayLastStreamID ?? .max)
-                live.goAwayLastStreamID = last
-                // Streams waiting above it (a delay) were not processed, as the GOAWAY says: refused
-                // and recorded now, not when their delay ends (a client such as Netty forgets them at
-                // once, and the connection may close first).
-                refuseWaitingStreams(outcome: .goAway, live: &live, into: &actions) { $0 > last }
-            }
-            if covered {
-                if order == .goAwayFirst { answerNow() }
-            } else {
-                note(RecordedAnswer(outcome: .goAway, answer: answer))
-                actions.append(.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue))
-            }
-            if code != HTTP2ErrorCode.noError.rawValue {
-                phase = .closing
-                closeReason = closeReason ?? .goAwayWithError(code)
-                actions.append(.close(afterFlush: true))
-            }
-        case .goAwayInsteadOfAnswer:
-            // The reason goes out as the GOAWAY's debug data; the stream gets no status.
-            note(RecordedAnswer(outcome: .goAway, answer: answer, answeredAt: now))
-            actions.append(
-                .goAway(
-                    errorCode: HTTP2ErrorCode.noError.rawValue, lastStreamID: live.highestAnswered,
-                    debugData: answer.body ?? []))
-            phase = .closing
-            closeReason = closeReason ?? .goAwayInsteadOfAnswer(answer.reason?.rawValue)
-            actions.append(.close(afterFlush: true))
-        case .close(let respondFirst):
-            if respondFirst {
-                answerNow()
-            } else {
-                note(RecordedAnswer(outcome: .connectionClosed, answer: answer))
-            }
-            phase = .closing
-            closeReason = closeReason ?? .faultRuleClose
-            actions.append(.close(afterFlush: respondFirst))
+        withServing(otherwise: false) { serving, course in
+            Self.decided(
+                decision, firstAuthenticated: firstAuthenticated, now: now, serving: &serving, course: &course,
+                into: &actions)
         }
     }
 }
