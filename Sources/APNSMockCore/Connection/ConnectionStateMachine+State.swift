@@ -57,26 +57,78 @@ extension ConnectionStateMachine {
         let alpnChoseH2: Bool
     }
 
-    /// What a connection serving streams decides with.
+    /// What a connection serving streams decides with. Its fields live in one object, made
+    /// when the handshake is done, so that an event moves an 8-byte reference out of the state
+    /// and back instead of the fields (208 bytes: +286 instructions a push when they were moved).
     struct Serving: Sendable {
+        private let storage: Storage
+
+        init(authentication: AuthenticationMode, limits: StreamLimits) {
+            storage = Storage(authentication: authentication, limits: limits)
+        }
+
         /// Token or certificate: fixed at the handshake.
-        let authentication: AuthenticationMode
-        var auth = ConnectionAuthState()
-        var faults = ConnectionFaultState()
+        var authentication: AuthenticationMode { storage.authentication }
+        var auth: ConnectionAuthState {
+            get { storage.auth }
+            nonmutating _modify { yield &storage.auth }
+        }
+        var faults: ConnectionFaultState {
+            get { storage.faults }
+            nonmutating _modify { yield &storage.faults }
+        }
         /// The streams whose answer is owed: a delay or a hang.
-        var owed = OwedStreams()
-        var limits: StreamLimits
+        var owed: OwedStreams {
+            get { storage.owed }
+            nonmutating _modify { yield &storage.owed }
+        }
+        var limits: StreamLimits {
+            get { storage.limits }
+            nonmutating _modify { yield &storage.limits }
+        }
         /// The last stream id a GOAWAY named: streams above it are not answered (the client
         /// retries them elsewhere).
-        var goAwayLastStreamID: Int32?
+        var goAwayLastStreamID: Int32? {
+            get { storage.goAwayLastStreamID }
+            nonmutating _modify { yield &storage.goAwayLastStreamID }
+        }
         /// The highest stream answered: no GOAWAY names a lower last stream id (RFC 9113 §6.8).
-        var highestAnswered: Int32 = 0
+        var highestAnswered: Int32 {
+            get { storage.highestAnswered }
+            nonmutating _modify { yield &storage.highestAnswered }
+        }
         /// The stream whose effect the transport is carrying out (between `applyEffect` and
         /// `effectApplied`, within one step).
-        var pendingEffect: PendingEffect?
+        var pendingEffect: PendingEffect? {
+            get { storage.pendingEffect }
+            nonmutating _modify { yield &storage.pendingEffect }
+        }
         /// The request whose fault decision waits for its claim to be settled (between
         /// `requestReady`'s `.claimFaults` and `faultsClaimed`, within one step).
-        var pendingClaim: PendingClaim?
+        var pendingClaim: PendingClaim? {
+            get { storage.pendingClaim }
+            nonmutating _modify { yield &storage.pendingClaim }
+        }
+
+        /// The fields. `@unchecked Sendable`: a storage is reached only through the one
+        /// `Serving` that made it, which moves with the machine's noncopyable state, and the
+        /// machine is used by one event loop at a time.
+        final class Storage: @unchecked Sendable {
+            let authentication: AuthenticationMode
+            var auth = ConnectionAuthState()
+            var faults = ConnectionFaultState()
+            var owed = OwedStreams()
+            var limits: StreamLimits
+            var goAwayLastStreamID: Int32?
+            var highestAnswered: Int32 = 0
+            var pendingEffect: PendingEffect?
+            var pendingClaim: PendingClaim?
+
+            init(authentication: AuthenticationMode, limits: StreamLimits) {
+                self.authentication = authentication
+                self.limits = limits
+            }
+        }
     }
 
     /// The MAX_CONCURRENT_STREAMS a connection announces, and why.
