@@ -611,9 +611,14 @@ public final class DeliveryStore: Sendable {
             let first = state.records.first?.sequence ?? state.nextSequence
             let agedOut = first > cursor + 1 ? min(last, first - 1) - cursor : 0
             var tally = DeliverySummary.Tally()
-            let plan = QueryPlan(matcher, interner: state.interner)
+            var plan = QueryPlan(matcher, interner: state.interner)
             let low = max(cursor + 1, first)
             let high = last
+            if let key = plan.indexedAPNSID, low <= high {
+                // A Core-generated id is not indexed: looked for in this range (one chunk at most).
+                plan.generatedSequence =
+                    state.generatedSequence(key, below: high &+ 1, above: low - 1, limit: Self.summaryLimit).found
+            }
             guard !plan.matchesNothing, low <= high else {
                 return tally.summary(from: cursor + 1, to: last, agedOut: agedOut)
             }

@@ -106,3 +106,21 @@ import Testing
         #expect(follower.backlog == 0)
     }
 }
+
+extension DeliverySummaryTests {
+    /// An `apnsId` filter counts the record whose id Core generated (not indexed) as well as
+    /// those a client sent it on, as a query does.
+    @Test func anAPNSIDFilterCountsAGeneratedID() throws {
+        let store = DeliveryStore(capacity: 100)
+        var random = FastRandom(seed: (1, 2, 3, 4))
+        var generated = Self.record(Self.mine)
+        generated.apnsID = .generate(using: &random)
+        store.append(Self.record(Self.other))
+        store.append(generated)
+        store.append(Self.record(Self.mine))
+        let matcher = DeliveryMatcher([.apnsID(generated.apnsID.text)])
+        #expect(store.query(DeliveryQuery(matcher: matcher)).total == 1)
+        let summary = try #require(store.summary(of: matcher, after: 0, through: 3))
+        #expect(summary.count == 1 && summary.from == 1 && summary.to == 3)
+    }
+}
