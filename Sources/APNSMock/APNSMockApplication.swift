@@ -188,6 +188,12 @@ public struct APNSMockApplication: Sendable {
                 "restored \(count) of \(restored.records.count) records from \(path)\(restored.cutOffLastLine ? " (its last line was cut off mid-write and was skipped)" : "")",
                 metadata: ["apnsmock.restore.records": "\(count)"])
         }
+        // What reaches a device after the 200: the store learns of each device's conditions and
+        // of every move of the clock (the delivery timer lets the running clock's time pass).
+        registry.observeDeviceConditions { [store] token, conditions in
+            store.setDeviceConditions(conditions, of: token, now: clock.now())
+        }
+        clock.observeMoves { [store] now in store.advanceDeliveries(to: now) }
         let metrics = MockMetrics(store: store)
         self.metrics = metrics
         analyses = PayloadAnalyses(
@@ -371,9 +377,24 @@ public struct APNSMockApplication: Sendable {
                     listener: .admin, host: configuration.adminHost, port: configuration.adminPort, error: error)
             }
         }
+        let store = store
+        let clock = clock
+        // Lets time pass for what devices hold (expirations, scheduled presence, background
+        // budgets) on a running clock; a clock that stands still moves only through /v1/clock.
+        let deliveryTimer = ClosureService {
+            try? await cancelWhenGracefulShutdown {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(50))
+                    if let next = store.nextDeliveryEvent, clock.now() >= next {
+                        store.advanceDeliveries(to: clock.now())
+                    }
+                }
+            }
+        }
         return ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: admin)] + listeners.map { .init(service: $0) },
+                services: [.init(service: admin)] + listeners.map { .init(service: $0) }
+                    + [.init(service: deliveryTimer, successTerminationBehavior: .ignore)],
                 gracefulShutdownSignals: shutdownSignals,
                 logger: logger))
     }

@@ -34,6 +34,9 @@ public protocol DeliveryFacts {
     /// The payload's lint and preview, computed when first asked for (only `lint` and
     /// `preview.*` conditions ask).
     var matchAnalysis: PayloadAnalysis? { get }
+    /// What became of the push after its answer; `nil` before it was answered, or for a
+    /// record that is no accepted push to a device.
+    var matchDelivery: DeviceDelivery? { get }
 }
 
 extension DeliveryFacts {
@@ -43,4 +46,5 @@ extension DeliveryFacts {
     public var matchKind: RecordKind { .push }
     public var matchChannelID: String? { nil }
     public var matchAnalysis: PayloadAnalysis? { nil }
+    public var matchDelivery: DeviceDelivery? { nil }
 }

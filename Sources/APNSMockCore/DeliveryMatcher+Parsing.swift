@@ -196,6 +196,10 @@ extension DeliveryMatcher {
             return .kind(try oneOf(RecordKind.self))
         case "outcome":
             return .outcome(try oneOf(DeliveryOutcome.self))
+        case "delivery":
+            return .delivery(try oneOf(DeviceDelivery.State.self))
+        case "deliveryReason":
+            return .deliveryReason(try oneOf(DeviceDelivery.Reason.self))
         case "lint":
             guard lintSummaries.contains(text) || LintCode.all.contains(where: { $0.rawValue == text }) else {
                 throw MatcherError(

@@ -6,7 +6,7 @@
 /// named header has that value) and `payload` (a structural subset: the delivered JSON holds
 /// these keys with these values; arrays match element by element, by position), `lint`
 /// (`error`, `warning`, `clean` or a finding's code) and `preview` (a subset of the preview,
-/// `preview.body` written flat), `connectionId`, `faultId`, `outcome`, `kind` and `channelId`. Device tokens
+/// `preview.body` written flat), `connectionId`, `faultId`, `outcome`, `kind`, `channelId`, `delivery` and `deliveryReason`. Device tokens
 /// and apns-ids compare case-insensitively; a scalar written as text (a query string) matches
 /// a JSON number or boolean with that text.
 public struct DeliveryMatcher: Sendable, Hashable {
@@ -39,6 +39,11 @@ public struct DeliveryMatcher: Sendable, Hashable {
         case outcome(DeliveryOutcome)
         /// What the record is of (`kind`: `push`, `broadcast` or `channel`).
         case kind(RecordKind)
+        /// What became of the push after its 200 (`delivery`: `delivered`, `stored` or
+        /// `discarded`).
+        case delivery(DeviceDelivery.State)
+        /// Why the push was discarded (`deliveryReason`).
+        case deliveryReason(DeviceDelivery.Reason)
         /// The payload's lint (`lint`): `error` or `warning` (a finding of that severity),
         /// `clean` (no finding at all), or a finding's code.
         case lint(String)
@@ -66,6 +71,8 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .channelID: "channelId"
             case .outcome: "outcome"
             case .kind: "kind"
+            case .delivery: "delivery"
+            case .deliveryReason: "deliveryReason"
             case .lint: "lint"
             case .preview(let path, _): (["preview"] + path.map(\.description)).joined(separator: ".")
             }
@@ -88,6 +95,8 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .channelID(let id): id
             case .outcome(let outcome): outcome.rawValue
             case .kind(let kind): kind.rawValue
+            case .delivery(let state): state.rawValue
+            case .deliveryReason(let reason): reason.rawValue
             case .lint(let value): value
             case .preview(_, let expected): expected.scalarText ?? expected.jsonText
             }
@@ -119,8 +128,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
     public static let fieldNames = [
         "token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority",
         "environment", "authMethod", "headers", "payload", "connectionId", "faultId", "outcome", "kind", "channelId",
-        "lint",
-        "preview",
+        "lint", "preview", "delivery", "deliveryReason",
     ]
 
     /// The `lint` values that are not finding codes.
@@ -241,6 +249,12 @@ public struct DeliveryMatcher: Sendable, Hashable {
             return result(facts.matchOutcome?.rawValue, facts.matchOutcome == outcome)
         case .kind(let kind):
             return result(facts.matchKind.rawValue, facts.matchKind == kind)
+        case .delivery(let state):
+            let actual = facts.matchDelivery?.state
+            return result(actual?.rawValue, actual == state)
+        case .deliveryReason(let reason):
+            let actual = facts.matchDelivery?.reason
+            return result(actual?.rawValue, actual == reason)
         case .payload(let path, let expected):
             if parsed.payload == nil { parsed.payload = .some(JSONValue.parse(facts.matchPayload)) }
             guard case .some(.some(let document)) = parsed.payload, let actual = Self.value(at: path, in: document)

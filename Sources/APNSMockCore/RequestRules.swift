@@ -228,7 +228,18 @@ public struct RequestRules: Sendable {
             )
         }
         switch device.state {
-        case .active: return nil
+        case .active:
+            // Apple: a 410's timestamp is "the last time at which APNs confirmed that the device
+            // token was no longer valid"; an uninstalled app's pushes are accepted until then.
+            if let unregistersAt = device.conditions.unregistersAt, context.now >= unregistersAt {
+                let at = device.conditions.uninstalledAt ?? unregistersAt
+                facts.timestamp = at
+                return facts.fail(
+                    .unregistered,
+                    "the app was uninstalled at \(at) (epoch ms) and its grace period of \(DurationText.format(seconds: Double(device.conditions.uninstallGrace) / 1000)) has passed"
+                )
+            }
+            return nil
         case .unregistered(let at):
             facts.timestamp = at
             return facts.fail(.unregistered, "the device token was unregistered at \(at) (epoch ms)")

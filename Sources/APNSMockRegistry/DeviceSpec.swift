@@ -13,9 +13,27 @@ import APNSMockCore
 /// `active` (default), `unregistered` or `expired`; the time of the last two
 /// (`unregisteredAt`, `expiredAt`, epoch milliseconds) defaults to now, and giving the time
 /// alone implies the state.
+///
+/// What becomes of accepted pushes (`DeliveryModel`) follows the device's conditions:
+///
+/// ```json
+/// {"presence": "offline", "for": "10m", "notifications": "enabled", "installed": true,
+///  "backgroundPushesPerHour": 3}
+/// ```
+///
+/// `presence` is `online` (default), `offline` or `lowPower`; with `until` (epoch ms) or `for`
+/// (a duration) it holds from now until then, and the device is online after. `periods` lists
+/// scheduled presence instead (`[{"presence": "offline", "from": ms, "until": ms}]`, `for` in
+/// place of `until`), outside which the device has `presence`; periods may not overlap.
+/// `notifications` is `enabled` (default) or `disabled`. `installed: false` (with
+/// `uninstalledAt`, default now) accepts pushes and discards them until `uninstallGrace`
+/// (default `5m`) has passed, then answers 410 `Unregistered`.
 public enum DeviceSpec {
     /// The fields of a `PUT /v1/devices/{token}` body.
-    public static let bodyFields = ["token", "topic", "environment", "state", "unregisteredAt", "expiredAt", "locale"]
+    public static let bodyFields = [
+        "token", "topic", "environment", "state", "unregisteredAt", "expiredAt", "locale", "presence", "until", "for",
+        "periods", "notifications", "installed", "uninstalledAt", "uninstallGrace", "backgroundPushesPerHour",
+    ]
     /// The fields of a `setup.devices` entry.
     public static let setupFields = bodyFields
 
@@ -100,7 +118,85 @@ public enum DeviceSpec {
         if let locale, !PayloadAnalysisOptions.isValidLocale(locale) {
             throw object.error("locale", "must be a locale such as en, fr or pt-BR; got '\(locale)'")
         }
-        return DeviceRegistration(token: token, topic: topic, environment: environment, state: state, locale: locale)
+        return DeviceRegistration(
+            token: token, topic: topic, environment: environment, state: state, locale: locale,
+            conditions: try conditions(object, now: now))
+    }
+
+    private static let presences: KeyValuePairs<String, DevicePresence> = [
+        "online": .online, "offline": .offline, "lowPower": .lowPower,
+    ]
+
+    /// Reads presence, its schedule, notifications, installation and the background budget.
+    private static func conditions(_ object: SpecObject, now: Int64) throws(SpecError) -> DeviceConditions {
+        var presence = try object.choice("presence", presences) ?? .online
+        var periods: [DeviceConditions.Period] = []
+        if let end = try end(of: object, from: now, what: "presence") {
+            if object.has("periods") { throw object.error("periods", "cannot be given with until or for") }
+            guard presence != .online else {
+                throw object.error(
+                    object.has("until") ? "until" : "for",
+                    "needs presence offline or lowPower (the device is online after it)")
+            }
+            periods = [DeviceConditions.Period(presence: presence, from: now, until: end)]
+            presence = .online
+        }
+        if let list = try object.array("periods") {
+            for (index, value) in list.enumerated() {
+                let period = try SpecObject(value, path: SpecError.join(object.path(of: "periods"), index: index))
+                try period.rejectUnknownFields(known: ["presence", "from", "until", "for"])
+                guard let periodPresence = try period.choice("presence", presences) else {
+                    throw period.error("presence", "is required: online, offline or lowPower")
+                }
+                let from = try period.integer("from", in: 0...Int64.max) ?? now
+                guard let until = try end(of: period, from: from, what: "the period") else {
+                    throw period.error("until", "is required (or for): when the period ends, epoch ms")
+                }
+                periods.append(DeviceConditions.Period(presence: periodPresence, from: from, until: until))
+            }
+            let sorted = periods.sorted { $0.from < $1.from }
+            for (earlier, later) in zip(sorted, sorted.dropFirst()) where later.from < earlier.until {
+                throw object.error(
+                    "periods",
+                    "overlap: the period from \(later.from) starts before the one from \(earlier.from) ends at \(earlier.until)"
+                )
+            }
+        }
+        let notifications = try object.choice("notifications", ["enabled": true, "disabled": false]) ?? true
+        let installed = try object.bool("installed") ?? true
+        var uninstalledAt = try object.integer("uninstalledAt", in: 0...Int64.max)
+        if installed {
+            if uninstalledAt != nil { throw object.error("uninstalledAt", "is only for installed: false") }
+        } else {
+            uninstalledAt = uninstalledAt ?? now
+        }
+        var grace = DeviceConditions.defaultUninstallGrace
+        if let text = try object.string("uninstallGrace") {
+            guard let seconds = DurationText.seconds(text), seconds <= 366 * 86_400 else {
+                throw object.error("uninstallGrace", "must be a duration such as 5m or 30s; got '\(text)'")
+            }
+            grace = Int64((seconds * 1000).rounded())
+        }
+        let perHour = try object.integer("backgroundPushesPerHour", in: 0...1_000_000).map { Int($0) }
+        return DeviceConditions(
+            presence: presence, notificationsEnabled: notifications, installed: installed,
+            uninstalledAt: uninstalledAt, uninstallGrace: grace, periods: periods, backgroundPushesPerHour: perHour)
+    }
+
+    /// `until` (epoch ms, after `from`) or `for` (a duration after `from`), if either is given.
+    private static func end(of object: SpecObject, from: Int64, what: String) throws(SpecError) -> Int64? {
+        let until = try object.integer("until", in: 0...Int64.max)
+        let length = try object.string("for")
+        if until != nil && length != nil { throw object.error("for", "cannot be given with until") }
+        if let until {
+            guard until > from else { throw object.error("until", "must be after \(from), when \(what) starts") }
+            return until
+        }
+        guard let length else { return nil }
+        guard let seconds = DurationText.seconds(length), seconds > 0, seconds <= 366 * 86_400 else {
+            throw object.error("for", "must be a duration such as 10m or 90s, at most 366 days; got '\(length)'")
+        }
+        return from + Int64((seconds * 1000).rounded())
     }
 
     /// Writes `{"token","topic","environment","state"}`, `unregisteredAt` or `expiredAt`, and
@@ -128,6 +224,32 @@ public enum DeviceSpec {
         }
         json.key("locale")
         json.string(device.locale)
+        let conditions = device.conditions
+        json.key("presence")
+        json.string(conditions.presence.rawValue)
+        json.key("periods")
+        json.beginArray()
+        for period in conditions.periods {
+            json.beginObject()
+            json.key("presence")
+            json.string(period.presence.rawValue)
+            json.key("from")
+            json.number(period.from)
+            json.key("until")
+            json.number(period.until)
+            json.endObject()
+        }
+        json.endArray()
+        json.key("notifications")
+        json.string(conditions.notificationsEnabled ? "enabled" : "disabled")
+        json.key("installed")
+        json.bool(conditions.installed)
+        json.key("uninstalledAt")
+        json.number(conditions.uninstalledAt)
+        json.key("uninstallGrace")
+        json.string(DurationText.format(seconds: Double(conditions.uninstallGrace) / 1000))
+        json.key("backgroundPushesPerHour")
+        json.number(conditions.backgroundPushesPerHour)
         json.endObject()
     }
 }

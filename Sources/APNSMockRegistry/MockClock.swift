@@ -1,4 +1,5 @@
 import Synchronization
+import struct NIOConcurrencyHelpers.NIOLockedValueBox
 
 /// The clock the server judges time by (`GET`, `POST` and `DELETE /v1/clock`): the wall clock,
 /// or one that stands still (`--clock manual`), either moved by what a test asks. Everything
@@ -43,6 +44,19 @@ public final class MockClock: Sendable {
     private let standing: Atomic<Int64>
     /// Milliseconds added to `base` (running) or to `standing` (standing).
     private let offset = Atomic<Int64>(0)
+    /// Told of the time after each move (`observeMoves`).
+    private let moveObserver = NIOLockedValueBox<(@Sendable (Int64) -> Void)?>(nil)
+
+    /// Calls `observer` with the new time after every `advance`, `set` and `reset`: what lets
+    /// held pushes expire or be delivered as soon as a test moves the clock.
+    public func observeMoves(_ observer: @escaping @Sendable (Int64) -> Void) {
+        moveObserver.withLockedValue { $0 = observer }
+    }
+
+    private func moved() {
+        guard let observer = moveObserver.withLockedValue({ $0 }) else { return }
+        observer(now())
+    }
 
     /// - Parameter base: the clock under this one, epoch milliseconds.
     public init(_ mode: Mode = .system, base: @escaping @Sendable () -> Int64 = WallClock.milliseconds) {
@@ -68,17 +82,20 @@ public final class MockClock: Sendable {
     /// Moves the clock forward by `milliseconds`.
     public func advance(by milliseconds: Int64) {
         offset.add(milliseconds, ordering: .relaxed)
+        moved()
     }
 
     /// Sets the clock to `epochMilliseconds`; a running clock runs on from there.
     public func set(to epochMilliseconds: Int64) {
         let stands = standing.load(ordering: .relaxed)
         offset.store(epochMilliseconds &- (stands == Int64.min ? base() : stands), ordering: .relaxed)
+        moved()
     }
 
     /// The wall clock's time again, running (`DELETE /v1/clock`), whatever the clock started as.
     public func reset() {
         standing.store(Int64.min, ordering: .relaxed)
         offset.store(0, ordering: .relaxed)
+        moved()
     }
 }

@@ -14,6 +14,11 @@ public final class Registry: Sendable {
     private let state: NIOLockedValueBox<RegistrySnapshot>
     private let subscriptions = NIOLockedValueBox(ChannelSubscriptions())
     private let changes = Atomic<UInt64>(0)
+    /// Told of each device whose conditions may have changed (`observeDeviceConditions`).
+    private let conditionsObserver = NIOLockedValueBox<DeviceConditionsObserver?>(nil)
+
+    /// Receives a device's token and its conditions now (`standard` when it was removed).
+    public typealias DeviceConditionsObserver = @Sendable (_ token: String, _ conditions: DeviceConditions) -> Void
 
     /// A registry holding `keys` and `devices`, and the setup's broadcast channels (created at
     /// `now`, epoch ms) with at most `channelLimit` per app and environment.
@@ -61,7 +66,8 @@ public final class Registry: Sendable {
         keys: [ProviderKey], devices: [DeviceRegistration], channels setupChannels: [ChannelSpec] = [],
         broadcastDisabled: [String] = [], now: Int64 = WallClock.milliseconds()
     ) {
-        change { state in
+        let before = change { state in
+            let before = state.devices
             let generation = state.keyGeneration
             var channels = state.channels
             channels.removeAll()
@@ -76,7 +82,14 @@ public final class Registry: Sendable {
             for key in keys { state.keys[key.keyID] = key }
             for device in devices { state.devices[device.token] = device }
             state.keyGeneration = generation &+ 1
+            return before
         }
+        var changed: [(String, DeviceConditions)] = []
+        for (token, device) in before where device.conditions.needsModel { changed.append((token, .standard)) }
+        for device in devices where device.conditions.needsModel || before[device.token] != nil {
+            changed.append((device.token, device.conditions))
+        }
+        tell(changed)
     }
 
     /// Turns off the capability of the `broadcastDisabled` apps and creates `channels` with
@@ -142,14 +155,34 @@ public final class Registry: Sendable {
 
     // MARK: devices
 
+    /// Calls `observer` with every device whose conditions may have changed, after each
+    /// change (outside the lock), and at once with each device whose conditions are not the
+    /// standard ones: how the delivery store learns of presence, notifications and
+    /// installation, from whichever route, file or test changed them.
+    public func observeDeviceConditions(_ observer: @escaping DeviceConditionsObserver) {
+        conditionsObserver.withLockedValue { $0 = observer }
+        for device in devices() where device.conditions.needsModel { observer(device.token, device.conditions) }
+    }
+
+    private func tell(_ changed: [(String, DeviceConditions)]) {
+        guard !changed.isEmpty, let observer = conditionsObserver.withLockedValue({ $0 }) else { return }
+        for (token, conditions) in changed { observer(token, conditions) }
+    }
+
     /// Adds or replaces a device registration.
     public func putDevice(_ device: DeviceRegistration) {
-        change { $0.devices[device.token] = device }
+        let previous = change { state in
+            defer { state.devices[device.token] = device }
+            return state.devices[device.token]?.conditions
+        }
+        if previous != device.conditions { tell([(device.token, device.conditions)]) }
     }
 
     @discardableResult
     public func removeDevice(_ token: String) -> Bool {
-        change { $0.devices.removeValue(forKey: token.lowercased()) != nil }
+        let removed = change { $0.devices.removeValue(forKey: token.lowercased()) }
+        if let removed, removed.conditions.needsModel { tell([(removed.token, .standard)]) }
+        return removed != nil
     }
 
     public func device(_ token: String) -> DeviceRegistration? {

@@ -12,10 +12,16 @@ public struct BroadcastFanOut: Sendable {
     public var template: DeliveryRecord
     /// The lower-case tokens subscribed when the broadcast was answered.
     public var tokens: Set<String>
+    /// The channel's message storage policy: what an offline subscriber keeps of it.
+    public var storagePolicy: MessageStoragePolicy?
 
     /// The fan-out of `broadcast` (a stored broadcast record, with its final apns-id) to the
     /// `tokens` subscribed to its channel, an app's Live Activities (`bundleID`).
-    public init(of broadcast: DeliveryRecord, bundleID: String, tokens: Set<String>) {
+    public init(
+        of broadcast: DeliveryRecord, bundleID: String, tokens: Set<String>,
+        storagePolicy: MessageStoragePolicy? = nil
+    ) {
+        self.storagePolicy = storagePolicy
         var record = broadcast
         record.sequence = 0
         record.kind = .push

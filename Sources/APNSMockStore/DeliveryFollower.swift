@@ -8,7 +8,8 @@ import APNSMockCore
 /// stream) is watched: when its answer is decided, the follower judges it again and hands out
 /// its completed form if the query matches it then. So a filter on the answer (`status=200`)
 /// finds a delayed push once it is answered, and an unfiltered reader sees it twice: pending,
-/// then answered.
+/// then answered. A push a device holds (`delivery.state` `stored`) is watched likewise: a
+/// filter on `delivery=delivered` finds it when the device gets it.
 ///
 /// One follower serves one waiter, which awaits each `advance` before the next; it may hand the
 /// follower to another thread for the call (the admin API scans on its own threads), never to
@@ -21,9 +22,23 @@ public final class DeliveryFollower: @unchecked Sendable {
     /// The last sequence number examined.
     public private(set) var cursor: UInt64
     private var dropped: UInt64
-    /// Records at or below `cursor` seen while their stream was open, with the outcome last
-    /// handed out (`nil`: not handed out, the query did not match it then).
-    private var watched: [UInt64: DeliveryOutcome?] = [:]
+    /// Records at or below `cursor` seen while their stream was open or their push held, with
+    /// what was last handed out (`nil`: not handed out, the query did not match it then).
+    private var watched: [UInt64: Mark?] = [:]
+
+    /// What a watched record was when handed out: its answer's outcome and its delivery.
+    private struct Mark: Equatable {
+        var outcome: DeliveryOutcome
+        var delivery: DeviceDelivery?
+
+        init(_ record: DeliveryRecord) {
+            outcome = record.outcome
+            delivery = record.delivery
+        }
+
+        /// Whether the record may still change: its stream is open or its push held.
+        var isOpen: Bool { outcome.isOpen || delivery?.state == .stored }
+    }
     /// `store.completionCount` when the watched records were last looked at.
     private var completions: UInt64
     /// Analyses the records for `lint` and `preview` conditions and hands them out analysed;
@@ -118,8 +133,9 @@ public final class DeliveryFollower: @unchecked Sendable {
     }
 
     private func note(handedOut record: DeliveryRecord) {
-        if record.outcome.isOpen {
-            watched[record.sequence] = .some(record.outcome)
+        let mark = Mark(record)
+        if mark.isOpen {
+            watched[record.sequence] = .some(mark)
         } else if !watched.isEmpty {
             watched[record.sequence] = nil
         }
@@ -135,11 +151,12 @@ public final class DeliveryFollower: @unchecked Sendable {
         var completed: [DeliveryRecord] = []
         for record in current {
             found.insert(record.sequence)
-            guard let handedOut = watched[record.sequence], handedOut != record.outcome else { continue }
-            if !record.outcome.isOpen { watched[record.sequence] = nil }
+            let mark = Mark(record)
+            guard let handedOut = watched[record.sequence], handedOut != mark else { continue }
+            if !mark.isOpen { watched[record.sequence] = nil }
             let judged = analyses?.analyzed(record) ?? record
             guard query.matcher.matches(judged) else { continue }
-            if record.outcome.isOpen { watched[record.sequence] = .some(record.outcome) }
+            if mark.isOpen { watched[record.sequence] = .some(mark) }
             completed.append(judged)
         }
         for sequence in sequences where !found.contains(sequence) { watched[sequence] = nil }

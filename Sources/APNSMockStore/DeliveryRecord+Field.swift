@@ -31,6 +31,7 @@ extension DeliveryRecord {
         case faultID
         case channelID
         case detail
+        case delivery
 
         /// Every field in declaration order, made once (`allCases` builds a new array per call).
         static let all = allCases
@@ -72,6 +73,10 @@ extension DeliveryRecord {
             case .channelID:
                 Definition(json: ["channelId", "viaChannel"], matcher: ["channelId"], storage: .variable)
             case .detail: Definition(json: ["detail"], storage: .variable)
+            case .delivery:
+                Definition(
+                    json: ["delivery", "deliveryHistory"], matcher: ["delivery", "deliveryReason"],
+                    storage: .judged)
             }
         }
     }
@@ -82,6 +87,9 @@ extension DeliveryRecord {
         case fixed
         /// A tagged entry of the record's blob, found by tag, decoded only when read.
         case variable
+        /// In the store's table of what the delivery model judged (`deliveryHistory`), for the
+        /// records it judged; derived from the answer for the others.
+        case judged
     }
 
     /// One field's definition.

@@ -59,6 +59,10 @@ public struct DeliveryRecord: Sendable {
     /// and cached by the store (`DeliveryStore.analyzed`); `nil` until then. The preview is
     /// left out when the push was rejected.
     public var analysis: PayloadAnalysis?
+    /// What became of an accepted push after its 200, oldest first (`delivery` is the last):
+    /// what the delivery model decided for a device with state. Empty for a push the model did
+    /// not judge; `delivery` then says it was delivered when answered.
+    public var deliveryHistory: [DeviceDelivery] = []
 
     public init(
         receivedAt: Int64, connectionID: UInt64, streamID: Int32, environment: APNSEnvironment, method: String,
@@ -91,6 +95,15 @@ public struct DeliveryRecord: Sendable {
         self.response = response
         self.outcome = outcome ?? (response == nil ? .pending : response!.goAway ? .goAway : .answered)
         self.faultID = faultID
+    }
+
+    /// What became of the push after its answer: the last of `deliveryHistory`, or, for an
+    /// accepted push to a device (a request's, or a broadcast's delivery) that the delivery
+    /// model did not judge, delivered when answered. `nil` for other records.
+    public var delivery: DeviceDelivery? {
+        if let last = deliveryHistory.last { return last }
+        guard kind == .push, token != nil, let response, response.status == 200 else { return nil }
+        return .delivered(at: response.respondedAt ?? receivedAt)
     }
 
     /// Request headers in order, duplicates kept.
@@ -132,4 +145,5 @@ extension DeliveryRecord: DeliveryFacts {
     public var matchKind: RecordKind { kind }
     public var matchChannelID: String? { channelID }
     public var matchAnalysis: PayloadAnalysis? { analysis }
+    public var matchDelivery: DeviceDelivery? { delivery }
 }

@@ -61,6 +61,7 @@ extension DeliveryRecordJSON {
                 record.channelID = try object.optionalString(keys[0])
                 record.viaChannel = try object.bool(keys[1])
             case .detail: record.detail = try object.optionalString(keys[0])
+            case .delivery: record.deliveryHistory = try deliveryHistory(value[keys[1]], key: keys[1])
             }
         }
         return record
@@ -129,6 +130,30 @@ extension DeliveryRecordJSON {
             }
         }
         return result
+    }
+
+    /// The `deliveryHistory` array (absent in records written before it existed: empty).
+    private static func deliveryHistory(_ value: JSONValue?, key: String) throws(DecodingError) -> [DeviceDelivery] {
+        guard let value, value != .null else { return [] }
+        guard case .array(let entries) = value else { throw DecodingError(key: key, problem: "must be an array") }
+        var history: [DeviceDelivery] = []
+        for (index, entry) in entries.enumerated() {
+            guard case .object = entry else {
+                throw DecodingError(key: "\(key)[\(index)]", problem: "must be an object")
+            }
+            let object = ObjectReader(value: entry, prefix: "\(key)[\(index)].")
+            history.append(
+                DeviceDelivery(
+                    state: try object.enumeration("state", DeviceDelivery.State.self),
+                    reason: try object.optionalString("reason").map { text throws(DecodingError) in
+                        guard let reason = DeviceDelivery.Reason(rawValue: text) else {
+                            throw DecodingError(key: "\(key)[\(index)].reason", problem: "unknown value '\(text)'")
+                        }
+                        return reason
+                    },
+                    at: try object.integer("at"), until: try object.optionalInteger("until")))
+        }
+        return history
     }
 
     private static func response(_ value: JSONValue?, respondedAt: Int64?) throws(DecodingError) -> DeliveryResponse? {

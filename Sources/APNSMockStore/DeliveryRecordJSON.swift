@@ -193,6 +193,13 @@ public enum DeliveryRecordJSON {
             case .detail:
                 json.key(keys[0])
                 json.string(record.detail)
+            case .delivery:
+                json.key(keys[0])
+                if let delivery = record.delivery { delivery.write(to: &json) } else { json.null() }
+                json.key(keys[1])
+                json.beginArray()
+                for change in record.deliveryHistory { change.write(to: &json) }
+                json.endArray()
             }
         }
     }

@@ -11,7 +11,7 @@ import Synchronization
 /// transport appends from event-loop threads. When full, the oldest record goes and `dropped` counts it.
 /// Records are indexed by device token and by `apns-id`, so those queries never scan.
 public final class DeliveryStore: Sendable {
-    private let state: NIOLockedValueBox<State>
+    let state: NIOLockedValueBox<State>
     /// The most records held at once.
     public let capacity: Int
     /// Wakes whoever waits for new records (nobody, usually: then it costs one atomic load).
@@ -22,6 +22,9 @@ public final class DeliveryStore: Sendable {
     private let fanOutQueue = DispatchQueue(label: "apns-mock.fan-out", qos: .utility)
     /// Deliveries handed to `deliver(_:)` and not stored yet.
     private let fanOutBacklog = Atomic<Int>(0)
+    /// How many devices have an inbox (`State.inboxes`): read without the lock, so a push to
+    /// a store where no device has state costs one atomic load.
+    let inboxCount = Atomic<Int>(0)
 
     struct State: Sendable {
         var records = Deque<StoredDelivery>()
@@ -40,8 +43,12 @@ public final class DeliveryStore: Sendable {
         /// Records whose stream is still open (pending or hung): their answer may still change,
         /// so followers watch them. Only delayed and hung streams enter it.
         var unsettled: Set<UInt64> = []
-        /// Counts every change of a stored record's answer (`complete`).
+        /// Counts every change of a stored record's answer (`complete`) or its delivery.
         var completions: UInt64 = 0
+        /// What the delivery model holds for each device with state (lower-case token).
+        var inboxes: [String: DeliveryInbox] = [:]
+        /// The delivery history of the records the model judged, by sequence number.
+        var judged: [UInt64: [DeviceDelivery]] = [:]
         /// What a broadcast's deliveries share (`BroadcastFanOut.template`, encoded), by number,
         /// with how many stored records refer to it (plus one while the fan-out is being written).
         var sharedParts: [UInt32: SharedPart] = [:]
@@ -152,6 +159,8 @@ public final class DeliveryStore: Sendable {
     public func record(_ record: DeliveryRecord) -> UInt64 {
         let sequence = insert(record, restoring: nil)
         notifier.signal()
+        // A push judged for a device with state may have changed an older record (replaced).
+        if inboxCount.load(ordering: .relaxed) > 0 { notifier.signalCompletion() }
         if let sink, !record.outcome.isOpen {
             var decided = record
             decided.sequence = sequence
@@ -213,6 +222,8 @@ public final class DeliveryStore: Sendable {
         let outcome = record.outcome
         let faultID = record.faultID
         let topic = record.topic
+        let history = record.deliveryHistory
+        let judgeable = inboxCount.load(ordering: .relaxed) > 0 ? Self.deliverable(record) : nil
         return state.withLockedValue { state in
             if let restoredSequence {
                 if state.records.isEmpty { state.nextSequence = restoredSequence }
@@ -232,6 +243,13 @@ public final class DeliveryStore: Sendable {
             if let indexedToken { state.byToken[indexedToken, default: []].append(sequence) }
             if let echoedKey, let previous = state.byAPNSID.update(sequence, for: echoedKey) {
                 state.olderByAPNSID[echoedKey, default: []].append(previous)
+            }
+            if !history.isEmpty {
+                state.judged[sequence] = history
+                if history.last?.state == .stored { state.unsettled.insert(sequence) }
+            } else if var judgeable {
+                judgeable.push.sequence = sequence
+                judge(judgeable, in: &state)
             }
             return sequence
         }
@@ -290,6 +308,7 @@ public final class DeliveryStore: Sendable {
             flags: StoredDelivery.flagSharedPart | StoredDelivery.flagIndexedToken, outcome: 0,
             kind: template.kind.code, reason: 0, fault: 0, topic: 0, blob: BlobRef(chunk: 0, offset: 0, count: 0))
         let echoedKey = UUIDKey(template.apnsID.text)
+        let judgeable = Self.deliverable(fanOut.record(for: ""), storagePolicy: fanOut.storagePolicy)
         // The writer's own reference keeps the part while batches are written into a store
         // smaller than the fan-out (which evicts its first deliveries).
         let number = state.withLockedValue { state -> UInt32 in
@@ -327,6 +346,13 @@ public final class DeliveryStore: Sendable {
                     if let key { state.byToken[key, default: []].append(sequence) }
                     if let echoedKey, let previous = state.byAPNSID.update(sequence, for: echoedKey) {
                         state.olderByAPNSID[echoedKey, default: []].append(previous)
+                    }
+                }
+                if !state.inboxes.isEmpty, var judgeable {
+                    for (offset, token) in batch.enumerated() where state.inboxes[token] != nil {
+                        judgeable.token = token
+                        judgeable.push.sequence = first + UInt64(offset)
+                        judge(judgeable, in: &state)
                     }
                 }
                 return first
@@ -377,6 +403,12 @@ public final class DeliveryStore: Sendable {
             let reasonID = response?.reason.map { state.interner.id(for: $0.rawValue) } ?? 0
             state.records[index].setResponse(response, outcome: outcome, reasonID: reasonID)
             if outcome.isOpen { state.unsettled.insert(sequence) } else { state.unsettled.remove(sequence) }
+            if response?.status == 200, !state.inboxes.isEmpty, state.judged[sequence] == nil,
+                var judgeable = Self.deliverable(Self.decode(state.records[index], state))
+            {
+                judgeable.push.sequence = sequence
+                judge(judgeable, in: &state)
+            }
             state.completions &+= 1
             return (true, journaled ? Self.decode(state.records[index], state) : nil)
         }
@@ -401,6 +433,7 @@ public final class DeliveryStore: Sendable {
         guard let oldest = state.records.popFirst() else { return }
         state.dropped += 1
         if !state.unsettled.isEmpty { state.unsettled.remove(oldest.sequence) }
+        if !state.judged.isEmpty { state.judged.removeValue(forKey: oldest.sequence) }
         if oldest.isDeleted { state.deleted -= 1 }
         defer { state.blobs.release(oldest.blob) }
         let blob = state.blobs[oldest.blob]
@@ -443,6 +476,8 @@ public final class DeliveryStore: Sendable {
             state.olderByAPNSID.removeAll()
             state.sharedParts.removeAll()
             state.unsettled.removeAll()
+            state.judged.removeAll()
+            for token in state.inboxes.keys { state.inboxes[token]?.held.removeAll() }
             state.deleted = 0
         }
     }
@@ -670,6 +705,7 @@ public final class DeliveryStore: Sendable {
         state.withSharedPart(of: stored) { shared in
             RecordCodec.decode(state.blobs[stored.blob], shared: shared, into: &record, generatedID: generated)
         }
+        if !state.judged.isEmpty, let history = state.judged[stored.sequence] { record.deliveryHistory = history }
         return record
     }
 

@@ -68,7 +68,8 @@ struct QueryPlan {
                     continue
                 }
                 faultIDs.append(id)
-            case .tokenPrefix, .collapseID, .priority, .authMethod, .header, .payload, .lint, .preview, .channelID:
+            case .tokenPrefix, .collapseID, .priority, .authMethod, .header, .payload, .lint, .preview, .channelID,
+                .delivery, .deliveryReason:
                 needsDecoding = true
             }
         }

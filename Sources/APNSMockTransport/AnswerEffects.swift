@@ -136,7 +136,8 @@ struct AnswerEffects {
         let ends = broadcast.payload.contains(Self.endEventValue) && Self.isEndEvent(broadcast.payload)
         let tokens = ends ? registry.unsubscribeAll(from: id) : registry.subscribers(of: id)
         guard !tokens.isEmpty else { return nil }
-        return BroadcastFanOut(of: broadcast, bundleID: channel.bundleID, tokens: tokens)
+        return BroadcastFanOut(
+            of: broadcast, bundleID: channel.bundleID, tokens: tokens, storagePolicy: channel.storagePolicy)
     }
 
     /// Whether a broadcast's `aps.event` is `end`.

@@ -19,11 +19,15 @@ public struct DeviceRegistration: Sendable, Hashable {
     /// The device's language (`fr`, `pt-BR`): the localizations its previews use; `nil` takes
     /// the server's `--locale`.
     public var locale: String?
+    /// Presence, notifications, whether the app is installed, scheduled presence: what
+    /// becomes of the pushes APNs accepts for it (`DeliveryModel`).
+    public var conditions: DeviceConditions
 
     public init(
         token: String, topic: String? = nil, environment: APNSEnvironment? = nil, state: State = .active,
-        locale: String? = nil
+        locale: String? = nil, conditions: DeviceConditions = .standard
     ) {
+        self.conditions = conditions
         self.token = token.lowercased()
         self.topic = topic
         self.environment = environment

@@ -1,0 +1,129 @@
+import APNSMockCore
+
+/// What reaches the device after the 200: the store keeps each device's `DeliveryInbox` (for
+/// the devices whose conditions differ from the standard, and while they hold something) and
+/// writes what `DeliveryModel` decides into the records' delivery history, under the same lock
+/// as the records, so that a reader never sees a push stored in an inbox and delivered in its
+/// record. Followers see each change as they see a completed answer.
+extension DeliveryStore {
+    /// A push the model may judge, and the device it is for.
+    struct Judgeable {
+        var token: String
+        var push: DeliverablePush
+    }
+
+    /// The model's view of `record`: an accepted push to a device (a request's, or a
+    /// broadcast's delivery, whose slot is its channel); `nil` for anything else.
+    static func deliverable(_ record: DeliveryRecord, storagePolicy: MessageStoragePolicy? = nil) -> Judgeable? {
+        guard record.kind == .push, let response = record.response, response.status == 200 else { return nil }
+        let slot = record.viaChannel ? record.channelID ?? "" : record.topic ?? ""
+        let push = DeliverablePush(
+            sequence: record.sequence, slot: slot, pushType: record.pushType ?? .alert,
+            acceptedAt: response.respondedAt ?? record.receivedAt,
+            priority: record.header("apns-priority"), expiration: record.header("apns-expiration"),
+            collapseID: record.header("apns-collapse-id"), storagePolicy: record.viaChannel ? storagePolicy : nil
+        )
+        return Judgeable(token: record.token ?? "", push: push)
+    }
+
+    /// Judges `judgeable` if its device has an inbox (under the lock).
+    func judge(_ judgeable: Judgeable, in state: inout State) {
+        guard !judgeable.token.isEmpty, var inbox = state.inboxes[judgeable.token] else { return }
+        let changes = DeliveryModel.accept(judgeable.push, into: &inbox)
+        state.inboxes[judgeable.token] = inbox
+        Self.apply(changes, in: &state)
+    }
+
+    /// Writes `changes` into the records' histories (records no longer stored are skipped).
+    static func apply(_ changes: [DeliveryChange], in state: inout State) {
+        guard !changes.isEmpty else { return }
+        for change in changes {
+            guard let index = state.index(sequence: change.sequence) else { continue }
+            state.judged[change.sequence, default: []].append(change.delivery)
+            if change.delivery.state == .stored {
+                state.unsettled.insert(change.sequence)
+            } else if !DeliveryOutcome(code: state.records[index].outcome).isOpen {
+                state.unsettled.remove(change.sequence)
+            }
+        }
+        state.completions &+= 1
+    }
+
+    /// Gives device `token` new conditions at `now` (epoch ms, the mock clock): what it holds
+    /// is judged again, and the records of what it delivers or discards say so. A device with
+    /// standard conditions and nothing held has no inbox.
+    public func setDeviceConditions(_ conditions: DeviceConditions, of token: String, now: Int64) {
+        let token = token.lowercased()
+        let changed = state.withLockedValue { state -> Bool in
+            var inbox = state.inboxes[token] ?? DeliveryInbox(conditions: .standard, judgedAt: now)
+            let changes = DeliveryModel.change(conditions, at: now, in: &inbox)
+            Self.apply(changes, in: &state)
+            let had = state.inboxes[token] != nil
+            if inbox.isIdle {
+                state.inboxes[token] = nil
+                if had { inboxCount.subtract(1, ordering: .relaxed) }
+            } else {
+                state.inboxes[token] = inbox
+                if !had { inboxCount.add(1, ordering: .relaxed) }
+            }
+            return !changes.isEmpty
+        }
+        if changed { notifier.signalCompletion() }
+    }
+
+    /// Forgets every device's conditions and what they hold (held pushes stay as their records
+    /// say: stored). The registry's reset calls `setDeviceConditions` for the setup's devices.
+    public func removeAllInboxes() {
+        state.withLockedValue { state in
+            inboxCount.subtract(state.inboxes.count, ordering: .relaxed)
+            state.inboxes.removeAll()
+        }
+    }
+
+    /// Lets time pass to `now` (epoch ms, the mock clock) for every device with an inbox:
+    /// scheduled presence, expirations and background budgets take effect. Returns how many
+    /// records changed.
+    @discardableResult
+    public func advanceDeliveries(to now: Int64) -> Int {
+        guard inboxCount.load(ordering: .relaxed) > 0 else { return 0 }
+        let count = state.withLockedValue { state -> Int in
+            var count = 0
+            for token in Array(state.inboxes.keys) {
+                guard var inbox = state.inboxes[token] else { continue }
+                let changes = DeliveryModel.advance(&inbox, to: now)
+                state.inboxes[token] = inbox
+                Self.apply(changes, in: &state)
+                count += changes.count
+            }
+            return count
+        }
+        if count > 0 { notifier.signalCompletion() }
+        return count
+    }
+
+    /// The next time (epoch ms) at which something a device holds may change, if any: when a
+    /// timer should call `advanceDeliveries`.
+    public var nextDeliveryEvent: Int64? {
+        guard inboxCount.load(ordering: .relaxed) > 0 else { return nil }
+        return state.withLockedValue { state in
+            state.inboxes.values.compactMap { DeliveryModel.nextEvent(in: $0, after: $0.judgedAt) }.min()
+        }
+    }
+
+    /// What APNs holds for device `token` (oldest first), with the records they came from
+    /// where still stored.
+    public func heldPushes(of token: String) -> [(held: DeliveryInbox.Held, record: DeliveryRecord?)] {
+        state.withLockedValue { state in
+            guard let inbox = state.inboxes[token.lowercased()] else { return [] }
+            return inbox.held.map { held in
+                (held, state.index(sequence: held.push.sequence).map { Self.decode(state.records[$0], state) })
+            }
+        }
+    }
+
+    /// The conditions the store last judged device `token` under (`standard` when it has no
+    /// inbox).
+    public func deviceConditions(of token: String) -> DeviceConditions {
+        state.withLockedValue { $0.inboxes[token.lowercased()]?.conditions ?? .standard }
+    }
+}
