@@ -1,0 +1,111 @@
+import APNSMock
+import APNSMockRegistry
+import Foundation
+import Testing
+
+/// What reaches the device after the 200 (issue 32), as a provider's own test suite meets it:
+/// real clients push over HTTP/2 and TLS, move the mock clock, change the device through the
+/// admin API and assert with waits and `apns-mock verify`. Apple: "Sending notification
+/// requests to APNs" (`apns-expiration`, `apns-collapse-id`, `apns-priority`) and "Handling
+/// notification responses from APNs" (410's timestamp).
+@Suite(.serialized) struct AfterThe200EndToEndTests {
+    static let offlineFile = VerifyCommandTests.file("offline-device.yaml")
+
+    /// An offline phone: a one-time code with expiration 0 is discarded at once, the older of
+    /// two scores with one collapse id is replaced in storage, a news alert expires in storage
+    /// when the clock passes its two minutes, and the newest score is delivered when the phone
+    /// comes back, which a live wait sees. `apns-mock verify` then holds the expectation file.
+    @Test(.enabled(if: PythonClientTests.python != nil || E2E.clientsRequired, "set APNS_MOCK_PYTHON"))
+    func httpxSeesAnOfflinePhoneGetOnlyTheNewestScore() async throws {
+        let python = try #require(PythonClientTests.python, "APNS_MOCK_PYTHON is not set")
+        let loaded = try ExpectationFile.load([Self.offlineFile], now: WallClock.milliseconds())
+        let device = try VerifyCommandTests.token(in: "offline-device.yaml")
+        let configuration = try E2E.mockConfiguration { configuration in
+            configuration.clock = .manual(startsAt: nil)
+            for file in loaded {
+                configuration.addSetup(
+                    keys: file.setup.keys, devices: file.setup.devices, channels: file.setup.channels,
+                    broadcastDisabled: file.setup.broadcastDisabled)
+            }
+        }
+        try await E2E.withMock(configuration) { mock in
+            let output = try await E2E.run(
+                python,
+                [
+                    E2E.clientsDirectory + "/httpx_after_the_200.py", String(mock.endpoints.apnsPort),
+                    mock.endpoints.adminURL, E2E.caFile, try E2E.providerToken(), device,
+                ], timeout: 60)
+            #expect(output.status == 0, "\(output.stderr)")
+            let seen = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output.stdout)")
+            let now = try #require(seen["clockNow"] as? Int64)
+            for name in ["code", "score1", "score2", "news"] {
+                let answer = seen[name] as? [String: Any]
+                #expect(answer?["status"] as? Int == 200, "\(name): \(String(describing: answer))")
+                #expect(answer?["http"] as? String == "HTTP/2")
+            }
+            let offline = try #require(seen["whileOffline"] as? [String: [String: Any]])
+            #expect(offline["code"]?["state"] as? String == "discarded")
+            #expect(offline["code"]?["reason"] as? String == "expired")
+            #expect(offline["score1"]?["reason"] as? String == "replaced")
+            #expect(offline["score2"]?["state"] as? String == "stored")
+            #expect(offline["score2"]?["until"] as? Int64 == (now / 1000 + 3600) * 1000)
+            #expect(offline["news"]?["state"] as? String == "stored")
+            let later = try #require(seen["afterFiveMinutes"] as? [String: [String: Any]])
+            #expect(later["news"]?["state"] as? String == "discarded")
+            #expect(later["news"]?["reason"] as? String == "expired")
+            #expect(later["news"]?["at"] as? Int64 == (now / 1000 + 120) * 1000, "discarded when it expired")
+            #expect(later["score2"]?["state"] as? String == "stored")
+            #expect(seen["earlyWait"] as? Int == 408)
+            #expect(seen["online"] as? Int == 200)
+            let wait = try #require(seen["wait"] as? [String: Any])
+            #expect(wait["status"] as? Int == 200)
+            let delivered = (wait["deliveries"] as? [[String: Any]])?.first?["delivery"] as? [String: Any]
+            #expect(delivered?["state"] as? String == "delivered")
+            #expect(delivered?["at"] as? Int64 == now + 5 * 60_000, "delivered when the phone came back")
+            let verified = try await VerifyCommandTests.verify(mock, [Self.offlineFile])
+            #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+            #expect(verified.stdout.contains("all 5 expectations hold"), "\(verified.stdout)")
+        }
+    }
+
+    /// Uninstalled: pushes get 200 and are discarded (`tokenInactive`) until the grace period
+    /// passes, then 410 Unregistered with the uninstall time. Saving power: priority 5 waits
+    /// while priority 10 is delivered; the wait for the held one returns when the phone stops
+    /// saving power. Node's http2 and fetch, as a Node provider's tests would.
+    @Test(.enabled(if: FaultInjectionTests.nodeAvailable, "node is not installed"))
+    func nodeSeesAnUninstallTurnInto410AndAPhoneSavingPower() async throws {
+        var configuration = try E2E.mockConfiguration()
+        configuration.clock = .manual(startsAt: nil)
+        try await E2E.withMock(configuration) { mock in
+            let output = try await E2E.run(
+                "node",
+                [
+                    E2E.clientsDirectory + "/node_after_the_200.mjs", String(mock.endpoints.apnsPort),
+                    mock.endpoints.adminURL, E2E.caFile, try E2E.providerToken(), E2E.randomToken(), E2E.randomToken(),
+                ], timeout: 60)
+            #expect(output.status == 0, "\(output.stderr)")
+            let seen = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output.stdout)")
+            let uninstalledAt = try #require(seen["uninstalledAt"] as? Int64)
+            let before = seen["beforeTheGrace"] as? [String: Any]
+            #expect(before?["status"] as? Int == 200)
+            let discarded = seen["beforeTheGraceDelivery"] as? [String: Any]
+            #expect(discarded?["state"] as? String == "discarded")
+            #expect(discarded?["reason"] as? String == "tokenInactive")
+            let after = seen["afterTheGrace"] as? [String: Any]
+            #expect(after?["status"] as? Int == 410)
+            let body = after?["body"] as? [String: Any]
+            #expect(body?["reason"] as? String == "Unregistered")
+            #expect(body?["timestamp"] as? Int64 == uninstalledAt, "\(String(describing: body))")
+            #expect((seen["quiet"] as? [String: Any])?["status"] as? Int == 200)
+            let saving = try #require(seen["whileSaving"] as? [String: [String: Any]])
+            #expect(saving["quiet"]?["state"] as? String == "stored")
+            #expect(saving["urgent"]?["state"] as? String == "delivered")
+            let wait = try #require(seen["wait"] as? [String: Any])
+            #expect(wait["status"] as? Int == 200)
+            let delivered = (wait["deliveries"] as? [[String: Any]])?.first?["delivery"] as? [String: Any]
+            #expect(delivered?["state"] as? String == "delivered")
+        }
+    }
+}
