@@ -31,11 +31,12 @@ extension DeliveryStore {
         guard !judgeable.token.isEmpty, var inbox = state.inboxes[judgeable.token] else { return }
         let changes = DeliveryModel.accept(judgeable.push, into: &inbox)
         state.inboxes[judgeable.token] = inbox
-        Self.apply(changes, in: &state)
+        apply(changes, in: &state)
     }
 
-    /// Writes `changes` into the records' histories (records no longer stored are skipped).
-    static func apply(_ changes: [DeliveryChange], in state: inout State) {
+    /// Writes `changes` into the records' histories (records no longer stored are skipped),
+    /// and queues the changed records for the journal when there is one.
+    func apply(_ changes: [DeliveryChange], in state: inout State) {
         guard !changes.isEmpty else { return }
         for change in changes {
             guard let index = state.index(sequence: change.sequence) else { continue }
@@ -45,8 +46,22 @@ extension DeliveryStore {
             } else if !DeliveryOutcome(code: state.records[index].outcome).isOpen {
                 state.unsettled.remove(change.sequence)
             }
+            if sink != nil { state.journalQueue.append(Self.decode(state.records[index], state)) }
         }
         state.completions &+= 1
+    }
+
+    /// Hands the records whose delivery changed to the sink (outside the lock), so that a
+    /// journal restored later has each record's latest delivery (`--restore` keeps the last
+    /// line of a sequence number). What devices hold is not journaled: a restarted mock has no
+    /// held pushes, and their records keep the state they last had.
+    func flushJournal() {
+        guard let sink else { return }
+        let queue = state.withLockedValue { state -> [DeliveryRecord] in
+            defer { state.journalQueue.removeAll() }
+            return state.journalQueue
+        }
+        for record in queue { sink.recordDecided(record) }
     }
 
     /// Gives device `token` new conditions at `now` (epoch ms, the mock clock): what it holds
@@ -57,7 +72,7 @@ extension DeliveryStore {
         let changed = state.withLockedValue { state -> Bool in
             var inbox = state.inboxes[token] ?? DeliveryInbox(conditions: .standard, judgedAt: now)
             let changes = DeliveryModel.change(conditions, at: now, in: &inbox)
-            Self.apply(changes, in: &state)
+            apply(changes, in: &state)
             let had = state.inboxes[token] != nil
             if inbox.isIdle {
                 state.inboxes[token] = nil
@@ -68,7 +83,10 @@ extension DeliveryStore {
             }
             return !changes.isEmpty
         }
-        if changed { notifier.signalCompletion() }
+        if changed {
+            notifier.signalCompletion()
+            flushJournal()
+        }
     }
 
     /// Forgets every device's conditions and what they hold (held pushes stay as their records
@@ -92,12 +110,15 @@ extension DeliveryStore {
                 guard var inbox = state.inboxes[token] else { continue }
                 let changes = DeliveryModel.advance(&inbox, to: now)
                 state.inboxes[token] = inbox
-                Self.apply(changes, in: &state)
+                apply(changes, in: &state)
                 count += changes.count
             }
             return count
         }
-        if count > 0 { notifier.signalCompletion() }
+        if count > 0 {
+            notifier.signalCompletion()
+            flushJournal()
+        }
         return count
     }
 

@@ -49,6 +49,9 @@ public final class DeliveryStore: Sendable {
         var inboxes: [String: DeliveryInbox] = [:]
         /// The delivery history of the records the model judged, by sequence number.
         var judged: [UInt64: [DeviceDelivery]] = [:]
+        /// Records whose delivery changed, for the sink (the journal), in the order they changed;
+        /// filled only when there is a sink, emptied by `flushJournal` after the lock.
+        var journalQueue: [DeliveryRecord] = []
         /// What a broadcast's deliveries share (`BroadcastFanOut.template`, encoded), by number,
         /// with how many stored records refer to it (plus one while the fan-out is being written).
         var sharedParts: [UInt32: SharedPart] = [:]
@@ -159,12 +162,15 @@ public final class DeliveryStore: Sendable {
     public func record(_ record: DeliveryRecord) -> UInt64 {
         let sequence = insert(record, restoring: nil)
         notifier.signal()
-        // A push judged for a device with state may have changed an older record (replaced).
-        if inboxCount.load(ordering: .relaxed) > 0 { notifier.signalCompletion() }
         if let sink, !record.outcome.isOpen {
             var decided = record
             decided.sequence = sequence
             sink.recordDecided(decided)
+        }
+        // A push judged for a device with state may have changed an older record (replaced).
+        if inboxCount.load(ordering: .relaxed) > 0 {
+            notifier.signalCompletion()
+            flushJournal()
         }
         return sequence
     }
@@ -365,6 +371,10 @@ public final class DeliveryStore: Sendable {
                     sink.recordDecided(record)
                 }
             }
+            if inboxCount.load(ordering: .relaxed) > 0 {
+                notifier.signalCompletion()
+                flushJournal()
+            }
             if countingBacklog { fanOutBacklog.subtract(batch.count, ordering: .relaxed) }
         }
         state.withLockedValue { $0.releaseSharedPart(number) }
@@ -414,6 +424,7 @@ public final class DeliveryStore: Sendable {
         }
         if done { notifier.signalCompletion() }
         if let decided { sink?.recordDecided(decided) }
+        if inboxCount.load(ordering: .relaxed) > 0 { flushJournal() }
         return done
     }
 

@@ -400,6 +400,15 @@ struct FaultRuleTests {
             #"{"match": {"connectionId": 1, "connectionId": 2}, "action": {"hang": {}}}"#,
             "'match.connectionId' is given more than once"
         ),
+        // What reaches the device is decided after the answer the rule changes (issue 32).
+        (
+            #"{"match": {"delivery": "stored"}, "action": {"hang": {}}}"#,
+            "'match.delivery' cannot pick the requests a rule acts on"
+        ),
+        (
+            #"{"match": {"deliveryReason": "expired"}, "action": {"hang": {}}}"#,
+            "'match.deliveryReason' cannot pick the requests a rule acts on"
+        ),
     ]
 
     /// The list of known fields in an unknown field's error names each field once.

@@ -108,6 +108,11 @@ public struct FaultRule: Sendable, Hashable {
                     "unknown matcher field 'match.\(member.key)'\(NameSuggestion.didYouMean(member.key, among: known)); known: \(known.joined(separator: ", "))"
                 )
             }
+            if member.key == "delivery" || member.key == "deliveryReason" {
+                throw FaultRuleError(
+                    "'match.\(member.key)' cannot pick the requests a rule acts on: what reaches the device is decided after the answer, which the rule changes; match the push by token, topic, collapseId or headers instead"
+                )
+            }
             guard member.key == "connectionId" else { continue }
             guard !seenConnectionID else { throw FaultRuleError("'match.connectionId' is given more than once") }
             seenConnectionID = true
