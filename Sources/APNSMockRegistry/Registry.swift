@@ -175,7 +175,7 @@ public final class Registry: Sendable {
             defer { state.devices[device.token] = device }
             return state.devices[device.token]?.conditions
         }
-        if previous != device.conditions { tell([(device.token, device.conditions)]) }
+        if (previous ?? .standard) != device.conditions { tell([(device.token, device.conditions)]) }
     }
 
     @discardableResult

@@ -14,7 +14,7 @@ import Testing
         headers.append(name: "apns-priority", value: "5")
         headers.append(name: "apns-expiration", value: "1700000000")
         headers.append(name: "apns-collapse-id", value: "c1")
-        return DeliveryRecord(
+        var record = DeliveryRecord(
             // Not POST, which the codec stores as no entry.
             receivedAt: 1_700_000_000_000, connectionID: 7, streamID: 9, environment: .production, method: "PUT",
             // Not the usual `/3/device/<token>`, which the codec rebuilds from the token instead of storing.
@@ -30,6 +30,10 @@ import Testing
                 status: 410, reason: .unregistered, timestamp: 1_650_000_000_000, respondedAt: 1_700_000_000_005),
             outcome: .answered, faultID: "f3", kind: .broadcast, channelID: "dHN0LWNoYW5uZWwtaWQ=", viaChannel: true,
             detail: "the device token was unregistered at 1650000000000 (epoch ms)")
+        record.deliveryHistory = [
+            .stored(at: 1_700_000_000_005, until: 1_700_003_600_000), .discarded(.replaced, at: 1_700_000_060_000),
+        ]
+        return record
     }
 
     static func keys(_ json: [UInt8]) -> [String] {

@@ -108,4 +108,71 @@ import Testing
             #expect(delivered?["state"] as? String == "delivered")
         }
     }
+
+    /// Live Activity channels under the model (Apple: "Sending broadcast push notification
+    /// requests to APNs", `message-storage-policy`): to an offline subscriber, a channel that
+    /// stores its newest message keeps the newer of two broadcasts (the older `replaced`) and
+    /// delivers it when the device is back, which a live wait sees; a channel that stores
+    /// nothing discards its broadcast (`expired`). curl over HTTP/2 and TLS.
+    @Test func aBroadcastToAnOfflineSubscriberFollowsTheChannelsStoragePolicy() async throws {
+        try await E2E.withMock { mock in
+            typealias Broadcasts = BroadcastEndToEndTests
+            let keeping = try #require(try await Broadcasts.createChannel(mock, policy: 1).headers["apns-channel-id"])
+            let dropping = try #require(try await Broadcasts.createChannel(mock, policy: 0).headers["apns-channel-id"])
+            let device = E2E.randomToken()
+            for channel in [keeping, dropping] {
+                let escaped = try #require(channel.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+                let (status, _) = try await FaultInjectionTests.adminPOST(
+                    mock, "/v1/channels/\(escaped)/devices", #"{"tokens":["\#(device)"]}"#)
+                #expect(status == 200)
+            }
+            let offline = try await E2E.run(
+                "curl",
+                [
+                    "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "--data", #"{"presence":"offline"}"#,
+                    mock.endpoints.adminURL + "/v1/devices/\(device)",
+                ])
+            #expect(offline.stdout == "201")
+            let inAnHour = String(Int(Date().timeIntervalSince1970) + 3600)
+            let first = #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"score":"1-0"}}}"#
+            #expect(
+                try await Broadcasts.broadcast(mock, channel: keeping, payload: first, expiration: inAnHour).status
+                    == 200)
+            #expect(
+                try await Broadcasts.broadcast(mock, channel: keeping, payload: Broadcasts.update, expiration: inAnHour)
+                    .status == 200)
+            #expect(try await Broadcasts.broadcast(mock, channel: dropping, payload: Broadcasts.update).status == 200)
+            func deliveries(_ channel: String) async throws -> [[String: Any]] {
+                let escaped = try #require(channel.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+                let (_, page) = try await E2E.adminGET(mock, "/v1/deliveries?token=\(device)&channelId=\(escaped)")
+                return page["deliveries"] as? [[String: Any]] ?? []
+            }
+            let kept = try await deliveries(keeping).compactMap { $0["delivery"] as? [String: Any] }
+            #expect(kept.map { $0["state"] as? String } == ["discarded", "stored"], "\(kept)")
+            #expect(kept.first?["reason"] as? String == "replaced")
+            let until = kept.last?["until"] as? Int64 ?? 0
+            let eightHours = WallClock.milliseconds() + 8 * 3_600_000
+            #expect(until <= eightHours && until > WallClock.milliseconds(), "at most 8 hours: \(until)")
+            let dropped = try await deliveries(dropping).compactMap { $0["delivery"] as? [String: Any] }
+            #expect(dropped.map { $0["reason"] as? String } == ["expired"], "\(dropped)")
+            let escaped = try #require(keeping.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let wait = WireTruthTests.curlAdmin(
+                mock, "/v1/deliveries/wait?token=\(device)&channelId=\(escaped)&delivery=delivered&timeout=20",
+                maxTime: 25)
+            try await WireTruthTests.awaitFollowers(mock, streams: 0, waiters: 1)
+            let online = try await E2E.run(
+                "curl",
+                [
+                    "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "--data", #"{"presence":"online"}"#,
+                    mock.endpoints.adminURL + "/v1/devices/\(device)",
+                ])
+            #expect(online.stdout == "200")
+            let waited =
+                try JSONSerialization.jsonObject(with: Data(try await wait.value.stdout.utf8)) as? [String: Any]
+            let found = waited?["deliveries"] as? [[String: Any]] ?? []
+            #expect(found.count == 1, "\(found)")
+            #expect((found.first?["payload"] as? [String: Any]).map { "\($0)" }?.contains("2-1") == true)
+            #expect((found.first?["delivery"] as? [String: Any])?["state"] as? String == "delivered")
+        }
+    }
 }
