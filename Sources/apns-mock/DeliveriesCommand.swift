@@ -9,7 +9,8 @@ struct DeliveriesCommand: ParsableCommand {
         abstract: "List the recorded requests that match (GET /v1/deliveries).",
         discussion: """
             Filters are the query's fields: status=410, token=…, tokenPrefix=…, topic=…, pushType=…, \
-            reason=…, apnsId=…, kind=broadcast, channelId=…, outcome=…, faultId=…, \
+            reason=…, apnsId=…, kind=broadcast, channelId=…, outcome=…, faultId=…, delivery=stored, \
+            deliveryReason=expired, \
             payload.aps.alert.title=Hi (docs/ADMIN-API.md lists them); paging: limit=N, order=desc. \
             Exit status: 0 listed (maybe none); 2 bad filter or unreachable server.
             """)

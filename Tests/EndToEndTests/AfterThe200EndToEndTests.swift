@@ -175,4 +175,37 @@ import Testing
             #expect((found.first?["delivery"] as? [String: Any])?["state"] as? String == "delivered")
         }
     }
+
+    /// On the running clock, time passes by itself: a phone offline `for` three seconds gets its
+    /// stored push when they are over, and a wait started before sees it delivered then.
+    @Test func onTheRunningClockAStoredPushIsDeliveredWhenTheOfflinePeriodEnds() async throws {
+        try await E2E.withMock { mock in
+            let device = E2E.randomToken()
+            let before = WallClock.milliseconds()
+            let offline = try await E2E.run(
+                "curl",
+                [
+                    "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "--data",
+                    #"{"presence":"offline","for":"3s"}"#, mock.endpoints.adminURL + "/v1/devices/\(device)",
+                ])
+            #expect(offline.stdout == "201")
+            let pushed = try await VerifyCommandTests.push(mock, token: device, payload: #"{"aps":{"alert":"later"}}"#)
+            #expect(pushed == "200")
+            let (_, page) = try await E2E.adminGET(mock, "/v1/deliveries?token=\(device)")
+            let stored = (page["deliveries"] as? [[String: Any]])?.first?["delivery"] as? [String: Any]
+            #expect(stored?["state"] as? String == "stored", "\(String(describing: stored))")
+            // The CLI filters on it and says it on the record's line.
+            let listed = try await E2E.run(
+                CLITests.executable,
+                ["deliveries", "--admin", mock.endpoints.adminURL, "token=\(device)", "delivery=stored"])
+            #expect(listed.status == 0 && listed.stdout.contains("  stored until "), "\(listed.stdout)\(listed.stderr)")
+            let (status, waited) = try await E2E.adminGET(
+                mock, "/v1/deliveries/wait?token=\(device)&delivery=delivered&timeout=10")
+            #expect(status == 200)
+            let delivery = (waited["deliveries"] as? [[String: Any]])?.first?["delivery"] as? [String: Any]
+            let at = delivery?["at"] as? Int64 ?? 0
+            // The period began when the PUT was answered, and ends three seconds later.
+            #expect(at >= before + 3_000 && at <= WallClock.milliseconds(), "delivered at \(at - before) ms")
+        }
+    }
 }
