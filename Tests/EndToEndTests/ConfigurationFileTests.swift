@@ -113,9 +113,14 @@ import Testing
             pemRepresentation: String(contentsOfFile: E2E.keyFile, encoding: .utf8))
         #expect(key.publicKeyX963 == Array(privateKey.publicKey.x963Representation))
 
-        #expect(configuration.devices.count == 2)
-        let active = try #require(configuration.devices.first { $0.state == .active })
+        #expect(configuration.devices.count == 3)
+        let active = try #require(configuration.devices.first { $0.state == .active && $0.topic != nil })
         #expect(active.topic == "com.example.app" && active.environment == .sandbox)
+        // The phone offline for its first ten minutes (docs/EMULATION.md, "After the 200").
+        let offline = try #require(configuration.devices.first { $0.conditions.needsModel })
+        #expect(offline.conditions.presence == .online)
+        #expect(offline.conditions.periods.map(\.presence) == [.offline])
+        #expect(offline.conditions.periods.map { $0.until - $0.from } == [600_000])
         #expect(configuration.devices.contains { if case .unregistered = $0.state { true } else { false } })
     }
 

@@ -122,7 +122,7 @@ enum MCPToolbox {
         MCPTool(
             name: "set_device", title: "Set a device's state",
             description:
-                "Registers a device token or changes its registration: its app (topic), environment, locale, and state: active, unregistered (410 Unregistered, with unregisteredAt) or expired (410 ExpiredToken). PUT /v1/devices/{token}.",
+                "Registers a device token or changes its registration: its app (topic), environment, locale, and state: active, unregistered (410 Unregistered, with unregisteredAt) or expired (410 ExpiredToken); and what becomes of accepted pushes: presence (online, offline, lowPower; with for: \"10m\" or until), notifications (enabled, disabled), installed (false: 200s discarded, then 410 after uninstallGrace). PUT /v1/devices/{token}.",
             arguments: [
                 .init(
                     name: "token", schema: #"{"type":"string"}"#,
@@ -130,7 +130,7 @@ enum MCPToolbox {
                 .init(
                     name: "device", schema: #"{"type":"object"}"#,
                     description:
-                        "The body PUT /v1/devices/{token} takes, e.g. {\"topic\": \"com.example.app\", \"environment\": \"sandbox\", \"state\": \"unregistered\"}.",
+                        "The body PUT /v1/devices/{token} takes, e.g. {\"topic\": \"com.example.app\", \"environment\": \"sandbox\", \"state\": \"unregistered\"} or {\"presence\": \"offline\", \"for\": \"10m\"}.",
                     required: true),
             ],
             call: { arguments throws(MCPToolError) in
