@@ -252,7 +252,8 @@ public final class DeliveryStore: Sendable {
             }
             if !history.isEmpty {
                 state.judged[sequence] = history
-                if history.last?.state == .stored { state.unsettled.insert(sequence) }
+                // A restored record's push is held by nobody now: it cannot change any more.
+                if history.last?.state == .stored, restoredSequence == nil { state.unsettled.insert(sequence) }
             } else if var judgeable {
                 judgeable.push.sequence = sequence
                 judge(judgeable, in: &state)
