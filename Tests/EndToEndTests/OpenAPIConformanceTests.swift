@@ -85,7 +85,7 @@ import Testing
                 "--seed", seed,
                 "--no-color",
             ] + headers.flatMap { ["--header", $0] },
-            timeout: 150,
+            timeout: 300,
             environment: [
                 "SCHEMATHESIS_HOOKS": "schemathesis_hooks",
                 "PYTHONPATH": E2E.clientsDirectory,
