@@ -11,7 +11,7 @@ export type Scalar = string | number | boolean;
 /**
  * Matcher fields as in a query string: `token`, `tokenPrefix`, `topic`, `pushType`, `status`,
  * `reason`, `apnsId`, `collapseId`, `priority`, `environment`, `authMethod`, `connectionId`,
- * `faultId`, `channelId`, `outcome`, `kind`, `lint`, `"payload.<path>"`, `"headers.<name>"`,
+ * `faultId`, `channelId`, `outcome`, `kind`, `delivery`, `deliveryReason`, `lint`, `"payload.<path>"`, `"headers.<name>"`,
  * `"preview.<field>"`; a nested object is flattened, an array repeats the parameter.
  */
 export type Match = Record<string, Scalar | Scalar[] | ApiObject | null | undefined>;
@@ -82,7 +82,7 @@ export class AdminClient {
 
   devices(): Promise<ApiObject[]>;
   device(token: string): Promise<ApiObject>;
-  registerDevice(token: string, body?: { topic?: string; environment?: "sandbox" | "production"; locale?: string; state?: "active" | "unregistered" | "expired"; unregisteredAt?: number; expiredAt?: number }): Promise<ApiObject>;
+  registerDevice(token: string, body?: { topic?: string; environment?: "sandbox" | "production"; locale?: string; state?: "active" | "unregistered" | "expired"; unregisteredAt?: number; expiredAt?: number; presence?: "online" | "offline" | "lowPower"; until?: number; for?: Duration; periods?: { presence: "online" | "offline" | "lowPower"; from?: number; until?: number; for?: Duration }[]; notifications?: "enabled" | "disabled"; installed?: boolean; uninstalledAt?: number; uninstallGrace?: Duration; backgroundPushesPerHour?: number }): Promise<ApiObject>;
   deleteDevice(token: string): Promise<void>;
   unregisterDevice(token: string, body?: { unregisteredAt?: number }): Promise<ApiObject>;
   expireDevice(token: string, body?: { expiredAt?: number }): Promise<ApiObject>;

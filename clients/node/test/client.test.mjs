@@ -140,6 +140,32 @@ test("the clock moves a provider token's age", async () => {
   }
 });
 
+test("a phone saving power holds priority 5 until it stops, and a wait sees it delivered", async () => {
+  // A server of its own (issue 32; Apple: the apns-priority row of "Sending notification requests
+  // to APNs": priority 5 is delivered "based on power considerations").
+  const own = await startMock({ args: ["--clock", "manual"] });
+  try {
+    const token = newToken();
+    const authorization = `bearer ${providerToken()}`;
+    const device = await own.client.registerDevice(token, { presence: "lowPower", backgroundPushesPerHour: 2 });
+    assert.equal(device.presence, "lowPower");
+    assert.equal(device.backgroundPushesPerHour, 2);
+    const quiet = await pushToDevice(own, token, { aps: { alert: "later" } }, { authorization, "apns-priority": "5" });
+    const urgent = await pushToDevice(own, token, { aps: { alert: "now" } }, { authorization, "apns-priority": "10" });
+    assert.equal(quiet.status, 200);
+    assert.equal((await own.client.delivery(urgent.headers["apns-id"])).delivery.state, "delivered");
+    const held = await own.client.deliveries({ token, delivery: "stored" });
+    assert.deepEqual(held.map((r) => r.apnsId), [quiet.headers["apns-id"]]);
+    const waiting = own.client.wait({ token, delivery: "delivered", priority: 5, timeout: "5s" });
+    await own.client.registerDevice(token, { presence: "online" });
+    const [delivered] = await waiting;
+    assert.equal(delivered.apnsId, quiet.headers["apns-id"]);
+    await assert.rejects(own.client.registerDevice(token, { notifications: "muted" }), (error) => error.status === 400);
+  } finally {
+    await own.stop();
+  }
+});
+
 test("verify takes the expectations as an object", async () => {
   const token = newToken();
   await pushToDevice(mock, token, { aps: { alert: { title: "Welcome" } } });

@@ -121,6 +121,29 @@ def test_devices_unregistered_get_410(apns):
     assert apns.device(device)["state"] == "unregistered"
 
 
+def test_an_offline_device_gets_its_newest_push_when_it_comes_back():
+    # A server of its own, on a manual clock (issue 32; Apple: "Sending notification requests to
+    # APNs", apns-expiration and apns-collapse-id): an offline phone keeps one push per app.
+    with apns_mock.Mock(args=["--clock", "manual"]) as mock:
+        device = "ab" * 32
+        authorization = {"authorization": f"bearer {provider_token()}"}
+        registered = mock.client.register_device(device, presence="offline", for_="10m")
+        assert registered["presence"] == "online" and registered["periods"][0]["presence"] == "offline"
+        first = httpx_push(mock, device, {"aps": {"alert": "1-0"}}, headers=authorization)
+        second = httpx_push(mock, device, {"aps": {"alert": "2-0"}}, headers=authorization)
+        assert first.status_code == second.status_code == 200
+        assert mock.client.delivery(first.headers["apns-id"])["delivery"]["reason"] == "replaced"
+        assert mock.client.deliveries(delivery="stored")[0]["apnsId"] == second.headers["apns-id"]
+        mock.client.move_clock(advance="10m")
+        delivered = mock.client.wait(delivery="delivered", timeout="5s")
+        assert [r["apnsId"] for r in delivered] == [second.headers["apns-id"]]
+        gone = mock.client.register_device(device, installed=False, uninstall_grace="2m")
+        assert gone["installed"] is False and gone["uninstallGrace"] == "2m"
+        with pytest.raises(AdminError) as refused:
+            mock.client.register_device(device, presence="asleep")
+        assert refused.value.status == 400 and "presence" in refused.value.message
+
+
 def test_verify_takes_a_dict_and_a_yaml_file(apns, tmp_path):
     device = apns.token()
     httpx_push(apns, device, {"aps": {"alert": {"title": "Welcome"}}})

@@ -338,12 +338,25 @@ class Client:
 
     def register_device(self, token: str, *, topic: Optional[str] = None, environment: Optional[str] = None,
                         locale: Optional[str] = None, state: Optional[str] = None,
-                        unregistered_at: Optional[int] = None, expired_at: Optional[int] = None) -> Dict[str, Any]:
+                        unregistered_at: Optional[int] = None, expired_at: Optional[int] = None,
+                        presence: Optional[str] = None, until: Optional[int] = None, for_: Optional[Duration] = None,
+                        periods: Optional[List[Dict[str, Any]]] = None, notifications: Optional[str] = None,
+                        installed: Optional[bool] = None, uninstalled_at: Optional[int] = None,
+                        uninstall_grace: Optional[Duration] = None,
+                        background_pushes_per_hour: Optional[int] = None) -> Dict[str, Any]:
         """``PUT /v1/devices/{token}``: registers (or replaces) a device; every field optional
-        (``state``: ``active``, ``unregistered``, ``expired``)."""
+        (``state``: ``active``, ``unregistered``, ``expired``). What becomes of accepted pushes:
+        ``presence`` (``online``, ``offline``, ``lowPower``) with ``until`` (epoch ms) or ``for_``
+        (a duration: the body's ``for``), or ``periods``; ``notifications`` (``enabled``,
+        ``disabled``); ``installed`` (``False``: 200s discarded, then 410 after
+        ``uninstall_grace``); ``background_pushes_per_hour``."""
         body: Dict[str, Any] = {}
         for name, value in (("topic", topic), ("environment", environment), ("locale", locale), ("state", state),
-                            ("unregisteredAt", unregistered_at), ("expiredAt", expired_at)):
+                            ("unregisteredAt", unregistered_at), ("expiredAt", expired_at), ("presence", presence),
+                            ("until", until), ("for", None if for_ is None else _duration(for_)), ("periods", periods),
+                            ("notifications", notifications), ("installed", installed),
+                            ("uninstalledAt", uninstalled_at), ("uninstallGrace", None if uninstall_grace is None else _duration(uninstall_grace)),
+                            ("backgroundPushesPerHour", background_pushes_per_hour)):
             if value is not None:
                 body[name] = value
         return self._json("PUT", f"/v1/devices/{_quote_path(token)}", body=body)
@@ -476,7 +489,7 @@ class Client:
         ``refuse-tls`` (``count=N``). Server-wide: every client of the server sees it."""
         params: Params = []
         if for_ is not None:
-            params.append(("for", _duration(for_)))
+            params.append(("for", None if for_ is None else _duration(for_)))
         if count is not None:
             params.append(("count", str(count)))
         return self._json("POST", f"/v1/modes/{_quote_path(mode)}", params=params)
