@@ -112,7 +112,7 @@ public struct ExpectationVerifier: Sendable {
     /// The expectation's outcome on the matches followed so far.
     private func evaluate(_ expectation: DeliveryExpectation, _ matches: MatchFollowers) -> Outcome {
         guard let steps = expectation.steps else {
-            let matched = matches.sequences(expectation.match, after: 0)
+            let matched = matches.sequences(expectation, after: 0)
             return Outcome(expectation: expectation, passed: expectation.count.holds(matched.count), matched: matched)
         }
         var cursor: UInt64 = 0
@@ -124,7 +124,7 @@ public struct ExpectationVerifier: Sendable {
                 outcomes.append(Outcome(expectation: step, passed: false, matched: [], note: "not reached"))
                 continue
             }
-            let matched = matches.sequences(step.match, after: cursor)
+            let matched = matches.sequences(step, after: cursor)
             let holds = step.count.holds(matched.count)
             outcomes.append(Outcome(expectation: step, passed: holds, matched: matched))
             if !holds {

@@ -14,40 +14,58 @@ final class MatchFollowers: @unchecked Sendable {
         var sequences: [UInt64] = []
     }
 
-    private var followed: [DeliveryMatcher: Followed] = [:]
+    /// What is followed for one expectation: its matcher, and its `deliveredWithin`.
+    struct Key: Hashable {
+        var matcher: DeliveryMatcher
+        var deliveredWithin: Int64?
+
+        init(_ expectation: DeliveryExpectation) {
+            matcher = expectation.followedMatcher
+            deliveredWithin = expectation.deliveredWithin
+        }
+    }
+
+    private var followed: [Key: Followed] = [:]
+    /// The expectation each key stands for (what `counts` judges a record by).
+    private var judges: [Key: DeliveryExpectation] = [:]
 
     /// Follows every matcher of `expectations` (and of their steps) from the store's start.
     init(reader: DeliveryReader, expectations: [DeliveryExpectation]) {
         for expectation in expectations {
-            for matcher in [expectation.match] + (expectation.steps ?? []).map(\.match)
-            where followed[matcher] == nil {
-                followed[matcher] = Followed(
-                    follower: reader.follower(DeliveryQuery(matcher: matcher, limit: 10_000), after: 0))
+            for each in [expectation] + (expectation.steps ?? []) where each.steps == nil {
+                let key = Key(each)
+                guard followed[key] == nil else { continue }
+                judges[key] = each
+                followed[key] = Followed(
+                    follower: reader.follower(DeliveryQuery(matcher: key.matcher, limit: 10_000), after: 0))
             }
         }
     }
 
     /// Reads what arrived, or was answered, since the last call.
     func advance() {
-        for matcher in Array(followed.keys) {
-            guard var entry = followed[matcher] else { continue }
+        for key in Array(followed.keys) {
+            guard var entry = followed[key], let judge = judges[key] else { continue }
+            func counted(_ records: [DeliveryRecord]) -> [UInt64] {
+                records.filter { judge.counts($0, receivedAt: $0.receivedAt) }.map(\.sequence)
+            }
             while true {
                 let step = entry.follower.advance(limit: 10_000)
-                entry.sequences += step.new.map(\.sequence)
+                entry.sequences += counted(step.new)
                 if !step.completed.isEmpty {
                     let known = Set(entry.sequences)
-                    let added = step.completed.map(\.sequence).filter { !known.contains($0) }
+                    let added = counted(step.completed).filter { !known.contains($0) }
                     if !added.isEmpty { entry.sequences = (entry.sequences + added).sorted() }
                 }
                 if step.new.count < 10_000 { break }
             }
-            followed[matcher] = entry
+            followed[key] = entry
         }
     }
 
-    /// The sequence numbers `matcher` matched after `cursor`, oldest first.
-    func sequences(_ matcher: DeliveryMatcher, after cursor: UInt64) -> [UInt64] {
-        let all = followed[matcher]?.sequences ?? []
+    /// The sequence numbers `expectation` counts after `cursor`, oldest first.
+    func sequences(_ expectation: DeliveryExpectation, after cursor: UInt64) -> [UInt64] {
+        let all = followed[Key(expectation)]?.sequences ?? []
         guard cursor > 0 else { return all }
         let start = all.firstIndex { $0 > cursor } ?? all.endIndex
         return Array(all[start...])

@@ -68,6 +68,10 @@ public struct DeliveryExpectation: Sendable, Hashable {
     public var count: Count
     /// How long to wait for the expectation to hold (seconds); `nil`: judged at once.
     public var within: Double?
+    /// `deliveredWithin`: a matching record counts only once it was delivered to the device at
+    /// most this long (milliseconds, the mock clock) after it was received (issue 32: "the
+    /// alert reaches the phone within 15 minutes", whatever it was stored for meanwhile).
+    public var deliveredWithin: Int64?
     /// `inOrder: true`: these expectations must be met one after the other. Each step counts
     /// only the records after the record that satisfied the step before it (its `minimum`-th
     /// match); a step with no minimum (`none`, `atMost`) moves nothing.
@@ -75,17 +79,35 @@ public struct DeliveryExpectation: Sendable, Hashable {
 
     public init(
         name: String, match: DeliveryMatcher = DeliveryMatcher(), count: Count = .atLeast(1), within: Double? = nil,
-        steps: [DeliveryExpectation]? = nil
+        steps: [DeliveryExpectation]? = nil, deliveredWithin: Int64? = nil
     ) {
         self.name = name
         self.match = match
         self.count = count
         self.within = within
         self.steps = steps
+        self.deliveredWithin = deliveredWithin
+    }
+
+    /// What the expectation's records must match: `match`, and `delivery: delivered` when it
+    /// has a `deliveredWithin` (a follower of it is then woken when a held push is delivered).
+    public var followedMatcher: DeliveryMatcher {
+        guard deliveredWithin != nil else { return match }
+        var matcher = match
+        matcher.append(.delivery(.delivered))
+        return matcher
+    }
+
+    /// Whether `record` counts: it matched `followedMatcher`, and, with `deliveredWithin`, was
+    /// delivered at most that long after it was received.
+    public func counts(_ record: some DeliveryFacts, receivedAt: Int64) -> Bool {
+        guard let deliveredWithin else { return true }
+        guard let delivery = record.matchDelivery, delivery.state == .delivered else { return false }
+        return delivery.at - receivedAt <= deliveredWithin
     }
 
     /// The fields an expectation object may have.
-    public static let fieldNames = ["name", "match", "count", "within", "inOrder", "steps"]
+    public static let fieldNames = ["name", "match", "count", "within", "deliveredWithin", "inOrder", "steps"]
 
     /// Reads an expectation object.
     /// - Parameter location: its key path, for messages (`expect[2]`).
@@ -130,6 +152,15 @@ public struct DeliveryExpectation: Sendable, Hashable {
             }
             self.within = seconds
         }
+        if let limit = json["deliveredWithin"] {
+            guard case .string(let text) = limit, let seconds = DurationText.seconds(text), seconds <= 366 * 86_400
+            else {
+                throw MatcherError(
+                    .invalidValue, field: "\(location).deliveredWithin", naming: .path,
+                    "must be a duration such as 30s or 15m: how long after it was sent a push must reach the device")
+            }
+            deliveredWithin = Int64((seconds * 1000).rounded())
+        }
         count =
             try json["count"].map { value throws(MatcherError) in try Self.count(value, at: "\(location).count") }
             ?? .atLeast(1)
@@ -150,6 +181,11 @@ public struct DeliveryExpectation: Sendable, Hashable {
                     "has inOrder: true, so its match and count go in each of its steps, not beside them")
             }
             var steps: [DeliveryExpectation] = []
+            guard deliveredWithin == nil else {
+                throw MatcherError(
+                    .invalidValue, field: "\(location).deliveredWithin", naming: .path,
+                    "goes in each step of an inOrder group, not beside its steps")
+            }
             for (index, element) in elements.enumerated() {
                 var step = try DeliveryExpectation(
                     json: element, at: "\(location).steps[\(index)]", defaultName: "step \(index + 1)")
@@ -219,6 +255,9 @@ public struct DeliveryExpectation: Sendable, Hashable {
             members.append(("count", count.json))
         }
         if let within { members.append(("within", .string(DurationText.format(seconds: within)))) }
+        if let deliveredWithin {
+            members.append(("deliveredWithin", .string(DurationText.format(seconds: Double(deliveredWithin) / 1000))))
+        }
         return .object(members)
     }
 

@@ -43,6 +43,35 @@ import Testing
         await executor.shutdown()
     }
 
+    /// `deliveredWithin` (issue 32): a push stored while the device was offline counts once it
+    /// is delivered, and only if that was soon enough after it was sent (mock time); a push to a
+    /// device with no state is delivered when answered.
+    @Test func deliveredWithinCountsOnlyPushesDeliveredSoonEnough() async throws {
+        let store = DeliveryStore()
+        let executor = AdminExecutor()
+        let verifier = ExpectationVerifier(
+            reader: DeliveryReader(store: store, analyses: PayloadAnalyses()), executor: executor)
+        let soon = try Self.expectation(
+            #"{"name":"soon","match":{"token":"\#(Self.token)"},"deliveredWithin":"10m","count":{"exactly":1}}"#)
+        let fast = try Self.expectation(
+            #"{"name":"fast","match":{"token":"\#(Self.token)"},"deliveredWithin":"1m","count":{"exactly":1}}"#)
+        store.setDeviceConditions(DeviceConditions(presence: .offline), of: Self.token, now: 0)
+        store.append(Self.record(status: 200))
+        var outcomes = try await verifier.verify([soon, fast])
+        #expect(outcomes.map(\.passed) == [false, false], "stored: not delivered yet")
+        store.setDeviceConditions(.standard, of: Self.token, now: 5 * 60_000)
+        outcomes = try await verifier.verify([soon, fast])
+        #expect(outcomes.map(\.passed) == [true, false], "delivered five minutes after it was sent")
+        #expect(outcomes[0].matched == [1])
+        // Another device, no state: delivered when answered (2 ms after it was received).
+        let other = String(repeating: "cd", count: 8)
+        store.append(Self.record(status: 200, token: other))
+        let instant = try Self.expectation(
+            #"{"name":"instant","match":{"token":"\#(other)"},"deliveredWithin":"10ms"}"#)
+        #expect(try await verifier.verify([instant])[0].passed)
+        await executor.shutdown()
+    }
+
     @Test func nearMissesRankByConditionsSatisfied() async throws {
         let store = DeliveryStore()
         let executor = AdminExecutor()

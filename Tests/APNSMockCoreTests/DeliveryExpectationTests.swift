@@ -37,6 +37,19 @@ struct ExpectationTests {
         #expect(throws: MatcherError.self) { try Self.parse(#"[{"name":"a","match":{},"count":{"atMost":1.5}}]"#) }
     }
 
+    /// `deliveredWithin` (issue 32): read as milliseconds, written back as a duration, and the
+    /// followed matcher asks for delivered pushes.
+    @Test func deliveredWithinIsReadWrittenAndFollowed() throws {
+        let list = try Self.parse(
+            #"[{"name":"a","match":{"collapseId":"score"},"deliveredWithin":"15m"},{"name":"b","match":{}}]"#)
+        #expect(list[0].deliveredWithin == 900_000)
+        #expect(list[0].followedMatcher.conditions == [.collapseID("score"), .delivery(.delivered)])
+        #expect(list[1].deliveredWithin == nil && list[1].followedMatcher == list[1].match)
+        #expect(list[0].json["deliveredWithin"] == .string("15m"))
+        #expect(
+            try Self.parse(list.map(\.json).reduce("[") { $0 + ($0 == "[" ? "" : ",") + $1.jsonText } + "]") == list)
+    }
+
     @Test func inOrderStepsInheritTheWindow() throws {
         let list = try Self.parse(
             #"[{"name":"flow","inOrder":true,"within":"2s","steps":[{"match":{"status":410}},{"name":"quiet","match":{"status":200},"count":{"none":true}}]}]"#
@@ -60,6 +73,12 @@ struct ExpectationTests {
         (#"[{"name":"a","steps":[{"name":"s","match":{}}]}]"#, "expect[0].steps needs inOrder: true"),
         (#"[{"name":"a","match":{"tokn":"x"}}]"#, "unknown matcher field 'expect[0].match.tokn'"),
         (#"{"name":"a"}"#, "expect must be a list"),
+        (#"[{"name":"a","match":{},"deliveredWithin":"later"}]"#, "expect[0].deliveredWithin must be a duration"),
+        (#"[{"name":"a","match":{},"deliveredWithin":60}]"#, "expect[0].deliveredWithin must be a duration"),
+        (
+            #"[{"name":"a","inOrder":true,"deliveredWithin":"1m","steps":[{"match":{}}]}]"#,
+            "expect[0].deliveredWithin goes in each step"
+        ),
     ])
     func errorsNameTheKeyPath(_ json: String, _ message: String) throws {
         #expect {
