@@ -66,8 +66,10 @@ public struct DeviceView: Sendable, Hashable {
         public var sequence: UInt64
         /// `nil` when its record is no longer stored.
         public var apnsID: String?
+        /// The record's topic; when the record is no longer stored, the push's storage slot (its
+        /// topic, or for a broadcast's delivery its channel), the only name left.
         public var topic: String?
-        /// For a broadcast's delivery, its channel.
+        /// For a broadcast's delivery, its channel (known while its record is stored).
         public var channelID: String?
         public var cause: DeliveryInbox.Held.Cause
         /// When APNs started holding it, epoch ms.
