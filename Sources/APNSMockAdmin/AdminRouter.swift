@@ -44,6 +44,7 @@ public enum AdminRouter {
         let routes = UnmatchedRouteMiddleware.Routes()
         router.add(middleware: UnmatchedRouteMiddleware(routes: routes))
         RegistryRoutes.add(to: router, registry: registry, now: now)
+        DeviceViewRoutes.add(to: router, reader: reader, executor: executor, now: now)
         ChannelRoutes.add(to: router, registry: registry, now: now)
         FaultRoutes.add(
             to: router,

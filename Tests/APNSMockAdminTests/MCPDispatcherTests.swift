@@ -98,6 +98,8 @@ import Testing
         ("add_fault", #"{"rule":{"id":"a/b","action":{"hang":{}}},"replace":true}"#, "PUT /v1/faults/a%2Fb"),
         ("delete_fault", #"{"id":"outage"}"#, "DELETE /v1/faults/outage"),
         ("set_device", #"{"token":"ABCD","device":{"state":"expired"}}"#, "PUT /v1/devices/ABCD"),
+        ("device_notifications", #"{"token":"ABCD"}"#, "GET /v1/devices/ABCD/notifications"),
+        ("device_notifications", #"{"token":"abcd","limit":5}"#, "GET /v1/devices/abcd/notifications?limit=5"),
         ("provider_report", #"{"window":"10m"}"#, "GET /v1/report?window=10m"),
         ("verify", #"{"expectations":[{"name":"n","match":{"status":200}}]}"#, "POST /v1/verify"),
         ("reset", #"{"closeConnections":true}"#, "POST /v1/reset?closeConnections=true"),

@@ -47,6 +47,15 @@ import Testing
         try await E2E.withMock { mock in try await Self.runScript(mock, ["--part", "broadcast"]) }
     }
 
+    /// The Device tab: a push to a device registered offline is listed under "Stored by APNs";
+    /// set online from the page, the device shows it with its preview title and badge; a newer
+    /// push with its collapse id replaces it; the registry sets presence keeping the device's
+    /// topic; an unknown token has an empty view, a malformed one the API's words.
+    @Test(.enabled(if: enabled, "needs APNS_MOCK_PYTHON with playwright and /usr/bin/chromium (make test-deps)"))
+    func theDeviceViewShowsWhatReachedTheDevice() async throws {
+        try await E2E.withMock { mock in try await Self.runScript(mock, ["--part", "device"]) }
+    }
+
     /// With `--admin-token` the page asks for the token, then streams with it, and keeps it
     /// across a reload (session storage); from `#token=…` too, which leaves the address and keeps
     /// a filter given beside it.

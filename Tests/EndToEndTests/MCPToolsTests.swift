@@ -44,12 +44,16 @@ import Testing
             #expect(steps["initialize"]?["server"] as? String == "apns-mock", "\(output.stdout)\(output.stderr)")
             #expect(
                 steps["list"]?["tools"] as? [String] == [
-                    "add_fault", "delete_fault", "explain_delivery", "list_deliveries", "list_faults",
+                    "add_fault", "delete_fault", "device_notifications", "explain_delivery", "list_deliveries",
+                    "list_faults",
                     "provider_report",
                     "reset", "server_info", "set_device", "verify", "wait_for_deliveries",
                 ])
             #expect(structured("server_info")["apnsUrl"] as? String == mock.endpoints.apnsURL)
             #expect((structured("list_deliveries")["deliveries"] as? [Any])?.count == 2)
+            // What the device shows: the accepted push, not the refused one.
+            let shown = structured("device_notifications")["notifications"] as? [[String: Any]]
+            #expect(shown?.map { $0["apnsId"] as? String } == [accepted], "\(structured("device_notifications"))")
             #expect(isError("wait_for_deliveries") == false)
             #expect(
                 (structured("wait_for_deliveries")["deliveries"] as? [[String: Any]])?.first?["apnsId"] as? String
@@ -105,7 +109,7 @@ import Testing
                 """
             let output = try await E2E.run(python, ["-c", script, mock.endpoints.adminURL], timeout: 60)
             #expect(output.status == 0, "\(output.stderr)")
-            #expect(output.stdout == "11 False GET /v1/faults → 200\n", "\(output.stdout)\(output.stderr)")
+            #expect(output.stdout == "12 False GET /v1/faults → 200\n", "\(output.stdout)\(output.stderr)")
         }
     }
 }

@@ -86,6 +86,8 @@ export class AdminClient {
   deleteDevice(token: string): Promise<void>;
   unregisterDevice(token: string, body?: { unregisteredAt?: number }): Promise<ApiObject>;
   expireDevice(token: string, body?: { expiredAt?: number }): Promise<ApiObject>;
+  /** `GET /v1/devices/{token}/notifications`: what the device's user sees now (`notifications`, newest first, one per collapse id; `badges`; `liveActivities`) and what APNs holds for it (`stored`). */
+  deviceNotifications(token: string, options?: { limit?: number }): Promise<ApiObject>;
 
   channels(query?: { bundleId?: string; environment?: "sandbox" | "production"; token?: string }): Promise<ApiObject[]>;
   createChannel(body: { bundleId: string; environment: "sandbox" | "production"; messageStoragePolicy?: 0 | 1; pushType?: string; channelId?: string }): Promise<ApiObject>;

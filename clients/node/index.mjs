@@ -277,6 +277,9 @@ export class AdminClient {
   async deleteDevice(token) { await this.#send("DELETE", `/v1/devices/${seg(token)}`); }
   unregisterDevice(token, body) { return this.#json("POST", `/v1/devices/${seg(token)}/unregister`, { body }); }
   expireDevice(token, body) { return this.#json("POST", `/v1/devices/${seg(token)}/expire`, { body }); }
+  deviceNotifications(token, { limit } = {}) {
+    return this.#json("GET", `/v1/devices/${seg(token)}/notifications`, { query: limit === undefined ? undefined : { limit } });
+  }
 
   // channels
   async channels(query = {}) { return (await this.#json("GET", "/v1/channels", { query })).channels; }

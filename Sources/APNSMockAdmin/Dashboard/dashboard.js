@@ -34,6 +34,9 @@
     devices: new Map(),  // token -> locale, from GET /v1/devices
     tab: "deliveries",
     tokenAsked: false,
+    device: "",          // the token the Device tab shows
+    deviceShown: "",     // the view last drawn (JSON), so that an unchanged poll redraws nothing
+    presenceChanges: 0,  // bumped by each presence a user sets: a view read before it is stale
   };
 
   // MARK: helpers
@@ -767,6 +770,7 @@
     if (name === "faults") return Promise.all([loadFaults(), loadModes(), loadBehaviors()]);
     if (name === "connections") return loadConnections();
     if (name === "registry") return loadRegistry();
+    if (name === "device") return loadDevice();
     return Promise.resolve();
   }
 
@@ -990,11 +994,187 @@
         api("GET", "/v1/keys"), loadDevices(), api("GET", "/v1/channels"),
       ]);
       $("key-table").replaceChildren(objectTable(keys.keys || [], ["keyId", "teamId"], "provider keys"));
-      $("device-table").replaceChildren(objectTable(devices, ["token", "topic", "environment", "state"], "devices"));
+      $("device-table").replaceChildren(deviceTable(devices));
       $("channel-table").replaceChildren(objectTable(channels.channels || [], ["channelId", "bundleId"], "channels"));
     } catch (error) {
       say($("problem"), error.message);
     }
+  }
+
+  /** The registered devices, each with its conditions, a presence to set and a link to its view. */
+  function deviceTable(devices) {
+    if (!devices.length) return el("p", { class: "help", text: "No devices registered: PUT /v1/devices/{token} registers one." });
+    const columns = ["token", "topic", "environment", "state", "presence", "notifications", "installed"];
+    return el("table", {},
+      el("caption", { class: "visually-hidden", text: "devices" }),
+      el("thead", {}, el("tr", {}, columns.map((name) => el("th", { scope: "col", text: name })), el("th", { scope: "col", text: "view" }))),
+      el("tbody", {}, devices.map((device) => el("tr", { "data-token": device.token },
+        columns.map((name) => {
+          if (name !== "presence") return el("td", {}, el("code", { text: text(device[name]) }));
+          const select = el("select", {
+            "aria-label": `Presence of device ${shortToken(device.token)}`, "data-presence-of": device.token,
+            onchange: async (event) => {
+              try {
+                await setPresence(device.token, event.target.value);
+                say($("device-table-error"), "");
+              } catch (error) {
+                say($("device-table-error"), error.message);
+              }
+              await loadRegistry();
+            },
+          }, ["online", "offline", "lowPower"].map((presence) => el("option", { value: presence, text: presence })));
+          select.value = device.presence || "online";
+          const scheduled = (device.periods || []).length ? el("span", { class: "help", text: ` +${device.periods.length} scheduled` }) : null;
+          return el("td", {}, select, scheduled);
+        }),
+        el("td", {}, el("button", {
+          type: "button", "aria-label": `Show what device ${shortToken(device.token)} shows`, text: "Show",
+          onclick: () => showDevice(device.token),
+        }))))));
+  }
+
+  /**
+   * Sets a device's presence with `PUT /v1/devices/{token}`: the registration as it is (the route
+   * replaces the whole device), its scheduled periods dropped, the new presence; an unknown device
+   * is registered with that presence alone.
+   */
+  async function setPresence(token, presence) {
+    state.presenceChanges += 1;
+    const path = `/v1/devices/${encodeURIComponent(token)}`;
+    let body = { presence };
+    try {
+      body = Object.assign({}, await api("GET", path), { presence });
+      delete body.token;
+      delete body.periods;
+    } catch (error) {
+      if (error.status !== 404) throw error;
+    }
+    try {
+      await api("PUT", path, body);
+      announce(`Device ${shortToken(token)} is ${presence}.`);
+    } finally {
+      state.presenceChanges += 1;
+    }
+  }
+
+  // MARK: the device view
+
+  const DEVICE_POLL_MS = 1000;
+
+  /** Opens the Device tab on `token`. */
+  function showDevice(token) {
+    state.device = token.trim().toLowerCase();
+    state.deviceShown = "";
+    $("device-token").value = state.device;
+    selectTab("device", false);
+  }
+
+  async function loadDevice() {
+    const token = state.device;
+    if (!token) return show($("device-view"), false);
+    const changes = state.presenceChanges;
+    let view;
+    try {
+      view = await newestGET("device", `/v1/devices/${encodeURIComponent(token)}/notifications`);
+    } catch (error) {
+      state.deviceShown = "";
+      show($("device-view"), false);
+      return say($("device-error"), error.message);
+    }
+    if (!view || token !== state.device || changes !== state.presenceChanges) return;
+    say($("device-error"), "");
+    const json = JSON.stringify(view);
+    if (json === state.deviceShown) return;
+    state.deviceShown = json;
+    renderDevice(view);
+  }
+
+  function appOf(item) {
+    return (item.topic || "").replace(/\.push-type\.[a-z]+$/, "") || (item.channelId ? "broadcast" : "(no topic)");
+  }
+
+  /** One banner of the device view: a notification, a held push or a Live Activity. */
+  function viewCard(item, { className, title, when, chips, contentState }) {
+    const preview = item.preview || {};
+    const app = appOf(item);
+    const stateList = el("dl", { class: "card-state" });
+    for (const [key, value] of Object.entries(contentState && typeof contentState === "object" ? contentState : {})) {
+      stateList.append(el("dt", { text: key }), el("dd", { text: text(value) }));
+    }
+    return el("li", { class: "card-item", "data-sequence": item.sequence },
+      el("article", { class: `card ${className}`, "data-sequence": item.sequence, "data-apns-id": item.apnsId || "" },
+        el("div", { class: "card-head" },
+          el("span", { class: "app-icon", "aria-hidden": "true" },
+            el("span", { class: "app-letter", text: (app.split(".").pop() || "?").charAt(0).toUpperCase() })),
+          el("span", { class: "app-name", text: app }),
+          el("time", { class: "card-time", datetime: new Date(when).toISOString(), text: time(when) })),
+        el("h3", { class: "card-title", text: title !== undefined ? title : preview.title || "" }),
+        el("p", { class: "card-subtitle", text: preview.subtitle || "" }),
+        el("p", { class: "card-body", text: preview.body || "" }),
+        stateList.childElementCount ? stateList : null,
+        el("p", { class: "card-chips" }, chips.filter(Boolean))));
+  }
+
+  function renderDevice(view) {
+    show($("device-view"), true);
+    $("device-title").textContent = `Device ${shortToken(view.token)}`;
+    $("device-title").title = view.token;
+    const conditions = view.conditions;
+    $("device-conditions").textContent = `${conditions.presence}; notifications ${conditions.notifications}; ${conditions.installed ? "installed" : "not installed"}; as of ${time(view.now)}`;
+    if (document.activeElement !== $("device-presence")) $("device-presence").value = conditions.presence;
+
+    const shown = view.notifications.length;
+    $("device-notification-count").textContent = view.notificationCount === 0
+      ? "Nothing shown yet: only delivered alert pushes show."
+      : `${view.notificationCount} shown, newest first${view.notificationCount > shown ? ` (the newest ${shown} listed)` : ""}.`;
+    $("device-notifications").replaceChildren(...view.notifications.map((item) => viewCard(item, {
+      className: "shown", when: item.deliveredAt,
+      chips: [
+        item.collapseId ? chip(`collapse id: ${item.collapseId}`) : null,
+        item.replaced ? chip(`replaced ${item.replaced} older`) : null,
+        item.preview && item.preview.sound ? chip(`sound: ${item.preview.sound.name || "(none)"}`) : null,
+      ],
+    })));
+
+    const badges = Object.entries(view.badges);
+    $("device-badges").replaceChildren(badges.length
+      ? el("ul", { class: "badge-list" }, badges.map(([topic, badge]) => el("li", { "data-topic": topic },
+        el("span", { class: "app-icon", "aria-hidden": "true" },
+          el("span", { class: "app-letter", text: (topic.split(".").pop() || "?").charAt(0).toUpperCase() }),
+          Number.isInteger(badge) && badge > 0 ? el("span", { class: "badge", text: String(badge) }) : null),
+        el("span", { text: `${topic}: ${badge === null ? "no badge" : badge}` }))))
+      : el("p", { class: "empty", text: "No badge: no push delivered set one." }));
+
+    $("device-activities").replaceChildren(...(view.liveActivities.length ? view.liveActivities.map((activity) => viewCard(activity, {
+      className: activity.ended ? "ended" : "activity", when: activity.updatedAt, contentState: activity.contentState,
+      title: `Live Activity${activity.ended ? " (ended)" : ""}`,
+      chips: [
+        chip(`event: ${activity.event}`),
+        activity.channelId ? chip(`channel ${activity.channelId}`) : null,
+        activity.stale ? chip("stale", "critical") : null,
+        activity.dismissed ? chip("dismissed") : null,
+        activity.ended && !activity.dismissed && activity.dismissalDate ? chip(`dismissed at ${time(activity.dismissalDate, true)}`) : null,
+        chip(`${activity.pushes} push${activity.pushes === 1 ? "" : "es"}`),
+      ],
+    })) : [el("li", { class: "empty", text: "No Live Activity." })]));
+
+    $("device-stored").replaceChildren(...(view.stored.length ? view.stored.map((item) => viewCard(item, {
+      className: "stored", when: item.storedAt,
+      title: item.preview && (item.preview.title || item.preview.body) ? undefined : "(nothing to show)",
+      chips: [
+        chip(`held: ${item.cause}`),
+        chip(`until ${time(item.until, true)}`),
+        item.channelId ? chip(`channel ${item.channelId}`) : null,
+      ],
+    })) : [el("li", { class: "empty", text: "APNs holds nothing for this device." })]));
+  }
+
+  let devicePolling = false;
+  /** Every second while the Device tab is on screen: the view again (an unchanged one is not redrawn). */
+  async function pollDevice() {
+    if (devicePolling || state.tab !== "device" || !state.device || document.visibilityState !== "visible") return;
+    devicePolling = true;
+    try { await loadDevice(); } finally { devicePolling = false; }
   }
 
   // MARK: start
@@ -1077,6 +1257,22 @@
     $("faults-clear").addEventListener("click", clearFaults);
     for (const id of ["mode-shutdown", "mode-unavailable", "mode-refuse-tls"]) $(id).addEventListener("change", toggleMode);
     $("behavior-form").addEventListener("submit", addBehavior);
+    $("device-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      showDevice($("device-token").value);
+    });
+    $("device-presence").addEventListener("change", async (event) => {
+      const token = state.device;
+      try {
+        await setPresence(token, event.target.value);
+        say($("device-error"), "");
+      } catch (error) {
+        say($("device-error"), error.message);
+      }
+      state.deviceShown = "";
+      await loadDevice();
+    });
+    setInterval(pollDevice, DEVICE_POLL_MS);
     for (const button of document.querySelectorAll("[data-refresh]")) {
       button.addEventListener("click", () => loadPanel(button.dataset.refresh === "registry" ? "registry" : "connections"));
     }

@@ -139,6 +139,24 @@ enum MCPToolbox {
                     body: try arguments.object("device"))
             }),
         MCPTool(
+            name: "device_notifications", title: "What a device shows",
+            description:
+                "What a device's user sees now: the notifications delivered to it (newest first, one per collapse id), each app's badge, its Live Activities, and what APNs still holds for it (stored while offline or saving power), with the device's presence. GET /v1/devices/{token}/notifications.",
+            arguments: [
+                .init(
+                    name: "token", schema: #"{"type":"string"}"#,
+                    description: "The device token (hex, any case).", required: true),
+                .init(
+                    name: "limit", schema: #"{"type":"integer","minimum":1,"maximum":10000}"#,
+                    description: "At most this many notifications, the newest (default 100)."),
+            ],
+            call: { arguments throws(MCPToolError) in
+                let limit = try arguments.integer("limit")
+                return AdminCall(
+                    .get, "/v1/devices/" + AdminCall.encode(try arguments.string("token") ?? "") + "/notifications",
+                    query: limit.map { [.init(name: "limit", value: "\($0)")] } ?? [])
+            }),
+        MCPTool(
             name: "provider_report", title: "Provider report",
             description:
                 "How the provider behaved: retries of refused pushes, pushes to tokens after 410, token churn, connection habits, with examples. GET /v1/report.",

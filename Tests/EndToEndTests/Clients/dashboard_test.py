@@ -2,11 +2,13 @@
 through httpx over HTTP/2 as a provider sends them; the checks read what the page shows.
 
 usage: python dashboard_test.py ADMIN_URL APNS_PORT CA_FILE PROVIDER_JWT
-           [--admin-token TOKEN] [--channels-port PORT] [--part deliveries|broadcast]
+           [--admin-token TOKEN] [--channels-port PORT] [--part deliveries|broadcast|device]
 
 --part broadcast (on a mock no one has pushed to yet) checks the list before its first answer,
 broadcasts, their deliveries and channel operations, and the address's fragment (#filter=…,
-#record=…); --part deliveries (the default) the cards, the filter, the keyboard and the panels.
+#record=…); --part deliveries (the default) the cards, the filter, the keyboard and the panels;
+--part device the Device tab (what a device shows, and what APNs holds for it) and the registry's
+presence.
 
 Prints one JSON line per step ({"step": …, "seconds": …}); exits 1 with the reason on stderr when
 a check fails, 3 when playwright or chromium is missing (the Swift test decides whether that fails).
@@ -439,6 +441,85 @@ def check_token(page, provider, token):
     step("token", started)
 
 
+def check_device(page, provider, admin_url):
+    """The Device tab: a push to an offline device is listed as stored, then shown once the device
+    is online; two pushes with one collapse id show as one; the registry sets presence."""
+    started = time.monotonic()
+    admin = httpx.Client(base_url=admin_url, timeout=10)
+    device = secrets.token_hex(32)
+    nonce = secrets.token_hex(3)
+    answer = admin.put(f"/v1/devices/{device}", json={"topic": "com.example.app", "presence": "offline"})
+    assert answer.status_code == 201, f"PUT /v1/devices answered {answer.status_code}: {answer.text}"
+
+    # The registry lists the device offline, and opens its view.
+    page.click("#tab-registry")
+    row = page.locator(f'#device-table tr[data-token="{device}"]')
+    expect(row.locator("select")).to_have_value("offline")
+    row.get_by_role("button", name="Show").click()
+    expect(page.locator("#panel-device")).to_be_visible()
+    expect(page.locator("#device-token")).to_have_value(device)
+    expect(page.locator("#device-conditions")).to_contain_text("offline")
+    expect(page.locator("#device-presence")).to_have_value("offline")
+    expect(page.locator("#device-notifications .card")).to_have_count(0)
+    expect(page.locator("#device-stored")).to_contain_text("APNs holds nothing")
+
+    # A push while offline: accepted (200), held by APNs, not shown.
+    kickoff = f"Kickoff {nonce}"
+    expect_status(provider.push(device, {"aps": {"alert": {"title": kickoff, "body": "0-0"}, "badge": 1}},
+                                apns_collapse_id="score"), 200)
+    stored = page.locator("#device-stored .card")
+    expect(stored).to_have_count(1, timeout=5_000)
+    expect(stored.locator(".card-title")).to_have_text(kickoff)
+    expect(stored).to_contain_text("held: offline")
+    expect(page.locator("#device-notifications .card")).to_have_count(0)
+    step("device: stored", started)
+
+    # Online: the stored push is delivered and shown with its preview, and its badge.
+    page.select_option("#device-presence", "online")
+    shown = page.locator("#device-notifications .card")
+    expect(shown).to_have_count(1, timeout=5_000)
+    expect(shown.locator(".card-title")).to_have_text(kickoff)
+    expect(shown.locator(".card-body")).to_have_text("0-0")
+    expect(page.locator("#device-stored .card")).to_have_count(0)
+    expect(page.locator("#device-conditions")).to_contain_text("online")
+    expect(page.locator("#device-badges")).to_contain_text("com.example.app: 1")
+    registered = admin.get(f"/v1/devices/{device}").json()
+    assert registered["presence"] == "online" and registered["topic"] == "com.example.app", registered
+    step("device: online", started)
+
+    # A newer push with the same collapse id replaces the shown one (polled, within seconds).
+    goal = f"Goal {nonce}"
+    expect_status(provider.push(device, {"aps": {"alert": {"title": goal, "body": "1-0"}, "badge": 2}},
+                                apns_collapse_id="score"), 200)
+    expect(shown.locator(".card-title")).to_have_text([goal], timeout=5_000)
+    expect(shown).to_contain_text("replaced 1 older")
+    expect(page.locator("#device-badges")).to_contain_text("com.example.app: 2")
+    other = f"Other {nonce}"
+    expect_status(provider.push(device, {"aps": {"alert": {"title": other}}}), 200)
+    expect(shown.locator(".card-title")).to_have_text([other, goal], timeout=5_000)
+    step("device: collapse", started)
+
+    # The registry's presence: a PUT that keeps the device's topic.
+    page.click("#tab-registry")
+    row.locator("select").select_option("lowPower")
+    expect(page.locator("#announcer")).to_have_text(re.compile("is lowPower"))
+    registered = admin.get(f"/v1/devices/{device}").json()
+    assert registered["presence"] == "lowPower" and registered["topic"] == "com.example.app", registered
+
+    # A token typed: an unknown one has an empty view; a malformed one is the API's words.
+    page.click("#tab-device")
+    expect(page.locator("#device-conditions")).to_contain_text("lowPower")
+    page.fill("#device-token", secrets.token_hex(32))
+    page.press("#device-token", "Enter")
+    expect(page.locator("#device-notification-count")).to_have_text(re.compile("Nothing shown yet"))
+    expect(page.locator("#device-notifications .card")).to_have_count(0)
+    page.fill("#device-token", "not-a-token")
+    page.press("#device-token", "Enter")
+    expect(page.locator("#device-error")).to_contain_text("path parameter 'token'")
+    admin.close()
+    step("device", started)
+
+
 def main():
     admin_url, apns_port, ca_file, jwt, *rest = sys.argv[1:]
     options = dict(zip(rest[::2], rest[1::2]))
@@ -467,6 +548,8 @@ def main():
         elif part == "broadcast":
             check_broadcast(page, provider, admin_url, channels_port)
             check_fragment(page, admin_url)
+        elif part == "device":
+            check_device(page, provider, admin_url)
         else:
             device = check_deliveries(page, provider)
             check_faults(page, provider, device)

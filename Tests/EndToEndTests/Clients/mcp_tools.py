@@ -53,6 +53,7 @@ async def main():
                 print(json.dumps({"step": "list", "tools": sorted(t.name for t in tools.tools)}), flush=True)
                 emit("server_info", await session.call_tool("server_info", {}))
                 emit("list_deliveries", await session.call_tool("list_deliveries", {"match": {"token": DEVICE}}))
+                emit("device_notifications", await session.call_tool("device_notifications", {"token": DEVICE}))
                 emit(
                     "wait_for_deliveries",
                     await session.call_tool(

@@ -205,6 +205,27 @@ test("devices and channels: an unregistered device gets 410; a broadcast reaches
   await mock.client.deleteChannel(channel.channelId);
 });
 
+test("deviceNotifications: stored while offline, shown once online, one per collapse id", async () => {
+  const device = newToken();
+  assert.deepEqual((await mock.client.deviceNotifications(device)).notifications, []);
+  await mock.client.registerDevice(device, { presence: "offline" });
+  for (const title of ["Score 1-0", "Score 2-0"]) {
+    const answer = await pushToDevice(mock, device, { aps: { alert: { title } } }, { "apns-collapse-id": "score" });
+    assert.equal(answer.status, 200, answer.body);
+  }
+  let view = await mock.client.deviceNotifications(device);
+  assert.equal(view.conditions.presence, "offline");
+  assert.deepEqual(view.notifications, []);
+  assert.deepEqual(view.stored.map((s) => [s.preview.title, s.cause]), [["Score 2-0", "offline"]]);
+  await mock.client.registerDevice(device, { presence: "online" });
+  view = await mock.client.deviceNotifications(device);
+  assert.deepEqual(view.notifications.map((n) => n.preview.title), ["Score 2-0"]);
+  assert.deepEqual(view.stored, []);
+  assert.equal((await mock.client.deviceNotifications(device, { limit: 1 })).notificationCount, 1);
+  await assert.rejects(mock.client.deviceNotifications("xyz"), (error) => error instanceof AdminError && error.code === "badParameter");
+  await mock.client.deleteDevice(device);
+});
+
 test("queryString encodes a space as %20 and flattens nested objects", () => {
   assert.equal(queryString({ "payload.aps.alert.title": "Hi there", status: [200, 410], topic: null }),
     "payload.aps.alert.title=Hi%20there&status=200&status=410");

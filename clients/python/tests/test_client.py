@@ -214,3 +214,26 @@ def test_the_clock_moves_a_provider_tokens_age():
         assert refused.value.code == "badRequest" and "before the newest record" in refused.value.message
         with pytest.raises(ValueError):
             mock.client.move_clock()
+
+
+def test_device_notifications_show_the_newest_of_a_collapse_id_and_badges(apns):
+    device = apns.token()
+    assert apns.device_notifications(device)["notifications"] == []
+    for title, badge in (("Score 1-0", 1), ("Score 2-0", 2)):
+        answer = httpx_push(apns, device, {"aps": {"alert": {"title": title}, "badge": badge}},
+                            headers={"apns-collapse-id": "score"})
+        assert answer.status_code == 200
+    assert httpx_push(apns, device, {"aps": {"alert": {"title": "Hello"}}}).status_code == 200
+    apns.wait(count=3, token=device)
+    view = apns.device_notifications(device.upper())
+    assert view["token"] == device
+    assert [n["preview"]["title"] for n in view["notifications"]] == ["Hello", "Score 2-0"]
+    assert view["notifications"][1]["collapseId"] == "score" and view["notifications"][1]["replaced"] == 1
+    assert view["notificationCount"] == 2 and view["badges"] == {"com.example.app": 2}
+    assert view["stored"] == [] and view["conditions"]["presence"] == "online"
+    assert [n["preview"]["title"] for n in apns.device_notifications(device, limit=1)["notifications"]] == ["Hello"]
+    with pytest.raises(AdminError) as raised:
+        apns.client.device_notifications("not-hex")
+    assert raised.value.code == "badParameter" and "path parameter 'token'" in raised.value.message
+    with pytest.raises(ValueError):
+        apns.device_notifications("ab" * 32)

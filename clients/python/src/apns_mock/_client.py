@@ -375,6 +375,14 @@ class Client:
         body = {"expiredAt": expired_at} if expired_at is not None else None
         return self._json("POST", f"/v1/devices/{_quote_path(token)}/expire", body=body)
 
+    def device_notifications(self, token: str, limit: Optional[int] = None) -> Dict[str, Any]:
+        """``GET /v1/devices/{token}/notifications``: what the device's user sees now: its
+        ``notifications`` (delivered alerts, newest first, one per collapse id; at most ``limit``,
+        100 by default), ``badges`` per topic, ``liveActivities``, and what APNs holds for it
+        (``stored``), with its ``conditions``. A token nobody pushed to has an empty view."""
+        params = [("limit", str(limit))] if limit is not None else None
+        return self._json("GET", f"/v1/devices/{_quote_path(token)}/notifications", params=params)
+
     # -- channels -------------------------------------------------------------------------------
 
     def channels(self, *, bundle_id: Optional[str] = None, environment: Optional[str] = None,

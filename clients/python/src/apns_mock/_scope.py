@@ -248,6 +248,10 @@ class Scope:
     def device(self, token: str) -> Dict[str, Any]:
         return self.client.device(self._check_token(token))
 
+    def device_notifications(self, token: str, limit: Optional[int] = None) -> Dict[str, Any]:
+        """:meth:`Client.device_notifications` for one of this test's tokens."""
+        return self.client.device_notifications(self._check_token(token), limit)
+
     def create_channel(self, bundle_id: str, environment: str = "sandbox", **fields: Any) -> Dict[str, Any]:
         """:meth:`Client.create_channel`; the channel is this test's (deleted by :meth:`reset`)."""
         channel = self.client.create_channel(bundle_id, environment, **fields)
