@@ -88,7 +88,10 @@ struct DeliveryModelTests {
         DeliveryScenario(
             name: "offline: a second push for the same topic replaces the first", conditions: offline,
             steps: [.accept(push(1, at: 10)), .accept(push(2, at: 20))],
-            expected: [stored(1, 10, until: 10 + thirtyDays), discarded(1, .replaced, 20), stored(2, 20, until: 20 + thirtyDays)]),
+            expected: [
+                stored(1, 10, until: 10 + thirtyDays), discarded(1, .replaced, 20),
+                stored(2, 20, until: 20 + thirtyDays),
+            ]),
         DeliveryScenario(
             name: "offline: another topic keeps its own slot", conditions: offline,
             steps: [.accept(push(1, at: 10)), .accept(push(2, at: 20, topic: "com.example.app.voip", type: .voip))],
@@ -197,7 +200,9 @@ struct DeliveryModelTests {
             name: "channel storage policy 0, offline: discarded expired", conditions: offline,
             steps: [
                 .accept(
-                    push(1, at: 10, topic: "channel-a", type: .liveactivity, expiration: "0", storagePolicy: .noMessageStored))
+                    push(
+                        1, at: 10, topic: "channel-a", type: .liveactivity, expiration: "0",
+                        storagePolicy: .noMessageStored))
             ],
             expected: [discarded(1, .expired, 10)]),
         DeliveryScenario(
@@ -324,7 +329,8 @@ struct DeliveryModelTests {
 
     @Test("nextEvent: the nearest of a period boundary, a held push's expiration and a budget reopening")
     func nextEvent() {
-        let t0 = Self.t0, minute = Self.minute
+        let t0 = Self.t0
+        let minute = Self.minute
         var inbox = DeliveryInbox(
             conditions: DeviceConditions(
                 periods: [.init(presence: .offline, from: t0 + 10 * minute, until: t0 + 20 * minute)],

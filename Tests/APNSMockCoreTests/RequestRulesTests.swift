@@ -461,7 +461,9 @@ struct RequestRulesTests {
         .rejected(
             "grace 0: 410 at once", 410, .unregistered, at: .deviceRegistry,
             uninstalled(at: RequestBuilder.now, grace: 0)),
-        .accepted("a grace of an hour, 30 minutes in: accepted", uninstalled(at: RequestBuilder.now - 1_800_000, grace: 3_600_000)),
+        .accepted(
+            "a grace of an hour, 30 minutes in: accepted",
+            uninstalled(at: RequestBuilder.now - 1_800_000, grace: 3_600_000)),
         .accepted(
             "uninstalled in the future (the clock moved back): accepted",
             uninstalled(at: RequestBuilder.now + 60_000, grace: 0)),

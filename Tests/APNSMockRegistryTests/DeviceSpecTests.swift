@@ -131,7 +131,8 @@ import Testing
         DeviceSpec.write(device, to: &json)
         let text = String(decoding: json.bytes, as: UTF8.self)
         for words in [
-            #""presence":"lowPower""#, #""periods":[{"presence":"offline","from":1700000100000,"until":1700000160000}]"#,
+            #""presence":"lowPower""#,
+            #""periods":[{"presence":"offline","from":1700000100000,"until":1700000160000}]"#,
             #""notifications":"disabled""#, #""installed":false"#, #""uninstalledAt":1600000000000"#,
             #""uninstallGrace":"2m""#, #""backgroundPushesPerHour":2"#,
         ] {
