@@ -1,12 +1,12 @@
 import APNSMockCore
 import APNSMockRegistry
-import APNSMockStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
 
 @testable import APNSMockAdmin
+@testable import APNSMockStore
 
 /// `GET /v1/delivery-log/{uniqueId}`: a sandbox push's (or a broadcast's) delivery log, as the
 /// Push Notifications Console shows it, found by its `apns-unique-id`.

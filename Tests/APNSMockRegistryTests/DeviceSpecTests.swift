@@ -62,7 +62,7 @@ import Testing
     ]
 
     @Test(arguments: validBodies)
-    func validBodies(_ json: String, _ conditions: DeviceConditions) throws {
+    func validBodyGivesConditions(_ json: String, _ conditions: DeviceConditions) throws {
         let device = try Self.body(json)
         #expect(device.conditions == conditions)
         #expect(device.token == Self.token && device.state == .active)
@@ -117,7 +117,7 @@ import Testing
     ]
 
     @Test(arguments: badBodies)
-    func badBodiesNameTheField(_ json: String, _ message: String) {
+    func badBodyIsRefusedNamingTheField(_ json: String, _ message: String) {
         let error = #expect(throws: SpecError.self) { _ = try Self.body(json) }
         #expect(error?.description.hasPrefix(message.prefix { $0 != " " }) == true, "\(String(describing: error))")
         #expect(error?.description.contains(message) == true, "\(String(describing: error))")

@@ -311,10 +311,10 @@ import Testing
     @Test func pushAfterTokenInactiveCountsThePushesAfterTheFirst() throws {
         var scenario = ReportScenario.baseline
         let token = scenario.deliveries[2].deviceToken
-        scenario.deliveries[2].delivery = .discarded(.tokenInactive, at: start)
+        scenario.deliveries[2].delivery = .discarded(.tokenInactive, at: Self.start)
         for index in [6, 7] {
             scenario.deliveries[index].deviceToken = token
-            scenario.deliveries[index].delivery = .discarded(.tokenInactive, at: start)
+            scenario.deliveries[index].delivery = .discarded(.tokenInactive, at: Self.start)
         }
         scenario.deliveries[11].deviceToken = token
         scenario.deliveries[11].status = 410
