@@ -39,7 +39,7 @@ struct DeviceConditionsTests {
 
     @Test func unregistersAtIsUninstalledAtPlusGrace() {
         #expect(DeviceConditions.standard.unregistersAt == nil)
-        #expect(DeviceConditions(installed: false, uninstalledAt: 1_000).unregistersAt == 1_000 + 300_000)
+        #expect(DeviceConditions(installed: false, uninstalledAt: 1_000).unregistersAt == Int64(301_000))
         #expect(
             DeviceConditions(installed: false, uninstalledAt: 1_000, uninstallGrace: 0).unregistersAt == 1_000)
         #expect(
