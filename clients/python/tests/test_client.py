@@ -198,14 +198,14 @@ def test_the_delivery_log_of_a_sandbox_push_by_its_unique_id(apns):
     answer = httpx_push(apns, device, {"aps": {"alert": "logged"}})
     assert answer.status_code == 200
     unique_id = answer.headers["apns-unique-id"]
-    log = apns.delivery_log(unique_id)
+    log = apns.client.delivery_log(unique_id)
     assert log["uniqueId"] == unique_id and log["kind"] == "push"
     assert log["token"] == device and log["apnsId"] == answer.headers["apns-id"]
     assert [event["event"] for event in log["events"]] == ["received", "delivered"]
     assert log["events"][0]["at"] <= log["events"][1]["at"]
     with pytest.raises(AdminError) as missing:
-        apns.delivery_log("00000000-0000-4000-8000-000000000000")
+        apns.client.delivery_log("00000000-0000-4000-8000-000000000000")
     assert missing.value.status == 404 and missing.value.code == "notFound"
     with pytest.raises(AdminError) as malformed:
-        apns.delivery_log("not-a-uuid")
+        apns.client.delivery_log("not-a-uuid")
     assert malformed.value.status == 400 and "uniqueId" in malformed.value.message
