@@ -142,6 +142,19 @@ struct DeliveryModelTests {
                 discarded(1, .replaced, 30), stored(3, 30, until: 30 + thirtyDays),
             ]),
         DeliveryScenario(
+            name: "lowPower: a priority-10 push delivered replaces a held push with its collapse id",
+            conditions: lowPower,
+            steps: [
+                .accept(push(1, at: 10, priority: "5", collapseID: "score")),
+                .accept(push(2, at: 20, priority: "5", collapseID: "news")),
+                .accept(push(3, at: 30, priority: "10", collapseID: "score")),
+                .change(.standard, at: t0 + minute),
+            ],
+            expected: [
+                stored(1, 10, until: 10 + thirtyDays), stored(2, 20, until: 20 + thirtyDays),
+                discarded(1, .replaced, 30), delivered(3, 30), delivered(2, minute),
+            ]),
+        DeliveryScenario(
             name: "notifications disabled: alerts discarded, background delivered",
             conditions: DeviceConditions(notificationsEnabled: false),
             steps: [.accept(push(1, at: 10)), .accept(push(2, at: 20, type: .background, priority: "5"))],

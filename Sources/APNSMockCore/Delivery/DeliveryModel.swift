@@ -10,7 +10,9 @@
 ///   older one: a device that goes offline keeps the newest push of each topic it held.
 /// - The `apns-priority` row: priority 5 and 1 are sent "based on power considerations". A
 ///   device in `lowPower` holds them (all of them, a newer one with the same `apns-collapse-id`
-///   replacing an older) until it leaves that state; priority 10 is delivered.
+///   replacing an older) until it leaves that state; priority 10 is delivered, and replaces a
+///   held push with its `apns-collapse-id` (which would otherwise arrive later and show the
+///   older content).
 /// - *Pushing background updates to your App*: the system throttles background pushes ("two
 ///   or three per hour"). With `backgroundPushesPerHour` set, the pushes beyond it are held,
 ///   the newest per topic, until the hour lets one more through. Every background push counts,
@@ -47,6 +49,16 @@ public enum DeliveryModel {
                 if push.isBackground, budgetSpent(for: push.slot, at: now, in: inbox) {
                     hold(push, .backgroundBudget, at: now, in: &inbox, &changes)
                 } else {
+                    // Shown as one: an older push with its collapse id, still held, would
+                    // otherwise reach the device after it and show what it replaced.
+                    if let collapseID = push.collapseID {
+                        inbox.held.removeAll { held in
+                            guard held.push.slot == push.slot, held.push.collapseID == collapseID else { return false }
+                            changes.append(
+                                DeliveryChange(sequence: held.push.sequence, delivery: .discarded(.replaced, at: now)))
+                            return true
+                        }
+                    }
                     deliver(push, at: now, in: &inbox, &changes)
                 }
             }
