@@ -50,6 +50,7 @@ public enum AdminRouter {
             to: router,
             FaultRoutes.Targets(faults: faults, connectionLog: connectionLog, connections: connections, now: now))
         ReportRoutes.add(to: router, reader: reader, executor: executor, connectionLog: connectionLog, now: now)
+        DeliveryLogRoutes.add(to: router, store: store, executor: executor)
         DashboardRoutes.add(to: router)
         if let clock { ClockRoutes.add(to: router, clock: clock, store: store) }
         if let info {

@@ -18,6 +18,6 @@ extension DeliveryRecord {
             pushTypeHeader: header("apns-push-type"), priorityHeader: header("apns-priority"),
             expirationHeader: header("apns-expiration"), collapseIDHeader: header("apns-collapse-id"),
             status: response?.status, reason: response?.reason?.rawValue, lint: analysis?.codes ?? [],
-            isBroadcast: kind == .broadcast)
+            isBroadcast: kind == .broadcast, delivery: delivery)
     }
 }

@@ -206,6 +206,17 @@ enum RecordCodec {
         return UUIDKey(bytes: bytes.assumingMemoryBound(to: UInt8.self))
     }
 
+    /// The record's apns-unique-id as a key, read from its blob alone; `nil` when it has none
+    /// or it is not a UUID.
+    static func uniqueIDKey(in blob: UnsafeRawBufferPointer) -> UUIDKey? {
+        guard let (bytes, packed) = field(.uniqueID, in: blob) else { return nil }
+        if packed {
+            guard let id = unpackedID(bytes), case .generated(let high, let low, _) = id else { return nil }
+            return UUIDKey(high: high, low: low)
+        }
+        return UUIDKey(bytes: bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
     /// Writes a generated id's packed bytes into `bytes` at `offset` (`packedIDCount` of them).
     static func writePackedID(high: UInt64, low: UInt64, lowercase: Bool, into bytes: inout [UInt8], at offset: Int) {
         bytes[offset] = lowercase ? 1 : 0

@@ -431,6 +431,59 @@ struct RequestRulesTests {
         #expect(RequestRules.collapseIDLimit == 64)
     }
 
+    // MARK: An uninstalled app's token
+
+    // Apple (*Handling notification responses from APNs*, 410): the timestamp is "the last time
+    // at which APNs confirmed that the device token was no longer valid"; until APNs notices, an
+    // uninstalled app's pushes are accepted (and discarded, DeliveryModel). The mock answers 410
+    // once `uninstallGrace` after `uninstalledAt` has passed.
+    static func uninstalled(at: Int64, grace: Int64 = DeviceConditions.defaultUninstallGrace)
+        -> @Sendable (inout RequestBuilder) -> Void
+    {
+        { builder in
+            builder.registry.devices[RequestBuilder.validToken] = DeviceRegistration(
+                token: RequestBuilder.validToken,
+                conditions: DeviceConditions(installed: false, uninstalledAt: at, uninstallGrace: grace))
+        }
+    }
+
+    static let uninstalledRows: [RuleCase] = [
+        .accepted("uninstalled just now: accepted during the grace period", uninstalled(at: RequestBuilder.now)),
+        .accepted(
+            "uninstalled 4m59.999s ago with the default 5m grace: accepted",
+            uninstalled(at: RequestBuilder.now - 300_000 + 1)),
+        .rejected(
+            "uninstalled exactly 5m ago: 410 Unregistered", 410, .unregistered, at: .deviceRegistry,
+            uninstalled(at: RequestBuilder.now - 300_000)),
+        .rejected(
+            "uninstalled an hour ago: 410 Unregistered", 410, .unregistered, at: .deviceRegistry,
+            uninstalled(at: RequestBuilder.now - 3_600_000)),
+        .rejected(
+            "grace 0: 410 at once", 410, .unregistered, at: .deviceRegistry,
+            uninstalled(at: RequestBuilder.now, grace: 0)),
+        .accepted(
+            "a grace of an hour, 30 minutes in: accepted",
+            uninstalled(at: RequestBuilder.now - 1_800_000, grace: 3_600_000)),
+        .accepted(
+            "uninstalled in the future (the clock moved back): accepted",
+            uninstalled(at: RequestBuilder.now + 60_000, grace: 0)),
+    ]
+
+    @Test("An uninstalled app: accepted during its grace period, then 410", arguments: uninstalledRows)
+    func uninstalled(_ row: RuleCase) { row.verify() }
+
+    @Test("The 410 after the grace period carries the time the app was uninstalled")
+    func uninstalledTimestamp() {
+        let at = RequestBuilder.now - 3_600_000
+        let verdict = RequestBuilder().with(Self.uninstalled(at: at)).evaluate()
+        #expect(verdict.status == 410 && verdict.timestamp == at)
+        #expect(verdict.detail?.contains("grace period of 5m") == true, "\(verdict.detail ?? "nil")")
+        let active = RequestBuilder().with {
+            $0.registry.devices[RequestBuilder.validToken] = DeviceRegistration(token: RequestBuilder.validToken)
+        }.evaluate()
+        #expect(active.isAccepted && active.timestamp == nil)
+    }
+
     // MARK: Payload
 
     // "Sending notification requests to APNs": at most 4096 bytes, 5120 for VoIP; an empty body

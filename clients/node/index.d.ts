@@ -70,6 +70,8 @@ export class AdminClient {
   delivery(apnsId: string): Promise<Delivery>;
   preview(apnsId: string): Promise<ApiObject>;
   simulatorFile(apnsId: string): Promise<ApiObject>;
+  /** `GET /v1/delivery-log/{uniqueId}`: a sandbox push's or broadcast's delivery log by its `apns-unique-id`. */
+  deliveryLog(uniqueId: string): Promise<ApiObject>;
   deleteDeliveries(match?: Match): Promise<number>;
   wait(options?: Match & { count?: number; timeout?: Duration; since?: number; before?: number }): Promise<Delivery[]>;
   events(options?: Match & { since?: number; lastEventId?: number; behind?: "batch" | "end"; signal?: AbortSignal }): AsyncGenerator<Delivery | EventBatch, void, undefined>;

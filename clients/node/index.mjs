@@ -186,6 +186,7 @@ export class AdminClient {
   delivery(apnsId) { return this.#json("GET", `/v1/deliveries/${seg(apnsId)}`); }
   preview(apnsId) { return this.#json("GET", `/v1/deliveries/${seg(apnsId)}/preview`); }
   simulatorFile(apnsId) { return this.#json("GET", `/v1/deliveries/${seg(apnsId)}/simulator.apns`); }
+  deliveryLog(uniqueId) { return this.#json("GET", `/v1/delivery-log/${seg(uniqueId)}`); }
   async deleteDeliveries(match = {}) { return (await this.#json("DELETE", "/v1/deliveries", { query: match })).deleted; }
 
   /** Resolves to the records once `count` match; rejects with WaitTimeout (near misses) on a 408. */

@@ -6,13 +6,18 @@
 /// - *Sending notification requests to APNs*: an offline device's pushes are stored, one per
 ///   app, the newest ("most of the time the last"); each lives until its `apns-expiration`
 ///   (30 days when absent); an expiration of 0 is delivered at once or discarded. The model
-///   keeps one per topic (an app's `.voip` topic is a slot of its own).
+///   keeps one per topic (an app's `.voip` topic is a slot of its own), whatever held the
+///   older one: a device that goes offline keeps the newest push of each topic it held.
 /// - The `apns-priority` row: priority 5 and 1 are sent "based on power considerations". A
 ///   device in `lowPower` holds them (all of them, a newer one with the same `apns-collapse-id`
-///   replacing an older) until it leaves that state; priority 10 is delivered.
+///   replacing an older) until it leaves that state; priority 10 is delivered, and replaces a
+///   held push with its `apns-collapse-id` (which would otherwise arrive later and show the
+///   older content).
 /// - *Pushing background updates to your App*: the system throttles background pushes ("two
 ///   or three per hour"). With `backgroundPushesPerHour` set, the pushes beyond it are held,
-///   the newest per topic, until the hour lets one more through.
+///   the newest per topic, until the hour lets one more through. Every background push counts,
+///   also one released when the device comes online or leaves `lowPower`; a push the budget
+///   holds stays held while the device is offline or holds its priority in `lowPower`.
 /// - *Viewing the status of push notifications*: discarded because the token is no longer
 ///   active (`installed: false`), notifications are disabled (alert pushes only: background and
 ///   other push types still reach the app), or it expired.
@@ -44,6 +49,16 @@ public enum DeliveryModel {
                 if push.isBackground, budgetSpent(for: push.slot, at: now, in: inbox) {
                     hold(push, .backgroundBudget, at: now, in: &inbox, &changes)
                 } else {
+                    // Shown as one: an older push with its collapse id, still held, would
+                    // otherwise reach the device after it and show what it replaced.
+                    if let collapseID = push.collapseID {
+                        inbox.held.removeAll { held in
+                            guard held.push.slot == push.slot, held.push.collapseID == collapseID else { return false }
+                            changes.append(
+                                DeliveryChange(sequence: held.push.sequence, delivery: .discarded(.replaced, at: now)))
+                            return true
+                        }
+                    }
                     deliver(push, at: now, in: &inbox, &changes)
                 }
             }
@@ -120,18 +135,35 @@ public enum DeliveryModel {
                     DeliveryChange(sequence: push.sequence, delivery: .discarded(.notificationsDisabled, at: time)))
                 continue
             }
-            switch (presence, item.cause) {
-            case (.offline, _):
-                inbox.held.append(item)
-            case (.lowPower, _) where push.priority < 10 && item.cause != .backgroundBudget:
+            if presence == .offline {
+                // APNs stores one notification per app for an offline device: the newest
+                // (items are oldest first, so what is kept for its slot so far is older).
+                keep(item, as: .offline, at: time, in: &inbox, &changes)
+            } else if presence == .lowPower && push.priority < 10 {
                 item.cause = .lowPower
                 inbox.held.append(item)
-            case (_, .backgroundBudget) where budgetSpent(for: push.slot, at: time, in: inbox):
-                inbox.held.append(item)
-            default:
+            } else if push.isBackground && budgetSpent(for: push.slot, at: time, in: inbox) {
+                // Whatever held it before, a background push released now still counts
+                // against the hour's budget.
+                keep(item, as: .backgroundBudget, at: time, in: &inbox, &changes)
+            } else {
                 deliver(push, at: time, in: &inbox, &changes)
             }
         }
+    }
+
+    /// Keeps `item` held for `cause`, the newest of its slot: older items held for the same
+    /// cause in its slot (any item, when the device is offline) are discarded `replaced`.
+    private static func keep(
+        _ item: DeliveryInbox.Held, as cause: DeliveryInbox.Held.Cause, at time: Int64,
+        in inbox: inout DeliveryInbox, _ changes: inout [DeliveryChange]
+    ) {
+        inbox.held.removeAll { held in
+            guard held.push.slot == item.push.slot, cause == .offline || held.cause == cause else { return false }
+            changes.append(DeliveryChange(sequence: held.push.sequence, delivery: .discarded(.replaced, at: time)))
+            return true
+        }
+        inbox.held.append(DeliveryInbox.Held(push: item.push, cause: cause))
     }
 
     private static func hold(
@@ -144,7 +176,8 @@ public enum DeliveryModel {
         }
         inbox.held.removeAll { held in
             guard held.push.slot == push.slot else { return false }
-            let sameSlot = cause != .lowPower && held.cause == cause
+            // Offline: one push per slot, whatever held the older one (lowPower, the budget).
+            let sameSlot = cause == .offline || (cause == .backgroundBudget && held.cause == cause)
             let sameCollapse = push.collapseID != nil && held.push.collapseID == push.collapseID
             guard sameSlot || sameCollapse else { return false }
             changes.append(DeliveryChange(sequence: held.push.sequence, delivery: .discarded(.replaced, at: now)))

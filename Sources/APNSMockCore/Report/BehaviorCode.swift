@@ -101,6 +101,35 @@ public struct BehaviorCode: Sendable, Hashable, CustomStringConvertible {
         "The provider re-sends a push it was answered for: the device receives it twice. Seen with aioapns, "
             + "which sends again when its HTTP/2 library fails on a frame that follows the answer.")
 
+    // MARK: After the 200 (what became of accepted pushes)
+
+    static let pushStatus = "Viewing the status of push notifications using Metrics and APNs"
+
+    public static let expirationZeroDiscarded = BehaviorCode(
+        "expiration-zero-discarded", .warning,
+        threshold:
+            "any push with apns-expiration 0 that APNs discarded (expired) because the device could not take it "
+            + "at once (offline, saving power, over its background budget)",
+        source: "\(sending) (apns-expiration); \(pushStatus)",
+        "apns-expiration 0 means deliver once or never: pushes to a device that was offline were lost. An "
+            + "expiration in the future lets APNs store the newest one until the device is back.")
+    public static let collapseIDNeverCollapses = BehaviorCode(
+        "collapse-id-never-collapses", .info,
+        threshold:
+            "a collapse id sent in only one accepted push to each device it went to, when the provider sent 2 or "
+            + "more accepted pushes with a collapse id",
+        source: "\(sending) (apns-collapse-id)",
+        "Notifications with the same apns-collapse-id are shown as one; an id no later push to the device reuses "
+            + "groups nothing (often a unique value per push passed as the collapse id).")
+    public static let pushAfterTokenInactive = BehaviorCode(
+        "push-after-token-inactive", .info,
+        threshold:
+            "any push to a device token after APNs accepted a push to it and discarded it because the app is not "
+            + "installed (tokenInactive), until a push to it is delivered or stored",
+        source: "\(pushStatus); \(responses) (410 Unregistered)",
+        "The app is no longer on the device: APNs accepts its pushes and discards them until it answers 410 "
+            + "Unregistered; the Push Notifications Console's delivery log shows it before the 410.")
+
     // MARK: Push type, priority and payload
 
     public static let backgroundPriority10 = BehaviorCode(
@@ -130,6 +159,7 @@ public struct BehaviorCode: Sendable, Hashable, CustomStringConvertible {
         .connectionChurn, .streamsRefused, .concurrencyAtLimit,
         .providerTokenRefreshedTooOften, .providerTokenTooOld, .tooManyProviderTokenUpdates,
         .pushAfterUnregistered, .nonRetryableRetried, .retryWithoutBackoff, .answeredPushResent,
+        .expirationZeroDiscarded, .collapseIDNeverCollapses, .pushAfterTokenInactive,
         .backgroundPriority10, .pushTypeMissing, .payloadLintErrors, .payloadLintWarnings,
     ]
 }

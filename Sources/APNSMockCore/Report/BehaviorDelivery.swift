@@ -35,13 +35,17 @@ public struct BehaviorDelivery: Sendable, Hashable {
     public var lint: [LintCode]
     /// A broadcast push (to a channel), not to a device.
     public var isBroadcast: Bool
+    /// What became of an accepted push after its 200 (the record's `delivery`); `nil` for
+    /// others.
+    public var delivery: DeviceDelivery?
 
     public init(
         sequence: UInt64, apnsID: String, apnsIDGenerated: Bool = false, receivedAt: Int64, respondedAt: Int64? = nil,
         connectionID: UInt64, identity: ProviderIdentity, tokenIssuedAt: Int64? = nil, deviceToken: String? = nil,
         payloadFingerprint: UInt64 = 0, topic: String? = nil, pushTypeHeader: String? = nil,
         priorityHeader: String? = nil, expirationHeader: String? = nil, collapseIDHeader: String? = nil,
-        status: Int? = nil, reason: String? = nil, lint: [LintCode] = [], isBroadcast: Bool = false
+        status: Int? = nil, reason: String? = nil, lint: [LintCode] = [], isBroadcast: Bool = false,
+        delivery: DeviceDelivery? = nil
     ) {
         self.sequence = sequence
         self.apnsID = apnsID
@@ -62,6 +66,7 @@ public struct BehaviorDelivery: Sendable, Hashable {
         self.reason = reason
         self.lint = lint
         self.isBroadcast = isBroadcast
+        self.delivery = delivery
     }
 
     /// A 64-bit FNV-1a hash of `bytes`: equal payloads have equal fingerprints, in every

@@ -14,6 +14,9 @@ public struct BehaviorThresholds: Sendable, Hashable {
     public var churnWindowMilliseconds: Int64 = 60_000
     /// ...each carrying at most this many pushes.
     public var churnPushesPerConnection = 1
+    /// Collapse ids are judged once the provider sent at least this many accepted pushes with
+    /// one.
+    public var collapseMinimumPushes = 2
     /// Example deliveries named per finding.
     public var examples = 3
 

@@ -41,6 +41,7 @@ public enum ProviderReportAnalyzer {
         findings += unregisteredFindings(deliveries, thresholds)
         findings += retryFindings(deliveries, thresholds)
         findings += resentAfterSuccessFindings(deliveries, thresholds)
+        findings += deliveryFindings(deliveries, thresholds)
         findings += hygieneFindings(deliveries, thresholds)
         findings += lintFindings(deliveries, thresholds, into: &behavior.lint)
         let order = Dictionary(uniqueKeysWithValues: BehaviorCode.all.enumerated().map { ($1.rawValue, $0) })
@@ -342,6 +343,89 @@ public enum ProviderReportAnalyzer {
                 examples: examples(firstResendOfEachID, thresholds))
         ]
     }
+
+    // MARK: After the 200
+
+    /// What became of accepted pushes: `apns-expiration: 0` pushes lost to an offline device,
+    /// collapse ids that group nothing, pushes to an app that is no longer installed.
+    static func deliveryFindings(_ deliveries: [BehaviorDelivery], _ thresholds: BehaviorThresholds)
+        -> [BehaviorFinding]
+    {
+        let devicePushes = deliveries.filter { !$0.isBroadcast && $0.deviceToken != nil }
+        var findings: [BehaviorFinding] = []
+
+        let lost = devicePushes.filter {
+            $0.expirationHeader.flatMap { Int64($0) } == 0 && $0.delivery?.state == .discarded
+                && $0.delivery?.reason == .expired
+        }
+        if !lost.isEmpty {
+            let tokens = distinct(lost.compactMap(\.deviceToken))
+            let topics = distinct(lost.compactMap(\.topic))
+            findings.append(
+                BehaviorFinding(
+                    code: .expirationZeroDiscarded, count: lost.count,
+                    message:
+                        "\(plural(lost.count, "push", "pushes")) with apns-expiration 0 \(lost.count == 1 ? "was" : "were") discarded (expired) because the device could not take \(lost.count == 1 ? "it" : "them") at once: \(plural(tokens.count, "device token")) (\(list(tokens.map(abbreviated)))), \(plural(topics.count, "topic")) (\(list(topics)))",
+                    examples: examples(lost, thresholds)))
+        }
+
+        let collapsing = devicePushes.filter { $0.status == 200 && $0.collapseIDHeader != nil }
+        if collapsing.count >= thresholds.collapseMinimumPushes {
+            var uses: [String: [String: Int]] = [:]
+            for push in collapsing { uses[push.collapseIDHeader!, default: [:]][push.deviceToken!, default: 0] += 1 }
+            let never = Set(uses.filter { $0.value.values.allSatisfy { $0 == 1 } }.keys)
+            if !never.isEmpty {
+                let shown = collapsing.filter { never.contains($0.collapseIDHeader!) }
+                findings.append(
+                    BehaviorFinding(
+                        code: .collapseIDNeverCollapses, count: never.count,
+                        message:
+                            "\(plural(never.count, "collapse id")) of \(uses.count) never collapsed: each went to a device in one push only (\(plural(collapsing.count, "accepted push", "accepted pushes")) carried a collapse id)",
+                        examples: examples(shown, thresholds)))
+            }
+        }
+
+        var inactiveSince: [String: UInt64] = [:]
+        var after: [BehaviorDelivery] = []
+        var tokens: Set<String> = []
+        for push in devicePushes {
+            let token = push.deviceToken!
+            let reached = push.delivery?.state == .delivered || push.delivery?.state == .stored
+            if inactiveSince[token] != nil, !reached {
+                after.append(push)
+                tokens.insert(token)
+            }
+            if reached {
+                inactiveSince[token] = nil
+            } else if push.delivery?.reason == .tokenInactive, inactiveSince[token] == nil {
+                inactiveSince[token] = push.sequence
+            }
+        }
+        if !after.isEmpty {
+            findings.append(
+                BehaviorFinding(
+                    code: .pushAfterTokenInactive, count: after.count,
+                    message:
+                        "\(plural(after.count, "push was", "pushes were")) sent to \(plural(tokens.count, "device token")) after APNs discarded a push to it because the app is not installed (tokenInactive); APNs answers 410 Unregistered once it has confirmed it",
+                    examples: examples(after, thresholds)))
+        }
+        return findings
+    }
+
+    /// `values` without repeats, in first-seen order.
+    static func distinct(_ values: [String]) -> [String] {
+        var seen: Set<String> = []
+        return values.filter { seen.insert($0).inserted }
+    }
+
+    /// The first three of `values`, then how many more.
+    static func list(_ values: [String]) -> String {
+        let shown = values.prefix(3).joined(separator: ", ")
+        return values.count > 3 ? "\(shown) and \(values.count - 3) more" : shown
+    }
+
+    /// A device token's first 8 hex digits.
+    static func abbreviated(_ token: String) -> String { token.count > 8 ? token.prefix(8) + "…" : token }
 
     /// A 429 TooManyRequests, or a 503 other than `Shutdown` (a server going away: retrying
     /// at once on a new connection is what a provider should do).

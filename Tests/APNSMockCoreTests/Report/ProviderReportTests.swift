@@ -185,6 +185,52 @@ import Testing
             scenario.deliveries[19].apnsIDGenerated = true
             scenario.resend(19, after: 60_000)
         },
+        // After the 200 (Sending notification requests to APNs: apns-expiration, apns-collapse-id;
+        // Viewing the status of push notifications using Metrics and APNs).
+        Row("a push with apns-expiration 0 discarded because the device was offline", [.expirationZeroDiscarded]) {
+            scenario in
+            scenario.deliveries[3].expirationHeader = "0"
+            scenario.deliveries[3].delivery = .discarded(.expired, at: scenario.deliveries[3].respondedAt!)
+        },
+        Row("a push with apns-expiration 0 delivered", []) { scenario in
+            scenario.deliveries[3].expirationHeader = "0"
+            scenario.deliveries[3].delivery = .delivered(at: scenario.deliveries[3].respondedAt!)
+        },
+        Row("a stored push whose later expiration passed", []) { scenario in
+            scenario.deliveries[3].expirationHeader = String(start / 1000 + 60)
+            scenario.deliveries[3].delivery = .discarded(.expired, at: start + 60_000)
+        },
+        Row("a unique collapse id per push", [.collapseIDNeverCollapses]) { scenario in
+            for index in 0..<5 { scenario.deliveries[index].collapseIDHeader = "id-\(index)" }
+        },
+        Row("a collapse id reused on each device it goes to", []) { scenario in
+            for index in 0..<4 {
+                scenario.deliveries[index].collapseIDHeader = "score"
+                scenario.deliveries[index].deviceToken = ReportScenario.deviceToken(index / 2)
+            }
+        },
+        Row("one push with a collapse id is too few to judge", []) { scenario in
+            scenario.deliveries[4].collapseIDHeader = "score"
+        },
+        Row("collapse ids of rejected pushes are not judged", []) { scenario in
+            for index in 0..<5 {
+                scenario.deliveries[index].collapseIDHeader = "id-\(index)"
+                scenario.deliveries[index].status = 400
+                scenario.deliveries[index].reason = "BadCollapseId"
+            }
+        },
+        Row("a push to a token after one was discarded tokenInactive", [.pushAfterTokenInactive]) { scenario in
+            scenario.deliveries[2].delivery = .discarded(.tokenInactive, at: start)
+            scenario.deliveries[5].deviceToken = scenario.deliveries[2].deviceToken
+            scenario.deliveries[5].delivery = .discarded(.tokenInactive, at: start + 1)
+        },
+        Row("a token whose push was delivered again after tokenInactive", []) { scenario in
+            scenario.deliveries[2].delivery = .discarded(.tokenInactive, at: start)
+            for index in [5, 8] {
+                scenario.deliveries[index].deviceToken = scenario.deliveries[2].deviceToken
+                scenario.deliveries[index].delivery = .delivered(at: start + 1)
+            }
+        },
         // Push type, priority, payload (Sending notification requests to APNs).
         Row("a background push at priority 10", [.backgroundPriority10]) { scenario in
             scenario.deliveries[2].pushTypeHeader = "background"
@@ -241,6 +287,55 @@ import Testing
             finding.message
                 == "3 pushes were answered 200 under an apns-id already answered 200 (2 apns-ids): the provider "
                 + "re-sent pushes it was answered for, and each reached its device again")
+    }
+
+    /// The `apns-expiration: 0` finding says how many, for which tokens and topics.
+    @Test func expirationZeroDiscardedNamesTokensAndTopics() throws {
+        var scenario = ReportScenario.baseline
+        for index in [3, 4, 9] {
+            scenario.deliveries[index].expirationHeader = "0"
+            scenario.deliveries[index].delivery = .discarded(.expired, at: scenario.deliveries[index].respondedAt!)
+        }
+        scenario.deliveries[4].deviceToken = scenario.deliveries[3].deviceToken
+        scenario.deliveries[9].topic = "com.example.app.voip"
+        let finding = try #require(scenario.report().findings.first { $0.code == .expirationZeroDiscarded })
+        #expect(finding.count == 3 && finding.severity == .warning)
+        #expect(
+            finding.message
+                == "3 pushes with apns-expiration 0 were discarded (expired) because the device could not take them at "
+                + "once: 2 device tokens (03030303…, 09090909…), 2 topics (com.example.app, com.example.app.voip)")
+        #expect(finding.examples == [ReportScenario.apnsID(4), ReportScenario.apnsID(5), ReportScenario.apnsID(10)])
+    }
+
+    /// Pushes after the first tokenInactive are counted, a 410 answered later among them.
+    @Test func pushAfterTokenInactiveCountsThePushesAfterTheFirst() throws {
+        var scenario = ReportScenario.baseline
+        let token = scenario.deliveries[2].deviceToken
+        scenario.deliveries[2].delivery = .discarded(.tokenInactive, at: Self.start)
+        for index in [6, 7] {
+            scenario.deliveries[index].deviceToken = token
+            scenario.deliveries[index].delivery = .discarded(.tokenInactive, at: Self.start)
+        }
+        scenario.deliveries[11].deviceToken = token
+        scenario.deliveries[11].status = 410
+        scenario.deliveries[11].reason = "Unregistered"
+        let finding = try #require(scenario.report().findings.first { $0.code == .pushAfterTokenInactive })
+        #expect(finding.count == 3)
+        #expect(finding.message.hasPrefix("3 pushes were sent to 1 device token after APNs discarded a push"))
+        #expect(finding.examples == [ReportScenario.apnsID(7), ReportScenario.apnsID(8), ReportScenario.apnsID(12)])
+    }
+
+    /// Each collapse id that never repeats on a device is counted once.
+    @Test func collapseIDNeverCollapsesCountsIDs() throws {
+        var scenario = ReportScenario.baseline
+        for index in 0..<6 { scenario.deliveries[index].collapseIDHeader = index < 2 ? "score" : "id-\(index)" }
+        scenario.deliveries[1].deviceToken = scenario.deliveries[0].deviceToken
+        let finding = try #require(scenario.report().findings.first { $0.code == .collapseIDNeverCollapses })
+        #expect(finding.count == 4 && finding.severity == .info)
+        #expect(
+            finding.message
+                == "4 collapse ids of 5 never collapsed: each went to a device in one push only (6 accepted pushes carried a collapse id)"
+        )
     }
 
     @Test(arguments: rows) func oneChange(_ row: Row) {

@@ -231,3 +231,21 @@ test("queryString encodes a space as %20 and flattens nested objects", () => {
     "payload.aps.alert.title=Hi%20there&status=200&status=410");
   assert.equal(queryString({ payload: { aps: { badge: 3 } } }), "payload.aps.badge=3");
 });
+
+test("deliveryLog reads a sandbox push's delivery log by its apns-unique-id", async () => {
+  const token = newToken();
+  const answer = await pushToDevice(mock, token, { aps: { alert: "logged" } });
+  assert.equal(answer.status, 200, answer.body);
+  const uniqueId = answer.headers["apns-unique-id"];
+  const log = await mock.client.deliveryLog(uniqueId);
+  assert.equal(log.uniqueId, uniqueId);
+  assert.equal(log.token, token);
+  assert.equal(log.apnsId, answer.headers["apns-id"]);
+  assert.deepEqual(log.events.map((e) => e.event), ["received", "delivered"]);
+  await assert.rejects(mock.client.deliveryLog("00000000-0000-4000-8000-000000000000"), (error) => {
+    assert.ok(error instanceof AdminError);
+    assert.equal(error.status, 404);
+    assert.equal(error.code, "notFound");
+    return true;
+  });
+});

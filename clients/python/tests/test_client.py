@@ -237,3 +237,21 @@ def test_device_notifications_show_the_newest_of_a_collapse_id_and_badges(apns):
     assert raised.value.code == "badParameter" and "path parameter 'token'" in raised.value.message
     with pytest.raises(ValueError):
         apns.device_notifications("ab" * 32)
+
+
+def test_the_delivery_log_of_a_sandbox_push_by_its_unique_id(apns):
+    device = apns.token()
+    answer = httpx_push(apns, device, {"aps": {"alert": "logged"}})
+    assert answer.status_code == 200
+    unique_id = answer.headers["apns-unique-id"]
+    log = apns.client.delivery_log(unique_id)
+    assert log["uniqueId"] == unique_id and log["kind"] == "push"
+    assert log["token"] == device and log["apnsId"] == answer.headers["apns-id"]
+    assert [event["event"] for event in log["events"]] == ["received", "delivered"]
+    assert log["events"][0]["at"] <= log["events"][1]["at"]
+    with pytest.raises(AdminError) as missing:
+        apns.client.delivery_log("00000000-0000-4000-8000-000000000000")
+    assert missing.value.status == 404 and missing.value.code == "notFound"
+    with pytest.raises(AdminError) as malformed:
+        apns.client.delivery_log("not-a-uuid")
+    assert malformed.value.status == 400 and "uniqueId" in malformed.value.message

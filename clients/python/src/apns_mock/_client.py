@@ -202,6 +202,11 @@ class Client:
         """``GET /v1/deliveries/{apnsId}/simulator.apns``: the payload as an iOS Simulator file."""
         return self._json("GET", f"/v1/deliveries/{_quote_path(apns_id)}/simulator.apns")
 
+    def delivery_log(self, unique_id: str) -> Dict[str, Any]:
+        """``GET /v1/delivery-log/{uniqueId}``: a sandbox push's or a broadcast's delivery log by
+        its ``apns-unique-id`` (``events``: received, stored, delivered, discarded)."""
+        return self._json("GET", f"/v1/delivery-log/{_quote_path(unique_id)}")
+
     def delete_deliveries(self, match: Optional[Matcher] = None, **fields: Any) -> int:
         """``DELETE /v1/deliveries?<matcher>``: deletes the matching records (all without a
         matcher); returns how many."""
