@@ -103,7 +103,7 @@ public struct DeliveryRecord: Sendable {
     public var delivery: DeviceDelivery? {
         if let last = deliveryHistory.last { return last }
         guard kind == .push, token != nil, let response, response.status == 200 else { return nil }
-        return .delivered(at: response.respondedAt ?? receivedAt)
+        return .delivered(at: response.respondedAt > 0 ? response.respondedAt : receivedAt)
     }
 
     /// Request headers in order, duplicates kept.

@@ -19,7 +19,7 @@ extension DeliveryStore {
         let slot = record.viaChannel ? record.channelID ?? "" : record.topic ?? ""
         let push = DeliverablePush(
             sequence: record.sequence, slot: slot, pushType: record.pushType ?? .alert,
-            acceptedAt: response.respondedAt ?? record.receivedAt,
+            acceptedAt: response.respondedAt > 0 ? response.respondedAt : record.receivedAt,
             priority: record.header("apns-priority"), expiration: record.header("apns-expiration"),
             collapseID: record.header("apns-collapse-id"), storagePolicy: record.viaChannel ? storagePolicy : nil
         )
