@@ -208,4 +208,51 @@ import Testing
             #expect(at >= before + 3_000 && at <= WallClock.milliseconds(), "delivered at \(at - before) ms")
         }
     }
+
+    /// Between features: a fault rule delays the answer to an offline phone while a live wait
+    /// is open. The push is judged when its delayed 200 goes out (stored, not before), the wait
+    /// for `delivery=stored` sees it then, and a second wait sees it delivered when the phone
+    /// comes back. curl over HTTP/2 and TLS.
+    @Test func aDelayedAnswerToAnOfflinePhoneIsStoredWhenAnsweredAndDeliveredWhenBack() async throws {
+        try await E2E.withMock { mock in
+            let device = E2E.randomToken()
+            let offline = try await E2E.run(
+                "curl",
+                [
+                    "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "--data", #"{"presence":"offline"}"#,
+                    mock.endpoints.adminURL + "/v1/devices/\(device)",
+                ])
+            #expect(offline.stdout == "201")
+            let (added, _) = try await FaultInjectionTests.adminPOST(
+                mock, "/v1/faults", #"{"match":{"token":"\#(device)"},"action":{"delay":{"duration":"300ms"}}}"#)
+            #expect(added == 201)
+            let stored = WireTruthTests.curlAdmin(
+                mock, "/v1/deliveries/wait?token=\(device)&delivery=stored&timeout=20", maxTime: 25)
+            try await WireTruthTests.awaitFollowers(mock, streams: 0, waiters: 1)
+            let began = Date()
+            let pushed = try await VerifyCommandTests.push(mock, token: device, payload: #"{"aps":{"alert":"late"}}"#)
+            #expect(pushed == "200")
+            #expect(Date().timeIntervalSince(began) >= 0.25, "the rule delayed the answer")
+            let held =
+                try JSONSerialization.jsonObject(with: Data(try await stored.value.stdout.utf8)) as? [String: Any]
+            let record = (held?["deliveries"] as? [[String: Any]])?.first
+            #expect(record?["outcome"] as? String == "answered", "\(String(describing: record))")
+            #expect((record?["delivery"] as? [String: Any])?["state"] as? String == "stored")
+            let delivered = WireTruthTests.curlAdmin(
+                mock, "/v1/deliveries/wait?token=\(device)&delivery=delivered&timeout=20", maxTime: 25)
+            try await WireTruthTests.awaitFollowers(mock, streams: 0, waiters: 1)
+            let online = try await E2E.run(
+                "curl",
+                [
+                    "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "--data", #"{"presence":"online"}"#,
+                    mock.endpoints.adminURL + "/v1/devices/\(device)",
+                ])
+            #expect(online.stdout == "200")
+            let reached =
+                try JSONSerialization.jsonObject(with: Data(try await delivered.value.stdout.utf8)) as? [String: Any]
+            let history = (reached?["deliveries"] as? [[String: Any]])?.first?["deliveryHistory"] as? [[String: Any]]
+            #expect(
+                history?.map { $0["state"] as? String } == ["stored", "delivered"], "\(String(describing: reached))")
+        }
+    }
 }
