@@ -40,9 +40,12 @@ release: deps
 # static runtime has no swift-backtrace helper to read symbols anyway), copied to dist/apns-mock. In its own scratch
 # path: in .build the static and the dynamic link of one product would replace each other whenever `make release`
 # or `make bench` and this target alternate. The Dockerfile's build stage runs it with IMAGE_SCRATCH=.build.
+# Compiled without debug info (-gnone, -g0): the binary is stripped anyway, and writing DWARF that `install -s` then
+# drops cost CI compile and link time. bench-guard builds its tool in the same tree with the same flags.
 IMAGE_SCRATCH ?= .build-image
+STATIC_BUILD_FLAGS := --static-swift-stdlib -Xswiftc -gnone -Xcc -g0
 release-static: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --static-swift-stdlib --product apns-mock --scratch-path $(IMAGE_SCRATCH)
+	$(SWIFT) build $(RELEASE_FLAGS) $(STATIC_BUILD_FLAGS) --product apns-mock --scratch-path $(IMAGE_SCRATCH)
 	install -D -s -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(IMAGE_SCRATCH) --show-bin-path)/apns-mock" dist/apns-mock
 
 # The container image with podman (no Docker, no registry needed): see docs/CONTAINER.md.
@@ -85,7 +88,10 @@ TEST_ENV := APNS_MOCK_E2E_REQUIRED=1 APNS_MOCK_PYTHON=$(CURDIR)/$(PYTHON)
 # examples and the soak, and the image test reuses it; one instrumented tree (.build-asan: AddressSanitizer plus
 # libFuzzer's coverage) runs every test suite and the fuzz targets; ThreadSanitizer has its own; the Swift example
 # compiles apns-mock as a dependency in the instrumented tree, reusing the dependencies it compiled.
+# The soak runs beside the examples and the client libraries: it lasts a fixed minute, and they spend much of theirs
+# waiting on interpreters and servers; its log is printed when both are done.
 STEP = @echo "make test: $(1) at $$(date +%T)"
+SOAK_LOG = $(ASAN_SCRATCH)/soak.log
 test: test-deps
 	$(call STEP,release-static)
 	$(MAKE) release-static
@@ -95,14 +101,14 @@ test: test-deps
 	$(MAKE) test-asan
 	$(call STEP,fuzz)
 	$(MAKE) test-fuzz
-	$(call STEP,examples)
-	$(MAKE) test-examples
-	$(call STEP,clients)
-	$(MAKE) test-clients
+	$(call STEP,examples and clients; the soak beside them)
+	@$(MAKE) test-soak > $(SOAK_LOG) 2>&1 & soak=$$!; status=0; \
+	$(MAKE) test-examples || status=1; \
+	echo "make test: clients at $$(date +%T)"; $(MAKE) test-clients || status=1; \
+	wait $$soak || { echo "make test: the soak FAILED"; status=1; }; \
+	echo "make test: soak (it ran beside the examples and clients; its log follows)"; cat $(SOAK_LOG); exit $$status
 	$(call STEP,tsan)
 	$(MAKE) test-tsan
-	$(call STEP,soak)
-	$(MAKE) test-soak
 	$(call STEP,done)
 
 # The CI examples in examples/ (Python: pytest in its own venv; Node: node --test), each against
@@ -147,8 +153,11 @@ ASAN_SCRATCH := .build-asan
 SWIFT_TOOLCHAIN := $(shell dirname "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")")
 LIBFUZZER := $(firstword $(wildcard $(SWIFT_TOOLCHAIN)/lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-$(shell uname -m).a))
 ASAN_ENV := APNS_MOCK_LIBFUZZER=$(LIBFUZZER)
+# Both sanitizer trees keep line tables only (-gline-tables-only): a report still names each frame's file and line,
+# and the compiler and linker skip the type information nobody reads there.
+SANITIZER_DEBUG_FLAGS := -Xswiftc -gline-tables-only -Xcc -gline-tables-only
 ASAN_BUILD_FLAGS := --sanitize=address -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table \
-  -Xcc -fsanitize=fuzzer-no-link -Xswiftc -DAPNS_MOCK_FUZZING
+  -Xcc -fsanitize=fuzzer-no-link -Xswiftc -DAPNS_MOCK_FUZZING $(SANITIZER_DEBUG_FLAGS)
 asan-build: test-deps
 	$(ASAN_ENV) $(SWIFT) build --build-tests --scratch-path $(ASAN_SCRATCH) $(ASAN_BUILD_FLAGS)
 
@@ -194,7 +203,7 @@ TSAN_SUITES := APNSMockRegistryTests|APNSMockStoreTests|APNSMockTransportTests|A
 test-tsan: test-deps
 	rm -rf $(TSAN_REPORTS) && mkdir -p $(TSAN_REPORTS)
 	status=0; TSAN_OPTIONS=log_path=$(CURDIR)/$(TSAN_REPORTS)/report APNS_MOCK_SANITIZER=thread \
-	  $(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-tsan --sanitize=thread \
+	  $(TEST_ENV) $(SWIFT) test --disable-xctest --scratch-path .build-tsan --sanitize=thread $(SANITIZER_DEBUG_FLAGS) \
 	  --filter '$(TSAN_SUITES)' --skip OpenAPIConformanceTests || status=$$?; \
 	scripts/sanitizer-reports.sh $(TSAN_REPORTS) ThreadSanitizer && exit $$status
 
@@ -217,7 +226,8 @@ clean:
 # libFuzzer targets (Sources/APNSMockFuzzTargets; `APNS_MOCK_FUZZ_TARGET=list` names them): one
 # binary, apns-mock-fuzz, from the instrumented tree (asan-build above: AddressSanitizer and libFuzzer's
 # coverage in every module, libFuzzer's main linked into this binary alone). A run that says "Is the code
-# instrumented for coverage?" fails. make fuzz runs each target for FUZZ_SECONDS from its committed seeds
+# instrumented for coverage?" fails. make fuzz (scripts/fuzz.sh) runs each target for FUZZ_SECONDS, FUZZ_JOBS
+# at a time (libFuzzer uses one core; default: every core), from its committed seeds
 # (Tests/FuzzCorpus/<target>, read only) into fuzz-out/corpus/<target>, and prints exec/s; a crash,
 # an ASan report, a timeout (FUZZ_TIMEOUT s for one input) or RSS over FUZZ_RSS_MB is written to
 # fuzz-out/artifacts/<target>/ and fails the run. FUZZ_TARGETS picks some: make fuzz FUZZ_TARGETS=json.
@@ -232,25 +242,8 @@ FUZZ_OUT ?= fuzz-out
 fuzz-build: asan-build
 
 fuzz: fuzz-build
-	@targets="$(FUZZ_TARGETS)"; [ -n "$$targets" ] || targets=$$(APNS_MOCK_FUZZ_TARGET=list $(FUZZ_BIN) | cut -f1); \
-	failed=""; summary=""; \
-	for t in $$targets; do \
-	  maxlen=$$(APNS_MOCK_FUZZ_TARGET=list $(FUZZ_BIN) | awk -F'\t' -v t=$$t '$$1 == t { print $$2 }'); \
-	  mkdir -p $(FUZZ_OUT)/corpus/$$t $(FUZZ_OUT)/artifacts/$$t; \
-	  echo "== $$t: $(FUZZ_SECONDS) s, max_len $$maxlen"; \
-	  ASAN_OPTIONS=detect_leaks=0 APNS_MOCK_FUZZ_TARGET=$$t $(FUZZ_BIN) $(FUZZ_OUT)/corpus/$$t Tests/FuzzCorpus/$$t \
-	    -max_total_time=$(FUZZ_SECONDS) -max_len=$$maxlen -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=$(FUZZ_RSS_MB) \
-	    -print_final_stats=1 -artifact_prefix=$(FUZZ_OUT)/artifacts/$$t/ > $(FUZZ_OUT)/$$t.log 2>&1 \
-	    || failed="$$failed $$t"; \
-	  if grep -q 'Is the code instrumented for coverage' $(FUZZ_OUT)/$$t.log; then failed="$$failed $$t(no-coverage)"; fi; \
-	  runs=$$(awk '/stat::number_of_executed_units/ { print $$2 }' $(FUZZ_OUT)/$$t.log); \
-	  rate=$$(awk '/stat::average_exec_per_sec/ { print $$2 }' $(FUZZ_OUT)/$$t.log); \
-	  cov=$$(grep -o 'cov: [0-9]*' $(FUZZ_OUT)/$$t.log | tail -1); \
-	  line=$$(printf '%-16s %8s exec/s %10s runs  %s' $$t "$$rate" "$$runs" "$$cov"); echo "$$line"; \
-	  summary="$$summary$$line\n"; \
-	done; \
-	printf "\n$$summary"; \
-	if [ -n "$$failed" ]; then echo "FUZZ FINDINGS in:$$failed (see $(FUZZ_OUT)/<target>.log and $(FUZZ_OUT)/artifacts/)"; exit 1; fi
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) FUZZ_RSS_MB=$(FUZZ_RSS_MB) FUZZ_OUT=$(FUZZ_OUT) \
+	  scripts/fuzz.sh $(FUZZ_BIN) $(FUZZ_TARGETS)
 
 test-fuzz:
 	$(MAKE) fuzz FUZZ_SECONDS=5
@@ -282,7 +275,7 @@ bench-instructions: deps
 # $(IMAGE_SCRATCH)): CI has compiled those modules for make test-image already, so the guard adds one
 # module and a link. Its baseline (bench/instructions-baseline.txt) is counted the same way.
 bench-guard: deps
-	BENCH_SCRATCH=$(IMAGE_SCRATCH) BENCH_BUILD_FLAGS=--static-swift-stdlib bench/instructions-guard.sh
+	BENCH_SCRATCH=$(IMAGE_SCRATCH) BENCH_BUILD_FLAGS="$(STATIC_BUILD_FLAGS)" bench/instructions-guard.sh
 
 bench-quick:
 	BENCH_QUICK=1 $(MAKE) bench
