@@ -339,12 +339,631 @@ def swift_format(text):
 
 
 # ---------------------------------------------------------------------------------------------
+# Names
+
+
+def snake_case(name):
+    """listDeliveries -> list_deliveries, openAPIDocument -> open_api_document, refuseTLS -> refuse_tls."""
+    name = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
+    name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
+    return re.sub(r"[^A-Za-z0-9_]+", "_", name).lower()
+
+
+def pascal_case(name):
+    parts = re.split(r"[^A-Za-z0-9]+", name)
+    return "".join(p[:1].upper() + p[1:] for p in parts if p)
+
+
+# ---------------------------------------------------------------------------------------------
+# Types: the document's schemas as a small type model that Python and TypeScript render.
+#   ("ref", name) ("prim", "string"|"integer"|"number"|"boolean"|"null"|"any") ("literal", [values])
+#   ("list", T) ("map", T) ("union", [T, ...])
+
+
+class ObjectType:
+    def __init__(self, name, description, fields, open_ended):
+        self.name = name
+        self.description = description
+        self.fields = fields  # [(name, type, required, description)]
+        self.open_ended = open_ended
+
+
+class AliasType:
+    def __init__(self, name, description, target):
+        self.name = name
+        self.description = description
+        self.target = target
+
+
+class TypeModel:
+    def __init__(self, document):
+        self.document = document
+        self.definitions = {}  # name -> ObjectType | AliasType, in registration order
+        self.component_names = list(document.get("components", {}).get("schemas", {}).keys())
+        for name in self.component_names:
+            self.named(document["components"]["schemas"][name], name)
+
+    def unique(self, name):
+        candidate, n = name, 2
+        while candidate in self.definitions or (candidate in self.component_names and candidate != name):
+            candidate, n = f"{name}{n}", n + 1
+        return candidate
+
+    def named(self, schema, name):
+        """Registers the schema as a definition called name; returns ("ref", name)."""
+        if name in self.definitions:
+            return ("ref", name)
+        self.definitions[name] = None  # reserved (a recursive schema refers to itself by name)
+        description = (schema.get("description") or "").strip() if isinstance(schema, dict) else ""
+        if self.is_object(schema):
+            self.definitions[name] = self.object_type(schema, name, description)
+        else:
+            self.definitions[name] = AliasType(name, description, self.type_of(schema, name))
+        return ("ref", name)
+
+    def deref(self, schema):
+        while isinstance(schema, dict) and "$ref" in schema:
+            schema = lookup(self.document, schema["$ref"])
+        return schema
+
+    @staticmethod
+    def is_object(schema):
+        return isinstance(schema, dict) and ("properties" in schema or (
+            "allOf" in schema and "oneOf" not in schema and "anyOf" not in schema))
+
+    def object_type(self, schema, name, description):
+        properties, required = {}, list(schema.get("required", []))
+        for part in schema.get("allOf", []):
+            part = self.deref(part)
+            properties.update(part.get("properties", {}))
+            required += part.get("required", [])
+        properties.update(schema.get("properties", {}))
+        fields = []
+        for field, sub in properties.items():
+            sub_description = (self.deref(sub).get("description") or "").strip() if isinstance(sub, dict) else ""
+            if isinstance(sub, dict) and "$ref" not in sub and sub.get("description"):
+                sub_description = sub["description"].strip()
+            fields.append((field, self.type_of(sub, name + pascal_case(field)), field in required, sub_description))
+        return ObjectType(name, description, fields, schema.get("additionalProperties", True) is not False)
+
+    def type_of(self, schema, hint):
+        if schema is True or schema == {}:
+            return ("prim", "any")
+        if schema is False:
+            return ("prim", "null")
+        if "$ref" in schema:
+            ref = schema["$ref"]
+            if re.fullmatch(r"#/components/schemas/[^/]+", ref):
+                return ("ref", ref.rsplit("/", 1)[-1])
+            return self.type_of(lookup(self.document, ref), hint)
+        if "const" in schema:
+            return ("literal", [schema["const"]])
+        if "enum" in schema:
+            return ("literal", list(schema["enum"]))
+        if self.is_object(schema):
+            return self.named(schema, self.unique(hint))
+        kinds = schema.get("type")
+        if kinds is None:
+            for key in ("oneOf", "anyOf"):
+                if key in schema:
+                    options = [self.type_of(s, hint + (pascal_case(s["title"]) if isinstance(s, dict) and s.get("title")
+                                                       else str(i + 1))) for i, s in enumerate(schema[key])]
+                    return union(options)
+            if "allOf" in schema and len(schema["allOf"]) == 1:
+                return self.type_of(schema["allOf"][0], hint)
+            return ("prim", "any")
+        if isinstance(kinds, list):
+            return union([self.type_of({**schema, "type": k}, hint) for k in kinds])
+        if kinds == "array":
+            items = schema.get("items", {})
+            return ("list", self.type_of(items, hint + "Item"))
+        if kinds == "object":
+            extra = schema.get("additionalProperties")
+            if isinstance(extra, dict) and extra:
+                return ("map", self.type_of(extra, hint + "Value"))
+            return ("map", ("prim", "any"))
+        if kinds in ("string", "integer", "number", "boolean", "null"):
+            return ("prim", kinds)
+        return ("prim", "any")
+
+
+def union(options):
+    flat = []
+    for option in options:
+        for member in (option[1] if option[0] == "union" else [option]):
+            if member not in flat:
+                flat.append(member)
+    literals = [m for m in flat if m[0] == "literal"]
+    if len(literals) > 1:
+        merged = ("literal", [v for m in literals for v in m[1]])
+        flat = [merged if m is literals[0] else m for m in flat if m[0] != "literal" or m is literals[0]]
+    if ("prim", "any") in flat:
+        return ("prim", "any")
+    return flat[0] if len(flat) == 1 else ("union", flat)
+
+
+def success_response(document, op):
+    """(kind, schema) of the operation's first 2xx answer: ("json", schema), ("text", None),
+    ("stream", None) or ("none", None)."""
+    for code, answer in op.responses.items():
+        if not str(code).startswith("2"):
+            continue
+        if "$ref" in answer:
+            answer = lookup(document, answer["$ref"])
+        content = answer.get("content") or {}
+        if not content:
+            continue
+        if "application/json" in content:
+            return ("json", content["application/json"].get("schema", {}))
+        if "text/event-stream" in content:
+            return ("stream", None)
+        return ("text", None)
+    return ("none", None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Python
+
+
+PY_TYPING = ("Any", "Dict", "Iterator", "List", "Literal", "Mapping", "Optional", "Sequence", "Tuple", "TypedDict", "Union")
+# typing's names, spelled typing.X where a schema has the same name (the document has a `Sequence`).
+T = {name: name for name in PY_TYPING}
+PY_PRIMS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
+
+
+def py_literal(value):
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else repr(value)
+
+
+def py_type(t):
+    kind = t[0]
+    if kind == "ref":
+        return f'"{t[1]}"'
+    if kind == "prim":
+        return T["Any"] if t[1] == "any" else PY_PRIMS[t[1]]
+    if kind == "literal":
+        values = [v for v in t[1] if v is not None]
+        rendered = f"{T['Literal']}[{', '.join(py_literal(v) for v in values)}]" if values else "None"
+        return f"{T['Optional']}[{rendered}]" if None in t[1] and values else rendered
+    if kind == "list":
+        return f"{T['List']}[{py_type(t[1])}]"
+    if kind == "map":
+        return f"{T['Dict']}[str, {py_type(t[1])}]"
+    if kind == "union":
+        members = [m for m in t[1] if m != ("prim", "null")]
+        inner = py_type(members[0]) if len(members) == 1 else f"{T['Union']}[{', '.join(py_type(m) for m in members)}]"
+        return f"{T['Optional']}[{inner}]" if len(members) < len(t[1]) else inner
+    raise AssertionError(t)
+
+
+def py_docstring(text, indent):
+    text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').rstrip()
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return [f'{indent}"""{lines[0]}"""']
+    out = [f'{indent}"""{lines[0]}']
+    out += [f"{indent}{line}" if line.strip() else "" for line in lines[1:]]
+    out.append(f'{indent}"""')
+    return out
+
+
+def py_comment(text, indent=""):
+    return [f"{indent}# {line}".rstrip() for line in text.split("\n")]
+
+
+def py_definition(definition):
+    import keyword
+
+    lines = []
+    if isinstance(definition, AliasType):
+        if definition.description:
+            lines += py_comment(definition.description)
+        target = definition.target
+        rendered = py_type(target)
+        if target[0] == "ref":
+            rendered = f"{T['Union']}[{rendered}]"  # a forward reference, not a string
+        lines.append(f"{definition.name} = {rendered}")
+        return lines
+    name, fields = definition.name, definition.fields
+    plain = all(f[0].isidentifier() and not keyword.iskeyword(f[0]) for f in fields)
+    required = [f for f in fields if f[2]]
+    optional = [f for f in fields if not f[2]]
+    if not plain:
+        if definition.description:
+            lines += py_comment(definition.description)
+        total = "" if not optional else ", total=False"
+        if required and optional:
+            lines.append(f"# Required keys: {', '.join(f[0] for f in required)}.")
+        lines.append(f'{name} = {T["TypedDict"]}("{name}", {{')
+        for field, t, _, _ in fields:
+            lines.append(f"    {json.dumps(field)}: {py_type(t)},")
+        lines.append(f"}}{total})")
+        return lines
+
+    def body(members, doc):
+        out = py_docstring(doc, "    ") if doc else []
+        for field, t, _, description in members:
+            if description:
+                out += py_comment(description, "    ")
+            out.append(f"    {field}: {py_type(t)}")
+        return out or ["    pass"]
+
+    if required and optional:
+        lines.append(f"class _{name}Required({T['TypedDict']}):")
+        lines += body(required, "")
+        lines.append("")
+        lines.append("")
+        lines.append(f"class {name}(_{name}Required, total=False):")
+        lines += body(optional, definition.description)
+    else:
+        total = ", total=False" if optional else ""
+        lines.append(f"class {name}({T['TypedDict']}{total}):")
+        lines += body(fields, definition.description)
+    return lines
+
+
+def py_parameter_name(parameter):
+    import keyword
+
+    if parameter.location == "path":
+        name = snake_case(parameter.name)
+    elif parameter.location == "header":
+        name = parameter.name.replace("-", "_").lower()
+    else:
+        name = parameter.name
+    if keyword.iskeyword(name) or name in ("self", "body", "match", "fields"):
+        name += "_"
+    return name
+
+
+def generate_python(document, ops):
+    model = TypeModel(document)
+    client_ops = [op for op in ops if op.for_clients]
+    methods = []
+    for op in client_ops:
+        body_type = None
+        if op.raw_body_schema is not None:
+            raw = op.raw_body_schema
+            body_type = model.type_of(raw, pascal_case(op.id) + "Body") if "$ref" in raw else \
+                model.named(raw, model.unique(pascal_case(op.id) + "Body"))
+        kind, schema = success_response(document, op)
+        if kind == "json":
+            answer = model.type_of(schema, pascal_case(op.id) + "Answer") if "$ref" in schema or not TypeModel.is_object(schema) \
+                else model.named(schema, model.unique(pascal_case(op.id) + "Answer"))
+            returns = py_type(answer)
+        elif kind == "text":
+            returns = "str"
+        elif kind == "stream":
+            returns = f"{T['Iterator']}[{T['Any']}]"
+        else:
+            returns = "None"
+        methods.append((op, body_type, returns))
+
+    shadowed = {name for name in PY_TYPING if name in model.definitions or name in ("Matcher", "GeneratedClient")}
+    for name in PY_TYPING:
+        T[name] = f"typing.{name}" if name in shadowed else name
+    imported = [name for name in PY_TYPING if name not in shadowed]
+    out = [f"# {HEADER}", '"""The admin API as its document declares it: one method per operation, and its schemas as',
+           "TypedDicts.", "",
+           "``GeneratedClient``'s methods build each request from the document's parameters and hand it",
+           "to ``_operation``, which ``apns_mock.Client`` implements (HTTP, errors, answers).", '"""', ""]
+    if shadowed:
+        out.append("import typing")
+    out += [f"from typing import {', '.join(imported)}",
+           "from urllib.parse import quote", "", "",
+           f"Matcher = {T['Union']}[{T['Mapping']}[str, {T['Any']}], {T['Sequence']}[{T['Tuple']}[str, {T['Any']}]]]", "", "",
+           f"def _segment(value: {T['Any']}) -> str:",
+           '    """A path parameter, percent-encoded (a channel id\'s ``/`` and ``+`` included)."""',
+           '    return quote(str(value), safe="")', "", "",
+           f"def _free_form(match: {T['Optional']}[Matcher], fields: {T['Mapping']}[str, {T['Any']}]) -> {T['List']}[{T['Tuple']}[str, {T['Any']}]]:",
+           '    """A free-form matcher\'s fields: ``match`` as spelled in a query string, then keyword',
+           '    arguments with ``__`` for a dot (``payload__aps__badge=3`` is ``payload.aps.badge=3``)."""',
+           f"    items: {T['List']}[{T['Tuple']}[str, {T['Any']}]] = list(match.items() if isinstance(match, {T['Mapping']}) else (match or ()))",
+           '    return items + [(name.replace("__", "."), value) for name, value in fields.items()]', "", ""]
+    out.append("# -- schemas (components.schemas, then the operations' own bodies and answers) " + "-" * 20)
+    out.append("")
+    for definition in model.definitions.values():
+        out.append("")
+        out += py_definition(definition)
+        out.append("")
+    out.append("")
+    out.append("# -- operations " + "-" * 80)
+    out.append("")
+    out.append("")
+    out.append("class GeneratedClient:")
+    out += py_docstring("The admin API's operations, one method per operationId (in snake_case), in the document's\n"
+                        "order. Subclasses implement ``_operation``.", "    ")
+    out.append("")
+    out.append(f"    def _operation(self, operation_id: str, method: str, path: str, params: {T['List']}[{T['Tuple']}[str, {T['Any']}]],")
+    out.append(f"                   body: {T['Any']}, **options: {T['Any']}) -> {T['Any']}:")
+    out += py_docstring("Sends one operation's request: ``params`` are ``(name, value)`` pairs as given (a value\n"
+                        "may be None: left out; a list: the parameter repeated); ``options`` has ``headers``\n"
+                        "for header parameters.", "        ")
+    out.append("        raise NotImplementedError")
+    for op, body_type, returns in methods:
+        out.append("")
+        name = snake_case(op.id)
+        signature = ["self"]
+        path_parameters = [p for p in op.parameters if p.location == "path"]
+        others = [p for p in op.parameters if p.location != "path"]
+        for p in path_parameters:
+            signature.append(f"{py_parameter_name(p)}: {py_type(model.type_of(p.raw_schema, 'Parameter'))}")
+        keyword_only = []
+        free_form = any(p.is_free_form for p in others)
+        for p in others:
+            if p.is_free_form:
+                continue
+            t = py_type(model.type_of(p.raw_schema, "Parameter"))
+            if p.component is not None and p.location == "query":
+                t = f"{T['Union']}[{t}, {T['Sequence']}[{t}]]"
+            if p.required:
+                keyword_only.append(f"{py_parameter_name(p)}: {t}")
+            else:
+                keyword_only.append(f"{py_parameter_name(p)}: {T['Optional']}[{t}] = None")
+        if body_type is not None:
+            t = py_type(body_type)
+            keyword_only.append(f"body: {t}" if op.body_required else f"body: {T['Optional']}[{t}] = None")
+        if free_form:
+            keyword_only.append(f"match: {T['Optional']}[Matcher] = None")
+        if keyword_only:
+            signature.append("*")
+            signature += keyword_only
+        if free_form:
+            signature.append(f"**fields: {T['Any']}")
+        out.append(f"    def {name}(")
+        for s in signature:
+            out.append(f"        {s},")
+        out.append(f"    ) -> {returns}:")
+        doc = op.summary
+        if op.description:
+            doc += "\n\n" + op.description
+        doc += f"\n\n``{op.method} {op.path}`` (operation ``{op.id}``)."
+        if free_form:
+            doc += ("\n\n``match`` and keyword arguments not named above are conditions on the records, as in"
+                    "\n:func:`apns_mock.matcher_params`.")
+        out += py_docstring(doc, "        ")
+        path_expression = re.sub(r"\{([^}]+)\}", lambda m: "{_segment(" + py_parameter_name(
+            next(p for p in path_parameters if p.name == m.group(1))) + ")}", op.path)
+        path_literal = f'f"{path_expression}"' if path_parameters else json.dumps(op.path)
+        queries = [p for p in others if p.location == "query"]
+        if queries:
+            out.append(f"        params: {T['List']}[{T['Tuple']}[str, {T['Any']}]] = [")
+            for p in queries:
+                if p.is_free_form:
+                    out.append("            *_free_form(match, fields),")
+                else:
+                    out.append(f"            ({json.dumps(p.name)}, {py_parameter_name(p)}),")
+            out.append("        ]")
+            params = "params"
+        else:
+            params = "[]"
+        headers = [p for p in others if p.location == "header"]
+        extra = ""
+        if headers:
+            extra = ", headers={" + ", ".join(f"{json.dumps(p.name)}: {py_parameter_name(p)}" for p in headers) + "}"
+        body = "body" if body_type is not None else "None"
+        out.append(f"        return self._operation({json.dumps(op.id)}, {json.dumps(op.method)}, {path_literal}, {params}, {body}{extra})")
+    out.append("")
+    out.append("")
+    out.append("# The operations above: operationId -> method name.")
+    out.append(f"OPERATIONS: {T['Dict']}[str, str] = {{")
+    for op, _, _ in methods:
+        out.append(f"    {json.dumps(op.id)}: {json.dumps(snake_case(op.id))},")
+    out.append("}")
+    text = "\n".join(out) + "\n"
+    return re.sub(r"\n{4,}", "\n\n\n", text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Node: generated.mjs (the methods) and generated.d.ts (the schemas and signatures)
+
+
+TS_PRIMS = {"string": "string", "integer": "number", "number": "number", "boolean": "boolean", "null": "null",
+            "any": "any"}
+
+
+def ts_type(t):
+    kind = t[0]
+    if kind == "ref":
+        return t[1]
+    if kind == "prim":
+        return TS_PRIMS[t[1]]
+    if kind == "literal":
+        return " | ".join(json.dumps(v, ensure_ascii=False) for v in t[1])
+    if kind == "list":
+        inner = ts_type(t[1])
+        return f"({inner})[]" if " " in inner else f"{inner}[]"
+    if kind == "map":
+        return f"Record<string, {ts_type(t[1])}>"
+    if kind == "union":
+        return " | ".join(ts_type(m) for m in t[1])
+    raise AssertionError(t)
+
+
+def ts_doc(text, indent):
+    text = text.replace("*/", "*\\/").rstrip()
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return [f"{indent}/** {lines[0]} */"]
+    return [f"{indent}/**"] + [f"{indent} * {line}".rstrip() for line in lines] + [f"{indent} */"]
+
+
+def ts_key(name):
+    return name if re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", name) else json.dumps(name)
+
+
+def node_operations(document, ops, model):
+    """Per client operation: (op, path parameter names, params type or None, body type or None, answer type)."""
+    result = []
+    for op in ops:
+        if not op.for_clients:
+            continue
+        body_type = None
+        if op.raw_body_schema is not None:
+            raw = op.raw_body_schema
+            body_type = model.type_of(raw, pascal_case(op.id) + "Body") if "$ref" in raw else \
+                model.named(raw, model.unique(pascal_case(op.id) + "Body"))
+        kind, schema = success_response(document, op)
+        if kind == "json":
+            answer = model.type_of(schema, pascal_case(op.id) + "Answer") if "$ref" in schema or not TypeModel.is_object(schema) \
+                else model.named(schema, model.unique(pascal_case(op.id) + "Answer"))
+            returns = f"Promise<{ts_type(answer)}>"
+        elif kind == "text":
+            returns = "Promise<string>"
+        elif kind == "stream":
+            returns = "AsyncGenerator<Delivery | BatchEvent, void, undefined>"
+        else:
+            returns = "Promise<void>"
+        result.append((op, body_type, returns))
+    return result
+
+
+def js_local(name):
+    pascal = pascal_case(name)
+    return js_argument(pascal[:1].lower() + pascal[1:])
+
+
+def js_argument(name):
+    reserved = {"for", "in", "do", "if", "new", "var", "let", "class", "default", "delete", "function", "return",
+                "switch", "this", "throw", "try", "typeof", "void", "while", "with", "yield", "enum", "await"}
+    return name + "_" if name in reserved else name
+
+
+def node_signature(op, has_body):
+    path_parameters = [p for p in op.parameters if p.location == "path"]
+    others = [p for p in op.parameters if p.location != "path"]
+    names = [js_argument(p.name) for p in path_parameters]
+    if others:
+        names.append("params")
+    if has_body:
+        names.append("body")
+    return path_parameters, others, names
+
+
+def generate_node(document, ops):
+    model = TypeModel(document)
+    methods = node_operations(document, ops, model)
+    out = [f"// {HEADER}",
+           "// The admin API's operations, one method per operationId, each building its request from the",
+           "// document's parameters and handing it to `_operation`, which AdminClient (index.mjs) implements.",
+           "", "", "const segment = (value) => encodeURIComponent(String(value));", "",
+           "/** The admin API's operations as its document declares them; AdminClient extends it. */",
+           "export class GeneratedAdminClient {"]
+    out += ts_doc("Sends one operation's request (implemented by AdminClient): `query` holds the query\n"
+                  "parameters as given (an array repeats one, a nested object is flattened with dots),\n"
+                  "`options.headers` the header parameters.", "  ")
+    out.append("  _operation(operationId, method, path, query, body, options) {")
+    out.append('    throw new Error(`${operationId}: _operation is implemented by AdminClient`);')
+    out.append("  }")
+    for op, body_type, _ in methods:
+        path_parameters, others, names = node_signature(op, body_type is not None)
+        out.append("")
+        doc = op.summary + (("\n\n" + op.description) if op.description else "") + f"\n\n`{op.method} {op.path}`"
+        out += ts_doc(doc, "  ")
+        defaults = []
+        for n in names:
+            if n == "params":
+                defaults.append("params = {}")
+            else:
+                defaults.append(n)
+        out.append(f"  {op.id}({', '.join(defaults)}) {{")
+        path = op.path
+        for p in path_parameters:
+            path = path.replace("{" + p.name + "}", "${segment(" + js_argument(p.name) + ")}")
+        path_literal = f"`{path}`" if path_parameters else json.dumps(op.path)
+        headers = [p for p in others if p.location == "header"]
+        query = "params" if others else "{}"
+        options = ""
+        if headers:
+            picked = ", ".join(f"{json.dumps(p.name)}: {js_local(p.name)}" for p in headers)
+            out.append(f"    const {{ {picked}, ...query }} = params;")
+            query = "query"
+            options = ", { headers: { " + ", ".join(
+                f"{json.dumps(p.name)}: {js_local(p.name)}" for p in headers) + " } }"
+        body = "body" if body_type is not None else "undefined"
+        out.append(f"    return this._operation({json.dumps(op.id)}, {json.dumps(op.method)}, {path_literal}, {query}, {body}{options});")
+        out.append("  }")
+    out.append("}")
+    out.append("")
+    out.append("/** The operations above, in the document's order: operationId -> [method, path]. */")
+    out.append("export const OPERATIONS = Object.freeze({")
+    for op, _, _ in methods:
+        out.append(f"  {op.id}: [{json.dumps(op.method)}, {json.dumps(op.path)}],")
+    out.append("});")
+    javascript = "\n".join(out) + "\n"
+
+    # generated.d.ts
+    types = [f"// {HEADER}", "// The admin API's schemas (components.schemas, then the operations' own bodies and answers) and",
+             "// GeneratedAdminClient's signatures.", "",
+             "/** A query parameter's value: an array repeats the parameter; a nested object is flattened with dots. */",
+             "export type QueryValue = string | number | boolean | null | undefined | (string | number | boolean)[] | { [key: string]: unknown };",
+             ""]
+    for definition in model.definitions.values():
+        if definition.description:
+            types += ts_doc(definition.description, "")
+        if isinstance(definition, AliasType):
+            types.append(f"export type {definition.name} = {ts_type(definition.target)};")
+        else:
+            types.append(f"export interface {definition.name} {{")
+            for field, t, required, description in definition.fields:
+                if description:
+                    types += ts_doc(description, "  ")
+                types.append(f"  {ts_key(field)}{'' if required else '?'}: {ts_type(t)};")
+            types.append("}")
+        types.append("")
+    for op, body_type, _ in methods:
+        others = [p for p in op.parameters if p.location != "path"]
+        if not others:
+            continue
+        free_form = any(p.is_free_form for p in others)
+        types.append(f"/** The query and header parameters of `{op.id}`. */")
+        types.append(f"export interface {pascal_case(op.id)}Params {{")
+        for p in others:
+            if p.is_free_form:
+                continue
+            if p.description:
+                types += ts_doc(p.description, "  ")
+            t = ts_type(model.type_of(p.raw_schema, "Parameter"))
+            if p.component is not None and p.location == "query":
+                t = f"{t} | ({t})[]" if " " in t else f"{t} | {t}[]"
+            types.append(f"  {ts_key(p.name)}{'' if p.required else '?'}: {t};")
+        if free_form:
+            free = next(p for p in others if p.is_free_form)
+            types += ts_doc(free.description or "Free-form conditions.", "  ")
+            types.append("  [field: string]: QueryValue;")
+        types.append("}")
+        types.append("")
+    types.append("export declare class GeneratedAdminClient {")
+    types += ts_doc("Sends one operation's request; implemented by AdminClient.", "  ")
+    types.append("  protected _operation(operationId: string, method: string, path: string, query: Record<string, QueryValue>, body: unknown, options?: { headers?: Record<string, QueryValue> }): any;")
+    for op, body_type, returns in methods:
+        path_parameters, others, names = node_signature(op, body_type is not None)
+        arguments = []
+        for p in path_parameters:
+            arguments.append(f"{js_argument(p.name)}: {ts_type(model.type_of(p.raw_schema, 'Parameter'))}")
+        if others:
+            optional = "" if any(p.required for p in others) else "?"
+            arguments.append(f"params{optional}: {pascal_case(op.id)}Params")
+        if body_type is not None:
+            arguments.append(f"body{'' if op.body_required else '?'}: {ts_type(body_type)}")
+        types += ts_doc(f"{op.summary}\n\n`{op.method} {op.path}`", "  ")
+        types.append(f"  {op.id}({', '.join(arguments)}): {returns};")
+    types.append("}")
+    types.append("")
+    types.append("/** The operations, in the document's order: operationId -> [method, path]. */")
+    types.append("export declare const OPERATIONS: Readonly<Record<string, readonly [string, string]>>;")
+    return javascript, "\n".join(types) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
 # main
 
 
 def generated_files(document):
     ops = operations(document)
     files = {SWIFT_FILE: swift_format(generate_swift(document, ops))}
+    files[PYTHON_FILE] = generate_python(document, ops)
+    files[NODE_FILE], files[NODE_TYPES_FILE] = generate_node(document, ops)
     return files
 
 
