@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
-.PHONY: settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
+.PHONY: generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
 # Builds only the server (not the benchmark and fuzz tools), then serves.
 run: deps
@@ -93,6 +93,8 @@ TEST_ENV := APNS_MOCK_E2E_REQUIRED=1 APNS_MOCK_PYTHON=$(CURDIR)/$(PYTHON)
 STEP = @echo "make test: $(1) at $$(date +%T)"
 SOAK_LOG = $(ASAN_SCRATCH)/soak.log
 test: test-deps
+	$(call STEP,check-generated)
+	$(MAKE) check-generated
 	$(call STEP,release-static)
 	$(MAKE) release-static
 	$(call STEP,asan-build)
@@ -133,6 +135,19 @@ test-examples: test-deps $(EXAMPLES_VENV)/installed dist/apns-mock
 # clients/node: node --test) against the release-static binary; the Testcontainers test runs in make test-image.
 test-clients: test-deps dist/apns-mock
 	APNS_MOCK_BIN=$(CURDIR)/dist/apns-mock clients/run-tests.sh
+
+# The files generated from the admin API's document (Sources/APNSMockAdmin/openapi.yaml): the Swift operation
+# table (Sources/APNSMockAdmin/Generated/AdminOperation.swift), the Python client's GeneratedClient and TypedDicts
+# (clients/python/src/apns_mock/_generated.py) and the Node module's (clients/node/generated.mjs, generated.d.ts).
+# make generate writes them; make check-generated (the start of make test) fails, naming each file, while a
+# committed one differs from what the document gives. Python with PyYAML (the test venv) and swift format.
+GENERATOR := scripts/generate-admin-api.py
+
+generate: test-deps
+	$(PYTHON) $(GENERATOR)
+
+check-generated: test-deps
+	$(PYTHON) $(GENERATOR) --check
 
 # Writes docs/COMMAND-LINE.md's settings table from the one declaration of every serve setting
 # (Sources/APNSMockRegistry/ServeSetting.swift); make test fails while they differ.

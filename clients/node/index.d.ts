@@ -1,6 +1,10 @@
-// Types of apns-mock's Node module (index.mjs). Records and rules are the admin API's JSON as
-// documented in docs/ADMIN-API.md and the OpenAPI document (GET /v1/openapi.yaml); they are typed
-// loosely here (`ApiObject`) rather than duplicated.
+// Types of apns-mock's Node module (index.mjs). The admin API's schemas and the generated
+// operations' signatures are in generated.d.ts (generated from the OpenAPI document, GET
+// /v1/openapi.yaml) and re-exported here; the hand-written names keep their looser types
+// (`ApiObject`). Where both name a type (`Delivery`, `Duration`), this file's is exported.
+import type { GeneratedAdminClient } from "./generated.js";
+
+export * from "./generated.js";
 
 export type ApiObject = Record<string, any>;
 /** A record of GET /v1/deliveries (`sequence`, `kind`, `token`, `apnsId`, `response`, `outcome`, …). */
@@ -54,7 +58,17 @@ export function queryString(match?: Match): string;
 export function dashboardLink(adminUrl: string, query?: string, record?: number): string;
 export function recordLine(record: Delivery): string;
 
-export class AdminClient {
+/**
+ * The generated operations (generated.d.ts), less those AdminClient declares again below with the
+ * signatures its thin aliases keep.
+ */
+declare const AdminClientBase: new () => Omit<GeneratedAdminClient, "health" | "info" | "metrics" | "reset" | "deleteDeliveries" | "verify" | "putKey" | "deleteKey" | "deleteDevice" | "unregisterDevice" | "expireDevice" | "deviceNotifications" | "createChannel" | "deleteChannel" | "setBroadcastCapability" | "addFault" | "putFault" | "deleteFault" | "deleteFaults" | "enableBehavior" | "disableBehavior" | "moveClock" | "resetClock">;
+
+/**
+ * The admin API of one apns-mock server: every operation of the document under its operationId
+ * (from GeneratedAdminClient), and the shorter names that call them.
+ */
+export class AdminClient extends AdminClientBase {
   constructor(adminUrl: string, options?: { token?: string; timeoutMs?: number });
   readonly adminUrl: string;
   dashboardLink(match?: Match): string;

@@ -1,10 +1,14 @@
-// apns-mock from Node: an admin API client (one method per documented route) and startMock(),
+// apns-mock from Node: an admin API client (every operation of the admin API's document, generated in
+// generated.mjs, and shorter names that call them) and startMock(),
 // which runs the apns-mock binary on free ports. Node built-ins only (fetch, child_process, fs).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { GeneratedAdminClient } from "./generated.mjs";
+
+export { GeneratedAdminClient, OPERATIONS } from "./generated.mjs";
 
 const READY_LINE = /^apns-mock ready apns=(\S+) admin=(\S+)(?: channels=(\S+))?/m;
 
@@ -112,10 +116,15 @@ function seconds(duration) {
   return Number(m[1]) * { ms: 0.001, s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
 
-/** The admin API of one apns-mock server; every method is one documented route. */
-export class AdminClient {
+/**
+ * The admin API of one apns-mock server. Every operation of the admin API's document is a method
+ * under its operationId (`listDeliveries`, `putDevice`, `refuseTLS`: GeneratedAdminClient, in
+ * generated.mjs); the shorter names below (`deliveries`, `wait`, `addFault`, …) call them.
+ */
+export class AdminClient extends GeneratedAdminClient {
   /** @param {string} adminUrl  @param {{token?: string, timeoutMs?: number}} [options] */
   constructor(adminUrl, { token, timeoutMs = 30_000 } = {}) {
+    super();
     this.adminUrl = adminUrl.replace(/\/$/, "");
     this.token = token;
     this.timeoutMs = timeoutMs;
@@ -152,8 +161,42 @@ export class AdminClient {
     return text ? JSON.parse(text) : null;
   }
 
-  async #text(urlPath) {
-    return (await this.#send("GET", urlPath)).text();
+  /**
+   * One operation of the document (what every generated method calls): resolves to its answer's
+   * JSON, its text when it is not JSON (`/v1/ca.pem`, `/metrics`, the document), or undefined when
+   * empty (204). `waitForDeliveries` rejects with WaitTimeout on a 408; `deliveryEvents` gives an
+   * async iterator over the stream (see `events`).
+   */
+  _operation(operationId, method, urlPath, query, body, { headers = {} } = {}) {
+    const sent = Object.fromEntries(Object.entries(headers).filter(([, v]) => v != null).map(([k, v]) => [k, String(v)]));
+    if (operationId === "deliveryEvents") return this.#stream(query, sent);
+    if (operationId === "waitForDeliveries") return this.#wait(query);
+    return (async () => {
+      const response = await this.#send(method, urlPath, {
+        query, body, headers: sent, timeoutMs: OPERATION_TIMEOUTS_MS[operationId],
+      });
+      const text = await response.text();
+      if (!text) return undefined;
+      return /json/.test(response.headers.get("content-type") ?? "") ? JSON.parse(text) : text;
+    })();
+  }
+
+  async #wait(query) {
+    const { count, timeout, since, before, ...conditions } = query;
+    const response = await this.#send("GET", "/v1/deliveries/wait", {
+      query,
+      timeoutMs: (seconds(timeout ?? 10) + 30) * 1000,
+      ok: [408],
+    });
+    const answer = await response.json();
+    if (response.status === 408) {
+      const text = queryString(conditions);
+      throw new WaitTimeout({
+        count: count ?? 1, timeout: timeout ?? 10, query: text, records: answer.deliveries ?? [],
+        nearMisses: answer.nearMisses ?? [], dashboard: dashboardLink(this.adminUrl, text),
+      });
+    }
+    return answer;
   }
 
   /** The dashboard filtered to the records that match. */
@@ -161,14 +204,11 @@ export class AdminClient {
     return dashboardLink(this.adminUrl, queryString(match));
   }
 
-  // server
-  health() { return this.#json("GET", "/health"); }
-  info() { return this.#json("GET", "/v1/info"); }
-  caPem() { return this.#text("/v1/ca.pem"); }
-  openapi() { return this.#text("/v1/openapi.yaml"); }
-  metrics() { return this.#text("/metrics"); }
+  // server: health(), info() and metrics() are the generated methods.
+  caPem() { return this.caCertificate(); }
+  openapi() { return this.openAPIDocument(); }
   reset({ closeConnections = false } = {}) {
-    return this.#json("POST", "/v1/reset", { query: closeConnections ? { closeConnections: true } : undefined });
+    return super.reset(closeConnections ? { closeConnections: true } : {});
   }
 
   // deliveries
@@ -177,35 +217,21 @@ export class AdminClient {
     let query = { ...match };
     const records = [];
     for (;;) {
-      const page = await this.#json("GET", "/v1/deliveries", { query });
+      const page = await this.listDeliveries(query);
       records.push(...page.deliveries);
       if (match.limit != null || page.next == null || page.deliveries.length === 0) return records;
       query = { ...query, [match.order === "desc" ? "before" : "since"]: page.next };
     }
   }
-  delivery(apnsId) { return this.#json("GET", `/v1/deliveries/${seg(apnsId)}`); }
-  preview(apnsId) { return this.#json("GET", `/v1/deliveries/${seg(apnsId)}/preview`); }
-  simulatorFile(apnsId) { return this.#json("GET", `/v1/deliveries/${seg(apnsId)}/simulator.apns`); }
-  deliveryLog(uniqueId) { return this.#json("GET", `/v1/delivery-log/${seg(uniqueId)}`); }
-  async deleteDeliveries(match = {}) { return (await this.#json("DELETE", "/v1/deliveries", { query: match })).deleted; }
+  delivery(apnsId) { return this.getDelivery(apnsId); }
+  preview(apnsId) { return this.getDeliveryPreview(apnsId); }
+  simulatorFile(apnsId) { return this.getDeliverySimulatorFile(apnsId); }
+  deliveryLog(uniqueId) { return this.getDeliveryLog(uniqueId); }
+  async deleteDeliveries(match = {}) { return (await super.deleteDeliveries(match)).deleted; }
 
   /** Resolves to the records once `count` match; rejects with WaitTimeout (near misses) on a 408. */
   async wait({ count = 1, timeout = 10, ...match } = {}) {
-    const { since, before, ...conditions } = match;
-    const response = await this.#send("GET", "/v1/deliveries/wait", {
-      query: { ...match, count, timeout },
-      timeoutMs: (seconds(timeout) + 30) * 1000,
-      ok: [408],
-    });
-    const answer = await response.json();
-    if (response.status === 408) {
-      const query = queryString(conditions);
-      throw new WaitTimeout({
-        count, timeout, query, records: answer.deliveries ?? [], nearMisses: answer.nearMisses ?? [],
-        dashboard: dashboardLink(this.adminUrl, query),
-      });
-    }
-    return answer.deliveries;
+    return (await this.waitForDeliveries({ ...match, count, timeout })).deliveries;
   }
 
   /**
@@ -214,17 +240,18 @@ export class AdminClient {
    * A reader that falls behind (more than 10,000 records, or half the store) gets `EventBatch`
    * items summarising runs of records until it is close again; `behind: "end"` asks for every
    * record instead, and an `AdminError` with code `dropped` when records left the store first.
+   * (`deliveryEvents(params)` is the same stream without `signal`.)
    */
-  async *events({ lastEventId, signal, ...match } = {}) {
+  events({ lastEventId, signal, ...match } = {}) {
+    return this.#stream(match, lastEventId != null ? { "last-event-id": String(lastEventId) } : {}, signal);
+  }
+
+  async *#stream(query, headers, signal) {
     const controller = new AbortController();
     const abort = () => controller.abort();
     signal?.addEventListener("abort", abort);
     try {
-      const response = await this.#send("GET", "/v1/events", {
-        query: match,
-        signal: controller.signal,
-        headers: lastEventId != null ? { "last-event-id": String(lastEventId) } : {},
-      });
+      const response = await this.#send("GET", "/v1/events", { query, signal: controller.signal, headers });
       const decoder = new TextDecoder();
       let buffer = "";
       let event = "message";
@@ -262,74 +289,72 @@ export class AdminClient {
     }
   }
 
-  /** `POST /v1/verify` with `{expect: [...]}` or the bare list; resolves to `{passed, results}`. */
-  verify(expectations) { return this.#json("POST", "/v1/verify", { body: expectations, timeoutMs: 330_000 }); }
+  // verify(expectations) is the generated method: `{expect: [...]}` or the bare list.
 
-  // keys
-  async keys() { return (await this.#json("GET", "/v1/keys")).keys; }
-  key(keyId) { return this.#json("GET", `/v1/keys/${seg(keyId)}`); }
-  putKey(keyId, body) { return this.#json("PUT", `/v1/keys/${seg(keyId)}`, { body }); }
-  async deleteKey(keyId) { await this.#send("DELETE", `/v1/keys/${seg(keyId)}`); }
+  // keys: putKey(keyId, body) and deleteKey(keyId) are the generated methods.
+  async keys() { return (await this.listKeys()).keys; }
+  key(keyId) { return this.getKey(keyId); }
 
-  // devices
-  async devices() { return (await this.#json("GET", "/v1/devices")).devices; }
-  device(token) { return this.#json("GET", `/v1/devices/${seg(token)}`); }
-  registerDevice(token, body = {}) { return this.#json("PUT", `/v1/devices/${seg(token)}`, { body }); }
-  async deleteDevice(token) { await this.#send("DELETE", `/v1/devices/${seg(token)}`); }
-  unregisterDevice(token, body) { return this.#json("POST", `/v1/devices/${seg(token)}/unregister`, { body }); }
-  expireDevice(token, body) { return this.#json("POST", `/v1/devices/${seg(token)}/expire`, { body }); }
-  deviceNotifications(token, { limit } = {}) {
-    return this.#json("GET", `/v1/devices/${seg(token)}/notifications`, { query: limit === undefined ? undefined : { limit } });
-  }
+  // devices: deleteDevice, unregisterDevice, expireDevice and deviceNotifications are generated.
+  async devices() { return (await this.listDevices()).devices; }
+  device(token) { return this.getDevice(token); }
+  registerDevice(token, body = {}) { return this.putDevice(token, body); }
 
-  // channels
-  async channels(query = {}) { return (await this.#json("GET", "/v1/channels", { query })).channels; }
-  createChannel(body) { return this.#json("POST", "/v1/channels", { body }); }
-  channel(channelId) { return this.#json("GET", `/v1/channels/${seg(channelId)}`); }
-  async deleteChannel(channelId) { await this.#send("DELETE", `/v1/channels/${seg(channelId)}`); }
-  subscribe(channelId, token) { return this.#json("PUT", `/v1/channels/${seg(channelId)}/devices/${seg(token)}`); }
-  subscribeMany(channelId, tokens) {
-    return this.#json("POST", `/v1/channels/${seg(channelId)}/devices`, { body: { tokens } });
-  }
-  async unsubscribe(channelId, token) { await this.#send("DELETE", `/v1/channels/${seg(channelId)}/devices/${seg(token)}`); }
-  broadcastCapability(bundleId) { return this.#json("GET", `/v1/apps/${seg(bundleId)}/broadcast`); }
+  // channels: createChannel(body) and deleteChannel(channelId) are generated.
+  async channels(query = {}) { return (await this.listChannels(query)).channels; }
+  channel(channelId) { return this.getChannel(channelId); }
+  subscribe(channelId, token) { return this.subscribeDevice(channelId, token); }
+  subscribeMany(channelId, tokens) { return this.subscribeDevices(channelId, { tokens }); }
+  async unsubscribe(channelId, token) { await this.unsubscribeDevice(channelId, token); }
+  broadcastCapability(bundleId) { return this.getBroadcastCapability(bundleId); }
+  /** `setBroadcastCapability(bundleId, true)`, or with the body `{enabled}` as the document has it. */
   setBroadcastCapability(bundleId, enabled) {
-    return this.#json("PUT", `/v1/apps/${seg(bundleId)}/broadcast`, { body: { enabled } });
+    return super.setBroadcastCapability(bundleId, typeof enabled === "boolean" ? { enabled } : enabled);
   }
 
-  // faults
-  async faults() { return (await this.#json("GET", "/v1/faults")).faults; }
-  fault(id) { return this.#json("GET", `/v1/faults/${seg(id)}`); }
-  addFault(rule) { return this.#json("POST", "/v1/faults", { body: rule }); }
-  putFault(id, rule) { return this.#json("PUT", `/v1/faults/${seg(id)}`, { body: rule }); }
-  async deleteFault(id) { await this.#send("DELETE", `/v1/faults/${seg(id)}`); }
-  async deleteFaults() { return (await this.#json("DELETE", "/v1/faults")).removed; }
+  // faults: addFault(rule), putFault(id, rule) and deleteFault(id) are generated.
+  async faults() { return (await this.listFaults()).faults; }
+  fault(id) { return this.getFault(id); }
+  async deleteFaults() { return (await super.deleteFaults()).removed; }
 
-  // behaviors and modes
-  async behaviors() { return (await this.#json("GET", "/v1/behaviors")).behaviors; }
+  // behaviors and modes: disableBehavior(name) is generated.
+  async behaviors() { return (await this.listBehaviors()).behaviors; }
+  /** `enableBehavior(name, {lockout})`, or with the body `{name, lockout}` as the document has it. */
   async enableBehavior(name, { lockout } = {}) {
-    return (await this.#json("POST", "/v1/behaviors", { body: lockout != null ? { name, lockout } : { name } })).behaviors;
+    const body = typeof name === "string" ? (lockout != null ? { name, lockout } : { name }) : name;
+    return (await super.enableBehavior(body)).behaviors;
   }
-  async disableBehavior(name) { await this.#send("DELETE", `/v1/behaviors/${seg(name)}`); }
-  modes() { return this.#json("GET", "/v1/modes"); }
+  modes() { return this.getModes(); }
   /** `shutdown`, `unavailable` (`{for: "30s"}`), `refuse-tls` (`{count: N}`); server-wide. */
-  setMode(mode, query = {}) { return this.#json("POST", `/v1/modes/${seg(mode)}`, { query }); }
-  clearMode(mode) { return this.#json("DELETE", `/v1/modes/${seg(mode)}`); }
+  setMode(mode, query = {}) {
+    const start = { shutdown: () => this.startShutdown(), unavailable: () => this.startUnavailable(query),
+      "refuse-tls": () => this.refuseTLS(query) }[mode];
+    if (start && (mode !== "shutdown" || Object.keys(query).length === 0)) return start();
+    return this.#json("POST", `/v1/modes/${seg(mode)}`, { query });
+  }
+  clearMode(mode) {
+    const stop = { shutdown: () => this.stopShutdown(), unavailable: () => this.stopUnavailable(),
+      "refuse-tls": () => this.stopRefusingTLS() }[mode];
+    return stop ? stop() : this.#json("DELETE", `/v1/modes/${seg(mode)}`);
+  }
 
-  // the clock (server-wide)
-  clock() { return this.#json("GET", "/v1/clock"); }
+  // the clock (server-wide): resetClock() is generated.
+  clock() { return this.getClock(); }
   /** Forward by `{advance: "61m"}`, or to `{set: epochMs}` (not before the newest record). */
   moveClock({ advance, set } = {}) {
     if ((advance == null) === (set == null)) throw new TypeError("moveClock takes one of advance and set");
     const forward = typeof advance === "number" ? `${advance}s` : advance;
-    return this.#json("POST", "/v1/clock", { body: advance != null ? { advance: forward } : { set } });
+    return super.moveClock(advance != null ? { advance: forward } : { set });
   }
-  resetClock() { return this.#json("DELETE", "/v1/clock"); }
 
   // connections and report
-  async connections(query = {}) { return (await this.#json("GET", "/v1/connections", { query })).connections; }
-  report(query = {}) { return this.#json("GET", "/v1/report", { query }); }
+  async connections(query = {}) { return (await this.listConnections(query)).connections; }
+  report(query = {}) { return this.getReport(query); }
 }
+
+// Operations that may take longer than the client's timeout: verify waits up to each
+// expectation's `within` (at most 300 s).
+const OPERATION_TIMEOUTS_MS = { verify: 330_000 };
 
 function replaceWildcard(url, host) {
   if (!url) return url;

@@ -1,4 +1,5 @@
-"""A client of apns-mock's admin API: one method per documented route."""
+"""A client of apns-mock's admin API: every operation of its document (generated, ``_generated.py``), and
+the shorter names that call them."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import httpx
 
 from ._errors import AdminError, WaitTimeout, dashboard_link
 from ._events import EventBatch
+from ._generated import GeneratedClient
 
 Params = List[Tuple[str, str]]
 Duration = Union[int, float, str]
@@ -73,14 +75,21 @@ def _quote_path(segment: str) -> str:
     return quote(segment, safe="")
 
 
-class Client:
+class Client(GeneratedClient):
     """The admin API of one apns-mock server.
 
     ``admin_url`` is the admin API's base (``http://127.0.0.1:2198``); ``token`` the server's
-    ``--admin-token`` when it has one (sent as ``Authorization: Bearer``). Every method is one
-    admin route; an error answer raises :class:`AdminError` with the API's ``code`` and
-    ``message``. Use it as a context manager, or call :meth:`close`.
+    ``--admin-token`` when it has one (sent as ``Authorization: Bearer``). Every operation of the
+    admin API's document is a method, generated from it (:class:`GeneratedClient`: named as its
+    operationId in snake_case, ``list_deliveries``, ``put_device``, ``refuse_tls``); the shorter
+    names below (``deliveries``, ``wait``, ``add_fault``, …) call them. An error answer raises
+    :class:`AdminError` with the API's ``code`` and ``message``. Use it as a context manager, or
+    call :meth:`close`.
     """
+
+    # Operations that may take longer than the client's timeout: verify waits up to each
+    # expectation's `within` (at most 300 s).
+    _TIMEOUTS = {"verify": 330.0}
 
     def __init__(self, admin_url: str, token: Optional[str] = None, *, timeout: float = 30.0) -> None:
         self.admin_url = admin_url.rstrip("/")
@@ -116,7 +125,8 @@ class Client:
         raise AdminError(response.status_code, code, message, request.method, request.url.path)
 
     def _request(self, method: str, path: str, *, params: Optional[Params] = None, body: Any = None,
-                 timeout: Optional[float] = None, ok: Sequence[int] = ()) -> httpx.Response:
+                 timeout: Optional[float] = None, ok: Sequence[int] = (),
+                 headers: Optional[Mapping[str, str]] = None) -> httpx.Response:
         kwargs: Dict[str, Any] = {}
         if params:
             path = f"{path}?{query_string(params)}"
@@ -124,6 +134,8 @@ class Client:
             kwargs["json"] = body
         if timeout is not None:
             kwargs["timeout"] = timeout
+        if headers:
+            kwargs["headers"] = dict(headers)
         response = self._http.request(method, path, **kwargs)
         if response.status_code not in ok:
             self._raise_for(response)
@@ -133,111 +145,131 @@ class Client:
         response = self._request(method, path, **kwargs)
         return response.json() if response.content else None
 
+    def _operation(self, operation_id: str, method: str, path: str, params: List[Tuple[str, Any]],
+                   body: Any, **options: Any) -> Any:
+        """One operation of the document (what every generated method calls): its answer's JSON,
+        its text when it is not JSON (``/v1/ca.pem``, ``/metrics``, the document), None when
+        empty (204). ``waitForDeliveries`` raises :class:`WaitTimeout` on 408; ``deliveryEvents``
+        gives an iterator over the stream (:meth:`events`)."""
+        headers = {name: _text(value) for name, value in (options.pop("headers", None) or {}).items()
+                   if value is not None}
+        if operation_id == "waitForDeliveries":
+            return self._wait(params)
+        if operation_id == "deliveryEvents":
+            return self._events(matcher_params(params), headers, options.pop("read_timeout", None))
+        options.setdefault("timeout", self._TIMEOUTS.get(operation_id))
+        response = self._request(method, path, params=matcher_params(params), body=body, headers=headers, **options)
+        if not response.content:
+            return None
+        if response.headers.get("content-type", "").split(";")[0].strip().endswith("json"):
+            return response.json()
+        return response.text
+
+    def _wait(self, params: List[Tuple[str, Any]]) -> Any:
+        values = dict(params)
+        count = values.get("count")
+        timeout = values.get("timeout")
+        query = [(name, _duration(value) if name == "timeout" and value is not None else value)
+                 for name, value in params]
+        seconds = _seconds(timeout if timeout is not None else 10)
+        response = self._request("GET", "/v1/deliveries/wait", params=matcher_params(query), timeout=seconds + 30,
+                                 ok=(408,))
+        answer = response.json()
+        if response.status_code == 408:
+            matcher = query_string(matcher_params([(n, v) for n, v in params
+                                                   if n not in ("count", "timeout", "since", "before")]))
+            raise WaitTimeout(1 if count is None else count, 10 if timeout is None else timeout, matcher,
+                              answer.get("deliveries", []), answer.get("nearMisses", []),
+                              dashboard_link(self.admin_url, matcher))
+        return answer
+
     def dashboard_link(self, match: Optional[Matcher] = None, **fields: Any) -> str:
         """The dashboard (``GET /``) filtered to the records that match."""
         return dashboard_link(self.admin_url, query_string(matcher_params(match, **fields)))
 
     # -- server ---------------------------------------------------------------------------------
-
-    def health(self) -> Dict[str, Any]:
-        """``GET /health``: ``{"status": "ok", …}``."""
-        return self._json("GET", "/health")
-
-    def info(self) -> Dict[str, Any]:
-        """``GET /v1/info``: version, environment, ``apnsUrl``, ``apnsPorts``, ``channelsUrl``,
-        ``channelsPort``, ``adminUrl``, ``adminPort``, ``caUrl``."""
-        return self._json("GET", "/v1/info")
+    # health(), info() and metrics() are the generated methods, under the same names.
 
     def ca_pem(self) -> str:
-        """``GET /v1/ca.pem``: the CA certificate (PEM) a client trusts to reach the APNs ports."""
-        return self._request("GET", "/v1/ca.pem").text
+        """``GET /v1/ca.pem``: the CA certificate (PEM) a client trusts to reach the APNs ports
+        (:meth:`ca_certificate`)."""
+        return self.ca_certificate()
 
     def openapi(self) -> str:
-        """``GET /v1/openapi.yaml``: the admin API's OpenAPI 3.1 document (YAML text)."""
-        return self._request("GET", "/v1/openapi.yaml").text
+        """``GET /v1/openapi.yaml``: the admin API's OpenAPI 3.1 document (YAML text)
+        (:meth:`open_api_document`)."""
+        return self.open_api_document()
 
-    def metrics(self) -> str:
-        """``GET /metrics``: Prometheus metrics (text format 0.0.4)."""
-        return self._request("GET", "/metrics").text
-
-    def reset(self, close_connections: bool = False) -> Dict[str, Any]:
+    def reset(self, close_connections: bool = False) -> Dict[str, Any]:  # type: ignore[override]
         """``POST /v1/reset``: back to the start-up state (records, runtime keys, devices, faults,
         modes). ``{"reset": true, "closedConnections": N}``."""
-        params = [("closeConnections", "true")] if close_connections else None
-        return self._json("POST", "/v1/reset", params=params)
+        return super().reset(closeConnections=True if close_connections else None)
 
     # -- deliveries -----------------------------------------------------------------------------
 
     def deliveries(self, *, since: Optional[int] = None, before: Optional[int] = None,
                    limit: Optional[int] = None, order: Optional[str] = None,
                    match: Optional[Matcher] = None, **fields: Any) -> List[Dict[str, Any]]:
-        """``GET /v1/deliveries``: the records that match, as the API gives them.
+        """``GET /v1/deliveries``: the records that match, as the API gives them
+        (:meth:`list_deliveries`).
 
         Without ``limit`` every page is read (following ``next``); with it, one page of at most
         ``limit`` records. ``order="desc"`` gives the newest first.
         """
-        params = matcher_params(match, **fields)
-        for name, value in (("since", since), ("before", before), ("limit", limit), ("order", order)):
-            if value is not None:
-                params.append((name, _text(value)))
+        matcher = matcher_params(match, **fields)
         records: List[Dict[str, Any]] = []
         while True:
-            page = self._json("GET", "/v1/deliveries", params=params)
+            page = self.list_deliveries(match=matcher, since=since, before=before, limit=limit,
+                                        order=order)  # type: ignore[arg-type]
             records += page["deliveries"]
             cursor = page.get("next")
             if limit is not None or cursor is None or not page["deliveries"]:
                 return records
-            key = "before" if order == "desc" else "since"
-            params = [(k, v) for k, v in params if k != key] + [(key, str(cursor))]
+            if order == "desc":
+                before = cursor
+            else:
+                since = cursor
 
     def delivery(self, apns_id: str) -> Dict[str, Any]:
         """``GET /v1/deliveries/{apnsId}``: the most recent record with this apns-id."""
-        return self._json("GET", f"/v1/deliveries/{_quote_path(apns_id)}")
+        return self.get_delivery(apns_id)  # type: ignore[return-value]
 
     def preview(self, apns_id: str) -> Dict[str, Any]:
         """``GET /v1/deliveries/{apnsId}/preview``: what the device would show."""
-        return self._json("GET", f"/v1/deliveries/{_quote_path(apns_id)}/preview")
+        return self.get_delivery_preview(apns_id)  # type: ignore[return-value]
 
     def simulator_file(self, apns_id: str) -> Dict[str, Any]:
         """``GET /v1/deliveries/{apnsId}/simulator.apns``: the payload as an iOS Simulator file."""
-        return self._json("GET", f"/v1/deliveries/{_quote_path(apns_id)}/simulator.apns")
+        return self.get_delivery_simulator_file(apns_id)
 
     def delivery_log(self, unique_id: str) -> Dict[str, Any]:
         """``GET /v1/delivery-log/{uniqueId}``: a sandbox push's or a broadcast's delivery log by
         its ``apns-unique-id`` (``events``: received, stored, delivered, discarded)."""
-        return self._json("GET", f"/v1/delivery-log/{_quote_path(unique_id)}")
+        return self.get_delivery_log(unique_id)  # type: ignore[return-value]
 
-    def delete_deliveries(self, match: Optional[Matcher] = None, **fields: Any) -> int:
+    def delete_deliveries(self, match: Optional[Matcher] = None, **fields: Any) -> int:  # type: ignore[override]
         """``DELETE /v1/deliveries?<matcher>``: deletes the matching records (all without a
         matcher); returns how many."""
-        return self._json("DELETE", "/v1/deliveries", params=matcher_params(match, **fields))["deleted"]
+        return super().delete_deliveries(match=matcher_params(match, **fields))["deleted"]
 
     def wait(self, count: int = 1, timeout: Duration = 10, *, since: Optional[int] = None,
              before: Optional[int] = None, match: Optional[Matcher] = None,
              **fields: Any) -> List[Dict[str, Any]]:
-        """``GET /v1/deliveries/wait``: the matching records once at least ``count`` exist.
+        """``GET /v1/deliveries/wait``: the matching records once at least ``count`` exist
+        (:meth:`wait_for_deliveries`).
 
         ``timeout`` is seconds or a string with a unit (``"500ms"``, at most 300 s). When it runs
         out, raises :class:`WaitTimeout` carrying the records that matched and the near misses.
         """
-        matcher = matcher_params(match, **fields)
-        params = matcher + [("count", str(count)), ("timeout", _duration(timeout))]
-        for name, value in (("since", since), ("before", before)):
-            if value is not None:
-                params.append((name, str(value)))
-        seconds = _seconds(timeout)
-        response = self._request("GET", "/v1/deliveries/wait", params=params, timeout=seconds + 30, ok=(408,))
-        answer = response.json()
-        if response.status_code == 408:
-            query = query_string(matcher)
-            raise WaitTimeout(count, timeout, query, answer.get("deliveries", []), answer.get("nearMisses", []),
-                              dashboard_link(self.admin_url, query))
-        return answer["deliveries"]
+        answer = self.wait_for_deliveries(match=matcher_params(match, **fields), count=count,
+                                          timeout=timeout, since=since, before=before)  # type: ignore[arg-type]
+        return answer["deliveries"]  # type: ignore[return-value]
 
     def events(self, *, since: Optional[int] = None, last_event_id: Optional[int] = None,
                read_timeout: Optional[float] = None, behind: Optional[str] = None,
                match: Optional[Matcher] = None, **fields: Any) -> Iterator[Dict[str, Any]]:
-        """``GET /v1/events``: an iterator over new matching records, live (Server-Sent Events).
+        """``GET /v1/events``: an iterator over new matching records, live (Server-Sent Events)
+        (:meth:`delivery_events`, with a read timeout).
 
         Each item is a record (a dict), or an :class:`EventBatch` when the reader fell behind
         (more than 10,000 records, or half the store, stored after its position): the server
@@ -257,9 +289,13 @@ class Client:
         if behind is not None:
             params.append(("behind", behind))
         headers = {"last-event-id": str(last_event_id)} if last_event_id is not None else {}
+        return self._events(params, headers, read_timeout)
+
+    def _events(self, params: Params, headers: Mapping[str, str],
+                read_timeout: Optional[float]) -> Iterator[Dict[str, Any]]:
         timeout = httpx.Timeout(self._http.timeout.connect, read=read_timeout)
         path = f"/v1/events?{query_string(params)}" if params else "/v1/events"
-        with self._http.stream("GET", path, headers=headers, timeout=timeout) as response:
+        with self._http.stream("GET", path, headers=dict(headers), timeout=timeout) as response:
             if response.status_code >= 400:
                 response.read()
                 self._raise_for(response)
@@ -287,59 +323,64 @@ class Client:
                     elif name == "data":
                         data.append(value)
 
-    def verify(self, expectations: Union[str, os.PathLike, Mapping[str, Any], Sequence[Any]]) -> Dict[str, Any]:
+    def verify(self, expectations: Union[str, os.PathLike, Mapping[str, Any], Sequence[Any], None] = None, *,  # type: ignore[override]
+               body: Any = None) -> Dict[str, Any]:
         """``POST /v1/verify``: checks expectations, waiting up to each one's ``within``.
 
         Takes an expectation file's path (its YAML read here; only its ``expect:`` list is sent,
-        its ``setup:`` is not applied), or the body as a dict ``{"expect": [...]}`` or a list.
+        its ``setup:`` is not applied), or the body as a dict ``{"expect": [...]}`` or a list
+        (or as ``body=``, as the generated method takes it).
         Returns ``{"passed": bool, "results": [...]}`` whether they passed or not.
         """
+        if expectations is None:
+            expectations = body
         if isinstance(expectations, (str, os.PathLike)):
             import yaml
 
             document = yaml.safe_load(pathlib.Path(expectations).read_text())
-            body: Any = {"expect": (document or {}).get("expect", [])} if isinstance(document, dict) else document
+            sent: Any = {"expect": (document or {}).get("expect", [])} if isinstance(document, dict) else document
         elif isinstance(expectations, Mapping):
-            body = dict(expectations)
+            sent = dict(expectations)
         else:
-            body = list(expectations)
-        return self._json("POST", "/v1/verify", body=body, timeout=330)
+            sent = list(expectations or [])
+        return super().verify(body=sent)  # type: ignore[return-value]
 
     # -- keys -----------------------------------------------------------------------------------
 
     def keys(self) -> List[Dict[str, Any]]:
         """``GET /v1/keys``: the registered token-signing keys."""
-        return self._json("GET", "/v1/keys")["keys"]
+        return self.list_keys()["keys"]  # type: ignore[return-value]
 
     def key(self, key_id: str) -> Dict[str, Any]:
         """``GET /v1/keys/{keyId}``."""
-        return self._json("GET", f"/v1/keys/{_quote_path(key_id)}")
+        return self.get_key(key_id)  # type: ignore[return-value]
 
-    def put_key(self, key_id: str, team_id: str, *, public_key: Optional[str] = None,
+    def put_key(self, key_id: str, team_id: Optional[str] = None, *, public_key: Optional[str] = None,  # type: ignore[override]
                 private_key: Optional[str] = None, environment: Optional[str] = None,
-                topics: Optional[Sequence[str]] = None, related_key_id: Optional[str] = None) -> Dict[str, Any]:
+                topics: Optional[Sequence[str]] = None, related_key_id: Optional[str] = None,
+                body: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         """``PUT /v1/keys/{keyId}``: registers (or replaces) a key; give ``public_key`` (PEM) or
-        ``private_key`` (the ``.p8`` text, of which only the public half is kept)."""
-        body: Dict[str, Any] = {"teamId": team_id}
-        for name, value in (("publicKey", public_key), ("privateKey", private_key), ("environment", environment),
-                            ("topics", list(topics) if topics is not None else None), ("relatedKeyId", related_key_id)):
+        ``private_key`` (the ``.p8`` text, of which only the public half is kept), or the whole
+        ``body=`` as the API takes it."""
+        sent: Dict[str, Any] = dict(body or {})
+        for name, value in (("teamId", team_id), ("publicKey", public_key), ("privateKey", private_key),
+                            ("environment", environment), ("topics", list(topics) if topics is not None else None),
+                            ("relatedKeyId", related_key_id)):
             if value is not None:
-                body[name] = value
-        return self._json("PUT", f"/v1/keys/{_quote_path(key_id)}", body=body)
+                sent[name] = value
+        return super().put_key(key_id, body=sent)  # type: ignore[arg-type, return-value]
 
-    def delete_key(self, key_id: str) -> None:
-        """``DELETE /v1/keys/{keyId}``."""
-        self._request("DELETE", f"/v1/keys/{_quote_path(key_id)}")
+    # delete_key(key_id) is the generated method.
 
     # -- devices --------------------------------------------------------------------------------
 
     def devices(self) -> List[Dict[str, Any]]:
         """``GET /v1/devices``: the registered devices."""
-        return self._json("GET", "/v1/devices")["devices"]
+        return self.list_devices()["devices"]  # type: ignore[return-value]
 
     def device(self, token: str) -> Dict[str, Any]:
         """``GET /v1/devices/{token}``."""
-        return self._json("GET", f"/v1/devices/{_quote_path(token)}")
+        return self.get_device(token)  # type: ignore[return-value]
 
     def register_device(self, token: str, *, topic: Optional[str] = None, environment: Optional[str] = None,
                         locale: Optional[str] = None, state: Optional[str] = None,
@@ -354,7 +395,7 @@ class Client:
         ``presence`` (``online``, ``offline``, ``lowPower``) with ``until`` (epoch ms) or ``for_``
         (a duration: the body's ``for``), or ``periods``; ``notifications`` (``enabled``,
         ``disabled``); ``installed`` (``False``: 200s discarded, then 410 after
-        ``uninstall_grace``); ``background_pushes_per_hour``."""
+        ``uninstall_grace``); ``background_pushes_per_hour`` (:meth:`put_device`)."""
         body: Dict[str, Any] = {}
         for name, value in (("topic", topic), ("environment", environment), ("locale", locale), ("state", state),
                             ("unregisteredAt", unregistered_at), ("expiredAt", expired_at), ("presence", presence),
@@ -364,189 +405,202 @@ class Client:
                             ("backgroundPushesPerHour", background_pushes_per_hour)):
             if value is not None:
                 body[name] = value
-        return self._json("PUT", f"/v1/devices/{_quote_path(token)}", body=body)
+        return self.put_device(token, body=body)  # type: ignore[arg-type, return-value]
 
-    def delete_device(self, token: str) -> None:
-        """``DELETE /v1/devices/{token}``."""
-        self._request("DELETE", f"/v1/devices/{_quote_path(token)}")
+    # delete_device(token) is the generated method.
 
-    def unregister_device(self, token: str, unregistered_at: Optional[int] = None) -> Dict[str, Any]:
+    def unregister_device(self, token: str, unregistered_at: Optional[int] = None, *,  # type: ignore[override]
+                          body: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         """``POST /v1/devices/{token}/unregister``: pushes to it get 410 ``Unregistered``."""
-        body = {"unregisteredAt": unregistered_at} if unregistered_at is not None else None
-        return self._json("POST", f"/v1/devices/{_quote_path(token)}/unregister", body=body)
+        if unregistered_at is not None:
+            body = {**(body or {}), "unregisteredAt": unregistered_at}
+        return super().unregister_device(token, body=body)  # type: ignore[arg-type, return-value]
 
-    def expire_device(self, token: str, expired_at: Optional[int] = None) -> Dict[str, Any]:
+    def expire_device(self, token: str, expired_at: Optional[int] = None, *,  # type: ignore[override]
+                      body: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         """``POST /v1/devices/{token}/expire``: pushes to it get 410 ``ExpiredToken``."""
-        body = {"expiredAt": expired_at} if expired_at is not None else None
-        return self._json("POST", f"/v1/devices/{_quote_path(token)}/expire", body=body)
+        if expired_at is not None:
+            body = {**(body or {}), "expiredAt": expired_at}
+        return super().expire_device(token, body=body)  # type: ignore[arg-type, return-value]
 
-    def device_notifications(self, token: str, limit: Optional[int] = None) -> Dict[str, Any]:
+    def device_notifications(self, token: str, limit: Optional[int] = None) -> Dict[str, Any]:  # type: ignore[override]
         """``GET /v1/devices/{token}/notifications``: what the device's user sees now: its
         ``notifications`` (delivered alerts, newest first, one per collapse id; at most ``limit``,
         100 by default), ``badges`` per topic, ``liveActivities``, and what APNs holds for it
         (``stored``), with its ``conditions``. A token nobody pushed to has an empty view."""
-        params = [("limit", str(limit))] if limit is not None else None
-        return self._json("GET", f"/v1/devices/{_quote_path(token)}/notifications", params=params)
+        return super().device_notifications(token, limit=limit)  # type: ignore[return-value]
 
     # -- channels -------------------------------------------------------------------------------
 
     def channels(self, *, bundle_id: Optional[str] = None, environment: Optional[str] = None,
                  token: Optional[str] = None) -> List[Dict[str, Any]]:
         """``GET /v1/channels``: broadcast channels, oldest first, with their subscribers."""
-        params = [(n, v) for n, v in (("bundleId", bundle_id), ("environment", environment), ("token", token)) if v is not None]
-        return self._json("GET", "/v1/channels", params=params)["channels"]
+        return self.list_channels(bundleId=bundle_id, environment=environment,  # type: ignore[arg-type]
+                                  token=token)["channels"]  # type: ignore[return-value]
 
-    def create_channel(self, bundle_id: str, environment: str = "sandbox", *,
+    def create_channel(self, bundle_id: Optional[str] = None, environment: str = "sandbox", *,  # type: ignore[override]
                        message_storage_policy: Optional[int] = None, push_type: Optional[str] = None,
-                       channel_id: Optional[str] = None) -> Dict[str, Any]:
+                       channel_id: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         """``POST /v1/channels``: creates a broadcast channel (201, the channel with its
-        ``channelId``)."""
-        body: Dict[str, Any] = {"bundleId": bundle_id, "environment": environment}
+        ``channelId``); or give the whole ``body=`` as the API takes it."""
+        if body is not None and bundle_id is None:
+            sent: Dict[str, Any] = dict(body)
+        else:
+            sent = {"bundleId": bundle_id, "environment": environment}
         for name, value in (("messageStoragePolicy", message_storage_policy), ("pushType", push_type),
                             ("channelId", channel_id)):
             if value is not None:
-                body[name] = value
-        return self._json("POST", "/v1/channels", body=body)
+                sent[name] = value
+        return super().create_channel(body=sent)  # type: ignore[arg-type, return-value]
 
     def channel(self, channel_id: str) -> Dict[str, Any]:
         """``GET /v1/channels/{channelId}``."""
-        return self._json("GET", f"/v1/channels/{_quote_path(channel_id)}")
+        return self.get_channel(channel_id)  # type: ignore[return-value]
 
-    def delete_channel(self, channel_id: str) -> None:
-        """``DELETE /v1/channels/{channelId}``."""
-        self._request("DELETE", f"/v1/channels/{_quote_path(channel_id)}")
+    # delete_channel(channel_id) is the generated method.
 
     def subscribe(self, channel_id: str, token: str) -> Dict[str, Any]:
         """``PUT /v1/channels/{channelId}/devices/{token}``: subscribes the device's Live Activity
         to the channel; returns the channel (with its ``subscribers`` count)."""
-        return self._json("PUT", f"/v1/channels/{_quote_path(channel_id)}/devices/{_quote_path(token)}")
+        return self.subscribe_device(channel_id, token)  # type: ignore[return-value]
 
     def subscribe_many(self, channel_id: str, tokens: List[str]) -> Dict[str, Any]:
         """``POST /v1/channels/{channelId}/devices``: subscribes every device of ``tokens`` at
         once; returns ``{"channelId", "added", "subscribers"}``."""
-        return self._json("POST", f"/v1/channels/{_quote_path(channel_id)}/devices", body={"tokens": list(tokens)})
+        return self.subscribe_devices(channel_id, body={"tokens": list(tokens)})  # type: ignore[return-value]
 
     def unsubscribe(self, channel_id: str, token: str) -> None:
         """``DELETE /v1/channels/{channelId}/devices/{token}``."""
-        self._request("DELETE", f"/v1/channels/{_quote_path(channel_id)}/devices/{_quote_path(token)}")
+        self.unsubscribe_device(channel_id, token)
 
     def broadcast_capability(self, bundle_id: str) -> Dict[str, Any]:
         """``GET /v1/apps/{bundleId}/broadcast``: ``{"bundleId", "enabled"}``."""
-        return self._json("GET", f"/v1/apps/{_quote_path(bundle_id)}/broadcast")
+        return self.get_broadcast_capability(bundle_id)  # type: ignore[return-value]
 
-    def set_broadcast_capability(self, bundle_id: str, enabled: bool) -> Dict[str, Any]:
+    def set_broadcast_capability(self, bundle_id: str, enabled: Optional[bool] = None, *,  # type: ignore[override]
+                                 body: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         """``PUT /v1/apps/{bundleId}/broadcast``: off deletes the app's channels."""
-        return self._json("PUT", f"/v1/apps/{_quote_path(bundle_id)}/broadcast", body={"enabled": enabled})
+        sent = dict(body or {})
+        if enabled is not None:
+            sent["enabled"] = enabled
+        return super().set_broadcast_capability(bundle_id, body=sent)  # type: ignore[arg-type, return-value]
 
     # -- faults ---------------------------------------------------------------------------------
 
     def faults(self) -> List[Dict[str, Any]]:
         """``GET /v1/faults``: the rules in the order they are tried, with ``hits`` and ``matches``."""
-        return self._json("GET", "/v1/faults")["faults"]
+        return self.list_faults()["faults"]  # type: ignore[return-value]
 
     def fault(self, fault_id: str) -> Dict[str, Any]:
         """``GET /v1/faults/{id}``."""
-        return self._json("GET", f"/v1/faults/{_quote_path(fault_id)}")
+        return self.get_fault(fault_id)  # type: ignore[return-value]
 
-    def add_fault(self, rule: Optional[Mapping[str, Any]] = None, *, id: Optional[str] = None,
+    def add_fault(self, rule: Optional[Mapping[str, Any]] = None, *, id: Optional[str] = None,  # type: ignore[override]
                   match: Optional[Mapping[str, Any]] = None, select: Optional[Mapping[str, Any]] = None,
-                  action: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+                  action: Optional[Mapping[str, Any]] = None, body: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         """``POST /v1/faults``: adds a rule after the others; returns it with its ``id``.
 
-        Give the rule as the API's JSON (``rule={"match": …, "select": …, "action": …}``) or its
-        parts as keyword arguments (``match={"token": t}, select={"first": 2},
+        Give the rule as the API's JSON (``rule={"match": …, "select": …, "action": …}``, or
+        ``body=``) or its parts as keyword arguments (``match={"token": t}, select={"first": 2},
         action={"respond": {"status": 503, "reason": "ServiceUnavailable"}}``). An ``id`` in use
         raises :class:`AdminError` ``faultRuleExists`` (:meth:`put_fault` replaces).
         """
-        return self._json("POST", "/v1/faults", body=_rule(rule, id=id, match=match, select=select, action=action))
+        sent = _rule(rule if rule is not None else body, id=id, match=match, select=select, action=action)
+        return super().add_fault(body=sent)  # type: ignore[arg-type, return-value]
 
-    def put_fault(self, fault_id: str, rule: Optional[Mapping[str, Any]] = None, *,
+    def put_fault(self, fault_id: str, rule: Optional[Mapping[str, Any]] = None, *,  # type: ignore[override]
                   match: Optional[Mapping[str, Any]] = None, select: Optional[Mapping[str, Any]] = None,
-                  action: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+                  action: Optional[Mapping[str, Any]] = None, body: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         """``PUT /v1/faults/{id}``: creates the rule with this id, or replaces it in place (its
         counts start again)."""
-        body = _rule(rule, match=match, select=select, action=action)
-        return self._json("PUT", f"/v1/faults/{_quote_path(fault_id)}", body=body)
+        sent = _rule(rule if rule is not None else body, match=match, select=select, action=action)
+        return super().put_fault(fault_id, body=sent)  # type: ignore[arg-type, return-value]
 
-    def delete_fault(self, fault_id: str) -> None:
-        """``DELETE /v1/faults/{id}``."""
-        self._request("DELETE", f"/v1/faults/{_quote_path(fault_id)}")
+    # delete_fault(fault_id) is the generated method.
 
-    def delete_faults(self) -> int:
+    def delete_faults(self) -> int:  # type: ignore[override]
         """``DELETE /v1/faults``: removes every rule; returns how many."""
-        return self._json("DELETE", "/v1/faults")["removed"]
+        return super().delete_faults()["removed"]  # type: ignore[index]
 
     # -- behaviors and modes --------------------------------------------------------------------
 
     def behaviors(self) -> List[Dict[str, Any]]:
         """``GET /v1/behaviors``: the APNs behaviors switched on."""
-        return self._json("GET", "/v1/behaviors")["behaviors"]
+        return self.list_behaviors()["behaviors"]  # type: ignore[return-value]
 
-    def enable_behavior(self, name: str, lockout: Optional[Duration] = None) -> List[Dict[str, Any]]:
-        """``POST /v1/behaviors``: switches a behavior on (``lockout`` for ``token-update-lockout``)."""
-        body: Dict[str, Any] = {"name": name}
+    def enable_behavior(self, name: Optional[str] = None, lockout: Optional[Duration] = None, *,  # type: ignore[override]
+                        body: Optional[Mapping[str, Any]] = None) -> List[Dict[str, Any]]:
+        """``POST /v1/behaviors``: switches a behavior on (``lockout`` for ``token-update-lockout``);
+        returns the behaviors now on."""
+        sent: Dict[str, Any] = dict(body or {})
+        if name is not None:
+            sent["name"] = name
         if lockout is not None:
-            body["lockout"] = _duration(lockout)
-        return self._json("POST", "/v1/behaviors", body=body)["behaviors"]
+            sent["lockout"] = _duration(lockout)
+        return super().enable_behavior(body=sent)["behaviors"]  # type: ignore[arg-type, return-value]
 
-    def disable_behavior(self, name: str) -> None:
-        """``DELETE /v1/behaviors/{name}``."""
-        self._request("DELETE", f"/v1/behaviors/{_quote_path(name)}")
+    # disable_behavior(name) is the generated method.
 
     def modes(self) -> Dict[str, Any]:
         """``GET /v1/modes``: ``{"shutdown", "unavailable", "unavailableUntil", "refuseTls", "throttle"}``."""
-        return self._json("GET", "/v1/modes")
+        return self.get_modes()  # type: ignore[return-value]
 
     def set_mode(self, mode: str, *, for_: Optional[Duration] = None, count: Optional[int] = None) -> Dict[str, Any]:
-        """``POST /v1/modes/{mode}``: ``shutdown``, ``unavailable`` (``for_="30s"``) or
-        ``refuse-tls`` (``count=N``). Server-wide: every client of the server sees it."""
-        params: Params = []
-        if for_ is not None:
-            params.append(("for", None if for_ is None else _duration(for_)))
-        if count is not None:
-            params.append(("count", str(count)))
+        """``POST /v1/modes/{mode}``: ``shutdown`` (:meth:`start_shutdown`), ``unavailable``
+        (``for_="30s"``, :meth:`start_unavailable`) or ``refuse-tls`` (``count=N``,
+        :meth:`refuse_tls`). Server-wide: every client of the server sees it."""
+        duration = None if for_ is None else _duration(for_)
+        if mode == "shutdown" and for_ is None and count is None:
+            return self.start_shutdown()  # type: ignore[return-value]
+        if mode == "unavailable" and count is None:
+            return self.start_unavailable(for_=duration)  # type: ignore[arg-type, return-value]
+        if mode == "refuse-tls" and for_ is None:
+            return self.refuse_tls(count=count)  # type: ignore[return-value]
+        params: Params = [(n, v) for n, v in (("for", duration), ("count", None if count is None else str(count)))
+                          if v is not None]
         return self._json("POST", f"/v1/modes/{_quote_path(mode)}", params=params)
 
     def clear_mode(self, mode: str) -> Dict[str, Any]:
-        """``DELETE /v1/modes/{mode}``."""
+        """``DELETE /v1/modes/{mode}`` (:meth:`stop_shutdown`, :meth:`stop_unavailable`,
+        :meth:`stop_refusing_tls`)."""
+        stop = {"shutdown": self.stop_shutdown, "unavailable": self.stop_unavailable,
+                "refuse-tls": self.stop_refusing_tls}.get(mode)
+        if stop is not None:
+            return stop()  # type: ignore[return-value]
         return self._json("DELETE", f"/v1/modes/{_quote_path(mode)}")
 
     # -- the clock -------------------------------------------------------------------------------
 
     def clock(self) -> Dict[str, Any]:
         """``GET /v1/clock``: ``{"now", "offsetMs", "mode"}``, the server's clock (epoch ms)."""
-        return self._json("GET", "/v1/clock")
+        return self.get_clock()  # type: ignore[return-value]
 
-    def move_clock(self, *, advance: Optional[Duration] = None, set: Optional[int] = None) -> Dict[str, Any]:
+    def move_clock(self, *, advance: Optional[Duration] = None, set: Optional[int] = None,  # type: ignore[override]
+                   body: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         """``POST /v1/clock``: forward by ``advance`` (``"61m"``), or to ``set`` (epoch ms, not before
-        the newest record). Server-wide: record times, token ages, fault windows and throttles read it."""
+        the newest record), or the ``body=`` as the API takes it. Server-wide: record times, token
+        ages, fault windows and throttles read it."""
+        if body is not None and advance is None and set is None:
+            return super().move_clock(body=dict(body))  # type: ignore[arg-type, return-value]
         if (advance is None) == (set is None):
             raise ValueError("move_clock takes one of advance= and set=")
-        body: Dict[str, Any] = {"advance": _duration(advance)} if advance is not None else {"set": set}
-        return self._json("POST", "/v1/clock", body=body)
+        sent: Dict[str, Any] = {"advance": _duration(advance)} if advance is not None else {"set": set}
+        return super().move_clock(body=sent)  # type: ignore[arg-type, return-value]
 
-    def reset_clock(self) -> Dict[str, Any]:
-        """``DELETE /v1/clock``: the wall clock again."""
-        return self._json("DELETE", "/v1/clock")
+    # reset_clock() is the generated method.
 
     # -- connections and report -----------------------------------------------------------------
 
     def connections(self, state: Optional[str] = None) -> List[Dict[str, Any]]:
         """``GET /v1/connections``: live APNs connections then recently closed ones (``state="open"``:
         live ones only), with their events."""
-        params = [("state", state)] if state else None
-        return self._json("GET", "/v1/connections", params=params)["connections"]
+        return self.list_connections(state=state or None)["connections"]  # type: ignore[arg-type, return-value]
 
     def report(self, *, since: Optional[int] = None, until: Optional[int] = None,
                window: Optional[Duration] = None) -> Dict[str, Any]:
         """``GET /v1/report``: the provider-behaviour report (per provider identity, with findings)."""
-        params: Params = []
-        for name, value in (("since", since), ("until", until)):
-            if value is not None:
-                params.append((name, str(value)))
-        if window is not None:
-            params.append(("window", _duration(window)))
-        return self._json("GET", "/v1/report", params=params)
+        return self.get_report(since=since, until=until,  # type: ignore[arg-type, return-value]
+                               window=None if window is None else _duration(window))
 
 
 def _rule(rule: Optional[Mapping[str, Any]], **parts: Any) -> Dict[str, Any]:
