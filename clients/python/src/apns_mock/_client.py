@@ -231,7 +231,7 @@ class Client:
         if response.status_code == 408:
             query = query_string(matcher)
             raise WaitTimeout(count, timeout, query, answer.get("deliveries", []), answer.get("nearMisses", []),
-                              dashboard_link(self.admin_url, query))
+                              dashboard_link(self.admin_url, query), answer.get("explanation"))
         return answer["deliveries"]
 
     def events(self, *, since: Optional[int] = None, last_event_id: Optional[int] = None,
