@@ -36,7 +36,8 @@ public enum RecordExplanation {
                 + "\nbroadcast: no longer stored (this device got it via channel \(record.channelID ?? "?"))"
         }
         let next = reader.query(
-            DeliveryQuery(matcher: DeliveryMatcher([.apnsID(id), .kind(.broadcast)]), since: broadcast.sequence, limit: 1)
+            DeliveryQuery(
+                matcher: DeliveryMatcher([.apnsID(id), .kind(.broadcast)]), since: broadcast.sequence, limit: 1)
         ).deliveries.first?.sequence
         var devices: [DeliveryRecord] = []
         var cursor = broadcast.sequence

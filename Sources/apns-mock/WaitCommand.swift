@@ -49,7 +49,9 @@ struct WaitCommand: ParsableCommand {
             if response.status == 200 {
                 print(DeliveriesCommand.summaries(answer).joined(separator: "\n"))
             } else {
-                print(answer?["explanation"]?.scalarText ?? "timed out: \(DeliveriesCommand.summaries(answer).count) of \(count) matched")
+                print(
+                    answer?["explanation"]?.scalarText
+                        ?? "timed out: \(DeliveriesCommand.summaries(answer).count) of \(count) matched")
             }
         }
         if response.status == 408 { throw ExitCode(1) }
