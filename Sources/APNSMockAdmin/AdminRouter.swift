@@ -377,7 +377,7 @@ public enum AdminRouter {
                     writer.string(
                         waitExplanation(
                             query: query, timeout: timeout, count: count, records: outcome.records,
-                            nearMisses: nearMisses, host: request.headers[.host] ?? request.head.authority
+                            nearMisses: nearMisses, host: request.headers[.init("Host")!] ?? request.head.authority
                         ).text)
                 }
             })

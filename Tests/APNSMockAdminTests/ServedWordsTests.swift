@@ -47,7 +47,7 @@ import Testing
         HTTPResponse.Status, [String: Any]
     ) {
         var headers = HTTPFields()
-        if let host { headers[.host] = host }
+        if let host { headers[.init("Host")!] = host }
         let response = try await client.executeRequest(uri: uri, method: .get, headers: headers, body: nil)
         let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
         return (response.status, json ?? [:])
