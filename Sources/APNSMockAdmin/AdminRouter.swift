@@ -111,7 +111,15 @@ public enum AdminRouter {
         }
         router.get("/v1/deliveries/{apnsId}") { _, context in
             try await recordRoute(context, reader: reader, executor: executor) { record in
-                json(status: .ok, DeliveryRecordJSON.encode(record))
+                // The record, and what it says in words (`RecordExplanation`).
+                let explanation = RecordExplanation.text(of: record, reader: reader)
+                var writer = JSONWriter(capacity: 2048)
+                var tokens = DeliveryRecordJSON.TokenCache()
+                DeliveryRecordJSON.write(record, to: &writer, tokens: &tokens) { writer in
+                    writer.key("explanation")
+                    writer.string(explanation)
+                }
+                return json(status: .ok, writer.bytes)
             }
         }
         router.get("/v1/deliveries/{apnsId}/preview") { _, context in
@@ -365,8 +373,39 @@ public enum AdminRouter {
                 if !outcome.satisfied {
                     writer.key("nearMisses")
                     ExpectationVerifier.writeNearMisses(nearMisses, to: &writer)
+                    writer.key("explanation")
+                    writer.string(
+                        waitExplanation(
+                            query: query, timeout: timeout, count: count, records: outcome.records,
+                            nearMisses: nearMisses, host: request.headers[.init("Host")!] ?? request.head.authority
+                        ).text)
                 }
             })
+    }
+
+    /// What a wait that timed out says in words (the 408's `explanation`): how many records
+    /// matched, the closest others and how they differ, and the dashboard filtered to the query
+    /// (its address from the request's `Host`).
+    static func waitExplanation(
+        query: DeliveryQuery, timeout: Double, count: Int, records: [DeliveryRecord],
+        nearMisses: [ExpectationVerifier.NearMiss], host: String?
+    ) -> WaitExplanation {
+        let matcher = query.matcher
+        return WaitExplanation(
+            timeout: DurationText.format(seconds: timeout), wanted: count,
+            conditions: matcher.conditions.map { "\($0.fieldName)=\($0.expectedText)" }.joined(separator: " "),
+            matched: records.map(\.summary.text),
+            nearMisses: nearMisses.map { miss in
+                WaitExplanation.NearMiss(
+                    summary: miss.record.summary.text, satisfied: miss.satisfied, of: miss.results.count,
+                    differences: miss.results.filter { !$0.matched }.map {
+                        WaitExplanation.Difference(
+                            field: $0.condition.fieldName, expected: $0.condition.expectedText, actual: $0.actual,
+                            suggestion: $0.suggestion)
+                    })
+            },
+            dashboard: WaitExplanation.dashboardLink(
+                host: host ?? "127.0.0.1:2198", queryString: matcher.queryString))
     }
 
     /// Waits until `query` matches at least `count` records, scanning on the admin threads.

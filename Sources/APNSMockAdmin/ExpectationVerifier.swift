@@ -152,20 +152,111 @@ public struct ExpectationVerifier: Sendable {
 
     /// The recent records closest to matching `matcher` (at least one condition holds), most
     /// conditions first, the newest first among equals; records in `excluding` left out.
+    ///
+    /// A `payload.`, `preview.` or `headers.` condition whose path none of the recent records has
+    /// (a misspelled key) gets a suggestion: the closest path they do have (`PathSuggestion`).
+    /// A record is then ranked as if the condition named that path, so that the record differing
+    /// only in the misspelling is listed (and a record that has the path, with another value, is
+    /// listed after those that have it with the expected value); its results still say what holds.
     static func nearMisses(of matcher: DeliveryMatcher, excluding: Set<UInt64>, reader: DeliveryReader) -> [NearMiss] {
         let recent = reader.query(DeliveryQuery(limit: Self.nearMissWindow, order: .desc)).deliveries
-        var ranked: [NearMiss] = []
-        for record in recent where !excluding.contains(record.sequence) {
-            let results = matcher.evaluate(record)
-            let satisfied = results.filter(\.matched).count
-            guard satisfied > 0 else { continue }
-            ranked.append(NearMiss(record: record, satisfied: satisfied, results: results))
+        let evaluated = recent.map { matcher.evaluate($0) }
+        let suggestions = Self.suggestions(matcher, recent: recent, evaluated: evaluated)
+        var corrected: [Int: DeliveryMatcher] = [:]
+        for (index, suggestion) in suggestions {
+            guard let condition = Self.condition(matcher.conditions[index], renamedTo: suggestion) else { continue }
+            corrected[index] = DeliveryMatcher([condition])
         }
-        // Most conditions satisfied first; the newest first among equals (the scan is newest first).
+        var ranked: [(miss: NearMiss, corrected: Int, present: Int)] = []
+        for (record, results) in zip(recent, evaluated) where !excluding.contains(record.sequence) {
+            var results = results
+            let satisfied = results.filter(\.matched).count
+            var correctedHolds = 0
+            var present = 0
+            for (index, suggestion) in suggestions {
+                results[index].suggestion = suggestion
+                guard let check = corrected[index]?.evaluate(record).first else { continue }
+                if check.matched { correctedHolds += 1 }
+                if check.actual != nil { present += 1 }
+            }
+            guard satisfied + correctedHolds > 0 || present > 0 else { continue }
+            ranked.append(
+                (NearMiss(record: record, satisfied: satisfied, results: results), satisfied + correctedHolds, present))
+        }
+        // Most conditions satisfied (a suggested path's counted) first; then those that have the
+        // suggested paths; the newest first among equals (the scan is newest first).
         ranked = ranked.enumerated().sorted { a, b in
-            a.element.satisfied != b.element.satisfied ? a.element.satisfied > b.element.satisfied : a.offset < b.offset
+            if a.element.corrected != b.element.corrected { return a.element.corrected > b.element.corrected }
+            if a.element.present != b.element.present { return a.element.present > b.element.present }
+            return a.offset < b.offset
         }.map(\.element)
-        return Array(ranked.prefix(Self.nearMissCount))
+        return ranked.prefix(Self.nearMissCount).map(\.miss)
+    }
+
+    /// For each `payload.`, `preview.` or `headers.` condition (by index) whose path none of the
+    /// `recent` records has: the closest path they have, when one is close.
+    static func suggestions(
+        _ matcher: DeliveryMatcher, recent: [DeliveryRecord], evaluated: [[DeliveryMatcher.ConditionResult]]
+    ) -> [(Int, String)] {
+        var missing: [Int] = []
+        for (index, condition) in matcher.conditions.enumerated() {
+            switch condition {
+            case .payload, .preview, .header: break
+            default: continue
+            }
+            if !evaluated.contains(where: { $0[index].actual != nil }) { missing.append(index) }
+        }
+        guard !missing.isEmpty else { return [] }
+        var paths: [String: Set<String>] = [:]
+        func have(_ prefix: String) -> Set<String> {
+            if let known = paths[prefix] { return known }
+            var found = Set<String>()
+            for record in recent {
+                switch prefix {
+                case "payload":
+                    if let document = JSONValue.parse(record.payload) {
+                        PathSuggestion.paths(of: document, under: prefix, into: &found)
+                    }
+                case "preview":
+                    if let preview = record.matchAnalysis?.preview?.jsonValue {
+                        PathSuggestion.paths(of: preview, under: prefix, into: &found)
+                    }
+                default:
+                    for field in record.headers { found.insert("headers." + field.name.lowercased()) }
+                }
+            }
+            paths[prefix] = found
+            return found
+        }
+        var suggestions: [(Int, String)] = []
+        for index in missing {
+            let condition = matcher.conditions[index]
+            let prefix: String
+            switch condition {
+            case .payload: prefix = "payload"
+            case .preview: prefix = "preview"
+            default: prefix = "headers"
+            }
+            if let suggestion = PathSuggestion.suggestion(for: condition.fieldName, among: have(prefix)) {
+                suggestions.append((index, suggestion))
+            }
+        }
+        return suggestions
+    }
+
+    /// `condition` with its path replaced by `field`'s (`payload.aps.alert.title`).
+    static func condition(_ condition: DeliveryMatcher.Condition, renamedTo field: String)
+        -> DeliveryMatcher.Condition?
+    {
+        let steps = field.split(separator: ".", omittingEmptySubsequences: false).dropFirst().map {
+            DeliveryMatcher.PayloadPathComponent.key(String($0))
+        }
+        switch condition {
+        case .payload(_, let expected): return .payload(path: Array(steps), expected: expected)
+        case .preview(_, let expected): return .preview(path: Array(steps), expected: expected)
+        case .header(_, let value): return .header(name: steps.map(\.description).joined(separator: "."), value: value)
+        default: return nil
+        }
     }
 
     // MARK: JSON
@@ -248,6 +339,10 @@ public struct ExpectationVerifier: Sendable {
                 writer.string(result.condition.expectedText)
                 writer.key("actual")
                 writer.string(result.actual)
+                if let suggestion = result.suggestion {
+                    writer.key("suggestion")
+                    writer.string(suggestion)
+                }
                 writer.endObject()
             }
             writer.endArray()

@@ -122,6 +122,9 @@ public struct DeliveryMatcher: Sendable, Hashable {
         /// What the push had there (`nil`: nothing).
         public var actual: String?
         public var matched: Bool
+        /// For a `payload.`, `preview.` or `headers.` condition whose path none of the records
+        /// looked at has: the path they have that is closest to it ("did you mean"), if any.
+        public var suggestion: String? = nil
     }
 
     /// The field names a matcher knows (query-string and JSON spelling).

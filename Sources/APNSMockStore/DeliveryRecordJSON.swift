@@ -29,10 +29,20 @@ public enum DeliveryRecordJSON {
         return writer.bytes
     }
 
-    /// Writes `record` as one JSON object: each field's keys (`Field.definition.json`) in the
-    /// table's order, then the analysis when the record has one.
-    public static func write(_ record: DeliveryRecord, to json: inout JSONWriter, tokens: inout TokenCache) {
+    /// The key of a record's one-line summary (`RecordSummary`), written first: it is derived
+    /// from the fields, never stored, and not in the journal.
+    public static let summaryKey: StaticString = "summary"
+
+    /// Writes `record` as one JSON object: its `summary`, each field's keys
+    /// (`Field.definition.json`) in the table's order, then the analysis when the record has
+    /// one, then whatever `extra` writes (keys and values).
+    public static func write(
+        _ record: DeliveryRecord, to json: inout JSONWriter, tokens: inout TokenCache,
+        extra: ((inout JSONWriter) -> Void)? = nil
+    ) {
         json.beginObject()
+        json.key(summaryKey)
+        json.string(record.summary.text)
         writeFields(record, to: &json, tokens: &tokens)
         if let analysis = record.analysis {
             writeAnalysis(analysis, to: &json)
@@ -48,6 +58,7 @@ public enum DeliveryRecordJSON {
             json.key(writtenAnalysisKeys[3])
             json.null()
         }
+        extra?(&json)
         json.endObject()
     }
 

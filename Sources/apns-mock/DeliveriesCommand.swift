@@ -22,8 +22,14 @@ struct DeliveriesCommand: ParsableCommand {
         let response = options.call("deliveries", "GET", "/v1/deliveries" + AdminOptions.query("deliveries", filters))
         if options.json { return AdminOptions.printJSON(response) }
         let answer = JSONValue.parse(response.body)
-        let lines = RecordLine.lines(answer)
+        let lines = Self.summaries(answer)
         print(lines.isEmpty ? "no deliveries match" : lines.joined(separator: "\n"))
         if case .number(_, text: let next)? = answer?["next"] { print("more: add since=\(next)") }
+    }
+
+    /// The served one-line `summary` of each record of a list (`{"deliveries": [...]}`).
+    static func summaries(_ answer: JSONValue?) -> [String] {
+        guard case .array(let records)? = answer?["deliveries"] else { return [] }
+        return records.map { $0["summary"]?.scalarText ?? "#\($0["sequence"]?.scalarText ?? "?")" }
     }
 }

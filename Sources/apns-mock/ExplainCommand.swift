@@ -1,4 +1,3 @@
-import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
 import Foundation
@@ -31,46 +30,14 @@ struct ExplainCommand: ParsableCommand {
     var adminToken: String?
 
     func run() throws {
+        // The server's words: the record's `explanation` (for a broadcast's id, the broadcast and
+        // the devices it reached).
         let record = get("/v1/deliveries/\(apnsID)")
-        guard record["kind"]?.scalarText == "broadcast" || record["viaChannel"] == .bool(true) else {
-            print(RecordExplanation.text(of: record))
-            return
+        guard let explanation = record["explanation"]?.scalarText else {
+            fail(1, "apns-mock explain: the admin API's answer has no explanation (an apns-mock older than this CLI?)")
         }
-        // The broadcast behind the id: the record itself, or the latest broadcast with the id
-        // before this device's delivery; then the deliveries it made, up to the next broadcast
-        // with the same id (a client may send one apns-request-id twice).
-        let sequence = record["sequence"]?.scalarText.flatMap { Int($0) } ?? 0
-        let broadcast: JSONValue
-        if record["kind"]?.scalarText == "broadcast" {
-            broadcast = record
-        } else if let found = page("kind=broadcast&before=\(sequence)&order=desc&limit=1").first {
-            broadcast = found
-        } else {
-            print(RecordExplanation.text(of: record))
-            print(
-                "broadcast: no longer stored (this device got it via channel \(record["channelId"]?.scalarText ?? "?"))"
-            )
-            return
-        }
-        let start = broadcast["sequence"]?.scalarText.flatMap { Int($0) } ?? 0
-        let next = page("kind=broadcast&since=\(start)&limit=1").first?["sequence"]?.scalarText
-        var devices: [JSONValue] = []
-        var cursor = start
-        while true {
-            let query = "kind=push&since=\(cursor)\(next.map { "&before=\($0)" } ?? "")&limit=\(Self.pageSize)"
-            let records = page(query)
-            devices += records.filter { $0["viaChannel"] == .bool(true) }
-            guard records.count == Self.pageSize,
-                let last = records.last?["sequence"]?.scalarText.flatMap({ Int($0) })
-            else { break }
-            cursor = last
-        }
-        print(RecordExplanation.text(of: broadcast))
-        print(Self.reach(of: broadcast, devices: devices))
+        print(explanation)
     }
-
-    /// Records a page of `explain` reads at most.
-    static let pageSize = 1000
 
     /// `GET path` as JSON, or the command fails saying why.
     private func get(_ path: String) -> JSONValue {
@@ -81,31 +48,4 @@ struct ExplainCommand: ParsableCommand {
         }
         return json
     }
-
-    /// The records with this apns-id that `query` (more matcher fields and bounds) selects.
-    private func page(_ query: String) -> [JSONValue] {
-        guard case .array(let records) = get("/v1/deliveries?apnsId=\(apnsID)&\(query)")["deliveries"] ?? .null else {
-            return []
-        }
-        return records
-    }
-
-    /// The lines after a broadcast's explanation: the devices it reached, one line each
-    /// (sequence number and token), or why it reached none.
-    static func reach(of broadcast: JSONValue, devices: [JSONValue]) -> String {
-        let channel = broadcast["channelId"].flatMap { $0 == .null ? nil : $0.scalarText } ?? "?"
-        guard !devices.isEmpty else {
-            let status = broadcast["response"]?["status"]?.scalarText
-            return status == "200"
-                ? "reached no device: channel \(channel) had no subscriber"
-                : "reached no device: a broadcast reaches devices only when it is answered 200"
-        }
-        var lines = ["reached \(devices.count) device\(devices.count == 1 ? "" : "s") via channel \(channel):"]
-        for device in devices {
-            let sequence = device["sequence"]?.scalarText ?? "?"
-            lines.append("  #\(sequence) \(device["token"]?.scalarText ?? "?")")
-        }
-        return lines.joined(separator: "\n")
-    }
-
 }

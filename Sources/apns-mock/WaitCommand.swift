@@ -44,42 +44,16 @@ struct WaitCommand: ParsableCommand {
         if options.json {
             AdminOptions.printJSON(response)
         } else {
+            // The server's words: each record's summary, or what a wait that timed out explains.
             let answer = JSONValue.parse(response.body)
-            let lines = RecordLine.lines(answer)
             if response.status == 200 {
-                print(lines.joined(separator: "\n"))
+                print(DeliveriesCommand.summaries(answer).joined(separator: "\n"))
             } else {
-                print(Self.timeoutReport(answer, wanted: count, timeout: timeout, filters: filters))
+                print(
+                    answer?["explanation"]?.scalarText
+                        ?? "timed out: \(DeliveriesCommand.summaries(answer).count) of \(count) matched")
             }
         }
         if response.status == 408 { throw ExitCode(1) }
-    }
-
-    /// What a wait that timed out says: how many matched, and the near misses with their differences.
-    static func timeoutReport(_ answer: JSONValue?, wanted: Int, timeout: String, filters: [String]) -> String {
-        let matched = RecordLine.lines(answer)
-        var lines = [
-            "timed out after \(timeout): \(matched.count) of \(wanted) record\(wanted == 1 ? "" : "s") matched"
-                + (filters.isEmpty ? "" : " \(filters.joined(separator: " "))")
-        ]
-        lines += matched.map { "  matched: \($0)" }
-        if case .array(let misses)? = answer?["nearMisses"], !misses.isEmpty {
-            lines.append("closest records:")
-            for miss in misses {
-                guard let record = miss["record"] else { continue }
-                lines.append("  \(RecordLine.text(record))")
-                if case .array(let differences)? = miss["differences"] {
-                    for difference in differences {
-                        let field = difference["field"]?.scalarText ?? "?"
-                        let expected = difference["expected"]?.scalarText ?? "?"
-                        let actual = difference["actual"].flatMap { $0 == .null ? nil : $0.scalarText } ?? "(none)"
-                        lines.append("    \(field): expected \(expected), got \(actual)")
-                    }
-                }
-            }
-        } else if !filters.isEmpty {
-            lines.append("no recent record matches any of the filters")
-        }
-        return lines.joined(separator: "\n")
     }
 }

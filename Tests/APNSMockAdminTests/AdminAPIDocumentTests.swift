@@ -242,7 +242,8 @@ import Yams
         let schemas = try #require(components["schemas"] as? [String: Any])
         let delivery = try #require(schemas["Delivery"] as? [String: Any])
         let properties = try #require(delivery["properties"] as? [String: Any])
-        let expected = DeliveryRecord.jsonKeys + DeliveryRecordJSON.analysisKeys
+        let expected =
+            [DeliveryRecordJSON.summaryKey.description] + DeliveryRecord.jsonKeys + DeliveryRecordJSON.analysisKeys
         #expect(Set(properties.keys) == Set(expected))
         #expect(Set(delivery["required"] as? [String] ?? []) == Set(expected))
     }

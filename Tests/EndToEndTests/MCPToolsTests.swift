@@ -63,6 +63,12 @@ import Testing
             #expect(text("wait_timeout").contains("→ 408"))
             let nearMisses = structured("wait_timeout")["nearMisses"] as? [[String: Any]] ?? []
             #expect(nearMisses.contains { ($0["record"] as? [String: Any])?["apnsId"] as? String == accepted })
+            // The server's words come first: the 408's explanation, the record's.
+            let waitWords = try #require(structured("wait_timeout")["explanation"] as? String)
+            #expect(text("wait_timeout").hasPrefix(waitWords + "\n\n"), "\(text("wait_timeout"))")
+            #expect(waitWords.contains("conditions hold)") && waitWords.contains("\ndashboard: http://"))
+            let recordWords = try #require(structured("explain_refused")["explanation"] as? String)
+            #expect(text("explain_refused").hasPrefix(recordWords + "\n\n"))
             // explain: Apple's answer and the mock's reason, then the record.
             #expect(text("explain_refused").contains("answer: 400 BadPriority"), "\(text("explain_refused"))")
             #expect(text("explain_refused").contains("why: "))

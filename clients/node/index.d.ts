@@ -8,8 +8,9 @@ export * from "./generated.js";
 
 export type ApiObject = Record<string, any>;
 /** A record of GET /v1/deliveries (`sequence`, `kind`, `token`, `apnsId`, `response`, `outcome`, …). */
-export type Delivery = ApiObject & { sequence: number; kind: "push" | "broadcast" | "channel"; token: string | null; apnsId: string };
-export interface Difference { field: string; expected: string; actual: string | null }
+export type Delivery = ApiObject & { summary: string; sequence: number; kind: "push" | "broadcast" | "channel"; token: string | null; apnsId: string };
+/** `suggestion`: for a path no recent record has (a misspelled key), the closest one they have. */
+export interface Difference { field: string; expected: string; actual: string | null; suggestion?: string }
 export interface NearMiss { sequence: number; satisfied: number; of: number; differences: Difference[]; record: Delivery }
 export type Scalar = string | number | boolean;
 /**
@@ -38,6 +39,8 @@ export class WaitTimeout extends Error {
   records: Delivery[];
   nearMisses: NearMiss[];
   dashboard: string;
+  /** The server's words for the timeout (the 408's `explanation`); also the error's `message`. */
+  explanation: string;
 }
 
 /** A `batch` event of GET /v1/events: records summarised because the reader fell behind. */

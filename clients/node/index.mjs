@@ -38,44 +38,20 @@ export class EventBatch {
   }
 }
 
-/** One record as one line, as `apns-mock deliveries` prints it. */
+/** One record as one line: the `summary` the server renders for it (as `apns-mock deliveries` prints it). */
 export function recordLine(record) {
-  const parts = [`#${record.sequence ?? "?"}`];
-  const response = record.response ?? {};
-  if (response.status != null) parts.push(`${response.status}${response.reason ? ` ${response.reason}` : ""}`);
-  else parts.push(record.outcome ?? "pending");
-  parts.push(record.kind ?? "push");
-  if (record.token) parts.push(record.token.length > 16 ? `${record.token.slice(0, 8)}…${record.token.slice(-4)}` : record.token);
-  if (record.channelId != null) parts.push(`channel ${record.channelId}`);
-  if (record.topic != null) parts.push(record.topic);
-  if (record.pushType != null) parts.push(record.pushType);
-  if (record.apnsId != null) parts.push(`apns-id ${record.apnsId}`);
-  if (record.faultId != null) parts.push(`fault ${record.faultId}`);
-  return parts.join("  ");
+  return record.summary ?? `#${record.sequence ?? "?"}`;
 }
 
-/** `GET /v1/deliveries/wait` answered 408: fewer than `count` records matched in time. */
+/**
+ * `GET /v1/deliveries/wait` answered 408: fewer than `count` records matched in time. Its message
+ * is the server's `explanation`, the same words `apns-mock wait` and Python's `Client.wait` print.
+ */
 export class WaitTimeout extends Error {
-  constructor({ count, timeout, query, records, nearMisses, dashboard }) {
-    const lines = [
-      `timed out after ${typeof timeout === "number" ? `${timeout}s` : timeout}: ${records.length} of ${count} record${count === 1 ? "" : "s"} matched${query ? ` ${query}` : ""}`,
-      ...records.map((r) => `  matched: ${recordLine(r)}`),
-    ];
-    if (nearMisses.length) {
-      lines.push("closest records:");
-      for (const miss of nearMisses) {
-        lines.push(`  ${recordLine(miss.record ?? {})}  (${miss.satisfied} of ${miss.of} conditions hold)`);
-        for (const d of miss.differences ?? []) {
-          lines.push(`    ${d.field}: expected ${d.expected}, got ${d.actual ?? "(none)"}`);
-        }
-      }
-    } else if (query) {
-      lines.push("no recent record matches any of the conditions");
-    }
-    if (dashboard) lines.push(`dashboard: ${dashboard}`);
-    super(lines.join("\n"));
+  constructor({ count, timeout, query, records, nearMisses, dashboard, explanation }) {
+    super(explanation ?? `timed out after ${typeof timeout === "number" ? `${timeout}s` : timeout}: ${records.length} of ${count} matched ${query ?? ""}`.trim());
     this.name = "WaitTimeout";
-    Object.assign(this, { count, timeout, query, records, nearMisses, dashboard });
+    Object.assign(this, { count, timeout, query, records, nearMisses, dashboard, explanation });
   }
 }
 
@@ -194,6 +170,7 @@ export class AdminClient extends GeneratedAdminClient {
       throw new WaitTimeout({
         count: count ?? 1, timeout: timeout ?? 10, query: text, records: answer.deliveries ?? [],
         nearMisses: answer.nearMisses ?? [], dashboard: dashboardLink(this.adminUrl, text),
+        explanation: answer.explanation,
       });
     }
     return answer;

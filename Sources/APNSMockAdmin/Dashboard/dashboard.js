@@ -505,6 +505,7 @@
     item.dataset.sequence = record.sequence;
     card.dataset.sequence = record.sequence;
     card.dataset.apnsId = record.apnsId || "";
+    card.title = record.summary || "";  // the record in one line, in the server's words
     card.dataset.status = record.response && record.response.status !== null ? record.response.status : "pending";
     const app = appName(record);
     item.querySelector(".app-letter").textContent = (app.split(".").pop() || "?").charAt(0).toUpperCase();
@@ -664,9 +665,9 @@
       .filter((other) => other.viaChannel && other.sequence > record.sequence && sameID(other.apnsId, record.apnsId));
     const count = record.response && !failed(record) ? devicesReached(record) : 0;
     return section("Broadcast", definitionList([["channel", record.channelId], ["devices reached", count === null ? "…" : count]]),
+      // Each device's record in the server's words (its `summary`).
       reached.length ? el("ul", { class: "reached" }, reached.map((other) => el("li", {},
-        el("a", { href: fragmentFor(filterQuery(), other.sequence), text: `#${other.sequence}` }), " ",
-        el("code", { text: other.token || "" })))) : null,
+        el("a", { href: fragmentFor(filterQuery(), other.sequence) }, el("code", { text: other.summary || `#${other.sequence}` }))))) : null,
       link);
   }
 

@@ -23,8 +23,11 @@ enum MCPEndpoint {
 
         func clear() { box.withLockedValue { $0 = nil } }
 
-        /// Makes `call` through the router with `authorization`, in `context`'s connection.
-        func perform(_ call: AdminCall, authorization: String?, context: BasicRequestContext) async -> AdminCallResult {
+        /// Makes `call` through the router with `authorization`, in `context`'s connection, as
+        /// if sent to `authority` (the `/mcp` request's `Host`: the wait's dashboard link names it).
+        func perform(
+            _ call: AdminCall, authorization: String?, authority: String? = nil, context: BasicRequestContext
+        ) async -> AdminCallResult {
             guard let responder = box.withLockedValue({ $0 }) else {
                 return AdminCallResult(
                     status: 503,
@@ -38,7 +41,7 @@ enum MCPEndpoint {
                 body = ByteBuffer(string: json.jsonText)
             }
             let head = HTTPRequest(
-                method: HTTPRequest.Method(call.method.rawValue) ?? .get, scheme: nil, authority: nil,
+                method: HTTPRequest.Method(call.method.rawValue) ?? .get, scheme: nil, authority: authority,
                 path: call.target, headerFields: fields)
             do {
                 let response = try await responder.respond(
@@ -75,8 +78,9 @@ enum MCPEndpoint {
                 return AdminRouter.errorResponse(error)
             }
             let authorization = request.headers[.authorization]
+            let authority = request.head.authority
             let dispatcher = MCPDispatcher(tools: MCPToolbox.all, version: version) { call in
-                await calls.perform(call, authorization: authorization, context: context)
+                await calls.perform(call, authorization: authorization, authority: authority, context: context)
             }
             switch await dispatcher.reply(to: body) {
             case .message(let message):

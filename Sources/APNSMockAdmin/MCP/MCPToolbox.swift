@@ -63,6 +63,11 @@ enum MCPToolbox {
                 }
                 if let since = try arguments.integer("since") { query.append(.init(name: "since", value: "\(since)")) }
                 return AdminCall(.get, "/v1/deliveries/wait", query: query)
+            },
+            preface: { result in
+                // A wait that timed out: the server's explanation (closest records, differences, dashboard).
+                guard result.status == 408, let text = result.json?["explanation"]?.scalarText else { return nil }
+                return text
             }),
         MCPTool(
             name: "explain_delivery", title: "Explain a delivery",
@@ -80,8 +85,8 @@ enum MCPToolbox {
                 return AdminCall(.get, "/v1/deliveries/" + AdminCall.encode(id))
             },
             preface: { result in
-                guard result.status == 200, let record = result.json else { return nil }
-                return RecordExplanation.text(of: record)
+                guard result.status == 200, let text = result.json?["explanation"]?.scalarText else { return nil }
+                return text
             }),
         MCPTool(
             name: "list_faults", title: "List fault rules",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { after, before, test } from "node:test";
-import { AdminError, EventBatch, WaitTimeout, queryString, startMock } from "../index.mjs";
+import { AdminError, EventBatch, WaitTimeout, queryString, recordLine, startMock } from "../index.mjs";
 import { newToken, providerToken, push, pushToDevice } from "./helpers.mjs";
 
 let mock;
@@ -50,6 +50,23 @@ test("a wait that times out rejects with WaitTimeout carrying near misses", asyn
   );
   assert.match(error.message, /expected Goodbye, got Hello/);
   assert.match(error.message, new RegExp(`dashboard: ${mock.adminUrl}/#filter=token%3D${token}`));
+});
+
+test("a timed-out wait's message is the server's explanation, did-you-mean included", async () => {
+  const token = newToken();
+  await pushToDevice(mock, token, { aps: { alert: { title: "Hi" } } });
+  const error = await mock.client.wait({ token, "payload.aps.alert.titel": "Hi", timeout: "300ms" }).then(
+    () => assert.fail("the wait should time out"),
+    (e) => e,
+  );
+  assert.ok(error instanceof WaitTimeout);
+  const served = await fetch(`${mock.adminUrl}/v1/deliveries/wait?${error.query}&count=1&timeout=300ms`);
+  assert.equal(served.status, 408);
+  const { explanation } = await served.json();
+  assert.equal(error.message, explanation);
+  assert.equal(error.explanation, explanation);
+  assert.match(error.message, /\(did you mean payload\.aps\.alert\.title\?\)/);
+  assert.equal(recordLine(error.nearMisses[0].record), error.nearMisses[0].record.summary);
 });
 
 test("an unknown matcher field rejects with the API's code and did-you-mean", async () => {

@@ -34,6 +34,23 @@ def test_a_wait_that_times_out_carries_near_misses_and_a_dashboard_link(apns):
     assert f"{apns.admin_url}/#filter=" in text and f"tokenPrefix%3D{apns.prefix}" in text
 
 
+def test_a_timed_out_wait_says_the_servers_words(apns):
+    """``str(WaitTimeout)`` is the 408's ``explanation`` as the server serves it, "did you mean"
+    for a misspelled payload key included."""
+    device = apns.token()
+    assert httpx_push(apns, device, {"aps": {"alert": {"title": "Hi"}}}).status_code == 200
+
+    with pytest.raises(WaitTimeout) as raised:
+        apns.wait(token=device, payload__aps__alert__titel="Hi", timeout="300ms")
+    error = raised.value
+    served = httpx.get(f"{apns.admin_url}/v1/deliveries/wait?{error.query}&count=1&timeout=300ms")
+    assert served.status_code == 408
+    assert str(error) == served.json()["explanation"] == error.explanation
+    assert "(did you mean payload.aps.alert.title?)" in str(error)
+    assert error.near_misses[0]["record"]["token"] == device
+    assert apns_mock.record_line(error.near_misses[0]["record"]) == error.near_misses[0]["record"]["summary"]
+
+
 def test_wait_returns_as_soon_as_count_records_exist(apns):
     device = apns.token()
     for n in range(3):

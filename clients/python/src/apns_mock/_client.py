@@ -180,7 +180,7 @@ class Client(GeneratedClient):
                                                    if n not in ("count", "timeout", "since", "before")]))
             raise WaitTimeout(1 if count is None else count, 10 if timeout is None else timeout, matcher,
                               answer.get("deliveries", []), answer.get("nearMisses", []),
-                              dashboard_link(self.admin_url, matcher))
+                              dashboard_link(self.admin_url, matcher), answer.get("explanation"))
         return answer
 
     def dashboard_link(self, match: Optional[Matcher] = None, **fields: Any) -> str:

@@ -39,23 +39,9 @@ class MockStartError(RuntimeError):
 
 
 def record_line(record: Dict[str, Any]) -> str:
-    """One record as one line, as ``apns-mock deliveries`` prints it."""
-    parts = [f"#{record.get('sequence', '?')}"]
-    response = record.get("response") or {}
-    if response.get("status") is not None:
-        reason = response.get("reason")
-        parts.append(f"{response['status']}" + (f" {reason}" if reason else ""))
-    else:
-        parts.append(str(record.get("outcome") or "pending"))
-    parts.append(str(record.get("kind") or "push"))
-    token = record.get("token")
-    if token:
-        parts.append(f"{token[:8]}…{token[-4:]}" if len(token) > 16 else token)
-    for label, field in (("channel ", "channelId"), ("", "topic"), ("", "pushType"), ("apns-id ", "apnsId"), ("fault ", "faultId")):
-        value = record.get(field)
-        if value is not None:
-            parts.append(f"{label}{value}")
-    return "  ".join(parts)
+    """One record as one line: the ``summary`` the server renders for it (as ``apns-mock
+    deliveries`` prints it)."""
+    return str(record.get("summary") or f"#{record.get('sequence', '?')}")
 
 
 def dashboard_link(admin_url: str, query: str = "", record: Optional[int] = None) -> str:
@@ -75,10 +61,11 @@ class WaitTimeout(AssertionError):
     """``GET /v1/deliveries/wait`` answered 408: fewer than ``count`` records matched in time.
 
     ``records`` are the records that did match, ``near_misses`` the closest others as the API
-    gives them (``[{sequence, satisfied, of, differences: [{field, expected, actual}], record}]``),
-    ``query`` the query string waited on and ``dashboard`` a link to the dashboard filtered by it.
-    ``str()`` prints them as ``apns-mock wait`` does. It is an ``AssertionError``, so a test that
-    waits fails (rather than errors) when the push never comes.
+    gives them (``[{sequence, satisfied, of, differences: [{field, expected, actual, suggestion?}],
+    record}]``), ``query`` the query string waited on and ``dashboard`` a link to the dashboard
+    filtered by it. ``str()`` is the server's ``explanation``, the same words ``apns-mock wait``
+    and Node's ``AdminClient.wait`` print. It is an ``AssertionError``, so a test that waits
+    fails (rather than errors) when the push never comes.
     """
 
     def __init__(
@@ -89,6 +76,7 @@ class WaitTimeout(AssertionError):
         records: List[Dict[str, Any]],
         near_misses: List[Dict[str, Any]],
         dashboard: Optional[str] = None,
+        explanation: Optional[str] = None,
     ) -> None:
         self.count = count
         self.timeout = timeout
@@ -96,29 +84,10 @@ class WaitTimeout(AssertionError):
         self.records = records
         self.near_misses = near_misses
         self.dashboard = dashboard
-        super().__init__(self._text())
+        self.explanation = explanation
+        super().__init__(explanation if explanation is not None else self._fallback())
 
-    def _text(self) -> str:
-        wanted = self.count
+    def _fallback(self) -> str:
+        # Only for a server too old to explain its 408 itself.
         timeout = self.timeout if isinstance(self.timeout, str) else f"{self.timeout}s"
-        lines = [
-            f"timed out after {timeout}: {len(self.records)} of {wanted} record{'' if wanted == 1 else 's'} matched"
-            + (f" {self.query}" if self.query else "")
-        ]
-        lines += [f"  matched: {record_line(r)}" for r in self.records]
-        if self.near_misses:
-            lines.append("closest records:")
-            for miss in self.near_misses:
-                record = miss.get("record") or {}
-                lines.append(f"  {record_line(record)}  ({miss.get('satisfied')} of {miss.get('of')} conditions hold)")
-                for difference in miss.get("differences") or []:
-                    actual = difference.get("actual")
-                    lines.append(
-                        f"    {difference.get('field')}: expected {difference.get('expected')}, "
-                        f"got {'(none)' if actual is None else actual}"
-                    )
-        elif self.query:
-            lines.append("no recent record matches any of the conditions")
-        if self.dashboard:
-            lines.append(f"dashboard: {self.dashboard}")
-        return "\n".join(lines)
+        return f"timed out after {timeout}: {len(self.records)} of {self.count} matched {self.query}".rstrip()
