@@ -640,6 +640,8 @@ export interface WaitResult {
   satisfied: boolean;
   /** Only when the wait timed out (408), for a wait with a filter. */
   nearMisses?: WaitResultNearMisses;
+  /** Only when the wait timed out (408): what a person reads, as the CLI, the clients and MCP print it. `timed out after 10s: 0 of 1 record matched <conditions>`, each record that matched (`  matched: <summary>`), then `closest records:`, each with its summary and `(N of M conditions hold)` and each difference (`field: expected X, got Y`, with `(did you mean <path>?)` when it has a `suggestion`), or `no recent record matches any of the conditions`; last `dashboard: http://<Host>/#filter=<the query, percent-encoded>`. */
+  explanation?: string;
 }
 
 /** Only when the wait timed out (408), for a wait with a filter. */
@@ -656,8 +658,125 @@ export interface DeliveryPage {
   dropped: number;
 }
 
+/** A record, and what the mock did with the request and why, in words. */
+export interface ExplainedDelivery {
+  /** The record in one line, as every surface prints it (the CLI, the clients, MCP, the dashboard): the sequence number, the status and reason (or the outcome of a request never answered), the kind, the token (shortened), channel, topic, push type, apns-id, the fault rule that fired, and what became of the push once the delivery model judged it; parts separated by two spaces. Rendered on read, never stored. */
+  summary: string;
+  sequence: number;
+  /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request). */
+  kind: RecordKind;
+  /** Epoch ms. */
+  receivedAt: number;
+  /** Epoch ms. */
+  respondedAt: number | null;
+  connectionId: number;
+  streamId: number;
+  environment: "sandbox" | "production";
+  method: string;
+  path: string;
+  authority: string | null;
+  /** From the path; lower-case when it is hex. */
+  token: string | null;
+  /** Every header by name (repeated values joined with ", "). */
+  headers: Record<string, string>;
+  /** The provider token's scheme and decoded JWT header and claims (null when they do not decode). */
+  authorization: ExplainedDeliveryAuthorization;
+  priority: number | null;
+  expiration: number | null;
+  collapseId: string | null;
+  topic: string | null;
+  pushType: PushType | null;
+  /** The answer's apns-id (device pushes), or its apns-request-id (broadcasts and channel requests, and the deliveries a broadcast made). */
+  apnsId: string;
+  /** The mock made the apns-id up (the request had none). */
+  apnsIdGenerated: boolean;
+  /** The apns-unique-id (sandbox only). */
+  uniqueId: string | null;
+  payloadKind: "empty" | "object" | "otherJSON" | "notJSON" | "truncated";
+  /** The payload as JSON (`object`, `otherJSON`), as text (`notJSON`, `truncated`) or null (`empty`). */
+  payload: any;
+  /** Bytes received (more than were kept when truncated). */
+  payloadSize: number;
+  /** How the request authenticated, or null when it got no verdict. */
+  auth: null | ExplainedDeliveryAuth2 | ExplainedDeliveryAuth3;
+  response: ExplainedDeliveryResponse;
+  /**
+   * What became of the request: `pending` (a delay is running), `hung` (a fault rule holds it
+   * and never answers), `answered`, `goAway` (GOAWAY instead of an answer), `reset` (the mock
+   * reset the stream), `cancelled` (the client reset it), `connectionClosed` (the connection
+   * ended first).
+   */
+  outcome: DeliveryOutcome;
+  /** The fault rule that acted on the request */
+  faultId: string | null;
+  /** The broadcast channel the request named or created (kinds `broadcast`, `channel`), or the one a delivery to a subscribed device came by. */
+  channelId: string | null;
+  /** A delivery the mock made to a subscribed device for a broadcast (not a request a client sent). */
+  viaChannel: boolean;
+  /**
+   * Why the request was rejected, or what a mode, behavior, the throttle or a fault rule did
+   * to its answer, in words (the JWT claim and the clock, the key id and the keys known, the
+   * certificate's topics, the header value and the rule it broke, the size and the limit).
+   * Apple's reason on the wire never changes; null for a plain success.
+   */
+  detail: string | null;
+  /**
+   * What became of an accepted push to a device after its 200 (the last of
+   * `deliveryHistory`; a push to a device with no state set is delivered when answered);
+   * null for a rejected or unanswered request, a broadcast or a channel request.
+   */
+  delivery: DeviceDelivery | null;
+  /** Every change of `delivery` the delivery model made, oldest first; empty when the device had no state. */
+  deliveryHistory: DeviceDelivery[];
+  /** The payload limit that applied (bytes); null for a channel-management request */
+  payloadLimit: number | null;
+  /** Bytes left under the limit (negative when over); null for a channel-management request. */
+  payloadBytesRemaining: number | null;
+  /** What the payload analysis found (computed on first read). */
+  lint: LintFinding[];
+  /** What the device would show; null for a rejected push or a payload that is no JSON object. */
+  preview: Preview | null;
+  /** What `apns-mock explain` prints: the record's id, kind, sequence number, when it was received and on which connection; the request (method, path, topic, push type, channel); the answer; why (the mock's `detail`); the fault rule that fired. For a broadcast's id (the most recent record is then a device's delivery) and for a broadcast, the broadcast's lines and the devices it reached (`reached N devices via channel C:`, then `  #<sequence> <token>` each), or why it reached none. */
+  explanation: string;
+}
+
+/** The provider token's scheme and decoded JWT header and claims (null when they do not decode). */
+export interface ExplainedDeliveryAuthorization {
+  scheme: string;
+  /** The JOSE header (JSON). */
+  header: any;
+  /** The claims (JSON). */
+  claims: any;
+}
+
+export interface ExplainedDeliveryAuth2 {
+  method: "token";
+  teamId: string | null;
+  keyId: string | null;
+  signatureVerified: boolean;
+  keyUnknown: boolean;
+}
+
+export interface ExplainedDeliveryAuth3 {
+  method: "certificate";
+  certificateSubject: string | null;
+  certificateTopics: string[];
+}
+
+export interface ExplainedDeliveryResponse {
+  /** null when the answer was only a GOAWAY (its reason went out as the GOAWAY's debug data). */
+  status: number | null;
+  reason: string | null;
+  /** The 410 answer's timestamp (epoch ms). */
+  timestamp: number | null;
+  /** The answer was a GOAWAY */
+  goAway: boolean;
+}
+
 /** One answered request, accepted or rejected, and its answer. */
 export interface Delivery {
+  /** The record in one line, as every surface prints it (the CLI, the clients, MCP, the dashboard): the sequence number, the status and reason (or the outcome of a request never answered), the kind, the token (shortened), channel, topic, push type, apns-id, the fault rule that fired, and what became of the push once the delivery model judged it; parts separated by two spaces. Rendered on read, never stored. */
+  summary: string;
   sequence: number;
   /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request). */
   kind: RecordKind;
@@ -984,6 +1103,8 @@ export interface NearMissesItemDifferencesItem {
   field: string;
   expected: string;
   actual: string | null;
+  /** For a `payload.`, `preview.` or `headers.` condition whose path none of the recent records has (a misspelled key): the closest path they have ("did you mean"). The closest records are then ranked as if the condition named it. */
+  suggestion?: string;
 }
 
 export interface Key {
@@ -1845,7 +1966,7 @@ export declare class GeneratedAdminClient {
    *
    * `GET /v1/deliveries/{apnsId}`
    */
-  getDelivery(apnsId: UUID): Promise<Delivery>;
+  getDelivery(apnsId: UUID): Promise<ExplainedDelivery>;
   /**
    * The delivery log of a sandbox push or a broadcast, by its `apns-unique-id`.
    *

@@ -640,6 +640,8 @@ class _WaitResultRequired(TypedDict):
 class WaitResult(_WaitResultRequired, total=False):
     # Only when the wait timed out (408), for a wait with a filter.
     nearMisses: "WaitResultNearMisses"
+    # Only when the wait timed out (408): what a person reads, as the CLI, the clients and MCP print it. `timed out after 10s: 0 of 1 record matched <conditions>`, each record that matched (`  matched: <summary>`), then `closest records:`, each with its summary and `(N of M conditions hold)` and each difference (`field: expected X, got Y`, with `(did you mean <path>?)` when it has a `suggestion`), or `no recent record matches any of the conditions`; last `dashboard: http://<Host>/#filter=<the query, percent-encoded>`.
+    explanation: str
 
 
 class WaitResultNearMisses(TypedDict):
@@ -656,8 +658,119 @@ class DeliveryPage(TypedDict):
     dropped: int
 
 
+class ExplainedDelivery(TypedDict):
+    """A record, and what the mock did with the request and why, in words."""
+    # The record in one line, as every surface prints it (the CLI, the clients, MCP, the dashboard): the sequence number, the status and reason (or the outcome of a request never answered), the kind, the token (shortened), channel, topic, push type, apns-id, the fault rule that fired, and what became of the push once the delivery model judged it; parts separated by two spaces. Rendered on read, never stored.
+    summary: str
+    sequence: int
+    # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
+    kind: "RecordKind"
+    # Epoch ms.
+    receivedAt: int
+    # Epoch ms.
+    respondedAt: Optional[int]
+    connectionId: int
+    streamId: int
+    environment: Literal["sandbox", "production"]
+    method: str
+    path: str
+    authority: Optional[str]
+    # From the path; lower-case when it is hex.
+    token: Optional[str]
+    # Every header by name (repeated values joined with ", ").
+    headers: Dict[str, str]
+    # The provider token's scheme and decoded JWT header and claims (null when they do not decode).
+    authorization: "ExplainedDeliveryAuthorization"
+    priority: Optional[int]
+    expiration: Optional[int]
+    collapseId: Optional[str]
+    topic: Optional[str]
+    pushType: Optional["PushType"]
+    # The answer's apns-id (device pushes), or its apns-request-id (broadcasts and channel requests, and the deliveries a broadcast made).
+    apnsId: str
+    # The mock made the apns-id up (the request had none).
+    apnsIdGenerated: bool
+    # The apns-unique-id (sandbox only).
+    uniqueId: Optional[str]
+    payloadKind: Literal["empty", "object", "otherJSON", "notJSON", "truncated"]
+    # The payload as JSON (`object`, `otherJSON`), as text (`notJSON`, `truncated`) or null (`empty`).
+    payload: Any
+    # Bytes received (more than were kept when truncated).
+    payloadSize: int
+    # How the request authenticated, or null when it got no verdict.
+    auth: Optional[Union["ExplainedDeliveryAuth2", "ExplainedDeliveryAuth3"]]
+    response: "ExplainedDeliveryResponse"
+    # What became of the request: `pending` (a delay is running), `hung` (a fault rule holds it
+    # and never answers), `answered`, `goAway` (GOAWAY instead of an answer), `reset` (the mock
+    # reset the stream), `cancelled` (the client reset it), `connectionClosed` (the connection
+    # ended first).
+    outcome: "DeliveryOutcome"
+    # The fault rule that acted on the request
+    faultId: Optional[str]
+    # The broadcast channel the request named or created (kinds `broadcast`, `channel`), or the one a delivery to a subscribed device came by.
+    channelId: Optional[str]
+    # A delivery the mock made to a subscribed device for a broadcast (not a request a client sent).
+    viaChannel: bool
+    # Why the request was rejected, or what a mode, behavior, the throttle or a fault rule did
+    # to its answer, in words (the JWT claim and the clock, the key id and the keys known, the
+    # certificate's topics, the header value and the rule it broke, the size and the limit).
+    # Apple's reason on the wire never changes; null for a plain success.
+    detail: Optional[str]
+    # What became of an accepted push to a device after its 200 (the last of
+    # `deliveryHistory`; a push to a device with no state set is delivered when answered);
+    # null for a rejected or unanswered request, a broadcast or a channel request.
+    delivery: Optional["DeviceDelivery"]
+    # Every change of `delivery` the delivery model made, oldest first; empty when the device had no state.
+    deliveryHistory: List["DeviceDelivery"]
+    # The payload limit that applied (bytes); null for a channel-management request
+    payloadLimit: Optional[int]
+    # Bytes left under the limit (negative when over); null for a channel-management request.
+    payloadBytesRemaining: Optional[int]
+    # What the payload analysis found (computed on first read).
+    lint: List["LintFinding"]
+    # What the device would show; null for a rejected push or a payload that is no JSON object.
+    preview: Optional["Preview"]
+    # What `apns-mock explain` prints: the record's id, kind, sequence number, when it was received and on which connection; the request (method, path, topic, push type, channel); the answer; why (the mock's `detail`); the fault rule that fired. For a broadcast's id (the most recent record is then a device's delivery) and for a broadcast, the broadcast's lines and the devices it reached (`reached N devices via channel C:`, then `  #<sequence> <token>` each), or why it reached none.
+    explanation: str
+
+
+class ExplainedDeliveryAuthorization(TypedDict):
+    """The provider token's scheme and decoded JWT header and claims (null when they do not decode)."""
+    scheme: str
+    # The JOSE header (JSON).
+    header: Any
+    # The claims (JSON).
+    claims: Any
+
+
+class ExplainedDeliveryAuth2(TypedDict):
+    method: Literal["token"]
+    teamId: Optional[str]
+    keyId: Optional[str]
+    signatureVerified: bool
+    keyUnknown: bool
+
+
+class ExplainedDeliveryAuth3(TypedDict):
+    method: Literal["certificate"]
+    certificateSubject: Optional[str]
+    certificateTopics: List[str]
+
+
+class ExplainedDeliveryResponse(TypedDict):
+    # null when the answer was only a GOAWAY (its reason went out as the GOAWAY's debug data).
+    status: Optional[int]
+    reason: Optional[str]
+    # The 410 answer's timestamp (epoch ms).
+    timestamp: Optional[int]
+    # The answer was a GOAWAY
+    goAway: bool
+
+
 class Delivery(TypedDict):
     """One answered request, accepted or rejected, and its answer."""
+    # The record in one line, as every surface prints it (the CLI, the clients, MCP, the dashboard): the sequence number, the status and reason (or the outcome of a request never answered), the kind, the token (shortened), channel, topic, push type, apns-id, the fault rule that fired, and what became of the push once the delivery model judged it; parts separated by two spaces. Rendered on read, never stored.
+    summary: str
     sequence: int
     # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
     kind: "RecordKind"
@@ -982,10 +1095,15 @@ class NearMissesItem(TypedDict):
     record: "Delivery"
 
 
-class NearMissesItemDifferencesItem(TypedDict):
+class _NearMissesItemDifferencesItemRequired(TypedDict):
     field: str
     expected: str
     actual: Optional[str]
+
+
+class NearMissesItemDifferencesItem(_NearMissesItemDifferencesItemRequired, total=False):
+    # For a `payload.`, `preview.` or `headers.` condition whose path none of the recent records has (a misspelled key): the closest path they have ("did you mean"). The closest records are then ranked as if the condition named it.
+    suggestion: str
 
 
 class Key(TypedDict):
@@ -1754,7 +1872,7 @@ class GeneratedClient:
     def get_delivery(
         self,
         apns_id: "UUID",
-    ) -> "Delivery":
+    ) -> "ExplainedDelivery":
         """The most recent record with this `apnsId`.
 
         ``GET /v1/deliveries/{apnsId}`` (operation ``getDelivery``).
