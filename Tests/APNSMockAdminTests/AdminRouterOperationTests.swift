@@ -131,7 +131,7 @@ import Testing
                 $0.location == .query && !$0.isFreeForm && DeliveryMatcher.isQueryField($0.name)
             }.map(\.name)
             #expect(Set(documented) == Set(DeliveryMatcher.fieldNames), "\(operation)")
-            #expect(operation.parameters.contains(where: \.isFreeForm), "\(operation)")
+            #expect(operation.parameters.contains { $0.isFreeForm }, "\(operation)")
         }
     }
 }
