@@ -9,7 +9,7 @@ public struct AdminAccess: Sendable, Equatable {
     /// The admin calls that never need the token: health (orchestrators probe it without
     /// secrets) and the dashboard's files, which hold no data (the page asks for the token and
     /// sends it on the calls it makes; a browser cannot send a bearer header when it navigates).
-    public static let openPaths: Set<String> = Set(["/health"]).union(DashboardRoutes.paths)
+    public static let openPaths: Set<String> = Set([AdminOperation.health.path]).union(DashboardRoutes.paths)
 
     public init(token: String?) {
         self.token = token

@@ -34,35 +34,35 @@ public enum AdminRouter {
         metrics: MockMetrics? = nil, info: ServerInfo? = nil, clock: MockClock? = nil
     ) -> Router<BasicRequestContext> {
         let router = Router()
-        let reader = DeliveryReader(store: store, analyses: analyses)
         let metrics = metrics ?? MockMetrics(store: store)
-        let renderedEvents = RenderedEventCache()
         router.add(middleware: AdminMetricsMiddleware(metrics: metrics))
         if access.token != nil {
             router.add(middleware: AdminTokenMiddleware(access: access))
         }
         let routes = UnmatchedRouteMiddleware.Routes()
         router.add(middleware: UnmatchedRouteMiddleware(routes: routes))
-        RegistryRoutes.add(to: router, registry: registry, now: now)
-        DeviceViewRoutes.add(to: router, reader: reader, executor: executor, now: now)
-        ChannelRoutes.add(to: router, registry: registry, now: now)
-        FaultRoutes.add(
-            to: router,
-            FaultRoutes.Targets(faults: faults, connectionLog: connectionLog, connections: connections, now: now))
-        ReportRoutes.add(to: router, reader: reader, executor: executor, connectionLog: connectionLog, now: now)
-        DeliveryLogRoutes.add(to: router, store: store, executor: executor)
-        DashboardRoutes.add(to: router)
-        if let clock { ClockRoutes.add(to: router, clock: clock, store: store) }
-        if let info {
-            router.get("/v1/info") { _, _ in json(status: .ok, info.json) }
-            router.get("/v1/ca.pem") { _, _ in
-                guard let pem = info.caCertificate else { return errorResponse(.notFound(info.noCAReason)) }
-                return Response(
-                    status: .ok, headers: [.contentType: "application/x-pem-file"],
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: pem)))
-            }
+        let services = AdminServices(
+            store: store, reader: DeliveryReader(store: store, analyses: analyses), registry: registry,
+            executor: executor, reset: reset, connections: connections, faults: faults, connectionLog: connectionLog,
+            now: now, metrics: metrics, info: info, clock: clock, renderedEvents: RenderedEventCache(),
+            selfCalls: MCPEndpoint.SelfCalls())
+        // Every route is an operation of the document, registered at its method and path.
+        for operation in AdminOperation.allCases {
+            guard let handler = handler(for: operation, services) else { continue }
+            router.on(operation, use: handler)
         }
-        router.get("/health") { _, _ in
+        routes.set(router.routes)
+        services.selfCalls.set(router.buildResponder())
+        executor.releaseAtShutdown { services.selfCalls.clear() }
+        return router
+    }
+
+    // MARK: server
+
+    /// `GET /health`: `{"status":"ok"}`, with the journal's progress when there is one.
+    static func health(_ services: AdminServices) -> Handler {
+        let store = services.store
+        return { _, _ in
             var json = JSONWriter(capacity: 160)
             json.beginObject()
             json.key("status")
@@ -85,95 +85,54 @@ public enum AdminRouter {
             json.endObject()
             return Self.json(status: .ok, json.bytes)
         }
-        // Behind the token like every route but /health: a scraper sends it (Prometheus's
-        // `authorization` or `bearer_token_file`), and the metrics say what the mock received.
-        router.get("/metrics") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: MockMetrics.contentType],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+    }
+
+    /// `GET /v1/info`.
+    static func info(_ info: ServerInfo) -> Handler {
+        { _, _ in json(status: .ok, info.json) }
+    }
+
+    /// `GET /v1/ca.pem`: the CA that issued the server's certificate, when the mock knows it.
+    static func caCertificate(_ info: ServerInfo) -> Handler {
+        { _, _ in
+            guard let pem = info.caCertificate else { return errorResponse(.notFound(info.noCAReason)) }
+            return Response(
+                status: .ok, headers: [.contentType: "application/x-pem-file"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: pem)))
         }
-        router.get(RouterPath(AdminAPIDocument.path)) { _, _ in
+    }
+
+    /// `GET /v1/openapi.yaml`: the document, as embedded.
+    static func openAPIDocument() -> Handler {
+        { _, _ in
             Response(
                 status: .ok, headers: [.contentType: AdminAPIDocument.contentType],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: AdminAPIDocument.yaml)))
         }
-        router.get("/v1/deliveries") { request, _ in
-            let query: DeliveryQuery
-            do throws(AdminError) {
-                query = try DeliveryQueryParser.parse(parameters(request))
-            } catch {
-                return errorResponse(error)
-            }
-            return try await executor.run { deliveriesPage(reader.query(query)) }
+    }
+
+    /// `GET /metrics`. Behind the token like every route but /health: a scraper sends it
+    /// (Prometheus's `authorization` or `bearer_token_file`), and the metrics say what the mock
+    /// received.
+    static func metrics(_ services: AdminServices) -> Handler {
+        let metrics = services.metrics
+        return { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: MockMetrics.contentType],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
-        router.get("/v1/deliveries/wait") { request, _ in
-            try await waitRoute(request, reader: reader, executor: executor)
-        }
-        router.get("/v1/deliveries/{apnsId}") { _, context in
-            try await recordRoute(context, reader: reader, executor: executor) { record in
-                // The record, and what it says in words (`RecordExplanation`).
-                let explanation = RecordExplanation.text(of: record, reader: reader)
-                var writer = JSONWriter(capacity: 2048)
-                var tokens = DeliveryRecordJSON.TokenCache()
-                DeliveryRecordJSON.write(record, to: &writer, tokens: &tokens) { writer in
-                    writer.key("explanation")
-                    writer.string(explanation)
-                }
-                return json(status: .ok, writer.bytes)
-            }
-        }
-        router.get("/v1/deliveries/{apnsId}/preview") { _, context in
-            try await recordRoute(context, reader: reader, executor: executor) { record in
-                guard let preview = record.analysis?.preview else {
-                    return errorResponse(.notFound(noPreviewReason(record)))
-                }
-                var writer = JSONWriter(capacity: 256)
-                preview.write(to: &writer)
-                return json(status: .ok, writer.bytes)
-            }
-        }
-        router.get("/v1/deliveries/{apnsId}/simulator.apns") { _, context in
-            try await recordRoute(context, reader: reader, executor: executor) { record in
-                let file: [UInt8]
-                do {
-                    file = try SimulatorPushFile.encode(
-                        payload: record.payload, topic: record.topic, pushType: record.pushType)
-                } catch {
-                    return errorResponse(
-                        .notFound(
-                            "delivery '\(record.apnsID.text)' has a payload that is not a JSON object (\(record.payloadKind.rawValue)); an .apns file needs one"
-                        ))
-                }
-                return Response(
-                    status: .ok,
-                    headers: [
-                        .contentType: "application/json",
-                        .contentDisposition: "attachment; filename=\"\(record.apnsID.text).apns\"",
-                    ],
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: file)))
-            }
-        }
-        router.delete("/v1/deliveries") { request, _ in
-            let query: DeliveryQuery
-            do throws(AdminError) {
-                query = try DeliveryQueryParser.parse(parameters(request), allowing: []).query
-            } catch {
-                return errorResponse(error)
-            }
-            let deleted = try await executor.run { reader.remove(matching: query.matcher) }
-            return json(status: .ok, Array(#"{"deleted":\#(deleted)}"#.utf8))
-        }
-        router.get("/v1/events") { request, _ in
-            eventStream(request, reader: reader, executor: executor, metrics: metrics, rendered: renderedEvents)
-        }
-        router.post("/v1/verify") { request, _ in
+    }
+
+    /// `POST /v1/verify`.
+    static func verify(_ services: AdminServices) -> Handler {
+        let verifier = ExpectationVerifier(reader: services.reader, executor: services.executor)
+        return { request, _ in
             let expectations: [DeliveryExpectation]
             do throws(AdminError) {
                 expectations = try verifyBody(try await RegistryRoutes.readBody(request))
             } catch {
                 return errorResponse(error)
             }
-            let verifier = ExpectationVerifier(reader: reader, executor: executor)
             let (outcomes, cutShort) = try await ShutdownCutoff.run { try await verifier.verify(expectations) }
             guard !cutShort else {
                 return errorResponse(
@@ -183,7 +142,14 @@ public enum AdminRouter {
             }
             return json(status: .ok, ExpectationVerifier.json(outcomes))
         }
-        router.post("/v1/reset") { request, _ in
+    }
+
+    /// `POST /v1/reset[?closeConnections=true|false]`.
+    static func reset(_ services: AdminServices) -> Handler {
+        let reader = services.reader
+        let reset = services.reset
+        let connections = services.connections
+        return { request, _ in
             var close = false
             for (name, value) in parameters(request) {
                 guard name == "closeConnections", value == "true" || value == "false" else {
@@ -208,11 +174,121 @@ public enum AdminRouter {
             let closed = close ? await connections?.closeAllConnections() ?? 0 : 0
             return json(status: .ok, Array(#"{"reset":true,"closedConnections":\#(closed)}"#.utf8))
         }
-        let selfCalls = MCPEndpoint.add(to: router, version: info?.version ?? "development")
-        routes.set(router.routes)
-        selfCalls.set(router.buildResponder())
-        executor.releaseAtShutdown { selfCalls.clear() }
-        return router
+    }
+
+    // MARK: deliveries
+
+    /// `GET /v1/deliveries`.
+    static func listDeliveries(_ services: AdminServices) -> Handler {
+        let reader = services.reader
+        let executor = services.executor
+        let allowed = DeliveryQueryParser.listParameters
+        return { request, _ in
+            let query: DeliveryQuery
+            do throws(AdminError) {
+                query = try DeliveryQueryParser.parse(parameters(request), allowing: allowed).query
+            } catch {
+                return errorResponse(error)
+            }
+            return try await executor.run { deliveriesPage(reader.query(query)) }
+        }
+    }
+
+    /// `DELETE /v1/deliveries`.
+    static func deleteDeliveries(_ services: AdminServices) -> Handler {
+        let reader = services.reader
+        let executor = services.executor
+        let allowed = DeliveryQueryParser.ownParameters(of: .deleteDeliveries)
+        return { request, _ in
+            let query: DeliveryQuery
+            do throws(AdminError) {
+                query = try DeliveryQueryParser.parse(parameters(request), allowing: allowed).query
+            } catch {
+                return errorResponse(error)
+            }
+            let deleted = try await executor.run { reader.remove(matching: query.matcher) }
+            return json(status: .ok, Array(#"{"deleted":\#(deleted)}"#.utf8))
+        }
+    }
+
+    /// `GET /v1/deliveries/wait`.
+    static func waitForDeliveries(_ services: AdminServices) -> Handler {
+        let reader = services.reader
+        let executor = services.executor
+        let allowed = DeliveryQueryParser.ownParameters(of: .waitForDeliveries)
+        return { request, _ in try await waitRoute(request, allowing: allowed, reader: reader, executor: executor) }
+    }
+
+    /// `GET /v1/deliveries/{apnsId}`.
+    static func getDelivery(_ services: AdminServices) -> Handler {
+        let reader = services.reader
+        let executor = services.executor
+        return { _, context in
+            try await recordRoute(context, reader: reader, executor: executor) { record in
+                // The record, and what it says in words (`RecordExplanation`).
+                let explanation = RecordExplanation.text(of: record, reader: reader)
+                var writer = JSONWriter(capacity: 2048)
+                var tokens = DeliveryRecordJSON.TokenCache()
+                DeliveryRecordJSON.write(record, to: &writer, tokens: &tokens) { writer in
+                    writer.key("explanation")
+                    writer.string(explanation)
+                }
+                return json(status: .ok, writer.bytes)
+            }
+        }
+    }
+
+    /// `GET /v1/deliveries/{apnsId}/preview`.
+    static func getDeliveryPreview(_ services: AdminServices) -> Handler {
+        let reader = services.reader
+        let executor = services.executor
+        return { _, context in
+            try await recordRoute(context, reader: reader, executor: executor) { record in
+                guard let preview = record.analysis?.preview else {
+                    return errorResponse(.notFound(noPreviewReason(record)))
+                }
+                var writer = JSONWriter(capacity: 256)
+                preview.write(to: &writer)
+                return json(status: .ok, writer.bytes)
+            }
+        }
+    }
+
+    /// `GET /v1/deliveries/{apnsId}/simulator.apns`.
+    static func getDeliverySimulatorFile(_ services: AdminServices) -> Handler {
+        let reader = services.reader
+        let executor = services.executor
+        return { _, context in
+            try await recordRoute(context, reader: reader, executor: executor) { record in
+                let file: [UInt8]
+                do {
+                    file = try SimulatorPushFile.encode(
+                        payload: record.payload, topic: record.topic, pushType: record.pushType)
+                } catch {
+                    return errorResponse(
+                        .notFound(
+                            "delivery '\(record.apnsID.text)' has a payload that is not a JSON object (\(record.payloadKind.rawValue)); an .apns file needs one"
+                        ))
+                }
+                return Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: "application/json",
+                        .contentDisposition: "attachment; filename=\"\(record.apnsID.text).apns\"",
+                    ],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: file)))
+            }
+        }
+    }
+
+    /// `GET /v1/events`.
+    static func deliveryEvents(_ services: AdminServices) -> Handler {
+        let allowed = DeliveryQueryParser.ownParameters(of: .deliveryEvents)
+        return { request, _ in
+            eventStream(
+                request, allowing: allowed, reader: services.reader, executor: services.executor,
+                metrics: services.metrics, rendered: services.renderedEvents)
+        }
     }
 
     /// The expectations of a `POST /v1/verify` body: `{"expect": [...]}` or the bare list, each
@@ -322,12 +398,12 @@ public enum AdminRouter {
     /// `GET /v1/deliveries/wait?count=N&timeout=S&<matcher>`: 200 with the matching records as
     /// soon as at least `count` exist, else 408 with those seen when `timeout` runs out, or 503
     /// (`shuttingDown`) when the mock's graceful shutdown ends the wait first.
-    static func waitRoute(_ request: Request, reader: DeliveryReader, executor: AdminExecutor) async throws -> Response
-    {
+    static func waitRoute(
+        _ request: Request, allowing allowed: Set<String>, reader: DeliveryReader, executor: AdminExecutor
+    ) async throws -> Response {
         let parsed: DeliveryQueryParser.Parsed
         do throws(AdminError) {
-            parsed = try DeliveryQueryParser.parse(
-                parameters(request), allowing: ["count", "timeout", "since", "before"])
+            parsed = try DeliveryQueryParser.parse(parameters(request), allowing: allowed)
         } catch {
             return errorResponse(error)
         }
@@ -430,14 +506,14 @@ public enum AdminRouter {
     /// records age out of the store before it reads them gets a final `dropped` event saying how
     /// many it missed, and the stream ends.
     static func eventStream(
-        _ request: Request, reader: DeliveryReader, executor: AdminExecutor, metrics: MockMetrics,
-        rendered: RenderedEventCache
+        _ request: Request, allowing allowed: Set<String>, reader: DeliveryReader, executor: AdminExecutor,
+        metrics: MockMetrics, rendered: RenderedEventCache
     ) -> Response {
         let store = reader.store
         let parsed: DeliveryQueryParser.Parsed
         let behind: DeliveryEventStream.Behind
         do throws(AdminError) {
-            parsed = try DeliveryQueryParser.parse(parameters(request), allowing: ["since", "behind"])
+            parsed = try DeliveryQueryParser.parse(parameters(request), allowing: allowed)
             behind = try behindParameter(parsed.extra["behind"])
         } catch {
             return errorResponse(error)

@@ -13,25 +13,14 @@ import NIOCore
 /// off), `channelLimitReached` or `channelExists` (the `channelId` asked for is a current
 /// channel's). Channel ids in paths are percent-decoded (`/` must be sent as `%2F`).
 enum ChannelRoutes {
-    /// Adds the routes to `router`; `now` (epoch ms) dates the channels created.
-    static func add(
-        to router: Router<BasicRequestContext>, registry: Registry,
-        now: @escaping @Sendable () -> Int64 = WallClock.milliseconds
-    ) {
-        addChannelRoutes(to: router, registry: registry, now: now)
-        addSubscriptionRoutes(to: router, registry: registry)
-        addCapabilityRoutes(to: router, registry: registry)
-    }
-
     // MARK: channels
 
-    /// The query parameters of `GET /v1/channels`.
-    static let listFilters = ["bundleId", "environment", "token"]
+    /// The query parameters of `GET /v1/channels`, as the document declares them.
+    static let listFilters = AdminOperation.listChannels.parameters.filter { $0.location == .query }.map(\.name)
 
-    private static func addChannelRoutes(
-        to router: Router<BasicRequestContext>, registry: Registry, now: @escaping @Sendable () -> Int64
-    ) {
-        router.get("/v1/channels") { request, _ in
+    /// `GET /v1/channels[?bundleId=…&environment=…&token=…]`.
+    static func listChannels(_ registry: Registry) -> AdminRouter.Handler {
+        { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 let filter = try listFilter(AdminRouter.parameters(request))
                 let channels = registry.channelDirectory().allChannels.filter { channel in
@@ -49,7 +38,11 @@ enum ChannelRoutes {
                 return AdminRouter.json(status: .ok, json.bytes)
             }
         }
-        router.post("/v1/channels") { request, _ in
+    }
+
+    /// `POST /v1/channels`; `now` (epoch ms) dates the channel.
+    static func createChannel(_ registry: Registry, now: @escaping @Sendable () -> Int64) -> AdminRouter.Handler {
+        { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 try AdminRouter.noParameters(request)
                 let body = try await RegistryRoutes.readBody(request)
@@ -68,7 +61,11 @@ enum ChannelRoutes {
                 return channelResponse(channel, subscribers: 0, status: .created)
             }
         }
-        router.get("/v1/channels/{channelId}") { request, context in
+    }
+
+    /// `GET /v1/channels/{channelId}[?after=…&limit=…]`.
+    static func getChannel(_ registry: Registry) -> AdminRouter.Handler {
+        { request, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 let (after, limit) = try tokenPaging(AdminRouter.parameters(request))
                 let id = try pathChannelID(context)
@@ -80,7 +77,11 @@ enum ChannelRoutes {
                 return AdminRouter.json(status: .ok, json.bytes)
             }
         }
-        router.delete("/v1/channels/{channelId}") { request, context in
+    }
+
+    /// `DELETE /v1/channels/{channelId}`.
+    static func deleteChannel(_ registry: Registry) -> AdminRouter.Handler {
+        { request, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 try AdminRouter.noParameters(request)
                 let id = try pathChannelID(context)
@@ -185,8 +186,9 @@ enum ChannelRoutes {
 
     // MARK: subscriptions
 
-    private static func addSubscriptionRoutes(to router: Router<BasicRequestContext>, registry: Registry) {
-        router.put("/v1/channels/{channelId}/devices/{token}") { request, context in
+    /// `PUT /v1/channels/{channelId}/devices/{token}`.
+    static func subscribeDevice(_ registry: Registry) -> AdminRouter.Handler {
+        { request, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 try AdminRouter.noParameters(request)
                 let id = try pathChannelID(context)
@@ -197,7 +199,11 @@ enum ChannelRoutes {
                 return channelResponse(channel, subscribers: subscribers, status: .ok)
             }
         }
-        router.post("/v1/channels/{channelId}/devices") { request, context in
+    }
+
+    /// `POST /v1/channels/{channelId}/devices`: `{"tokens": […]}`.
+    static func subscribeDevices(_ registry: Registry) -> AdminRouter.Handler {
+        { request, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 try AdminRouter.noParameters(request)
                 let id = try pathChannelID(context)
@@ -218,7 +224,11 @@ enum ChannelRoutes {
                 return AdminRouter.json(status: .ok, json.bytes)
             }
         }
-        router.delete("/v1/channels/{channelId}/devices/{token}") { request, context in
+    }
+
+    /// `DELETE /v1/channels/{channelId}/devices/{token}`.
+    static func unsubscribeDevice(_ registry: Registry) -> AdminRouter.Handler {
+        { request, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 try AdminRouter.noParameters(request)
                 let id = try pathChannelID(context)
@@ -252,8 +262,9 @@ enum ChannelRoutes {
 
     // MARK: capability
 
-    private static func addCapabilityRoutes(to router: Router<BasicRequestContext>, registry: Registry) {
-        router.get("/v1/apps/{bundleId}/broadcast") { request, context in
+    /// `GET /v1/apps/{bundleId}/broadcast`.
+    static func getBroadcastCapability(_ registry: Registry) -> AdminRouter.Handler {
+        { request, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 try AdminRouter.noParameters(request)
                 let bundleID = try pathBundleID(context)
@@ -261,7 +272,11 @@ enum ChannelRoutes {
                 return capabilityResponse(bundleID: bundleID, enabled: enabled, deleted: nil)
             }
         }
-        router.put("/v1/apps/{bundleId}/broadcast") { request, context in
+    }
+
+    /// `PUT /v1/apps/{bundleId}/broadcast`: `{"enabled": true|false}`.
+    static func setBroadcastCapability(_ registry: Registry) -> AdminRouter.Handler {
+        { request, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 try AdminRouter.noParameters(request)
                 let bundleID = try pathBundleID(context)

@@ -12,14 +12,20 @@ enum ClockRoutes {
     /// The farthest one `advance` moves the clock: a year.
     static let maximumAdvanceMilliseconds: Int64 = 366 * 86_400_000
 
-    static func add(to router: Router<BasicRequestContext>, clock: MockClock, store: DeliveryStore) {
-        router.get("/v1/clock") { request, _ in
+    /// `GET /v1/clock`.
+    static func getClock(_ clock: MockClock) -> AdminRouter.Handler {
+        { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 try AdminRouter.noParameters(request)
                 return AdminRouter.json(status: .ok, json(clock))
             }
         }
-        router.post("/v1/clock") { request, _ in
+    }
+
+    /// `POST /v1/clock`: `{"advance": "10m"}` or `{"set": <epoch milliseconds>}`, never before
+    /// the newest record in `store`.
+    static func moveClock(_ clock: MockClock, store: DeliveryStore) -> AdminRouter.Handler {
+        { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 try AdminRouter.noParameters(request)
                 let body = try await RegistryRoutes.readJSON(request, shape: bodyShape)
@@ -62,7 +68,11 @@ enum ClockRoutes {
                 return AdminRouter.json(status: .ok, json(clock))
             }
         }
-        router.delete("/v1/clock") { request, _ in
+    }
+
+    /// `DELETE /v1/clock`: back to the system clock.
+    static func resetClock(_ clock: MockClock) -> AdminRouter.Handler {
+        { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 try AdminRouter.noParameters(request)
                 clock.reset()

@@ -17,13 +17,24 @@ enum DashboardRoutes {
         var bytes: [UInt8]
     }
 
+    /// The file an operation of the document serves (at the operation's path); `nil` for
+    /// every operation but the dashboard's three.
+    static func asset(for operation: AdminOperation) -> Asset? {
+        switch operation {
+        case .dashboard:
+            Asset(path: operation.path, contentType: "text/html; charset=utf-8", bytes: PackageResources.index_html)
+        case .dashboardScript:
+            Asset(
+                path: operation.path, contentType: "text/javascript; charset=utf-8",
+                bytes: PackageResources.dashboard_js)
+        case .dashboardStyleSheet:
+            Asset(path: operation.path, contentType: "text/css; charset=utf-8", bytes: PackageResources.dashboard_css)
+        default: nil
+        }
+    }
+
     /// The files, by the path they are served at.
-    static let assets: [Asset] = [
-        Asset(path: "/", contentType: "text/html; charset=utf-8", bytes: PackageResources.index_html),
-        Asset(
-            path: "/dashboard.js", contentType: "text/javascript; charset=utf-8", bytes: PackageResources.dashboard_js),
-        Asset(path: "/dashboard.css", contentType: "text/css; charset=utf-8", bytes: PackageResources.dashboard_css),
-    ]
+    static let assets: [Asset] = AdminOperation.allCases.compactMap(asset(for:))
 
     /// The paths of the files: open without the admin token.
     static let paths: Set<String> = Set(assets.map(\.path))
@@ -34,11 +45,11 @@ enum DashboardRoutes {
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-    /// Adds `GET` for every file. Query parameters are ignored (they are the page's, not an API's).
-    static func add(to router: Router<BasicRequestContext>) {
-        for asset in assets {
-            router.get(RouterPath(asset.path)) { _, _ in response(asset) }
-        }
+    /// Serves the file of `operation`. Query parameters are ignored (they are the page's, not
+    /// an API's).
+    static func handler(for operation: AdminOperation) -> AdminRouter.Handler? {
+        guard let asset = asset(for: operation) else { return nil }
+        return { _, _ in response(asset) }
     }
 
     static func response(_ asset: Asset) -> Response {

@@ -20,8 +20,9 @@ enum DeliveryLogRoutes {
     /// The most per-device deliveries one answer lists for a broadcast.
     static let deliveryLimit = 1000
 
-    static func add(to router: Router<BasicRequestContext>, store: DeliveryStore, executor: AdminExecutor) {
-        router.get("/v1/delivery-log/{uniqueId}") { request, context in
+    /// `GET /v1/delivery-log/{uniqueId}`.
+    static func log(store: DeliveryStore, executor: AdminExecutor) -> AdminRouter.Handler {
+        { request, context in
             let id = context.parameters.get("uniqueId") ?? ""
             do throws(AdminError) {
                 try AdminRouter.noParameters(request)

@@ -15,10 +15,24 @@ public struct DeliveryQueryParser {
         public var extra: [String: String]
     }
 
+    /// The query parameters `operation` declares in the admin API's document that are neither
+    /// matcher fields nor the free-form `headers.`/`payload.`/`preview.` conditions: the
+    /// endpoint's own (`since`, `limit`, `count`, `behind`, …).
+    static func ownParameters(of operation: AdminOperation) -> Set<String> {
+        Set(
+            operation.parameters.filter { parameter in
+                parameter.location == .query && !parameter.isFreeForm && !DeliveryMatcher.isQueryField(parameter.name)
+            }.map(\.name))
+    }
+
+    /// The parameters of `GET /v1/deliveries` besides matcher fields (`since`, `before`,
+    /// `limit`, `order`), as the document declares them.
+    static let listParameters = ownParameters(of: .listDeliveries)
+
     /// Parses `GET /v1/deliveries` parameters.
     /// - Throws: `AdminError.badParameter` naming the parameter.
     public static func parse(_ parameters: [(String, String)]) throws(AdminError) -> DeliveryQuery {
-        try parse(parameters, allowing: ["since", "before", "limit", "order"]).query
+        try parse(parameters, allowing: listParameters).query
     }
 
     /// Parses matcher fields plus the parameters in `allowed` (`since`, `before`, `limit` and

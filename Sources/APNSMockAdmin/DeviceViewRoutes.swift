@@ -14,11 +14,11 @@ enum DeviceViewRoutes {
     /// The most it lists.
     static let maximumLimit = 10_000
 
-    static func add(
-        to router: Router<BasicRequestContext>, reader: DeliveryReader, executor: AdminExecutor,
-        now: @escaping @Sendable () -> Int64
-    ) {
-        router.get("/v1/devices/{token}/notifications") { request, context in
+    /// `GET /v1/devices/{token}/notifications[?limit=N]`, as of `now`.
+    static func notifications(
+        reader: DeliveryReader, executor: AdminExecutor, now: @escaping @Sendable () -> Int64
+    ) -> AdminRouter.Handler {
+        { request, context in
             let token: String
             let limit: Int
             do throws(AdminError) {

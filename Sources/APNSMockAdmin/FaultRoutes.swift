@@ -15,11 +15,9 @@ enum FaultRoutes {
         var now: @Sendable () -> Int64
     }
 
-    static func add(to router: Router<BasicRequestContext>, _ targets: Targets) {
-        addRuleRoutes(to: router, targets)
-        addBehaviorRoutes(to: router, targets)
-        addModeRoutes(to: router, targets)
-        router.get("/v1/connections") { request, _ in
+    /// `GET /v1/connections[?state=open|all]`.
+    static func listConnections(_ targets: Targets) -> AdminRouter.Handler {
+        { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 var liveOnly = false
                 for (name, value) in AdminRouter.parameters(request) {
@@ -37,9 +35,10 @@ enum FaultRoutes {
 
     // MARK: rules
 
-    private static func addRuleRoutes(to router: Router<BasicRequestContext>, _ targets: Targets) {
+    /// `POST /v1/faults`: 201 with the rule, 409 when its id is taken.
+    static func addFault(_ targets: Targets) -> AdminRouter.Handler {
         let faults = targets.faults
-        router.post("/v1/faults") { request, _ in
+        return { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 let json = try await RegistryRoutes.readJSON(request, shape: ruleShape)
                 let rule: FaultRule
@@ -53,8 +52,13 @@ enum FaultRoutes {
                 return ruleResponse(FaultControl.ListedRule(rule: rule, hits: 0, matches: 0), status: .created)
             }
         }
-        // Create or replace: the same request twice leaves the same rule (its counts start again).
-        router.put("/v1/faults/{id}") { request, context in
+    }
+
+    /// `PUT /v1/faults/{id}`: create or replace; the same request twice leaves the same rule
+    /// (its counts start again).
+    static func putFault(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { request, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 let id = context.parameters.get("id") ?? ""
                 let json = try await RegistryRoutes.readJSON(request, shape: ruleShape)
@@ -68,7 +72,12 @@ enum FaultRoutes {
                     FaultControl.ListedRule(rule: put.rule, hits: 0, matches: 0), status: put.created ? .created : .ok)
             }
         }
-        router.get("/v1/faults") { _, _ in
+    }
+
+    /// `GET /v1/faults`.
+    static func listFaults(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { _, _ in
             var json = JSONWriter(capacity: 1024)
             json.beginObject()
             json.key("faults")
@@ -78,21 +87,36 @@ enum FaultRoutes {
             json.endObject()
             return AdminRouter.json(status: .ok, json.bytes)
         }
-        router.get("/v1/faults/{id}") { _, context in
+    }
+
+    /// `GET /v1/faults/{id}`.
+    static func getFault(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { _, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 let id = context.parameters.get("id") ?? ""
                 guard let listed = faults.rule(id: id) else { throw unknownRule(id) }
                 return ruleResponse(listed, status: .ok)
             }
         }
-        router.delete("/v1/faults/{id}") { _, context in
+    }
+
+    /// `DELETE /v1/faults/{id}`.
+    static func deleteFault(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { _, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 let id = context.parameters.get("id") ?? ""
                 guard faults.removeRule(id: id) else { throw unknownRule(id) }
                 return Response(status: .noContent)
             }
         }
-        router.delete("/v1/faults") { _, _ in
+    }
+
+    /// `DELETE /v1/faults`: every rule.
+    static func deleteFaults(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { _, _ in
             let removed = faults.removeAllRules()
             return AdminRouter.json(status: .ok, Array(#"{"removed":\#(removed)}"#.utf8))
         }
@@ -113,12 +137,16 @@ enum FaultRoutes {
 
     // MARK: behaviors
 
-    private static func addBehaviorRoutes(to router: Router<BasicRequestContext>, _ targets: Targets) {
+    /// `GET /v1/behaviors`.
+    static func listBehaviors(_ targets: Targets) -> AdminRouter.Handler {
         let faults = targets.faults
-        router.get("/v1/behaviors") { _, _ in
-            AdminRouter.json(status: .ok, behaviorsJSON(faults))
-        }
-        router.post("/v1/behaviors") { request, _ in
+        return { _, _ in AdminRouter.json(status: .ok, behaviorsJSON(faults)) }
+    }
+
+    /// `POST /v1/behaviors`: `{"name": …, "lockout": …}`.
+    static func enableBehavior(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 let shape = #"a JSON object: {"name": "streams-after-rejection"}"#
                 guard case .object(let members) = try await RegistryRoutes.readJSON(request, shape: shape) else {
@@ -157,7 +185,12 @@ enum FaultRoutes {
                 return AdminRouter.json(status: .created, behaviorsJSON(faults))
             }
         }
-        router.delete("/v1/behaviors/{name}") { _, context in
+    }
+
+    /// `DELETE /v1/behaviors/{name}`.
+    static func disableBehavior(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { _, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 let name = context.parameters.get("name") ?? ""
                 guard let behavior = ConnectionBehavior(rawValue: name) else {
@@ -194,12 +227,16 @@ enum FaultRoutes {
 
     // MARK: modes
 
-    private static func addModeRoutes(to router: Router<BasicRequestContext>, _ targets: Targets) {
+    /// `GET /v1/modes`.
+    static func getModes(_ targets: Targets) -> AdminRouter.Handler {
         let faults = targets.faults
-        router.get("/v1/modes") { _, _ in
-            AdminRouter.json(status: .ok, modesJSON(faults, now: targets.now()))
-        }
-        router.post("/v1/modes/shutdown") { request, _ in
+        return { _, _ in AdminRouter.json(status: .ok, modesJSON(faults, now: targets.now())) }
+    }
+
+    /// `POST /v1/modes/shutdown`: a GOAWAY to every open connection.
+    static func startShutdown(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 try AdminRouter.noParameters(request)
                 faults.setShutdown(true)
@@ -208,11 +245,21 @@ enum FaultRoutes {
                     status: .ok, Array(#"{"mode":"shutdown","active":true,"goawaySent":\#(count)}"#.utf8))
             }
         }
-        router.delete("/v1/modes/shutdown") { _, _ in
+    }
+
+    /// `DELETE /v1/modes/shutdown`.
+    static func stopShutdown(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { _, _ in
             faults.setShutdown(false)
             return AdminRouter.json(status: .ok, Array(#"{"mode":"shutdown","active":false}"#.utf8))
         }
-        router.post("/v1/modes/unavailable") { request, _ in
+    }
+
+    /// `POST /v1/modes/unavailable[?for=DURATION]`.
+    static func startUnavailable(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 var until: Int64?
                 for (name, value) in AdminRouter.parameters(request) {
@@ -229,11 +276,21 @@ enum FaultRoutes {
                 return AdminRouter.json(status: .ok, modesJSON(faults, now: targets.now()))
             }
         }
-        router.delete("/v1/modes/unavailable") { _, _ in
+    }
+
+    /// `DELETE /v1/modes/unavailable`.
+    static func stopUnavailable(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { _, _ in
             faults.clearUnavailable()
             return AdminRouter.json(status: .ok, modesJSON(faults, now: targets.now()))
         }
-        router.post("/v1/modes/refuse-tls") { request, _ in
+    }
+
+    /// `POST /v1/modes/refuse-tls[?count=N]`.
+    static func refuseTLS(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { request, _ in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 var count = 1
                 for (name, value) in AdminRouter.parameters(request) {
@@ -247,7 +304,12 @@ enum FaultRoutes {
                 return AdminRouter.json(status: .ok, modesJSON(faults, now: targets.now()))
             }
         }
-        router.delete("/v1/modes/refuse-tls") { _, _ in
+    }
+
+    /// `DELETE /v1/modes/refuse-tls`.
+    static func stopRefusingTLS(_ targets: Targets) -> AdminRouter.Handler {
+        let faults = targets.faults
+        return { _, _ in
             faults.refuseTLS(count: 0)
             return AdminRouter.json(status: .ok, modesJSON(faults, now: targets.now()))
         }

@@ -13,19 +13,11 @@ enum RegistryRoutes {
     /// The largest request body read.
     static let maximumBodySize = 1 << 20
 
-    /// Adds the routes to `router`; `now` (epoch ms) dates unregistrations and expiries.
-    static func add(
-        to router: Router<BasicRequestContext>, registry: Registry,
-        now: @escaping @Sendable () -> Int64 = WallClock.milliseconds
-    ) {
-        addKeyRoutes(to: router, registry: registry)
-        addDeviceRoutes(to: router, registry: registry, now: now)
-    }
-
     // MARK: keys
 
-    private static func addKeyRoutes(to router: Router<BasicRequestContext>, registry: Registry) {
-        router.get("/v1/keys") { _, _ in
+    /// `GET /v1/keys`.
+    static func listKeys(_ registry: Registry) -> AdminRouter.Handler {
+        { _, _ in
             var json = JSONWriter()
             json.beginObject()
             json.key("keys")
@@ -35,7 +27,11 @@ enum RegistryRoutes {
             json.endObject()
             return AdminRouter.json(status: .ok, json.bytes)
         }
-        router.put("/v1/keys/{keyId}") { request, context in
+    }
+
+    /// `PUT /v1/keys/{keyId}`: 201 for a new key, 200 for a replaced one.
+    static func putKey(_ registry: Registry) -> AdminRouter.Handler {
+        { request, context in
             await answer { () async throws(AdminError) -> Response in
                 let keyID = try pathKeyID(context)
                 let body = try await readBody(request)
@@ -47,14 +43,22 @@ enum RegistryRoutes {
                 return keyResponse(key, status: isNew ? .created : .ok)
             }
         }
-        router.get("/v1/keys/{keyId}") { _, context in
+    }
+
+    /// `GET /v1/keys/{keyId}`.
+    static func getKey(_ registry: Registry) -> AdminRouter.Handler {
+        { _, context in
             await answer { () async throws(AdminError) -> Response in
                 let keyID = try pathKeyID(context)
                 guard let key = registry.key(keyID) else { throw unknownKey(keyID) }
                 return keyResponse(key, status: .ok)
             }
         }
-        router.delete("/v1/keys/{keyId}") { _, context in
+    }
+
+    /// `DELETE /v1/keys/{keyId}`.
+    static func deleteKey(_ registry: Registry) -> AdminRouter.Handler {
+        { _, context in
             await answer { () async throws(AdminError) -> Response in
                 let keyID = try pathKeyID(context)
                 guard registry.removeKey(keyID) else { throw unknownKey(keyID) }
@@ -83,10 +87,9 @@ enum RegistryRoutes {
 
     // MARK: devices
 
-    private static func addDeviceRoutes(
-        to router: Router<BasicRequestContext>, registry: Registry, now: @escaping @Sendable () -> Int64
-    ) {
-        router.get("/v1/devices") { _, _ in
+    /// `GET /v1/devices`.
+    static func listDevices(_ registry: Registry) -> AdminRouter.Handler {
+        { _, _ in
             var json = JSONWriter()
             json.beginObject()
             json.key("devices")
@@ -96,7 +99,12 @@ enum RegistryRoutes {
             json.endObject()
             return AdminRouter.json(status: .ok, json.bytes)
         }
-        router.put("/v1/devices/{token}") { request, context in
+    }
+
+    /// `PUT /v1/devices/{token}`: 201 for a new device, 200 for a replaced one; `now` (epoch ms)
+    /// dates its state.
+    static func putDevice(_ registry: Registry, now: @escaping @Sendable () -> Int64) -> AdminRouter.Handler {
+        { request, context in
             await answer { () async throws(AdminError) -> Response in
                 let token = try pathToken(context)
                 let body = try await readBody(request)
@@ -108,21 +116,33 @@ enum RegistryRoutes {
                 return deviceResponse(device, status: isNew ? .created : .ok)
             }
         }
-        router.get("/v1/devices/{token}") { _, context in
+    }
+
+    /// `GET /v1/devices/{token}`.
+    static func getDevice(_ registry: Registry) -> AdminRouter.Handler {
+        { _, context in
             await answer { () async throws(AdminError) -> Response in
                 let token = try pathToken(context)
                 guard let device = registry.device(token) else { throw unknownDevice(token) }
                 return deviceResponse(device, status: .ok)
             }
         }
-        router.delete("/v1/devices/{token}") { _, context in
+    }
+
+    /// `DELETE /v1/devices/{token}`.
+    static func deleteDevice(_ registry: Registry) -> AdminRouter.Handler {
+        { _, context in
             await answer { () async throws(AdminError) -> Response in
                 let token = try pathToken(context)
                 guard registry.removeDevice(token) else { throw unknownDevice(token) }
                 return Response(status: .noContent)
             }
         }
-        router.post("/v1/devices/{token}/unregister") { request, context in
+    }
+
+    /// `POST /v1/devices/{token}/unregister`: dated by the body's `unregisteredAt`, else `now`.
+    static func unregisterDevice(_ registry: Registry, now: @escaping @Sendable () -> Int64) -> AdminRouter.Handler {
+        { request, context in
             await answer { () async throws(AdminError) -> Response in
                 let token = try pathToken(context)
                 let body = try await readBody(request)
@@ -132,7 +152,11 @@ enum RegistryRoutes {
                 return deviceResponse(registry.setDeviceState(token, .unregistered(at: time)), status: .ok)
             }
         }
-        router.post("/v1/devices/{token}/expire") { request, context in
+    }
+
+    /// `POST /v1/devices/{token}/expire`: dated by the body's `expiredAt`, else `now`.
+    static func expireDevice(_ registry: Registry, now: @escaping @Sendable () -> Int64) -> AdminRouter.Handler {
+        { request, context in
             await answer { () async throws(AdminError) -> Response in
                 let token = try pathToken(context)
                 let body = try await readBody(request)

@@ -8,14 +8,15 @@ import Hummingbird
 /// as `DeliveryReader` does; connection facts from the connection log) and hands them to
 /// `ProviderReportAnalyzer`, on the admin executor's bulk lane.
 enum ReportRoutes {
-    /// The parameters the route takes.
-    static let parameterNames = ["since", "until", "window"]
+    /// The parameters the route takes, as the document declares them.
+    static let parameterNames = AdminOperation.getReport.parameters.filter { $0.location == .query }.map(\.name)
 
-    static func add(
-        to router: Router<BasicRequestContext>, reader: DeliveryReader, executor: AdminExecutor,
-        connectionLog: ConnectionLog, now: @escaping @Sendable () -> Int64
-    ) {
-        router.get("/v1/report") { request, _ in
+    /// `GET /v1/report`.
+    static func report(
+        reader: DeliveryReader, executor: AdminExecutor, connectionLog: ConnectionLog,
+        now: @escaping @Sendable () -> Int64
+    ) -> AdminRouter.Handler {
+        { request, _ in
             let window: ReportWindow
             let generatedAt = now()
             do throws(AdminError) {

@@ -112,6 +112,78 @@ import Testing
         #expect(result?["structuredContent"]?["ok"] == .bool(true))
     }
 
+    /// A matcher field is an argument of its own or a member of `match`; a list of values gives
+    /// the field once per value (each one more condition), as the Python and Node clients do.
+    @Test(arguments: [
+        (
+            "list_deliveries", #"{"status":[410,429],"delivery":"stored","deliveryReason":"expired"}"#,
+            "GET /v1/deliveries?status=410&status=429&delivery=stored&deliveryReason=expired"
+        ),
+        (
+            "list_deliveries", #"{"match":{"token":["ab","cd"],"payload":{"aps":{"badge":[1,2]}}},"tokenPrefix":"ab"}"#,
+            "GET /v1/deliveries?token=ab&token=cd&payload.aps.badge=1&payload.aps.badge=2&tokenPrefix=ab"
+        ),
+        (
+            "wait_for_deliveries", #"{"kind":["push","broadcast"],"before":9,"since":2}"#,
+            "GET /v1/deliveries/wait?kind=push&kind=broadcast&since=2&before=9"
+        ),
+        ("set_device", #"{"token":"abcd"}"#, "PUT /v1/devices/abcd"),
+        ("reset", #"{"closeConnections":"false"}"#, "POST /v1/reset?closeConnections=false"),
+    ])
+    func matcherFieldsAndLists(_ tool: String, _ arguments: String, _ expected: String) async {
+        let (result, calls) = await Self.call(tool, arguments)
+        #expect(calls.map { "\($0.method.rawValue) \($0.target)" } == [expected], "\(Self.text(of: result))")
+        #expect(result?["isError"] == .bool(false))
+    }
+
+    /// The deliveries tools take every matcher field the document declares for their
+    /// operation, with the document's schema and description, and `match` for the free-form
+    /// conditions; every tool's arguments are its operation's parameters and body.
+    @Test func toolArgumentsAreTheDocumentsParameters() throws {
+        for (name, operation) in [
+            ("list_deliveries", AdminOperation.listDeliveries), ("wait_for_deliveries", .waitForDeliveries),
+        ] {
+            let tool = try #require(MCPToolbox.all.first { $0.name == name })
+            #expect(tool.operation == operation)
+            let properties = tool.listing["inputSchema"]?["properties"]
+            for parameter in operation.parameters where parameter.location == .query {
+                if parameter.isFreeForm {
+                    #expect(properties?["match"]?["type"] == .string("object"), "\(name)")
+                    continue
+                }
+                let property = try #require(properties?[parameter.name], "\(name) lacks \(parameter.name)")
+                if DeliveryMatcher.isQueryField(parameter.name) {
+                    // The document's schema, or a list of such values.
+                    let one = JSONValue.parse(parameter.schema).map(MCPTool.withoutDescription)
+                    guard case .array(let alternatives)? = property["anyOf"] else {
+                        Issue.record("\(name)'s \(parameter.name) takes no list")
+                        continue
+                    }
+                    #expect(alternatives.first == one, "\(parameter.name)")
+                }
+                if !parameter.description.isEmpty {
+                    #expect(property["description"] == .string(MCPTool.prose(parameter.description)))
+                }
+            }
+            for field in DeliveryMatcher.fieldNames + ["delivery", "deliveryReason"] {
+                #expect(properties?[field] != nil, "\(name) lacks the matcher field \(field)")
+            }
+        }
+        for tool in MCPToolbox.all {
+            let documented = tool.operation.parameters.filter { $0.location != .header && !$0.isFreeForm }.map(\.name)
+            let arguments = tool.arguments.filter {
+                $0.role == .path || $0.role == .query(repeats: true) || $0.role == .query(repeats: false)
+            }
+            #expect(arguments.map(\.name) == documented, "\(tool.name)")
+            #expect(tool.description.contains(tool.operation.path), "\(tool.name)")
+        }
+        let setDevice = try #require(MCPToolbox.all.first { $0.name == "set_device" })
+        #expect(
+            setDevice.arguments.last?.schema
+                == MCPTool.withoutDescription(
+                    JSONValue.parse(AdminOperation.putDevice.requestBodySchema ?? "") ?? .null))
+    }
+
     @Test func aBodyArgumentIsSentAsGiven() async {
         let (_, calls) = await Self.call("add_fault", #"{"rule":{"id":"x","action":{"hang":{}}}}"#)
         #expect(calls.first?.body?.jsonText == #"{"id":"x","action":{"hang":{}}}"#)
@@ -121,11 +193,14 @@ import Testing
     @Test(arguments: [
         ("list_deliveries", #"{"mach":{}}"#, "has no argument 'mach' (did you mean 'match'?)"),
         (
-            "list_deliveries", #"{"match":{"payload":{"aps":[1]}}}"#,
+            "list_deliveries", #"{"match":{"payload":{"aps":null}}}"#,
             "'payload.aps' must be a string, a number or a boolean"
         ),
+        ("list_deliveries", #"{"match":{"token":[["ab"]]}}"#, "'token' must be a string, a number or a boolean"),
         ("list_deliveries", #"{"limit":2.5}"#, "argument 'limit' must be a whole number"),
-        ("wait_for_deliveries", #"{"timeout":"soon"}"#, "argument 'timeout' must be a duration"),
+        ("list_deliveries", #"{"status":["410"]}"#, "argument 'status' must be a whole number"),
+        ("list_deliveries", #"{"limit":[1,2]}"#, "argument 'limit' must be a whole number"),
+        ("wait_for_deliveries", #"{"timeout":{"s":1}}"#, "argument 'timeout' must be a string"),
         ("delete_fault", "{}", "delete_fault needs the argument 'id'"),
         ("add_fault", #"{"rule":{"action":{"hang":{}}},"replace":true}"#, "needs the rule's id"),
         ("set_device", #"{"token":"ab","device":"offline"}"#, "argument 'device' must be a JSON object"),

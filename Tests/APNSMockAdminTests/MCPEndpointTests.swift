@@ -41,6 +41,23 @@ import Testing
         }
     }
 
+    /// A value of the right JSON type that the route refuses gets the route's own words: the
+    /// tool does not judge what the admin API judges.
+    @Test func aValueTheRouteRefusesIsTheRoutesError() async throws {
+        try await ChannelRoutesTests.withRouter { client in
+            let (status, answer) = try await Self.post(
+                client, Self.toolCall("wait_for_deliveries", #"{"timeout":"soon","tokenPrefix":["ab","abc"]}"#))
+            #expect(status == .ok)
+            let result = answer?["result"] as? [String: Any]
+            #expect(result?["isError"] as? Bool == true)
+            let text = ((result?["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
+            #expect(
+                text.hasPrefix(
+                    "GET /v1/deliveries/wait?tokenPrefix=ab&tokenPrefix=abc&timeout=soon → 400: query parameter 'timeout' must be a duration"
+                ), "\(text)")
+        }
+    }
+
     @Test func theAdminTokenGuardsTheEndpointAndItsTools() async throws {
         let executor = AdminExecutor()
         let router = AdminRouter.build(

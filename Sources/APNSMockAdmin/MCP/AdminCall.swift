@@ -29,6 +29,14 @@ struct AdminCall: Sendable, Equatable {
         self.body = body
     }
 
+    /// A call of a method the document names (`"GET"`, …).
+    init(method: String, path: String, query: [Query] = [], body: JSONValue? = nil) {
+        guard let method = Method(rawValue: method) else {
+            preconditionFailure("an MCP tool calls \(method) \(path), a method it does not make")
+        }
+        self.init(method, path, query: query, body: body)
+    }
+
     /// The path and query string as sent (`/v1/deliveries?status=410&payload.aps.badge=3`).
     var target: String {
         guard !query.isEmpty else { return path }

@@ -10,7 +10,6 @@ import NIOCore
 /// the router itself with the caller's `authorization`, so a tool answers exactly what that
 /// route answers.
 enum MCPEndpoint {
-    static let path = "/mcp"
     /// The header naming the protocol revision a client negotiated.
     static let protocolVersionHeader = HTTPField.Name("MCP-Protocol-Version")!
 
@@ -66,10 +65,11 @@ enum MCPEndpoint {
         func finish(_ trailingHeaders: HTTPFields?) async throws {}
     }
 
-    /// Adds `POST /mcp`; returns what must receive the router's responder once it is complete.
-    static func add(to router: Router<BasicRequestContext>, version: String) -> SelfCalls {
-        let calls = SelfCalls()
-        router.post(RouterPath(path)) { request, context in
+    /// `POST /mcp`, making its tools' admin calls through `calls` (which receives the router's
+    /// responder once every route is registered); `version`: the server's (`nil`: "development").
+    static func handler(calls: SelfCalls, version: String?) -> AdminRouter.Handler {
+        let version = version ?? "development"
+        return { request, context in
             if let problem = refusal(of: request) { return problem }
             let body: [UInt8]
             do throws(AdminError) {
@@ -91,7 +91,6 @@ enum MCPEndpoint {
                 return AdminRouter.json(status: .badRequest, Array(message.jsonText.utf8))
             }
         }
-        return calls
     }
 
     /// What the transport's rules refuse before the message is read: a browser page from
