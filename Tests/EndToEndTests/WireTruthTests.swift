@@ -56,8 +56,10 @@ import Testing
             let (created, _) = try await FaultInjectionTests.adminPOST(
                 mock, "/v1/faults", #"{"match":{"token":"\#(token)"},"action":{"delay":{"duration":"1s"}}}"#)
             #expect(created == 201)
+            // The wait returns as soon as the answer is out; its 30 s bound is for a loaded machine (a
+            // CI run under AddressSanitizer, every suite at once, cut an 8 s wait off at curl's 9 s).
             let wait = Self.curlAdmin(
-                mock, "/v1/deliveries/wait?token=\(token)&status=200&count=1&timeout=8", maxTime: 9)
+                mock, "/v1/deliveries/wait?token=\(token)&status=200&count=1&timeout=30", maxTime: 35)
             // The streams end only at curl's --max-time: long enough for a loaded machine (a CI
             // run with 4 s lost both streams while the push was still being sent).
             let answered = Self.curlAdmin(mock, "/v1/events?status=200&token=\(token)", maxTime: 10)
