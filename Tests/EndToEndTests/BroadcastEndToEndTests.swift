@@ -247,8 +247,9 @@ import Testing
             // an event stream of broadcasts answered 200 (the record is pending until the delay ends).
             let escaped = try #require(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
             let wait = WireTruthTests.curlAdmin(
-                mock, "/v1/deliveries/wait?token=\(token)&channelId=\(escaped)&count=2&timeout=8", maxTime: 9)
-            let events = WireTruthTests.curlAdmin(mock, "/v1/events?kind=broadcast&status=200", maxTime: 10)
+                mock, "/v1/deliveries/wait?token=\(token)&channelId=\(escaped)&count=2&timeout=30", maxTime: 35)
+            let events = WireTruthTests.followEvents(
+                mock, "/v1/events?kind=broadcast&status=200", until: WireTruthTests.isAnswered)
             try await WireTruthTests.awaitFollowers(mock, streams: 1, waiters: 1)
             let began = Date()
             let sent = try await Self.broadcast(mock, channel: id, payload: Self.update)
@@ -259,7 +260,7 @@ import Testing
             let found = waited?["deliveries"] as? [[String: Any]] ?? []
             #expect(found.count == 2, "the wait saw the delivery: \(String(describing: waited))")
             #expect(found.map { $0["viaChannel"] as? Bool } == [false, true])
-            let streamed = WireTruthTests.deliveryEvents(try await events.value.stdout)
+            let streamed = WireTruthTests.deliveryEvents(try await events.value)
             #expect(streamed.count == 1, "the completed broadcast, once: \(streamed)")
             #expect(streamed.first?["outcome"] as? String == "answered")
             let (_, all) = try await E2E.adminGET(mock, "/v1/deliveries?token=\(token)")

@@ -17,6 +17,40 @@ import Testing
         }
     }
 
+    /// Follows an event stream (`/v1/events?…`) with curl until what it sent holds a `delivery`
+    /// event that `isLast` accepts, then half a second more (a duplicate would show), and ends
+    /// it; or until `seconds` pass. A stream bounded only by curl's `--max-time` ended before a
+    /// delayed answer on a loaded machine (a CI run under AddressSanitizer, every suite at once).
+    static func followEvents(
+        _ mock: RunningMock, _ pathAndQuery: String, seconds: Int = 60,
+        until isLast: @escaping @Sendable ([String: Any]) -> Bool
+    ) -> Task<String, any Error> {
+        Task {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "apns-mock-events-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try #require(E2E.which("curl")))
+            process.arguments = [
+                "-sSN", "-o", file.path, "--max-time", String(seconds), mock.endpoints.adminURL + pathAndQuery,
+            ]
+            try process.run()
+            var seen: Date?
+            while process.isRunning {
+                let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+                if seen == nil, deliveryEvents(text).contains(where: isLast) { seen = Date() }
+                if let seen, Date().timeIntervalSince(seen) > 0.5 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        }
+    }
+
+    /// Whether an event's record is answered.
+    @Sendable static func isAnswered(_ event: [String: Any]) -> Bool { event["outcome"] as? String == "answered" }
+
     /// Returns once the admin API serves at least `streams` event streams and `waiters` waits
     /// (`GET /metrics`): a follower started as a task may connect only after the test went on
     /// (the test runner's threads are busy on a loaded machine), and a stream that starts late
@@ -60,10 +94,8 @@ import Testing
             // CI run under AddressSanitizer, every suite at once, cut an 8 s wait off at curl's 9 s).
             let wait = Self.curlAdmin(
                 mock, "/v1/deliveries/wait?token=\(token)&status=200&count=1&timeout=30", maxTime: 35)
-            // The streams end only at curl's --max-time: long enough for a loaded machine (a CI
-            // run with 4 s lost both streams while the push was still being sent).
-            let answered = Self.curlAdmin(mock, "/v1/events?status=200&token=\(token)", maxTime: 10)
-            let everything = Self.curlAdmin(mock, "/v1/events?token=\(token)", maxTime: 10)
+            let answered = Self.followEvents(mock, "/v1/events?status=200&token=\(token)", until: Self.isAnswered)
+            let everything = Self.followEvents(mock, "/v1/events?token=\(token)", until: Self.isAnswered)
             try await Self.awaitFollowers(mock, streams: 2, waiters: 1)
             let push = try await FaultInjectionTests.curlPush(mock, token: token)
             #expect(push.status == 200)
@@ -76,14 +108,14 @@ import Testing
             #expect((records.first?["response"] as? [String: Any])?["status"] as? Int == 200)
             #expect(records.first?["outcome"] as? String == "answered")
 
-            let filtered = Self.deliveryEvents(try await answered.value.stdout)
+            let filtered = Self.deliveryEvents(try await answered.value)
             #expect(filtered.count == 1)
             #expect(filtered.first?["outcome"] as? String == "answered")
 
             // Unfiltered: the record pending, then answered — or only answered when the stream's
             // first look came after the answer (a loaded machine, AddressSanitizer: a follower
             // hands out a record in its latest form). Never twice answered, never answered first.
-            let all = Self.deliveryEvents(try await everything.value.stdout)
+            let all = Self.deliveryEvents(try await everything.value)
             let outcomes = all.map { $0["outcome"] as? String ?? "" }
             #expect(outcomes == ["pending", "answered"] || outcomes == ["answered"], "\(outcomes)")
             #expect(Set(all.map { $0["sequence"] as? Int ?? 0 }).count == 1, "one record")
