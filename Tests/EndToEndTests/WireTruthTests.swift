@@ -42,8 +42,11 @@ import Testing
                 if let seen, Date().timeIntervalSince(seen) > 0.5 { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
+            // Ended without `waitUntilExit`: it blocks its thread, and two followers blocked both
+            // threads of the test runner's pool (two cores), stalling every in-process server.
             if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         }
     }
