@@ -124,7 +124,7 @@ public struct VerificationReport: Sendable {
     /// - Parameter admin: the admin API's URL (`http://127.0.0.1:2198`, a trailing `/` or none).
     public static func dashboardLink(_ admin: String, filter: String? = nil, record: Int? = nil) -> String {
         var parts: [String] = []
-        if let filter, !filter.isEmpty { parts.append("filter=" + DeliveryMatcher.percentEncoded(filter)) }
+        if let filter, !filter.isEmpty { parts.append("filter=" + PercentEncoding.encoded(filter)) }
         if let record { parts.append("record=\(record)") }
         let base = admin.hasSuffix("/") ? String(admin.dropLast()) : admin
         return base + "/" + (parts.isEmpty ? "" : "#" + parts.joined(separator: "&"))

@@ -1,7 +1,7 @@
 extension DeliveryMatcher {
     /// The matcher as a query string of `GET /v1/deliveries` and the dashboard's filter
     /// (`token=ab12…&payload.aps.alert.title=Welcome`), each name and value percent-encoded
-    /// (`DeliveryMatcher.percentEncoded(_:)`), in the conditions' order; empty for an empty
+    /// (`PercentEncoding.encoded(_:)`), in the conditions' order; empty for an empty
     /// matcher.
     ///
     /// A query string writes each condition as `field=text`, so a condition it cannot say is left
@@ -23,29 +23,8 @@ extension DeliveryMatcher {
                 break
             }
             parameters.append(
-                Self.percentEncoded(condition.fieldName) + "=" + Self.percentEncoded(condition.expectedText))
+                PercentEncoding.encoded(condition.fieldName) + "=" + PercentEncoding.encoded(condition.expectedText))
         }
         return parameters.joined(separator: "&")
-    }
-
-    /// `text` with every byte but the unreserved characters of RFC 3986 (letters, digits, `-`,
-    /// `.`, `_`, `~`) written as `%XX`, as JavaScript's `encodeURIComponent` writes them (which
-    /// also leaves `!*'()` alone): safe in a query string's value and in a URL's fragment (a `+`
-    /// stays a plus sign, a `&` or `=` stays in its value).
-    public static func percentEncoded(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                bytes.append(byte)
-            default:
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,9 +1,11 @@
+import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
 import Foundation
 
 /// The options every admin command takes (`--admin`, `--admin-token`, `--json`) and the one way
-/// they call the admin API: a usage error, an unreachable server or a refused token is exit 2
+/// they call the admin API (`AdminAPIClient`, each call naming its operation of the document): a
+/// usage error, an unreachable server, an answer that is not HTTP or a refused token is exit 2
 /// with one line on stderr; an answer the command did not want is exit 1 with the API's message.
 struct AdminOptions: ParsableArguments {
     /// The admin port `apns-mock serve` listens on by default.
@@ -30,18 +32,36 @@ struct AdminOptions: ParsableArguments {
         return url.hasSuffix("/") ? String(url.dropLast()) : url
     }
 
-    /// Sends one request; returns the answer whatever its status, except 401 (exit 2).
-    func send(
-        _ command: String, _ method: String, _ path: String, body: [UInt8] = [], timeout: Int = 30
-    ) -> AdminClient.Response {
-        guard let client = AdminClient(url: base) else {
+    /// The bearer token: `--admin-token`, else `$APNS_MOCK_ADMIN_TOKEN`; none when empty.
+    var token: String? {
+        (adminToken ?? ProcessInfo.processInfo.environment[ServeCommand.adminTokenVariable])
+            .flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The client of the admin API at `base`, or the command fails (exit 2) for a `--admin` that
+    /// is not an `http://` URL.
+    func client(_ command: String) -> AdminAPIClient {
+        guard let client = AdminAPIClient(url: base, token: token) else {
             fail(2, "apns-mock \(command): --admin must be a URL such as \(Self.defaultURL); got '\(base)'")
         }
-        var headers = AdminClient.authorization(token: adminToken)
-        if !body.isEmpty { headers.append(("content-type", "application/json")) }
-        let response: AdminClient.Response
+        return client
+    }
+
+    /// Sends one call of `operation`; returns the answer whatever its status, except 401
+    /// (exit 2). No answer (unreachable, no whole answer within `timeout` seconds, bytes that
+    /// are not HTTP) is exit 2 too.
+    func send(
+        _ command: String, _ operation: AdminOperation, path: [String: String] = [:], query: [(String, String)] = [],
+        body: [UInt8]? = nil, timeout: Int = 30
+    ) -> AdminAPIResponse {
+        let client = client(command)
+        let response: AdminAPIResponse
         do {
-            response = try client.send(method: method, path: path, headers: headers, body: body, timeout: timeout)
+            response = try client.send(
+                operation, pathParameters: path, query: query, body: body, timeout: .seconds(Int64(timeout))
+            ).wait()
+        } catch let error as AdminAPIClientError {
+            fail(2, Self.noAnswer(command, base: base, error))
         } catch {
             fail(2, "apns-mock \(command): cannot reach the admin API at \(base): \(error)")
         }
@@ -54,20 +74,51 @@ struct AdminOptions: ParsableArguments {
         return response
     }
 
-    /// Sends one request and expects one of `statuses`: any other answer fails the command with
+    /// Sends one call and expects one of `statuses`: any other answer fails the command with
     /// the admin API's message, exit 2 for a 400 (bad input) and 1 otherwise.
     func call(
-        _ command: String, _ method: String, _ path: String, body: [UInt8] = [], expecting statuses: Set<Int> = [200]
-    ) -> AdminClient.Response {
-        let response = send(command, method, path, body: body)
+        _ command: String, _ operation: AdminOperation, path: [String: String] = [:], query: [(String, String)] = [],
+        body: [UInt8]? = nil, expecting statuses: Set<Int> = [200]
+    ) -> AdminAPIResponse {
+        let response = send(command, operation, path: path, query: query, body: body)
         guard statuses.contains(response.status) else {
             fail(response.status == 400 ? 2 : 1, "apns-mock \(command): \(Self.message(response))")
         }
         return response
     }
 
+    /// What a command says when a call got no answer: `cannot reach …` when there was no
+    /// connection or no whole answer in time, `no usable answer …` when the bytes were not HTTP.
+    static func noAnswer(_ command: String, base: String, _ error: AdminAPIClientError) -> String {
+        switch error {
+        case .unreachable, .timedOut, .missingPathParameter:
+            "apns-mock \(command): cannot reach the admin API at \(base): \(error)"
+        case .closedEarly, .malformedAnswer:
+            "apns-mock \(command): no usable answer from the admin API at \(base): \(error)"
+        }
+    }
+
+    /// `GET` of one delivery's resource for a command (`explain`, `export`): the body of a 200,
+    /// or the command fails with the admin API's message: exit 1 for an answer that is not 200
+    /// (no such delivery), 2 for a bad apns-id or `--admin`, an unreachable API or a 401.
+    static func deliveryResource(
+        command: String, apnsID: String, operation: AdminOperation, query: [(String, String)] = [], admin: String?,
+        token: String?
+    ) -> [UInt8] {
+        guard APNSMessageID.isValid(apnsID) else {
+            fail(2, "apns-mock \(command): the apns-id must be a UUID (8-4-4-4-12 hex digits); got '\(apnsID)'")
+        }
+        var options = AdminOptions()
+        options.admin = admin
+        options.adminToken = token
+        // An unreachable API, a bad --admin or a 401: exit 2 (in send); any other answer than 200: exit 1.
+        let response = options.send(command, operation, path: ["apnsId": apnsID], query: query)
+        guard response.status == 200 else { fail(1, "apns-mock \(command): \(Self.message(response))") }
+        return response.body
+    }
+
     /// The admin API's error message (`{"error": {"message": …}}`), or the body as text.
-    static func message(_ response: AdminClient.Response) -> String {
+    static func message(_ response: AdminAPIResponse) -> String {
         let message =
             JSONValue.parse(response.body)?["error"]?["message"]?.scalarText
             ?? String(decoding: response.body, as: UTF8.self)
@@ -75,29 +126,20 @@ struct AdminOptions: ParsableArguments {
     }
 
     /// Prints the answer's JSON as it came (for `--json`).
-    static func printJSON(_ response: AdminClient.Response) {
+    static func printJSON(_ response: AdminAPIResponse) {
         FileHandle.standardOutput.write(Data(response.body + [UInt8(ascii: "\n")]))
     }
 
-    /// `FIELD=VALUE` arguments as a query string (each part percent-encoded), the syntax of
-    /// `GET /v1/deliveries`; exit 2 for an argument without `=`.
-    static func query(_ command: String, _ filters: [String], extra: [(String, String)] = []) -> String {
-        var parts: [String] = []
-        for (name, value) in extra { parts.append("\(encode(name))=\(encode(value))") }
+    /// `FIELD=VALUE` arguments as query parameters (`extra` first), the syntax of
+    /// `GET /v1/deliveries`; exit 2 for an argument without `=`. The client percent-encodes them.
+    static func query(_ command: String, _ filters: [String], extra: [(String, String)] = []) -> [(String, String)] {
+        var parameters = extra
         for filter in filters {
             guard let equals = filter.firstIndex(of: "="), equals != filter.startIndex else {
                 fail(2, "apns-mock \(command): a filter is FIELD=VALUE (e.g. status=410, token=…); got '\(filter)'")
             }
-            parts.append(
-                "\(encode(String(filter[..<equals])))=\(encode(String(filter[filter.index(after: equals)...])))")
+            parameters.append((String(filter[..<equals]), String(filter[filter.index(after: equals)...])))
         }
-        return parts.isEmpty ? "" : "?" + parts.joined(separator: "&")
-    }
-
-    /// Percent-encodes everything but unreserved characters (RFC 3986).
-    static func encode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        return parameters
     }
 }

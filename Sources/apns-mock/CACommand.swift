@@ -1,4 +1,5 @@
 import APNSMock
+import APNSMockAdmin
 import ArgumentParser
 import Foundation
 
@@ -31,7 +32,7 @@ struct CACommand: ParsableCommand {
             guard !path else { throw ValidationError("--path reads the local CA; with --admin the PEM is printed") }
             let options = try AdminOptions.parse(
                 ["--admin", admin] + (adminToken.map { ["--admin-token", $0] } ?? []))
-            let response = options.call("ca", "GET", "/v1/ca.pem")
+            let response = options.call("ca", .caCertificate)
             FileHandle.standardOutput.write(Data(response.body))
             return
         }

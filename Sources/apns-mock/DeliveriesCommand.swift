@@ -1,3 +1,4 @@
+import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
 import Foundation
@@ -19,7 +20,7 @@ struct DeliveriesCommand: ParsableCommand {
     @OptionGroup var options: AdminOptions
 
     func run() throws {
-        let response = options.call("deliveries", "GET", "/v1/deliveries" + AdminOptions.query("deliveries", filters))
+        let response = options.call("deliveries", .listDeliveries, query: AdminOptions.query("deliveries", filters))
         if options.json { return AdminOptions.printJSON(response) }
         let answer = JSONValue.parse(response.body)
         let lines = Self.summaries(answer)

@@ -1,3 +1,4 @@
+import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
 import Foundation
@@ -32,17 +33,17 @@ struct ExplainCommand: ParsableCommand {
     func run() throws {
         // The server's words: the record's `explanation` (for a broadcast's id, the broadcast and
         // the devices it reached).
-        let record = get("/v1/deliveries/\(apnsID)")
+        let record = get(.getDelivery)
         guard let explanation = record["explanation"]?.scalarText else {
             fail(1, "apns-mock explain: the admin API's answer has no explanation (an apns-mock older than this CLI?)")
         }
         print(explanation)
     }
 
-    /// `GET path` as JSON, or the command fails saying why.
-    private func get(_ path: String) -> JSONValue {
-        let body = AdminClient.deliveryResource(
-            command: "explain", apnsID: apnsID, path: path, admin: admin, token: adminToken)
+    /// The answer of `operation` for this apns-id as JSON, or the command fails saying why.
+    private func get(_ operation: AdminOperation) -> JSONValue {
+        let body = AdminOptions.deliveryResource(
+            command: "explain", apnsID: apnsID, operation: operation, query: [], admin: admin, token: adminToken)
         guard let json = JSONValue.parse(body) else {
             fail(1, "apns-mock explain: the admin API's answer is not JSON")
         }

@@ -1,3 +1,4 @@
+import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
 import Foundation
@@ -28,9 +29,8 @@ struct ExportCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let body = AdminClient.deliveryResource(
-            command: "export", apnsID: apnsID, path: "/v1/deliveries/\(apnsID)/simulator.apns", admin: admin,
-            token: adminToken)
+        let body = AdminOptions.deliveryResource(
+            command: "export", apnsID: apnsID, operation: .getDeliverySimulatorFile, admin: admin, token: adminToken)
         let path = output ?? "\(apnsID).apns"
         if path == "-" {
             FileHandle.standardOutput.write(Data(body + [0x0A]))

@@ -1,3 +1,4 @@
+import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
 import Foundation
@@ -44,12 +45,11 @@ struct FaultCommand: ParsableCommand {
             let body = Self.ruleJSON(
                 rule: rule, token: token, tokenPrefix: tokenPrefix, topic: topic, respond: respond, delay: delay,
                 goaway: goaway, reset: reset, hang: hang, first: first)
-            let response: AdminClient.Response
+            let response: AdminAPIResponse
             if let id {
-                response = options.call(
-                    "fault add", "PUT", "/v1/faults/\(AdminOptions.encode(id))", body: body, expecting: [200, 201])
+                response = options.call("fault add", .putFault, path: ["id": id], body: body, expecting: [200, 201])
             } else {
-                response = options.call("fault add", "POST", "/v1/faults", body: body, expecting: [201])
+                response = options.call("fault add", .addFault, body: body, expecting: [201])
             }
             if options.json { return AdminOptions.printJSON(response) }
             print(JSONValue.parse(response.body)?["id"]?.scalarText ?? "")
@@ -128,7 +128,7 @@ struct FaultCommand: ParsableCommand {
         @OptionGroup var options: AdminOptions
 
         func run() throws {
-            let response = options.call("fault list", "GET", "/v1/faults")
+            let response = options.call("fault list", .listFaults)
             if options.json { return AdminOptions.printJSON(response) }
             guard case .array(let rules)? = JSONValue.parse(response.body)?["faults"], !rules.isEmpty else {
                 return print("no fault rules")
@@ -158,12 +158,12 @@ struct FaultCommand: ParsableCommand {
 
         func run() throws {
             if all {
-                let response = options.call("fault delete", "DELETE", "/v1/faults")
+                let response = options.call("fault delete", .deleteFaults)
                 if options.json { return AdminOptions.printJSON(response) }
                 return print("deleted \(JSONValue.parse(response.body)?["removed"]?.scalarText ?? "0") rule(s)")
             }
             for id in ids {
-                _ = options.call("fault delete", "DELETE", "/v1/faults/\(AdminOptions.encode(id))", expecting: [204])
+                _ = options.call("fault delete", .deleteFault, path: ["id": id], expecting: [204])
             }
         }
     }

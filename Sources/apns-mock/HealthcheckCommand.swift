@@ -1,3 +1,4 @@
+import APNSMockAdmin
 import ArgumentParser
 import Foundation
 
@@ -19,11 +20,11 @@ struct HealthcheckCommand: ParsableCommand {
         var options = AdminOptions()
         options.admin = admin
         let base = options.base
-        guard let client = AdminClient(url: base) else {
+        guard let client = AdminAPIClient(url: base) else {
             fail(2, "apns-mock healthcheck: --admin must be a URL such as \(AdminOptions.defaultURL); got '\(base)'")
         }
         do {
-            let response = try client.send(method: "GET", path: "/health", timeout: max(1, timeout))
+            let response = try client.send(.health, timeout: .seconds(Int64(max(1, timeout)))).wait()
             guard response.status == 200 else {
                 fail(1, "apns-mock healthcheck: \(base)/health answered \(response.status)")
             }

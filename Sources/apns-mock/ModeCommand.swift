@@ -1,3 +1,4 @@
+import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
 import Foundation
@@ -44,9 +45,13 @@ struct ModeCommand: ParsableCommand {
                 guard mode == "refuse-tls" else { fail(2, "apns-mock mode set: --count applies to refuse-tls only") }
                 query.append(("count", String(count)))
             }
-            let response = options.call(
-                "mode set", "POST", "/v1/modes/\(mode)" + AdminOptions.query("mode set", [], extra: query),
-                expecting: [200, 201, 204])
+            let operation: AdminOperation =
+                switch mode {
+                case "shutdown": .startShutdown
+                case "unavailable": .startUnavailable
+                default: .refuseTLS
+                }
+            let response = options.call("mode set", operation, query: query, expecting: [200, 201, 204])
             if options.json { AdminOptions.printJSON(response) }
         }
     }
@@ -59,7 +64,13 @@ struct ModeCommand: ParsableCommand {
 
         func run() throws {
             let mode = ModeCommand.checked(name, "clear")
-            let response = options.call("mode clear", "DELETE", "/v1/modes/\(mode)", expecting: [200, 204])
+            let operation: AdminOperation =
+                switch mode {
+                case "shutdown": .stopShutdown
+                case "unavailable": .stopUnavailable
+                default: .stopRefusingTLS
+                }
+            let response = options.call("mode clear", operation, expecting: [200, 204])
             if options.json { AdminOptions.printJSON(response) }
         }
     }
@@ -70,7 +81,7 @@ struct ModeCommand: ParsableCommand {
         @OptionGroup var options: AdminOptions
 
         func run() throws {
-            let response = options.call("mode list", "GET", "/v1/modes")
+            let response = options.call("mode list", .getModes)
             AdminOptions.printJSON(response)
         }
     }

@@ -1,4 +1,5 @@
 import APNSMock
+import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
 import Foundation
@@ -44,12 +45,9 @@ struct ReportCommand: AsyncParsableCommand {
         var options = AdminOptions()
         options.admin = admin
         options.adminToken = adminToken
-        let path =
-            "/v1/report"
-            + (window.map { "?window=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) } ?? "")
         let started = Date()
         // A bad --admin, an unreachable server or a 401 is exit 2 (in send).
-        let response = options.send("report", "GET", path, timeout: 120)
+        let response = options.send("report", .getReport, query: window.map { [("window", $0)] } ?? [], timeout: 120)
         guard response.status == 200 else {
             fail(
                 2,

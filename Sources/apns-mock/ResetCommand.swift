@@ -1,3 +1,4 @@
+import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
 import Foundation
@@ -12,7 +13,7 @@ struct ResetCommand: ParsableCommand {
     @OptionGroup var options: AdminOptions
 
     func run() throws {
-        let response = options.call("reset", "POST", "/v1/reset" + (closeConnections ? "?closeConnections=true" : ""))
+        let response = options.call("reset", .reset, query: closeConnections ? [("closeConnections", "true")] : [])
         if options.json { AdminOptions.printJSON(response) }
     }
 }

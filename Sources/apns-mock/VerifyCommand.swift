@@ -1,4 +1,5 @@
 import APNSMock
+import APNSMockAdmin
 import APNSMockCore
 import APNSMockRegistry
 import ArgumentParser
@@ -46,7 +47,7 @@ struct VerifyCommand: AsyncParsableCommand {
             let started = Date()
             // Long enough for the longest `within` (at most 300 s) and the answer. A bad --admin,
             // an unreachable server or a 401 is exit 2 (in send).
-            let response = options.send("verify", "POST", "/v1/verify", body: Array(body.utf8), timeout: 330)
+            let response = options.send("verify", .verify, body: Array(body.utf8), timeout: 330)
             guard response.status == 200 else {
                 fail(
                     2,

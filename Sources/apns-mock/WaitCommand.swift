@@ -1,3 +1,4 @@
+import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
 import Foundation
@@ -34,10 +35,9 @@ struct WaitCommand: ParsableCommand {
 
     func run() throws {
         let seconds = DurationText.seconds(timeout) ?? 10
-        let path =
-            "/v1/deliveries/wait"
-            + AdminOptions.query("wait", filters, extra: [("count", String(count)), ("timeout", timeout)])
-        let response = options.send("wait", "GET", path, timeout: Int(seconds.rounded(.up)) + 30)
+        let query = AdminOptions.query("wait", filters, extra: [("count", String(count)), ("timeout", timeout)])
+        let response = options.send(
+            "wait", .waitForDeliveries, query: query, timeout: Int(seconds.rounded(.up)) + 30)
         guard response.status == 200 || response.status == 408 else {
             fail(response.status == 400 ? 2 : 1, "apns-mock wait: \(AdminOptions.message(response))")
         }

@@ -44,12 +44,6 @@ import Testing
         #expect(matcher.queryString == "topic=com.example.app&payload.aps.badge=3")
         #expect(DeliveryMatcher().queryString == "")
     }
-
-    @Test func percentEncodingLeavesOnlyUnreservedCharacters() {
-        #expect(DeliveryMatcher.percentEncoded("aZ09-._~") == "aZ09-._~")
-        #expect(DeliveryMatcher.percentEncoded("a b&c=d+e/f#g%") == "a%20b%26c%3Dd%2Be%2Ff%23g%25")
-        #expect(DeliveryMatcher.percentEncoded("é") == "%C3%A9")
-    }
 }
 
 extension String {

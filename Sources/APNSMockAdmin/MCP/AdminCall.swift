@@ -43,23 +43,9 @@ struct AdminCall: Sendable, Equatable {
         return path + "?" + query.map { Self.encode($0.name) + "=" + Self.encode($0.value) }.joined(separator: "&")
     }
 
-    /// A path segment or query component with everything but RFC 3986's unreserved characters
-    /// (and `.`, which matcher field names use) percent-encoded.
-    static func encode(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                encoded += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
-            }
-        }
-        return encoded
-    }
+    /// A path segment or query component, percent-encoded by the project's one encoder
+    /// (`PercentEncoding`: everything but RFC 3986's unreserved characters).
+    static func encode(_ text: String) -> String { PercentEncoding.encoded(text) }
 }
 
 /// What the admin API answered to an `AdminCall`.

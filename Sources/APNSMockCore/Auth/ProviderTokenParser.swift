@@ -4,6 +4,9 @@ import Foundation
 /// Parses provider tokens as real clients send them: `iat` as an integer, a float or a numeric
 /// string; a header with or without `typ`; JSON with whitespace; extra claims; the signature as
 /// raw r||s (64 bytes) or DER (Pushy).
+///
+/// The header and the claims are read by the project's JSON reader (`JSONValue`); a name given
+/// twice counts by its last value, as RFC 7515 (section 5.2) lets a JWS parser do.
 public enum ProviderTokenParser {
     /// The token after `bearer ` (scheme case-insensitive), or `nil` when the header is not a
     /// bearer credential.
@@ -53,11 +56,10 @@ public enum ProviderTokenParser {
         guard parts.count == 3,
             let headerData = base64URLDecode(parts[0]), let claimsData = base64URLDecode(parts[1]),
             let signatureBytes = base64URLDecode(parts[2]),
-            let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any],
-            let claims = (try? JSONSerialization.jsonObject(with: claimsData)) as? [String: Any],
-            let algorithm = header["alg"] as? String, let keyID = header["kid"] as? String, !keyID.isEmpty,
-            let teamID = claims["iss"] as? String, !teamID.isEmpty,
-            let issuedAt = seconds(claims["iat"])
+            let header = jsonObject(headerData), let claims = jsonObject(claimsData),
+            let algorithm = string("alg", in: header), let keyID = string("kid", in: header), !keyID.isEmpty,
+            let teamID = string("iss", in: claims), !teamID.isEmpty,
+            let issuedAt = seconds(member("iat", of: claims))
         else { return nil }
         let signature: [UInt8]
         if signatureBytes.count == 64 {
@@ -83,25 +85,25 @@ public enum ProviderTokenParser {
                 "the provider token has \(parts.count) part\(parts.count == 1 ? "" : "s") separated by '.'; a JWT has three (header.claims.signature, base64url)"
         }
         guard let headerData = base64URLDecode(parts[0]),
-            let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any]
+            let header = jsonObject(headerData)
         else { return "the provider token's header (its first part) is not a base64url-encoded JSON object" }
-        guard let algorithm = header["alg"] as? String else {
+        guard let algorithm = string("alg", in: header) else {
             return "the provider token's header has no 'alg'; APNs takes ES256"
         }
         guard algorithm == "ES256" else {
             return
                 "the provider token's alg is '\(algorithm)'; APNs accepts only ES256 (an ECDSA P-256 signature with your .p8 key)"
         }
-        guard let keyID = header["kid"] as? String, !keyID.isEmpty else {
+        guard let keyID = string("kid", in: header), !keyID.isEmpty else {
             return "the provider token's header has no 'kid' (the 10-character key id of your .p8 key)"
         }
         guard let claimsData = base64URLDecode(parts[1]),
-            let claims = (try? JSONSerialization.jsonObject(with: claimsData)) as? [String: Any]
+            let claims = jsonObject(claimsData)
         else { return "the provider token's claims (its second part) are not a base64url-encoded JSON object" }
-        guard let teamID = claims["iss"] as? String, !teamID.isEmpty else {
+        guard let teamID = string("iss", in: claims), !teamID.isEmpty else {
             return "the provider token's claims have no 'iss' (your 10-character team id)"
         }
-        guard seconds(claims["iat"]) != nil else {
+        guard seconds(member("iat", of: claims)) != nil else {
             return "the provider token's claims have no 'iat' as a number of seconds since 1970"
         }
         guard let signature = base64URLDecode(parts[2]) else {
@@ -111,16 +113,34 @@ public enum ProviderTokenParser {
             "the provider token's signature is \(signature.count) bytes; an ES256 signature is 64 (r||s) or DER-encoded"
     }
 
-    /// `iat` as an integer, a float or a numeric string, in whole seconds.
-    static func seconds(_ value: Any?) -> Int64? {
+    /// The members of the JSON object `bytes` hold, in order; `nil` when they are not JSON or
+    /// not an object.
+    static func jsonObject(_ bytes: Data) -> [(key: String, value: JSONValue)]? {
+        guard case .object(let members)? = JSONValue.parse(bytes) else { return nil }
+        return members
+    }
+
+    /// The value of `name` in `members`: its last, when the name is given twice.
+    static func member(_ name: String, of members: [(key: String, value: JSONValue)]) -> JSONValue? {
+        members.last { $0.key == name }?.value
+    }
+
+    /// The value of `name` in `members` when it is a string.
+    static func string(_ name: String, in members: [(key: String, value: JSONValue)]) -> String? {
+        guard case .string(let text)? = member(name, of: members) else { return nil }
+        return text
+    }
+
+    /// `iat` as an integer, a float or a numeric string, in whole seconds (not a boolean,
+    /// `null`, an array or an object).
+    static func seconds(_ value: JSONValue?) -> Int64? {
         switch value {
-        case let string as String:
+        case .string(let string)?:
             guard let number = Double(string.trimmingCharacters(in: .whitespaces)), number.isFinite else {
                 return nil
             }
             return Int64(exactly: number.rounded(.down))
-        case let number as NSNumber:
-            let double = number.doubleValue
+        case .number(let double, _)?:
             guard double.isFinite, abs(double) < 1e15 else { return nil }
             return Int64(double.rounded(.down))
         default:
