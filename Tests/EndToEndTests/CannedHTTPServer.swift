@@ -43,7 +43,7 @@ final class CannedHTTPServer: @unchecked Sendable {
                     var byte: UInt8 = 0
                     while read(connection, &byte, 1) == 1 {
                         head.append(byte)
-                        if head.suffix(4) == [13, 10, 13, 10] { break }
+                        if head.suffix(4).elementsEqual([13, 10, 13, 10]) { break }
                     }
                     answer.withUnsafeBytes { _ = write(connection, $0.baseAddress, $0.count) }
                     if holdSeconds > 0 { Thread.sleep(forTimeInterval: holdSeconds) }

@@ -52,7 +52,7 @@ final class AdminAPIResponseReader: ChannelInboundHandler {
             finish(
                 .success(
                     AdminAPIResponse(
-                        status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) },
+                        status: Int(head.status.code), headers: head.headers.map { (name: $0.name, value: $0.value) },
                         body: collected)))
             context.close(promise: nil)
         }
