@@ -99,6 +99,6 @@ public struct WaitExplanation: Sendable, Hashable {
     /// The dashboard's address showing the records `queryString` matches:
     /// `http://<host>/#filter=<the query string, percent-encoded>`.
     public static func dashboardLink(host: String, queryString: String) -> String {
-        "http://\(host)/" + (queryString.isEmpty ? "" : "#filter=" + DeliveryMatcher.percentEncoded(queryString))
+        "http://\(host)/" + (queryString.isEmpty ? "" : "#filter=" + PercentEncoding.encoded(queryString))
     }
 }

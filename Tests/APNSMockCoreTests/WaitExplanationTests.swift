@@ -48,7 +48,7 @@ import Testing
         let explanation = WaitExplanation(
             timeout: "1s", wanted: 1, conditions: conditions, matched: matched, nearMisses: [],
             dashboard: WaitExplanation.dashboardLink(
-                host: "h", queryString: conditions.isEmpty ? "" : DeliveryMatcher.percentEncoded("topic") + "=a"))
+                host: "h", queryString: conditions.isEmpty ? "" : PercentEncoding.encoded("topic") + "=a"))
         #expect(explanation.text == text)
     }
 
