@@ -268,7 +268,7 @@ test-fuzz:
 # Writes bench-results/latest.md. BENCH_QUICK=1 (or make bench-quick): one short repetition.
 # BENCH_BASELINE=<git revision>: that revision's release build (bench/baseline.sh) is measured
 # beside this one in every round, and the report gives this build's cost against it.
-.PHONY: bench bench-quick bench-instructions bench-guard bench-cores
+.PHONY: bench bench-quick bench-instructions bench-guard bench-cores bench-admin
 
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
@@ -281,6 +281,13 @@ bench: deps
 
 # Instructions per request under valgrind's callgrind (in-memory client and server sessions, no
 # sockets): a regression figure that repeats on a busy machine.
+# The admin API's latency (GET /health, GET /v1/deliveries?limit=1; 1,000 sequential requests a round, over
+# one keep-alive connection) of the release build, and of BENCH_BASELINE's when given, in interleaved rounds.
+bench-admin: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
+	python3 bench/admin-latency.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/apns-mock" \
+	  $$([ -z "$(BENCH_BASELINE)" ] || RELEASE_FLAGS="$(RELEASE_FLAGS)" bench/baseline.sh "$(BENCH_BASELINE)")
+
 bench-instructions: deps
 	bench/instructions.sh
 
