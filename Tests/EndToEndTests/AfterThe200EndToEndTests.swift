@@ -18,6 +18,9 @@ import Testing
     @Test(.enabled(if: PythonClientTests.python != nil || E2E.clientsRequired, "set APNS_MOCK_PYTHON"))
     func httpxSeesAnOfflinePhoneGetOnlyTheNewestScore() async throws {
         let python = try #require(PythonClientTests.python, "APNS_MOCK_PYTHON is not set")
+        // Minted before the mock starts: the manual clock stands at its start, and a token minted
+        // later (a ThreadSanitizer run took over a minute to get here) would be from its future.
+        let providerToken = try E2E.providerToken()
         let loaded = try ExpectationFile.load([Self.offlineFile], now: WallClock.milliseconds())
         let device = try VerifyCommandTests.token(in: "offline-device.yaml")
         let configuration = try E2E.mockConfiguration { configuration in
@@ -33,7 +36,7 @@ import Testing
                 python,
                 [
                     E2E.clientsDirectory + "/httpx_after_the_200.py", String(mock.endpoints.apnsPort),
-                    mock.endpoints.adminURL, E2E.caFile, try E2E.providerToken(), device,
+                    mock.endpoints.adminURL, E2E.caFile, providerToken, device,
                 ], timeout: 60)
             #expect(output.status == 0, "\(output.stderr)")
             let seen = try #require(
@@ -75,6 +78,8 @@ import Testing
     /// saving power. Node's http2 and fetch, as a Node provider's tests would.
     @Test(.enabled(if: FaultInjectionTests.nodeAvailable, "node is not installed"))
     func nodeSeesAnUninstallTurnInto410AndAPhoneSavingPower() async throws {
+        // Minted before the mock starts, as above: the manual clock stands at its start.
+        let providerToken = try E2E.providerToken()
         var configuration = try E2E.mockConfiguration()
         configuration.clock = .manual(startsAt: nil)
         try await E2E.withMock(configuration) { mock in
@@ -82,7 +87,7 @@ import Testing
                 "node",
                 [
                     E2E.clientsDirectory + "/node_after_the_200.mjs", String(mock.endpoints.apnsPort),
-                    mock.endpoints.adminURL, E2E.caFile, try E2E.providerToken(), E2E.randomToken(), E2E.randomToken(),
+                    mock.endpoints.adminURL, E2E.caFile, providerToken, E2E.randomToken(), E2E.randomToken(),
                 ], timeout: 60)
             #expect(output.status == 0, "\(output.stderr)")
             let seen = try #require(
