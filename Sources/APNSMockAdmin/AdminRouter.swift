@@ -183,14 +183,8 @@ public enum AdminRouter {
         let reader = services.reader
         let executor = services.executor
         let allowed = DeliveryQueryParser.listParameters
-        return { request, _ in
-            let query: DeliveryQuery
-            do throws(AdminError) {
-                query = try DeliveryQueryParser.parse(parameters(request), allowing: allowed).query
-            } catch {
-                return errorResponse(error)
-            }
-            return try await executor.run { deliveriesPage(reader.query(query)) }
+        return onDeliveryQuery(allowing: allowed) { query in
+            try await executor.run { deliveriesPage(reader.query(query)) }
         }
     }
 
@@ -199,15 +193,25 @@ public enum AdminRouter {
         let reader = services.reader
         let executor = services.executor
         let allowed = DeliveryQueryParser.ownParameters(of: .deleteDeliveries)
-        return { request, _ in
+        return onDeliveryQuery(allowing: allowed) { query in
+            let deleted = try await executor.run { reader.remove(matching: query.matcher) }
+            return json(status: .ok, Array(#"{"deleted":\#(deleted)}"#.utf8))
+        }
+    }
+
+    /// A handler that reads the request's delivery query (only the parameters `allowed`) and
+    /// answers with `body`, or with the 400 that names what is wrong with the query.
+    private static func onDeliveryQuery(
+        allowing allowed: Set<String>, _ body: @escaping @Sendable (DeliveryQuery) async throws -> Response
+    ) -> Handler {
+        { request, _ in
             let query: DeliveryQuery
             do throws(AdminError) {
                 query = try DeliveryQueryParser.parse(parameters(request), allowing: allowed).query
             } catch {
                 return errorResponse(error)
             }
-            let deleted = try await executor.run { reader.remove(matching: query.matcher) }
-            return json(status: .ok, Array(#"{"deleted":\#(deleted)}"#.utf8))
+            return try await body(query)
         }
     }
 
