@@ -295,7 +295,7 @@ public struct ServeSetting: Sendable, Equatable, CustomStringConvertible {
         "idle-timeout", key: "idleTimeout", valueName: "duration", default: "none", example: "5m",
         help:
             "Send GOAWAY {\"reason\":\"IdleTimeout\"} to connections idle this long (e.g. 5m; a bare number is seconds).",
-        read: { input in
+        read: { input -> Double in
             let text = try input.string()
             guard let seconds = DurationText.seconds(text), seconds > 0 else {
                 throw input.problem("must be a duration such as 30s or 5m; got '\(text)'")
@@ -307,7 +307,7 @@ public struct ServeSetting: Sendable, Equatable, CustomStringConvertible {
         "handshake-timeout", key: "handshakeTimeout", valueName: "duration", default: "10s", example: "2s",
         help:
             "Close connections that have not finished the TLS handshake and the HTTP/2 preface after this long (default 10s; 0 turns it off).",
-        read: { input in
+        read: { input -> Double in
             let text = try input.string()
             guard let seconds = DurationText.seconds(text), seconds >= 0 else {
                 throw input.problem("must be a duration such as 10s (0 turns it off); got '\(text)'")

@@ -168,7 +168,7 @@ public enum ProviderKeySpec {
     }
 
     /// `path` as is when absolute, else relative to `directory`.
-    static func resolve(_ path: String, against directory: String) -> String {
+    public static func resolve(_ path: String, against directory: String) -> String {
         if path.hasPrefix("/") || directory.isEmpty { return path }
         return directory.hasSuffix("/") ? directory + path : directory + "/" + path
     }
