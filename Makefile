@@ -1,8 +1,9 @@
 # apns-mock — the two commands a newcomer needs:
 #   make run    install what is missing (apt), build, serve on the defaults
 #   make test   the same set-up, then the whole test suite (unit, HTTP/2, end-to-end, the examples,
-#               AddressSanitizer with leak detection, ThreadSanitizer, 5 s of each fuzz target, a
-#               60-second soak); CI then runs make test-image (the container image, with podman)
+#               AddressSanitizer with leak detection, 5 s of each fuzz target, a 60-second soak); CI
+#               then runs make test-image (the container image, with podman). make test-long runs
+#               ThreadSanitizer, the fuzz targets and the soak for longer.
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -15,7 +16,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
-.PHONY: generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
+.PHONY: test-long resolve generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
 # Builds only the server (not the benchmark and fuzz tools), then serves.
 run: deps
@@ -61,6 +62,11 @@ dist/apns-mock:
 test-image:
 	scripts/image.sh test
 
+# Resolves the package's dependencies in each scratch path make test builds in, one after the other.
+resolve: deps
+	$(SWIFT) package --scratch-path $(IMAGE_SCRATCH) resolve
+	$(SWIFT) package --scratch-path $(ASAN_SCRATCH) resolve
+
 # Installs the packages that are missing, and nothing else.
 deps:
 	@missing=""; for p in $(BUILD_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -83,22 +89,29 @@ test-deps: deps
 TEST_ENV := APNS_MOCK_E2E_REQUIRED=1 APNS_MOCK_PYTHON=$(CURDIR)/$(PYTHON)
 
 # Each step prints when it starts, so a CI log shows where the minutes go. The builds are the cost (each one
-# compiles swift-nio, swift-crypto's BoringSSL, Hummingbird and apns-mock from scratch), so make test makes four and
+# compiles swift-nio, swift-crypto's BoringSSL, Hummingbird and apns-mock from scratch), so make test makes three and
 # shares them: the release-static binary (dist/apns-mock, what the container image and users run) serves the
 # examples and the soak, and the image test reuses it; one instrumented tree (.build-asan: AddressSanitizer plus
-# libFuzzer's coverage) runs every test suite and the fuzz targets; ThreadSanitizer has its own; the Swift example
-# compiles apns-mock as a dependency in the instrumented tree, reusing the dependencies it compiled.
+# libFuzzer's coverage) runs every test suite and the fuzz targets; the Swift example compiles apns-mock as a
+# dependency in the instrumented tree, reusing the dependencies it compiled. (ThreadSanitizer's tree is make test-long's.)
+# The release-static build runs beside the instrumented one: a release build optimizes one module at a time in one
+# process for much of its time, which leaves the second core to the instrumented build (2 cores here); both trees'
+# packages are resolved first, one after the other (`make resolve`), so the two builds never resolve at once.
 # The soak runs beside the examples and the client libraries: it lasts a fixed minute, and they spend much of theirs
 # waiting on interpreters and servers; its log is printed when both are done.
 STEP = @echo "make test: $(1) at $$(date +%T)"
 SOAK_LOG = $(ASAN_SCRATCH)/soak.log
+RELEASE_LOG = $(IMAGE_SCRATCH)/release-static.log
 test: test-deps
 	$(call STEP,check-generated)
 	$(MAKE) check-generated
-	$(call STEP,release-static)
-	$(MAKE) release-static
-	$(call STEP,asan-build)
-	$(MAKE) asan-build
+	$(call STEP,resolve)
+	$(MAKE) resolve
+	$(call STEP,release-static and asan-build side by side)
+	@mkdir -p $(IMAGE_SCRATCH); $(MAKE) release-static > $(RELEASE_LOG) 2>&1 & release=$$!; status=0; \
+	$(MAKE) asan-build || status=1; \
+	wait $$release || { echo "make test: release-static FAILED"; status=1; }; \
+	echo "make test: release-static (it ran beside asan-build; its log follows)"; cat $(RELEASE_LOG); exit $$status
 	$(call STEP,tests)
 	$(MAKE) test-asan
 	$(call STEP,fuzz)
@@ -109,8 +122,19 @@ test: test-deps
 	echo "make test: clients at $$(date +%T)"; $(MAKE) test-clients || status=1; \
 	wait $$soak || { echo "make test: the soak FAILED"; status=1; }; \
 	echo "make test: soak (it ran beside the examples and clients; its log follows)"; cat $(SOAK_LOG); exit $$status
+	$(call STEP,done)
+
+# The long runs, for a nightly job or before a release, not for every change: ThreadSanitizer over the suites that
+# touch shared state (a tree of its own: about 20 minutes to build here, 3.5 to run), every fuzz target for
+# FUZZ_SECONDS each, and the soak for SOAK_SECONDS. make test left ThreadSanitizer out when CI passed its 40-minute
+# budget (66 minutes with it); AddressSanitizer, the fuzz targets (5 s each) and a 60-second soak stay in make test.
+test-long: test-deps dist/apns-mock
 	$(call STEP,tsan)
 	$(MAKE) test-tsan
+	$(call STEP,fuzz)
+	$(MAKE) fuzz
+	$(call STEP,soak)
+	$(MAKE) soak SOAK_BINARY=dist/apns-mock
 	$(call STEP,done)
 
 # The CI examples in examples/ (Python: pytest in its own venv; Node: node --test), each against
