@@ -2,6 +2,7 @@
 
 import ssl
 import threading
+import time
 
 import httpx
 import pytest
@@ -56,6 +57,49 @@ def test_a_timed_out_wait_says_the_servers_words(apns):
     assert "(did you mean payload.aps.alert.title?)" in str(error)
     assert error.near_misses[0]["record"]["token"] == device
     assert apns_mock.record_line(error.near_misses[0]["record"]) == error.near_misses[0]["record"]["summary"]
+
+
+def test_live_waits_through_a_delayed_410_see_the_answer_and_explain_a_misspelled_key(apns):
+    """A fault rule holds this device's answer 1.5 s and then answers 410 (APNs's "Unregistered",
+    https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns).
+    Two waits are open while the push waits out its delay: one for the 410 returns once the
+    answer is decided, with the rule's id on the record; one with a misspelled payload key times
+    out with the server's words, naming that record's summary and "did you mean"."""
+    device = apns.token()
+    rule = apns.add_fault(id="late-410", match={"token": device},
+                          action={"delay": {"duration": "1500ms"}, "respond": {"status": 410, "reason": "Unregistered"}})
+    results = {}
+
+    def wait_for_the_answer():
+        results["answered"] = apns.wait(token=device, status=410, timeout="20s")
+
+    def wait_misspelled():
+        try:
+            results["misspelled"] = apns.wait(token=device, payload__aps__alert__titel="Late", timeout="5s")
+        except WaitTimeout as error:
+            results["misspelled"] = error
+
+    waiters = [threading.Thread(target=wait_for_the_answer), threading.Thread(target=wait_misspelled)]
+    for waiter in waiters:
+        waiter.start()
+    started = time.monotonic()
+    response = httpx_push(apns, device, {"aps": {"alert": {"title": "Late"}}})
+    held = time.monotonic() - started
+    assert response.status_code == 410 and response.json()["reason"] == "Unregistered"
+    assert held >= 1.4, f"the answer came after {held:.2f} s, before the rule's delay ran out"
+    for waiter in waiters:
+        waiter.join(30)
+
+    [record] = results["answered"]
+    assert record["token"] == device and record["response"]["status"] == 410
+    assert record["faultId"] == rule["id"]
+    error = results["misspelled"]
+    assert isinstance(error, WaitTimeout), f"the misspelled wait matched: {error}"
+    text = str(error)
+    assert "(did you mean payload.aps.alert.title?)" in text
+    closest = error.near_misses[0]["record"]
+    assert closest["token"] == device and closest["response"]["status"] == 410
+    assert closest["summary"] in text and "410" in closest["summary"]
 
 
 def test_wait_returns_as_soon_as_count_records_exist(apns):
