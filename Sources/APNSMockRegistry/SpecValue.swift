@@ -36,60 +36,40 @@ public indirect enum SpecValue: Sendable {
 
     // MARK: JSON
 
-    /// Parses JSON text (any top-level value).
-    /// - Throws: `SpecError` with an empty path when `bytes` is not JSON.
+    /// Parses JSON text (any top-level value) with Core's reader (`JSONValue`), the one that
+    /// reads payloads and provider tokens. An object's fields keep the order written; a key given
+    /// twice keeps its last value, where it was last written.
+    /// - Throws: `SpecError` with an empty path when `bytes` is not JSON, naming the line and
+    ///   column where the text stops being JSON.
     public static func parse(json bytes: some Collection<UInt8>) throws(SpecError) -> SpecValue {
-        do {
-            return try JSONDecoder().decode(JSONNode.self, from: Data(bytes)).value
+        do throws(JSONSyntaxError) {
+            return SpecValue(json: try JSONValue.parsing(bytes))
         } catch {
-            var problem = "is not valid JSON"
-            do throws(JSONSyntaxError) {
-                _ = try JSONValue.parsing(bytes)
-            } catch {
-                problem += " (\(error.description))"
-            }
-            throw SpecError(path: "", problem: problem, code: .unreadable)
+            throw SpecError(path: "", problem: "is not valid JSON (\(error.description))", code: .unreadable)
         }
     }
 
-    /// Decodes any JSON value into a `SpecValue`.
-    private struct JSONNode: Decodable {
-        let value: SpecValue
-
-        struct AnyKey: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
-        init(from decoder: any Decoder) throws {
-            if let object = try? decoder.container(keyedBy: AnyKey.self) {
-                var fields: [(key: String, value: SpecValue)] = []
-                for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
-                    fields.append((key.stringValue, try object.decode(JSONNode.self, forKey: key).value))
-                }
-                value = .object(fields)
-                return
-            }
-            if var array = try? decoder.unkeyedContainer() {
-                var elements: [SpecValue] = []
-                while !array.isAtEnd { elements.append(try array.decode(JSONNode.self).value) }
-                value = .array(elements)
-                return
-            }
-            let single = try decoder.singleValueContainer()
-            if single.decodeNil() {
-                value = .null
-            } else if let bool = try? single.decode(Bool.self) {
-                value = .bool(bool)
-            } else if let integer = try? single.decode(Int64.self) {
-                value = .integer(integer)
-            } else if let number = try? single.decode(Double.self) {
-                value = .number(number)
+    /// `value` as a `SpecValue`: a number written without a fraction or an exponent that fits
+    /// 64 bits is an integer, any other a double.
+    public init(json value: JSONValue) {
+        switch value {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .string(let text): self = .string(text)
+        case .number(let number, let text):
+            if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let integer = Int64(text) {
+                self = .integer(integer)
             } else {
-                value = .string(try single.decode(String.self))
+                self = .number(number)
             }
+        case .array(let elements): self = .array(elements.map(SpecValue.init(json:)))
+        case .object(let members):
+            var last: [String: Int] = [:]
+            for (index, member) in members.enumerated() { last[member.key] = index }
+            self = .object(
+                members.enumerated().compactMap { index, member in
+                    last[member.key] == index ? (member.key, SpecValue(json: member.value)) : nil
+                })
         }
     }
 
