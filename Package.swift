@@ -255,21 +255,3 @@ let package = Package(
         ),
     ]
 )
-
-// The instrumented tree (APNS_MOCK_LIBFUZZER set, see above): apns-mock's own targets carry libFuzzer's coverage
-// (edges, indirect calls, comparisons, inline 8-bit counters, the PC table: what swiftc's -sanitize=fuzzer adds),
-// so the fuzz targets are guided through apns-mock's parsers and rules. The dependencies are built with
-// AddressSanitizer only (the Makefile's ASAN_BUILD_FLAGS), to keep that build short: the YAML targets are then
-// steered by apns-mock's readers, not by libyaml's branches (docs/FUZZING.md).
-if libFuzzerArchive != nil {
-    let coverage = "edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table"
-    for target in package.targets where target.type == .regular || target.type == .executable {
-        switch target.name {
-        case "apns-mock-bench": continue
-        case "CAPNSMockShims", "InMemoryHTTP2Client":
-            target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-fsanitize=fuzzer-no-link"])]
-        default:
-            target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize-coverage=" + coverage])]
-        }
-    }
-}
