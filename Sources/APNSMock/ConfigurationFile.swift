@@ -24,7 +24,7 @@ public struct ConfigurationFile: Sendable {
     /// `now` (epoch ms) dates devices whose `state` is given without a time.
     /// - Throws: `ConfigurationFileError`: one line naming the file, the key path and the problem.
     public init(contentsOf path: String, now: Int64 = APNSListenerContext.systemNow()) throws(ConfigurationFileError) {
-        let document = try ConfigurationDocument.load(contentsOf: path, settingKeys: Self.settingKeys, now: now)
+        let document = try ConfigurationDocument.load(contentsOf: path, settingKeys: ServeSetting.keys, now: now)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try self.init(path: path, document: document, baseDirectory: directory)
     }
@@ -33,7 +33,7 @@ public struct ConfigurationFile: Sendable {
     /// - Throws: `ConfigurationFileError` naming `file`, the key path and the problem.
     public init(yaml text: String, file: String, baseDirectory: String, now: Int64) throws(ConfigurationFileError) {
         let document = try ConfigurationDocument.parse(
-            yaml: text, file: file, baseDirectory: baseDirectory, settingKeys: Self.settingKeys, now: now)
+            yaml: text, file: file, baseDirectory: baseDirectory, settingKeys: ServeSetting.keys, now: now)
         try self.init(path: file, document: document, baseDirectory: baseDirectory)
     }
 
@@ -46,9 +46,6 @@ public struct ConfigurationFile: Sendable {
             throw ConfigurationFileError(file: path, problem: error)
         }
     }
-
-    /// The keys of the settings a file may hold (`setup` aside).
-    static let settingKeys = ServeSetting.all.compactMap(\.key)
 
     /// Sets every setting the file holds; leaves the others as they are. `setup` keys, devices,
     /// fault rules and channels are added to those already in `configuration`.

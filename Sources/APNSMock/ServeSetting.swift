@@ -377,8 +377,11 @@ public struct ServeSetting: Sendable, Equatable, CustomStringConvertible {
         channelLimit, storedMessagesOutliveChannels, clock,
     ]
 
-    /// The configuration file's keys: every setting's that has one, then `setup`.
-    public static let fileKeys: [String] = all.compactMap(\.key) + ["setup"]
+    /// The keys of the settings a configuration file may hold: every setting's that has one.
+    public static let keys: [String] = all.compactMap(\.key)
+
+    /// The configuration file's keys: the settings', then `setup`.
+    public static let fileKeys: [String] = keys + ["setup"]
 
     /// docs/COMMAND-LINE.md's settings table.
     public static var markdownTable: String {

@@ -57,7 +57,7 @@ public indirect enum SpecValue: Sendable {
         case .bool(let flag): self = .bool(flag)
         case .string(let text): self = .string(text)
         case .number(let number, let text):
-            if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let integer = Int64(text) {
+            if let integer = Int64(text) {
                 self = .integer(integer)
             } else {
                 self = .number(number)
