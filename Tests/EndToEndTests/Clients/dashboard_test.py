@@ -37,6 +37,11 @@ except ImportError as error:  # pragma: no cover - reported to the Swift test
     print(f"missing: {error}", file=sys.stderr)
     sys.exit(3)
 
+# An expectation holds as soon as the page shows it; its bound only decides when to give up. Under
+# make test-asan every suite runs at once on two cores, and playwright's default 5 s once ran out
+# before the "Slow" card's class came (2026-11-29).
+expect.set_options(timeout=30_000)
+
 
 class Provider:
     """A provider's HTTP/2 connection to the mock (one connection, reused for every push)."""
