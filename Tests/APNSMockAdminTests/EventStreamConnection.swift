@@ -7,7 +7,8 @@ import Foundation
 /// A `GET /v1/events` request on a plain socket to 127.0.0.1, read as it comes: the test
 /// clients of HummingbirdTesting wait for a whole body, which an event stream never ends.
 /// Every read has a timeout, so a test that waits for text that never comes fails instead of
-/// hanging. Reads block a dispatch thread, not one of the few threads of Swift's cooperative
+/// hanging. It is 60 s: text that comes arrives at once, and under `make test-asan`, with every
+/// suite running beside it on two cores, a server's first bytes once took more than 10 s. Reads block a dispatch thread, not one of the few threads of Swift's cooperative
 /// pool, which the server's handlers need.
 final class EventStreamConnection: @unchecked Sendable {
     // Unchecked: one test owns the connection and awaits each read before the next, so the
@@ -17,7 +18,7 @@ final class EventStreamConnection: @unchecked Sendable {
     private(set) var received = ""
 
     /// Connects to `port` and sends `GET path`.
-    init(port: Int, path: String, readTimeoutSeconds: Int = 10) throws {
+    init(port: Int, path: String, readTimeoutSeconds: Int = 60) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Problem("socket() failed") }
         var timeout = timeval(tv_sec: readTimeoutSeconds, tv_usec: 0)
