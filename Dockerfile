@@ -31,7 +31,7 @@ FROM swift:${SWIFT_VERSION}-bookworm AS build
 # release-static target as a host build (one place for the release flags).
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libnghttp2-dev libssl-dev pkg-config make \
+    && apt-get install -y --no-install-recommends libnghttp2-dev libssl-dev libyaml-dev pkg-config make \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src

@@ -7,6 +7,13 @@ import PackageDescription
 /// package that depends on apns-mock, the manifest has no unsafe flags.
 let libFuzzerArchive = Context.environment["APNS_MOCK_LIBFUZZER"].flatMap { $0.isEmpty ? nil : $0 }
 
+/// The commit `apns-mock --version` names: the checkout's, abbreviated, with `-dirty` when it had
+/// uncommitted changes; `unknown` outside git (a source archive).
+let buildCommit: String = {
+    guard let git = Context.gitInformation else { return "unknown" }
+    return String(git.currentCommit.prefix(12)) + (git.hasUncommittedChanges ? "-dirty" : "")
+}()
+
 let package = Package(
     name: "apns-mock",
     platforms: [.macOS(.v15)],
@@ -23,8 +30,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Without its default traits: FullFoundation would link swift-corelibs-foundation, and with it ICU's data
+        // (34 MB), into the binary; ConfigurationSupport would build swift-configuration, which apns-mock does not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // Only for tests, as a second reader of the admin API's document; the server reads YAML with libyaml (CYAML).
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
@@ -38,6 +48,11 @@ let package = Package(
             providers: [.apt(["libnghttp2-dev"]), .brew(["nghttp2"])]
         ),
         .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
@@ -45,6 +60,10 @@ let package = Package(
         .target(
             name: "CAPNSMockShims",
             dependencies: ["COpenSSL"]
+        ),
+        .target(
+            name: "CAPNSMockBuildInfo",
+            cSettings: [.define("APNS_MOCK_COMMIT", to: "\"\(buildCommit)\"")]
         ),
         .target(
             name: "InMemoryHTTP2Client",
@@ -89,7 +108,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
+                "CYAML",
             ]
         ),
         .target(
@@ -183,6 +202,7 @@ let package = Package(
             name: "apns-mock",
             dependencies: [
                 "APNSMock",
+                "CAPNSMockBuildInfo",
                 "APNSMockAdmin",
                 "APNSMockCore",
                 "APNSMockRegistry",

@@ -1,5 +1,10 @@
 import APNSMockCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An apns-mock YAML configuration file (`apns-mock serve --config FILE`) as written: a mapping
 /// of settings under camelCase keys (the `serve` flags' names; `apns-mock.example.yaml` shows

@@ -1,6 +1,11 @@
 import APNSMockCore
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A configuration file that cannot be used: one line naming the file, the key path and the
 /// problem (`apns-mock.yaml: setup.keys[0].environment must be sandbox, production or both; got 'prod'`).

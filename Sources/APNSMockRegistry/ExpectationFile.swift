@@ -1,5 +1,10 @@
 import APNSMockCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An expectation file (`expectations/*.yaml`): `setup:` (keys and devices, the schema of
 /// `--config`'s `setup:`) applied by `serve --expectations` and again by `POST /v1/reset`, and
@@ -19,12 +24,11 @@ public struct ExpectationFile: Sendable {
     public static func load(_ paths: [String], now: Int64) throws(ExpectationFileError) -> [ExpectationFile] {
         var files: [String] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            guard let isDirectory = FileProblem.isDirectory(path) else {
                 throw ExpectationFileError(
                     file: path, line: nil, message: FileProblem.check(path)?.description ?? "no such file or directory")
             }
-            if isDirectory.boolValue {
+            if isDirectory {
                 if let problem = FileProblem.check(path, expecting: .directory) {
                     throw ExpectationFileError(file: path, line: nil, message: problem.description)
                 }

@@ -1,5 +1,10 @@
 import APNSMockCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An expectation file that cannot be used: the file, the line when known, and what is wrong.
 public struct ExpectationFileError: Error, Sendable, CustomStringConvertible {

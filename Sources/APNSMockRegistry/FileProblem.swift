@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -62,6 +66,13 @@ public struct FileProblem: Error, Sendable, Hashable, CustomStringConvertible {
         // A directory is read by listing it: it needs search permission too.
         guard access(path, R_OK | (isDirectory ? X_OK : 0)) == 0 else { return fromErrno(errno) }
         return nil
+    }
+
+    /// Whether `path` names a directory; `nil` when nothing can be found there.
+    public static func isDirectory(_ path: String) -> Bool? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The UTF-8 text of the file at `path`.

@@ -1,4 +1,5 @@
 import Synchronization
+
 import struct NIOConcurrencyHelpers.NIOLockedValueBox
 
 /// The clock the server judges time by (`GET`, `POST` and `DELETE /v1/clock`): the wall clock,

@@ -1,6 +1,11 @@
 import APNSMockCore
 import Crypto
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A provider (token-signing) key as written in `PUT /v1/keys/{keyId}` bodies and in
 /// `setup.keys` of the configuration file, read into a `ProviderKey`.

@@ -1,6 +1,4 @@
 import APNSMockCore
-import Foundation
-import Yams
 
 /// A JSON or YAML value as written, before it is read into a typed shape: admin request bodies,
 /// the configuration file and (later) expectation files share one reader, so every one of them
@@ -108,10 +106,10 @@ public indirect enum SpecValue: Sendable {
 
     // MARK: YAML
 
-    /// Parses the first YAML document in `yaml`; an empty document is an empty object.
+    /// Parses the YAML document in `yaml` (`YAMLReader`); an empty document is an empty object.
     /// - Throws: `SpecError` with an empty path and a one-line problem (with line and column)
-    ///   when the text is not YAML, has a key twice, or has a key that is not a scalar. Anchors
-    ///   and aliases are resolved.
+    ///   when the text is not YAML, holds a second document, has a key twice, or has a key that
+    ///   is not a scalar. Anchors and aliases are resolved.
     public static func parse(yaml: String) throws(SpecError) -> SpecValue {
         var lines: [String: Int] = [:]
         return try parse(yaml: yaml, lines: &lines)
@@ -120,71 +118,9 @@ public indirect enum SpecValue: Sendable {
     /// The same, also saying on which line each key path starts (`expect[0].count` → 12), for
     /// messages about a value that parsed but cannot be used.
     public static func parse(yaml: String, lines: inout [String: Int]) throws(SpecError) -> SpecValue {
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: yaml)
-        } catch let error as YamlError {
-            throw SpecError(path: "", problem: Self.describe(error))
-        } catch {
-            throw SpecError(path: "", problem: "is not YAML: \(error)", code: .unreadable)
-        }
-        guard let root else { return .object([]) }
-        return try convert(root, path: "", lines: &lines)
-    }
-
-    private static func convert(_ node: Node, path: String, lines: inout [String: Int]) throws(SpecError)
-        -> SpecValue
-    {
-        if let mark = node.mark, lines[path] == nil { lines[path] = mark.line }
-        switch node {
-        case .scalar(let scalar):
-            if scalar.style == .plain || scalar.style == .any {
-                if NSNull.construct(from: scalar) != nil { return .null }
-                return .plain(scalar.string)
-            }
-            return .string(scalar.string)
-        case .sequence(let sequence):
-            var elements: [SpecValue] = []
-            for (index, element) in sequence.enumerated() {
-                elements.append(try convert(element, path: SpecError.join(path, index: index), lines: &lines))
-            }
-            return .array(elements)
-        case .mapping(let mapping):
-            var fields: [(key: String, value: SpecValue)] = []
-            var seen: Set<String> = []
-            for (keyNode, valueNode) in mapping {
-                guard case .scalar(let keyScalar) = keyNode else {
-                    throw SpecError(path: path, problem: "has a key that is not a plain name")
-                }
-                let key = keyScalar.string
-                let childPath = SpecError.join(path, key: key)
-                guard seen.insert(key).inserted else {
-                    throw SpecError(path: childPath, problem: "is given twice", code: .duplicateField)
-                }
-                if let mark = keyNode.mark { lines[childPath] = mark.line }
-                fields.append((key, try convert(valueNode, path: childPath, lines: &lines)))
-            }
-            return .object(fields)
-        case .alias:
-            // Yams resolves aliases while composing; one left over has no anchor to stand for.
-            throw SpecError(path: path, problem: "is a YAML alias whose anchor is not defined")
-        }
-    }
-
-    /// One line from a Yams error: `line 3, column 5: mapping values are not allowed here`.
-    private static func describe(_ error: YamlError) -> String {
-        switch error {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
-            let during = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
-            return "is not valid YAML: line \(mark.line), column \(mark.column): \(problem)\(during)"
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return
-                "is not valid YAML: line \(context.mark.line), column \(context.mark.column): "
-                + "\(duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")) is given twice"
-        default:
-            let text = error.description.split(separator: "\n").first.map(String.init) ?? "\(error)"
-            return "is not valid YAML: \(text)"
-        }
+        var reader = YAMLReader()
+        let root = try reader.read(yaml)
+        lines.merge(reader.lines) { _, read in read }
+        return root ?? .object([])
     }
 }
