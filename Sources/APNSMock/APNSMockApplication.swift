@@ -4,13 +4,18 @@ import APNSMockMetrics
 import APNSMockRegistry
 import APNSMockStore
 import APNSMockTransport
-import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import UnixSignals
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// apns-mock in one process: the APNs listener and the admin API on one event-loop group and
 /// one service lifecycle (SIGINT/SIGTERM drain both).

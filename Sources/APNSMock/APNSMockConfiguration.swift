@@ -3,8 +3,13 @@ import APNSMockCore
 import APNSMockRegistry
 import APNSMockStore
 import APNSMockTransport
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Every setting of `apns-mock serve`, with the built-in defaults.
 public struct APNSMockConfiguration: Sendable {

@@ -3,7 +3,12 @@ import APNSMockCore
 import APNSMockRegistry
 import APNSMockStore
 import APNSMockTransport
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A YAML configuration file (`apns-mock serve --config FILE`) and its mapping onto
 /// `APNSMockConfiguration`.

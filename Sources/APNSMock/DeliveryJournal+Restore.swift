@@ -1,6 +1,11 @@
 import APNSMockCore
 import APNSMockStore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension DeliveryJournal {
     /// A journal that cannot be restored: the file, the line, and what is wrong, in words.
@@ -26,7 +31,7 @@ extension DeliveryJournal {
         } catch {
             throw RestoreError(
                 description:
-                    "cannot read the journal '\(path)': \((error as NSError).localizedFailureReason ?? "\(error)")"
+                    "cannot read the journal '\(path)': \(FileProblem.check(path)?.description ?? "\(error)")"
             )
         }
         let bytes = [UInt8](data)

@@ -1,7 +1,13 @@
 import APNSMockCore
 import APNSMockStore
-import Foundation
+import Dispatch
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -36,8 +42,8 @@ public final class DeliveryJournal: DeliveryRecordSink, @unchecked Sendable {
     public let maximumWait: Duration
 
     private let descriptor: Int32
-    private let queueCondition = NSCondition()
-    private let writtenCondition = NSCondition()
+    private let queueCondition = ThreadCondition()
+    private let writtenCondition = ThreadCondition()
     private var queue: [DeliveryRecord] = []
     /// Callers waiting for a count of records to be settled (`whenSettled`).
     private var waiters: [(target: UInt64, release: @Sendable () -> Void)] = []
@@ -68,9 +74,7 @@ public final class DeliveryJournal: DeliveryRecordSink, @unchecked Sendable {
         self.path = path
         self.queueLimit = max(1, queueLimit)
         self.maximumWait = maximumWait
-        let thread = Thread { [self] in writeLoop() }
-        thread.name = "apns-mock journal"
-        thread.start()
+        BackgroundThread.start(name: "apns-mock journal") { [self] in writeLoop() }
     }
 
     deinit { close(descriptor) }
@@ -123,8 +127,7 @@ public final class DeliveryJournal: DeliveryRecordSink, @unchecked Sendable {
     public func awaitWritten() {
         let target = handedOver.load(ordering: .acquiring)
         guard !isSettled(upTo: target) else { return }
-        let deadline = Date().addingTimeInterval(
-            Double(maximumWait.components.seconds) + Double(maximumWait.components.attoseconds) / 1e18)
+        let deadline = ContinuousClock.now + maximumWait
         writtenCondition.lock()
         while !isSettled(upTo: target) {
             if !writtenCondition.wait(until: deadline) { break }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -30,7 +34,8 @@ public enum DevelopmentCredentials {
         } else if let home = environment["HOME"], home.hasPrefix("/"), home != "/" {
             state = home + "/.local/state/apns-mock"
         } else {
-            state = NSTemporaryDirectory() + "apns-mock-\(getuid())"
+            state =
+                (environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp") + "/apns-mock-\(getuid())"
         }
         return state + "/credentials"
     }
@@ -45,7 +50,7 @@ public enum DevelopmentCredentials {
         let paths = Paths(directory: directory)
         let manager = FileManager.default
         if manager.fileExists(atPath: paths.serverPrivateKey) { return (paths, false) }
-        let parent = (directory as NSString).deletingLastPathComponent
+        let parent = URL(fileURLWithPath: directory).deletingLastPathComponent().path
         try manager.createDirectory(
             atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let scratch = parent + "/.credentials-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -54,7 +59,7 @@ public enum DevelopmentCredentials {
             // Another process won the race (or a half-written directory is in the way).
             try? manager.removeItem(atPath: scratch)
             guard manager.fileExists(atPath: paths.serverPrivateKey) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: directory])
+                throw CocoaError(.fileWriteUnknown, userInfo: ["NSFilePath": directory])
             }
             return (paths, false)
         }

@@ -1,6 +1,11 @@
 import APNSMockCore
 import APNSMockRegistry
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads an app's localizations from a directory (`--localizations DIR`): every
 /// `*.lproj/Localizable.strings` (the locale is the `.lproj` name) and every `.xcstrings`

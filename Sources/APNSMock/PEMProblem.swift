@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Why a PEM text is not the key or certificate a command wanted, in words (never a library's
 /// error case name such as `invalidPEMDocument`).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -31,15 +35,12 @@ public enum PrivateKeyFile {
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw failure("cannot create '\(temporary)'") }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        do {
-            try handle.write(contentsOf: Data(text.utf8))
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            try? handle.close()
+        var problem = DescriptorOutput.write(Array(text.utf8), to: descriptor)
+        if problem == nil, fsync(descriptor) != 0 { problem = String(cString: strerror(errno)) }
+        if close(descriptor) != 0, problem == nil { problem = String(cString: strerror(errno)) }
+        if let problem {
             unlink(temporary)
-            throw WriteError(description: "cannot write '\(temporary)': \(error)")
+            throw WriteError(description: "cannot write '\(temporary)': \(problem)")
         }
         guard rename(temporary, path) == 0 else {
             let error = failure("cannot rename '\(temporary)' to '\(path)'")

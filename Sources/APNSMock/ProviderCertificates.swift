@@ -3,10 +3,15 @@ import APNSMockRegistry
 import APNSMockStore
 import APNSMockTransport
 import Crypto
-import Foundation
 import SwiftASN1
 import X509
 import _CryptoExtras
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Issues APNs provider (client) certificates shaped like Apple's, signed by the development CA.
 ///

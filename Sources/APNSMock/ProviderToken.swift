@@ -1,5 +1,10 @@
 import Crypto
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Provider authentication tokens (ES256 JWTs) and the `.p8` keys that sign them.
 public enum ProviderToken {

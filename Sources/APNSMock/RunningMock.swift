@@ -4,8 +4,13 @@ import APNSMockRegistry
 import APNSMockStore
 import APNSMockTransport
 import Crypto
-import Foundation
 import ServiceLifecycle
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An apns-mock running inside the current process, for tests: point a provider at ``apnsURL``,
 /// trusting ``caCertificatePEM``, then assert on ``deliveries`` without HTTP.

@@ -1,8 +1,13 @@
 import APNSMockCore
 import APNSMockRegistry
 import APNSMockTransport
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One setting of `apns-mock serve`, declared once: its flag, its key in a configuration file,
 /// its environment variable, its help and default, how its value is read and checked, and how

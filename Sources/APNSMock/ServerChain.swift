@@ -1,9 +1,14 @@
 import APNSMockCore
 import Crypto
-import Foundation
 import SwiftASN1
 import X509
 import _CryptoExtras
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A server certificate chain shaped like the one APNs serves, generated locally, for checking
 /// what a provider's trust store does with it (`serve --chain`, `certs generate --chain`).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The decoded header and claims of a provider token, for the record. The signature is never
 /// kept or shown. No verification happens here.

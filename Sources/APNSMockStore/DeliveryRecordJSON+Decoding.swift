@@ -1,5 +1,10 @@
 import APNSMockCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension DeliveryRecordJSON {
     /// Why a JSON object is not a record: the key, and what is wrong with it, in words.

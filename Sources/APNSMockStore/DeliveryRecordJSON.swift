@@ -1,5 +1,10 @@
 import APNSMockCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Renders a `DeliveryRecord` as the admin API's JSON object (camelCase fields, epoch-ms
 /// times), one part per `DeliveryRecord.Field`, in that order.

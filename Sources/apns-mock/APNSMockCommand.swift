@@ -8,7 +8,7 @@ struct APNSMockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apns-mock",
         abstract: "A mock Apple Push Notification service for integration tests.",
-        version: APNSMockVersion.current,
+        version: VersionText.line,
         subcommands: [
             ServeCommand.self,
             // The admin API from a shell.

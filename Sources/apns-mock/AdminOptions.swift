@@ -1,7 +1,13 @@
+import APNSMock
 import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The options every admin command takes (`--admin`, `--admin-token`, `--json`) and the one way
 /// they call the admin API (`AdminAPIClient`, each call naming its operation of the document): a
@@ -127,7 +133,7 @@ struct AdminOptions: ParsableArguments {
 
     /// Prints the answer's JSON as it came (for `--json`).
     static func printJSON(_ response: AdminAPIResponse) {
-        FileHandle.standardOutput.write(Data(response.body + [UInt8(ascii: "\n")]))
+        DescriptorOutput.standardOutput(response.body + [UInt8(ascii: "\n")])
     }
 
     /// `FIELD=VALUE` arguments as query parameters (`extra` first), the syntax of

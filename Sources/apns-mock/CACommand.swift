@@ -1,7 +1,12 @@
 import APNSMock
 import APNSMockAdmin
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock ca`: the CA certificate a client trusts to reach apns-mock's APNs ports.
 struct CACommand: ParsableCommand {
@@ -33,7 +38,7 @@ struct CACommand: ParsableCommand {
             let options = try AdminOptions.parse(
                 ["--admin", admin] + (adminToken.map { ["--admin-token", $0] } ?? []))
             let response = options.call("ca", .caCertificate)
-            FileHandle.standardOutput.write(Data(response.body))
+            DescriptorOutput.standardOutput(response.body)
             return
         }
         let file: String
@@ -50,6 +55,6 @@ struct CACommand: ParsableCommand {
         }
         if path { return print(file) }
         guard let pem = FileManager.default.contents(atPath: file) else { throw CLIError("cannot read '\(file)'") }
-        FileHandle.standardOutput.write(pem)
+        DescriptorOutput.standardOutput([UInt8](pem))
     }
 }

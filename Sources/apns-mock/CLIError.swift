@@ -3,8 +3,13 @@ import APNSMockCore
 import APNSMockRegistry
 import APNSMockTransport
 import ArgumentParser
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A failure reported as one line on stderr with exit code 1, never a stack trace.
 struct CLIError: Error, CustomStringConvertible {

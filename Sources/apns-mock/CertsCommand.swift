@@ -5,7 +5,12 @@ import APNSMockRegistry
 import APNSMockStore
 import APNSMockTransport
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock certs`: test certificates.
 struct CertsCommand: ParsableCommand {

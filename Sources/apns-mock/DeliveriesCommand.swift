@@ -1,7 +1,12 @@
 import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock deliveries [FIELD=VALUE…]`: the records that match, from `GET /v1/deliveries`.
 struct DeliveriesCommand: ParsableCommand {

@@ -1,7 +1,12 @@
 import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock explain APNSID`: what a running apns-mock did with one request and why, read
 /// from its admin API: the request, Apple's answer, and the mock's `detail` (the claim, the

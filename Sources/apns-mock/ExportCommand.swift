@@ -1,7 +1,13 @@
+import APNSMock
 import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock export APNSID`: writes a delivered push as an `.apns` file for the iOS
 /// Simulator (`xcrun simctl push booted FILE`), read from a running apns-mock's admin API.
@@ -33,7 +39,7 @@ struct ExportCommand: ParsableCommand {
             command: "export", apnsID: apnsID, operation: .getDeliverySimulatorFile, admin: admin, token: adminToken)
         let path = output ?? "\(apnsID).apns"
         if path == "-" {
-            FileHandle.standardOutput.write(Data(body + [0x0A]))
+            DescriptorOutput.standardOutput(body + [0x0A])
             return
         }
         guard FileManager.default.createFile(atPath: path, contents: Data(body + [0x0A])) else {

@@ -1,7 +1,13 @@
-import Foundation
+import APNSMock
+
+#if canImport(Glibc)
+    import func Glibc.exit
+#elseif canImport(Darwin)
+    import func Darwin.exit
+#endif
 
 /// Writes `message` to standard error and exits with `code`: a command's failure, one line.
 func fail(_ code: Int32, _ message: String) -> Never {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-    Foundation.exit(code)
+    DescriptorOutput.standardError(message + "\n")
+    exit(code)
 }

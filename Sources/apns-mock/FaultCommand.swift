@@ -1,7 +1,12 @@
 import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock fault add|list|delete`: fault rules through `/v1/faults`.
 struct FaultCommand: ParsableCommand {

@@ -1,6 +1,11 @@
 import APNSMockAdmin
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock healthcheck`: exit 0 when the admin API answers `GET /health` with 200, 1 when it
 /// answers otherwise or cannot be reached. The container image's `HEALTHCHECK` runs it (no curl

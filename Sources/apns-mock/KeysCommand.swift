@@ -1,6 +1,11 @@
 import APNSMock
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock keys`: token-signing keys.
 struct KeysCommand: ParsableCommand {

@@ -1,7 +1,12 @@
 import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock mode set|clear NAME`: the server-wide modes (`/v1/modes/{name}`).
 struct ModeCommand: ParsableCommand {

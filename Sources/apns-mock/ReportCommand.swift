@@ -2,7 +2,12 @@ import APNSMock
 import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock report`: the provider-behaviour report of a running apns-mock.
 ///

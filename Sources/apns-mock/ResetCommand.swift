@@ -1,7 +1,12 @@
 import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock reset`: `POST /v1/reset`.
 struct ResetCommand: ParsableCommand {

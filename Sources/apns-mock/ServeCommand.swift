@@ -3,8 +3,13 @@ import APNSMockCore
 import APNSMockRegistry
 import APNSMockTransport
 import ArgumentParser
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock serve`: the APNs endpoint and the admin API.
 ///
@@ -44,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
         case .help:
             let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
             throw CleanExit.message(String(ServeCommandLine.help(columns: columns).dropLast()))
-        case .version: throw CleanExit.message(APNSMockVersion.current)
+        case .version: throw CleanExit.message(VersionText.line)
         }
     }
 
@@ -77,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await application.run { endpoints in
                 // One unbuffered write: scripts wait for this line.
-                FileHandle.standardOutput.write(Data((endpoints.description + "\n").utf8))
+                DescriptorOutput.standardOutput(endpoints.description + "\n")
             }
         } catch {
             throw cliError(error, settings: settings)

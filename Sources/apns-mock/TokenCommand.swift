@@ -2,7 +2,12 @@ import APNSMock
 import APNSMockCore
 import APNSMockRegistry
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock token`: prints a provider token, fresh or issued at another time (`--iat`,
 /// `--age`) to rehearse `ExpiredProviderToken` and tokens from the future.
@@ -43,7 +48,7 @@ struct TokenCommand: ParsableCommand {
     /// `text` as a time: UNIX seconds, or ISO 8601 with a zone.
     static func time(_ text: String) -> Date? {
         if let seconds = Int64(text) { return Date(timeIntervalSince1970: Double(seconds)) }
-        return ISO8601DateFormatter().date(from: text)
+        return try? Date.ISO8601FormatStyle().parse(text)
     }
 
     func run() throws {

@@ -3,7 +3,12 @@ import APNSMockAdmin
 import APNSMockCore
 import APNSMockRegistry
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock verify`: checks expectation files against a running apns-mock.
 ///

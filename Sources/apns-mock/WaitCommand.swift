@@ -1,7 +1,12 @@
 import APNSMockAdmin
 import APNSMockCore
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apns-mock wait [FIELD=VALUE…] --count N --timeout 10s`: blocks until N records match
 /// (`GET /v1/deliveries/wait`). Exit 0 when they do, 1 when the timeout runs out first (the near

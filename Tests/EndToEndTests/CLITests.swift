@@ -240,12 +240,19 @@ import Testing
         }
     }
 
-    /// The version a consumer package's `from:` names is the one the binary reports.
-    @Test func versionIsTheReleaseTag() async throws {
+    /// The version a consumer package's `from:` names is the one the binary reports, followed by
+    /// the commit it was built from (this checkout's: the test runs inside it).
+    @Test func versionIsTheReleaseTagAndTheCommit() async throws {
         let output = try await E2E.run(Self.executable, ["--version"])
         #expect(output.status == 0)
-        #expect(output.stdout == APNSMockVersion.current + "\n")
         #expect(APNSMockVersion.current.wholeMatch(of: #/\d+\.\d+\.\d+/#) != nil)
+        let match = try #require(
+            output.stdout.wholeMatch(of: #/(\S+) \(commit ([0-9a-f]{12})(-dirty)?\)\n/#), "\(output.stdout)")
+        #expect(match.1 == APNSMockVersion.current)
+        let head = try await E2E.run("/usr/bin/git", ["rev-parse", "HEAD"])
+        #expect(head.stdout.hasPrefix(String(match.2)), "\(head.stdout)")
+        let serve = try await E2E.run(Self.executable, ["serve", "--version"])
+        #expect(serve.stdout == output.stdout)
     }
 
     @Test func tokenCommandPrintsAVerifiableJWT() async throws {

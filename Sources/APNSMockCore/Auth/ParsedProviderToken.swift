@@ -1,5 +1,10 @@
 import Crypto
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A provider token (JWT) taken apart, not yet trusted.
 public struct ParsedProviderToken: Sendable {

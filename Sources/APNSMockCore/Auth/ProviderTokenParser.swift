@@ -1,5 +1,10 @@
 import Crypto
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Parses provider tokens as real clients send them: `iat` as an integer, a float or a numeric
 /// string; a header with or without `typ`; JSON with whitespace; extra claims; the signature as

@@ -1,6 +1,11 @@
-import Foundation
 import SwiftASN1
 import X509
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The fields of an X.509 certificate's DER (RFC 5280 §4.1) that reading a provider certificate
 /// needs: subject, validity and extensions. The subjectPublicKeyInfo is stepped over, never

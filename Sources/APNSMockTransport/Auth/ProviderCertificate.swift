@@ -1,9 +1,14 @@
 import APNSMockCore
 import APNSMockRegistry
 import APNSMockStore
-import Foundation
 import SwiftASN1
 import X509
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What an APNs provider (client) certificate says about the app it was issued for.
 ///
