@@ -13,10 +13,10 @@ REQUIREMENTS := Tests/EndToEndTests/Clients/requirements.txt
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian/Ubuntu packages: to build, and (TEST_PACKAGES) to run the end-to-end clients.
-BUILD_PACKAGES := libnghttp2-dev libssl-dev pkg-config
+BUILD_PACKAGES := libnghttp2-dev libssl-dev libyaml-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
-.PHONY: test-long generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
+.PHONY: static-libs test-long generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
 # Builds only the server (not the benchmark and fuzz tools), then serves.
 run: deps
@@ -44,8 +44,16 @@ release: deps
 # Compiled without debug info (-gnone, -g0): the binary is stripped anyway, and writing DWARF that `install -s` then
 # drops cost CI compile and link time. bench-guard builds its tool in the same tree with the same flags.
 IMAGE_SCRATCH ?= .build-image
-STATIC_BUILD_FLAGS := --static-swift-stdlib -Xswiftc -gnone -Xcc -g0
-release-static: deps
+# OpenSSL, libnghttp2 and libyaml are linked statically too, from the archives Debian's -dev packages ship: the linker
+# searches STATIC_LIBS (links to those archives only) before the system's directories, so -lssl finds libssl.a, and
+# the binary needs only glibc (make check-dist says which version).
+MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+STATIC_LIBS := $(CURDIR)/$(IMAGE_SCRATCH)/static-libs
+STATIC_BUILD_FLAGS := --static-swift-stdlib -Xswiftc -gnone -Xcc -g0 -Xlinker -L$(STATIC_LIBS)
+static-libs: deps
+	@mkdir -p $(STATIC_LIBS) && for l in ssl crypto nghttp2 yaml; do ln -sf /usr/lib/$(MULTIARCH)/lib$$l.a $(STATIC_LIBS)/; done
+
+release-static: static-libs
 	$(SWIFT) build $(RELEASE_FLAGS) $(STATIC_BUILD_FLAGS) --product apns-mock --scratch-path $(IMAGE_SCRATCH)
 	install -D -s -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(IMAGE_SCRATCH) --show-bin-path)/apns-mock" dist/apns-mock
 
@@ -314,7 +322,7 @@ bench-instructions: deps
 # The guard counts the release-static build of the container image (make release-static, in
 # $(IMAGE_SCRATCH)): CI has compiled those modules for make test-image already, so the guard adds one
 # module and a link. Its baseline (bench/instructions-baseline.txt) is counted the same way.
-bench-guard: deps
+bench-guard: static-libs
 	BENCH_SCRATCH=$(IMAGE_SCRATCH) BENCH_BUILD_FLAGS="$(STATIC_BUILD_FLAGS)" bench/instructions-guard.sh
 
 bench-quick:
