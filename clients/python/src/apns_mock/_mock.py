@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import re
@@ -12,8 +13,11 @@ import tempfile
 import time
 from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
+import httpx
+
 from ._client import Client
-from ._errors import MockStartError
+from ._errors import AdminError, MockStartError
+from ._provider import ProviderCredentials
 
 READY_LINE = re.compile(r"^apns-mock ready apns=(\S+) admin=(\S+)(?: channels=(\S+))?", re.MULTILINE)
 
@@ -41,6 +45,14 @@ class Mock:
     As a context manager it starts on entry and stops on exit (SIGTERM, then waits; SIGKILL after
     ``stop_timeout`` seconds). :meth:`start` raises :class:`MockStartError` with the process's
     stderr when it exits or prints no ready line within ``start_timeout`` seconds.
+
+    ``provider`` holds provider credentials the server knows (:class:`ProviderCredentials`:
+    ``key_path``, ``key_id``, ``team_id``, ``token()``): the ``.p8`` file ``provider_key`` (else
+    ``$APNS_MOCK_PROVIDER_KEY``) with ``provider_key_id`` and ``provider_team_id`` (else
+    ``$APNS_MOCK_PROVIDER_KEY_ID``, ``$APNS_MOCK_PROVIDER_TEAM_ID``), or a key generated for this
+    mock. The server is started with it in an expectation file's ``setup:``
+    (``--expectations``), so it knows the key from the start and again after ``POST /v1/reset``;
+    a generated key's file is written into the mock's directory at start.
     """
 
     def __init__(
@@ -53,8 +65,12 @@ class Mock:
         start_timeout: float = 30.0,
         stop_timeout: float = 10.0,
         directory: Union[str, os.PathLike, None] = None,
+        provider_key: Union[str, os.PathLike, None] = None,
+        provider_key_id: Optional[str] = None,
+        provider_team_id: Optional[str] = None,
     ) -> None:
         self.binary = find_binary(binary)
+        self.provider = ProviderCredentials.from_settings(provider_key, provider_key_id, provider_team_id)
         self.args = list(args)
         self.admin_token = admin_token
         self.env = dict(env or {})
@@ -93,7 +109,9 @@ class Mock:
         state = self.directory / "state"
         state.mkdir(exist_ok=True)
         env = {**os.environ, "XDG_STATE_HOME": str(state), **self.env}
-        command = [self.binary, "serve", "--port", "0", "--admin-port", "0", *self.args]
+        provider_setup = self._write_provider_setup(self.directory / "provider")
+        command = [self.binary, "serve", "--port", "0", "--admin-port", "0", "--expectations", provider_setup,
+                   *self.args]
         if self.admin_token:
             command += ["--admin-token", self.admin_token]
         # stdout and stderr go to files, not pipes: nothing has to keep reading them, and the
@@ -129,6 +147,14 @@ class Mock:
             path.write_text(ca)
             self.ca_path = str(path)
         return self
+
+    def _write_provider_setup(self, directory: pathlib.Path) -> str:
+        """Writes a generated provider key and the setup file registering it; returns its path."""
+        directory.mkdir(exist_ok=True)
+        self.provider.write(directory)
+        path = directory / "provider-key.yaml"
+        path.write_text(json.dumps(self.provider.setup_document(), indent=2) + "\n")  # JSON is YAML
+        return str(path)
 
     def _fail(self, message: str) -> None:
         assert self.directory is not None
@@ -205,10 +231,17 @@ class Remote:
 
     Its APNs and channel addresses come from ``GET /v1/info`` (a wildcard bind address replaced by
     the admin URL's host) and its CA from ``GET /v1/ca.pem``, written to a temporary file at
-    ``ca_path``. The same properties as :class:`Mock`; :meth:`stop` only closes the client.
+    ``ca_path``. The same properties as :class:`Mock`; :meth:`stop` only closes the client (and
+    removes the provider key it registered, when generated).
+
+    ``provider``: credentials chosen as :class:`Mock` chooses them, registered with
+    ``PUT /v1/keys/{keyId}``, and again after each ``client.reset()`` (a full reset drops keys
+    registered at run time; a reset by another client does not re-register it).
     """
 
-    def __init__(self, admin_url: str, token: Optional[str] = None) -> None:
+    def __init__(self, admin_url: str, token: Optional[str] = None, *,
+                 provider_key: Union[str, os.PathLike, None] = None, provider_key_id: Optional[str] = None,
+                 provider_team_id: Optional[str] = None) -> None:
         from urllib.parse import urlsplit
 
         self.admin_url = admin_url.rstrip("/")
@@ -224,6 +257,10 @@ class Remote:
             path = self.directory / "ca.pem"
             path.write_text(self._client.ca_pem())
             self.ca_path = str(path)
+        self.provider = ProviderCredentials.from_settings(provider_key, provider_key_id, provider_team_id)
+        self.provider.write(self.directory)
+        self.provider.register(self._client)
+        self._client.after_reset(self.provider.register)
 
     @property
     def client(self) -> Client:
@@ -233,6 +270,11 @@ class Remote:
 
     def stop(self) -> None:
         if self._client is not None:
+            if self.provider.generated:
+                try:
+                    self._client.delete_key(self.provider.key_id)
+                except (AdminError, httpx.HTTPError):
+                    pass  # gone already, or the server is
             self._client.close()
             self._client = None
         shutil.rmtree(self.directory, ignore_errors=True)
