@@ -11,7 +11,7 @@
 from ._client import Client, matcher_params
 from ._errors import AdminError, MockStartError, WaitTimeout, dashboard_link, record_line
 from ._events import EventBatch
-from ._mock import Mock, Remote, find_binary
+from ._mock import Mock, Remote, find_binary, packaged_binary
 from ._provider import ProviderCredentials
 from ._scope import Scope
 
@@ -28,6 +28,7 @@ __all__ = [
     "dashboard_link",
     "find_binary",
     "matcher_params",
+    "packaged_binary",
     "record_line",
 ]
 __version__ = "0.9.0"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import pathlib
@@ -9,9 +10,10 @@ import re
 import shutil
 import signal
 import subprocess
+import sysconfig
 import tempfile
 import time
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, Mapping, Optional, Sequence, Union
 
 import httpx
 
@@ -22,16 +24,74 @@ from ._provider import ProviderCredentials
 READY_LINE = re.compile(r"^apns-mock ready apns=(\S+) admin=(\S+)(?: channels=(\S+))?", re.MULTILINE)
 
 
+BINARY_NAME = "apns-mock"
+DISTRIBUTION_NAME = "apns-mock"
+
+
 def find_binary(binary: Union[str, os.PathLike, None] = None) -> str:
-    """The apns-mock binary: ``binary`` if given, else ``$APNS_MOCK_BIN``, else ``apns-mock`` on PATH."""
-    name = os.fspath(binary) if binary is not None else os.environ.get("APNS_MOCK_BIN") or "apns-mock"
+    """The apns-mock binary: ``binary`` if given, else ``$APNS_MOCK_BIN``, else the one installed
+    with this package (:func:`packaged_binary`: the wheel carries it, the sdist does not), else
+    ``apns-mock`` on PATH."""
+    if binary is not None:
+        name, where = os.fspath(binary), "given"
+    elif os.environ.get("APNS_MOCK_BIN"):
+        name, where = os.environ["APNS_MOCK_BIN"], "$APNS_MOCK_BIN"
+    else:
+        packaged = packaged_binary()
+        if packaged:
+            return packaged
+        name, where = BINARY_NAME, "PATH; none installed with this package"
     found = shutil.which(name)
     if not found:
-        where = "given" if binary is not None else ("$APNS_MOCK_BIN" if os.environ.get("APNS_MOCK_BIN") else "PATH")
         raise MockStartError(
-            f"apns-mock not found ({name!r}, from {where}): pass binary=, set APNS_MOCK_BIN, or put apns-mock on PATH"
+            f"apns-mock not found ({name!r}, from {where}): pass binary=, set APNS_MOCK_BIN, install the "
+            "apns-mock wheel that carries the binary, or put apns-mock on PATH"
         )
     return found
+
+
+def packaged_binary() -> Optional[str]:
+    """The apns-mock binary installed with this package, or None.
+
+    A wheel of apns-mock carries the binary as ``apns_mock-VERSION.data/scripts/apns-mock``, which
+    pip installs into the scripts directory of the scheme it installs to (``venv/bin``,
+    ``~/.local/bin``, ``PREFIX/bin``, ``TARGET/bin``) and lists in the distribution's ``RECORD``.
+    Looked for there first (the installation that holds this module), then in the running
+    interpreter's scripts directory (``sysconfig.get_path("scripts")``).
+    """
+    for candidate in _packaged_candidates():
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def _packaged_candidates() -> Iterator[str]:
+    try:
+        distribution = importlib.metadata.distribution(DISTRIBUTION_NAME)
+    except importlib.metadata.PackageNotFoundError:
+        distribution = None
+    if distribution is not None and _holds_this_module(distribution):
+        yield from recorded_binaries(distribution)
+    scripts = sysconfig.get_path("scripts")
+    if scripts:
+        yield os.path.join(scripts, BINARY_NAME)
+
+
+def recorded_binaries(distribution: importlib.metadata.Distribution) -> Iterator[str]:
+    """The files named apns-mock that an installed distribution's ``RECORD`` lists, as paths."""
+    for file in distribution.files or ():
+        if file.name == BINARY_NAME:
+            yield os.path.normpath(os.fspath(distribution.locate_file(file)))
+
+
+def _holds_this_module(distribution: importlib.metadata.Distribution) -> bool:
+    """Whether ``distribution`` is the installation this module was imported from (and not another
+    copy of the package further along ``sys.path``, or an editable install's metadata)."""
+    installed = pathlib.Path(os.fspath(distribution.locate_file("apns_mock/__init__.py")))
+    try:
+        return installed.exists() and installed.samefile(pathlib.Path(__file__).with_name("__init__.py"))
+    except OSError:
+        return False
 
 
 class Mock:
