@@ -3,7 +3,8 @@
 Fixtures:
 
 - ``apns_mock`` (session): one server for the whole run — a :class:`~apns_mock.Mock` started from
-  ``$APNS_MOCK_BIN`` (or ``apns-mock`` on PATH), or the server at ``$APNS_MOCK_ADMIN_URL`` when it is
+  the binary :func:`~apns_mock.find_binary` finds (``$APNS_MOCK_BIN``, the one installed with the
+  package, ``apns-mock`` on PATH), or the server at ``$APNS_MOCK_ADMIN_URL`` when it is
   set (a :class:`~apns_mock.Remote`). Under pytest-xdist every worker shares one server: the
   first worker that needs it starts it, the others read its addresses from a file in a directory
   the controller hands them, and the controller stops it when the run ends.
