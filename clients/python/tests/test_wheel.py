@@ -71,8 +71,9 @@ def test_the_record_hashes_every_file_and_the_binary_is_executable(wheel):
 
 def test_pip_installs_the_binary_executable_and_the_package_runs_it_without_APNS_MOCK_BIN(wheel, tmp_path):
     prefix = tmp_path / "prefix"
+    # --ignore-installed: without it pip would first uninstall the apns-mock these tests run from.
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-                    "--no-index", "--prefix", str(prefix), wheel["path"]], check=True)
+                    "--no-index", "--ignore-installed", "--prefix", str(prefix), wheel["path"]], check=True)
     installed = prefix / "bin" / "apns-mock"
     assert installed.stat().st_mode & 0o777 == 0o777 & ~_umask() | 0o111
     purelib = sysconfig.get_path("platlib", vars={"base": str(prefix), "platbase": str(prefix)})
