@@ -81,7 +81,10 @@ export class AdminClient extends AdminClientBase {
   caPem(): Promise<string>;
   openapi(): Promise<string>;
   metrics(): Promise<string>;
+  /** `POST /v1/reset`, then each `afterReset` callback. */
   reset(options?: { closeConnections?: boolean }): Promise<{ reset: true; closedConnections: number }>;
+  /** Calls `callback(client)` after each `reset()` through this client (connectMock registers its provider key again so). */
+  afterReset(callback: (client: AdminClient) => unknown): void;
 
   deliveries(match?: Match & { since?: number; before?: number; limit?: number; order?: "asc" | "desc" }): Promise<Delivery[]>;
   delivery(apnsId: string): Promise<Delivery>;
@@ -141,6 +144,66 @@ export class AdminClient extends AdminClientBase {
   report(query?: { since?: number; until?: number; window?: Duration }): Promise<ApiObject>;
 }
 
+export const DEFAULT_TEAM_ID: "MOCKTEAM00";
+/** How long `token()` returns the same string: 50 minutes (Apple: at most one new token per 20 minutes, none older than an hour). */
+export const TOKEN_REUSE_SECONDS: number;
+
+/**
+ * Provider credentials the mock knows: a P-256 signing key (`keyPath`, a .p8 file), its `keyId`,
+ * the `teamId`, and `token()`, the ES256 provider token they make. A token not signed with the key
+ * is refused with 403 InvalidProviderToken.
+ */
+export class ProviderCredentials {
+  constructor(fields: { privateKey: import("node:crypto").KeyObject; keyId: string; teamId?: string; keyPath?: string; generated?: boolean; clock?: () => number });
+  /** A new P-256 key; `keyId` defaults to 10 random letters and digits, `teamId` to MOCKTEAM00. */
+  static generate(options?: { keyId?: string; teamId?: string }): ProviderCredentials;
+  /** The key of a .p8 file; `keyId` defaults to the one in Apple's file name, AuthKey_<key id>.p8. */
+  static fromFile(keyPath: string, options?: { keyId?: string; teamId?: string }): ProviderCredentials;
+  /** `providerKey` (else $APNS_MOCK_PROVIDER_KEY), `providerKeyId`, `providerTeamId` (else their variables); without a file, a generated key. */
+  static fromSettings(options?: ProviderOptions, env?: Record<string, string | undefined>): ProviderCredentials;
+  privateKey: import("node:crypto").KeyObject;
+  /** Letters and digits; Apple's are 10 characters. */
+  keyId: string;
+  teamId: string;
+  /** The .p8 file (PKCS#8 PEM); "" for a generated key not yet written. */
+  keyPath: string;
+  /** True for a generated key, false for a file's. */
+  generated: boolean;
+  /** Milliseconds since the epoch, as Date.now(): what `iat` is read from. */
+  clock: () => number;
+  /** Writes a generated key to `directory/AuthKey_<key id>.p8` (0600) unless its file is there; returns keyPath. */
+  write(directory: string): string;
+  /** The public half, PEM `PUBLIC KEY`. */
+  readonly publicKeyPem: string;
+  /** The body of `PUT /v1/keys/{keyId}`. */
+  keyBody(): { teamId: string; environment: "both"; publicKey: string };
+  /** An expectation file's `setup:` registering the key. */
+  setupDocument(): { setup: { keys: ApiObject[] } };
+  register(client: AdminClient): Promise<ApiObject>;
+  /** The ES256 JWT `{alg: "ES256", kid}.{iss, iat}` with a raw R||S signature; the same string for 50 minutes. */
+  token(): string;
+  /** A JWT with this key's header and these claims, signed now (not cached). */
+  sign(claims: Record<string, unknown>): string;
+}
+
+export interface ProviderOptions {
+  /** A .p8 file to use instead of a generated key (default $APNS_MOCK_PROVIDER_KEY). */
+  providerKey?: string;
+  /** Its key id (default $APNS_MOCK_PROVIDER_KEY_ID, else the id in AuthKey_<id>.p8, else random for a generated key). */
+  providerKeyId?: string;
+  /** The team id (default $APNS_MOCK_PROVIDER_TEAM_ID, else MOCKTEAM00). */
+  providerTeamId?: string;
+}
+
+/**
+ * The apns-mock binary startMock runs: `binary`, else $APNS_MOCK_BIN, else the one this package
+ * carries for `${platform}-${arch}` (bin/<platform>-<arch>/apns-mock), else apns-mock on PATH.
+ * Throws naming the platform and what the package carries when there is none.
+ */
+export function findBinary(options?: { binary?: string; env?: Record<string, string | undefined>; platform?: string; arch?: string; packageDirectory?: string }): string;
+/** The platforms whose binary the package carries, e.g. `["linux-x64"]` (none in a source checkout). */
+export function packagedPlatforms(packageDirectory?: string): string[];
+
 export interface RunningMock {
   apnsUrl: string;
   adminUrl: string;
@@ -148,17 +211,22 @@ export interface RunningMock {
   /** The CA (from GET /v1/ca.pem) in a file; "" when the server has none to give. */
   caPath: string;
   client: AdminClient;
+  /** Provider credentials the server knows (`keyPath`, `keyId`, `teamId`, `token()`). */
+  provider: ProviderCredentials;
   /** SIGTERM, wait for the exit (SIGKILL after stopTimeoutMs), remove the temporary directory. */
   stop(): Promise<number | string | null | void>;
 }
 
-export function startMock(options?: {
+export function startMock(options?: ProviderOptions & {
   binary?: string;
   args?: string[];
   adminToken?: string;
   env?: Record<string, string>;
   startTimeoutMs?: number;
   stopTimeoutMs?: number;
+  /** Stand in for process.platform and process.arch when choosing the packaged binary (for tests). */
+  platform?: string;
+  arch?: string;
 }): Promise<RunningMock & { process: import("node:child_process").ChildProcess; directory: string }>;
 
-export function connectMock(adminUrl: string, options?: { token?: string }): Promise<RunningMock & { info: ApiObject }>;
+export function connectMock(adminUrl: string, options?: ProviderOptions & { token?: string }): Promise<RunningMock & { info: ApiObject }>;

@@ -1,11 +1,14 @@
 // apns-mock from Node: an admin API client (every operation of the admin API's document, generated in
-// generated.mjs, and shorter names that call them) and startMock(),
-// which runs the apns-mock binary on free ports. Node built-ins only (fetch, child_process, fs).
+// generated.mjs, and shorter names that call them), startMock(), which runs the apns-mock binary on
+// free ports, and ProviderCredentials, a token-signing key the mock knows. Node built-ins only
+// (fetch, child_process, fs, crypto).
 import { spawn } from "node:child_process";
+import crypto from "node:crypto";
 import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { GeneratedAdminClient } from "./generated.mjs";
 
 export { GeneratedAdminClient, OPERATIONS } from "./generated.mjs";
@@ -106,6 +109,9 @@ export class AdminClient extends GeneratedAdminClient {
     this.timeoutMs = timeoutMs;
   }
 
+  /** Callbacks of afterReset(). */
+  #afterReset = [];
+
   async #send(method, urlPath, { query, body, timeoutMs, ok = [], signal, headers = {} } = {}) {
     const qs = query ? queryString(query) : "";
     const url = `${this.adminUrl}${urlPath}${qs ? `?${qs}` : ""}`;
@@ -184,8 +190,19 @@ export class AdminClient extends GeneratedAdminClient {
   // server: health(), info() and metrics() are the generated methods.
   caPem() { return this.caCertificate(); }
   openapi() { return this.openAPIDocument(); }
-  reset({ closeConnections = false } = {}) {
-    return super.reset(closeConnections ? { closeConnections: true } : {});
+  /** `POST /v1/reset`, then each `afterReset` callback. */
+  async reset({ closeConnections = false } = {}) {
+    const answer = await super.reset(closeConnections ? { closeConnections: true } : {});
+    for (const callback of [...this.#afterReset]) await callback(this);
+    return answer;
+  }
+  /**
+   * Calls `callback(client)` after each `reset()` through this client: a full reset drops what was
+   * registered at run time (keys, devices), and connectMock registers its provider key again this
+   * way. A reset by another client or by `apns-mock reset` does not call it.
+   */
+  afterReset(callback) {
+    this.#afterReset.push(callback);
   }
 
   // deliveries
@@ -333,6 +350,190 @@ export class AdminClient extends GeneratedAdminClient {
 // expectation's `within` (at most 300 s).
 const OPERATION_TIMEOUTS_MS = { verify: 330_000 };
 
+// -- provider credentials ------------------------------------------------------------------------
+
+export const DEFAULT_TEAM_ID = "MOCKTEAM00";
+// Apple refuses a connection whose token changes more often than every 20 minutes (429
+// TooManyProviderTokenUpdates) and a token older than an hour (403 ExpiredProviderToken).
+export const TOKEN_REUSE_SECONDS = 50 * 60;
+const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+const base64url = (data) => Buffer.from(data).toString("base64url");
+
+/**
+ * What a provider needs to push to the mock with token authentication, as Apple's are given to a
+ * team: a P-256 signing key (`keyPath`, a .p8 file), its `keyId` and the `teamId`, and `token()`,
+ * the ES256 provider token they make. The mock knows the key (startMock starts it with the key in
+ * its setup; connectMock registers it with `PUT /v1/keys/{keyId}`), so a token not signed with it
+ * is refused with 403 InvalidProviderToken.
+ */
+export class ProviderCredentials {
+  #token = "";
+  #issuedAt = 0;
+
+  /** @param {{privateKey: crypto.KeyObject, keyId: string, teamId?: string, keyPath?: string, generated?: boolean, clock?: () => number}} fields */
+  constructor({ privateKey, keyId, teamId = DEFAULT_TEAM_ID, keyPath = "", generated = false, clock = () => Date.now() }) {
+    if (privateKey?.asymmetricKeyType !== "ec" || privateKey.asymmetricKeyDetails?.namedCurve !== "prime256v1") {
+      throw new TypeError("a provider token signing key is an EC P-256 key (Apple's .p8)");
+    }
+    for (const [name, value] of [["key id", keyId], ["team id", teamId]]) {
+      if (!/^[A-Za-z0-9]+$/.test(value ?? "")) {
+        throw new TypeError(`the ${name} '${value}' is not letters and digits (Apple's are 10, e.g. ABC123DEFG)`);
+      }
+    }
+    this.privateKey = privateKey;
+    this.keyId = keyId;
+    this.teamId = teamId;
+    /** The .p8 file (PKCS#8 PEM) holding the key; "" for a generated key not yet written. */
+    this.keyPath = keyPath;
+    /** True for a key made by generate() (written by write()), false for a file's. */
+    this.generated = generated;
+    this.clock = clock;
+  }
+
+  /** A new P-256 key; `keyId` defaults to 10 random letters and digits, `teamId` to MOCKTEAM00. */
+  static generate({ keyId, teamId } = {}) {
+    const { privateKey } = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" });
+    keyId ??= Array.from(crypto.randomBytes(10), (byte) => ID_ALPHABET[byte % ID_ALPHABET.length]).join("");
+    return new ProviderCredentials({ privateKey, keyId, teamId: teamId ?? DEFAULT_TEAM_ID, generated: true });
+  }
+
+  /** The key of a .p8 file; `keyId` defaults to the one in Apple's file name, AuthKey_<key id>.p8. */
+  static fromFile(keyPath, { keyId, teamId } = {}) {
+    if (keyId == null) {
+      const named = /^AuthKey_([A-Za-z0-9]+)\.p8$/.exec(path.basename(keyPath));
+      if (!named) {
+        throw new TypeError(`${keyPath}: give the key id (providerKeyId, or $APNS_MOCK_PROVIDER_KEY_ID): the file is not named AuthKey_<key id>.p8`);
+      }
+      keyId = named[1];
+    }
+    let privateKey;
+    try {
+      privateKey = crypto.createPrivateKey(fs.readFileSync(keyPath));
+    } catch (error) {
+      throw new TypeError(`${keyPath}: not a readable PEM private key (${error.message})`);
+    }
+    return new ProviderCredentials({ privateKey, keyId, teamId: teamId ?? DEFAULT_TEAM_ID, keyPath });
+  }
+
+  /**
+   * The credentials a test run uses: the .p8 file `providerKey` (else $APNS_MOCK_PROVIDER_KEY) with
+   * `providerKeyId` and `providerTeamId` (else $APNS_MOCK_PROVIDER_KEY_ID, $APNS_MOCK_PROVIDER_TEAM_ID);
+   * without a file, a generated key.
+   */
+  static fromSettings({ providerKey, providerKeyId, providerTeamId } = {}, env = process.env) {
+    const key = providerKey || env.APNS_MOCK_PROVIDER_KEY || undefined;
+    const keyId = providerKeyId || env.APNS_MOCK_PROVIDER_KEY_ID || undefined;
+    const teamId = providerTeamId || env.APNS_MOCK_PROVIDER_TEAM_ID || undefined;
+    return key ? ProviderCredentials.fromFile(key, { keyId, teamId }) : ProviderCredentials.generate({ keyId, teamId });
+  }
+
+  /** Writes a generated key to `directory/AuthKey_<key id>.p8` (mode 0600) unless its file is there; returns keyPath. */
+  write(directory) {
+    if (this.generated && !(this.keyPath && fs.existsSync(this.keyPath))) {
+      fs.mkdirSync(directory, { recursive: true });
+      this.keyPath = path.join(directory, `AuthKey_${this.keyId}.p8`);
+      fs.writeFileSync(this.keyPath, this.privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
+    }
+    return this.keyPath;
+  }
+
+  /** The public half, PEM `PUBLIC KEY`: what the mock verifies tokens with. */
+  get publicKeyPem() {
+    return crypto.createPublicKey(this.privateKey).export({ type: "spki", format: "pem" });
+  }
+
+  /** The body of `PUT /v1/keys/{keyId}`: a team-scoped key for both environments. */
+  keyBody() {
+    return { teamId: this.teamId, environment: "both", publicKey: this.publicKeyPem };
+  }
+
+  /** An expectation file's `setup:` registering the key (`serve --expectations` applies it at start and on reset). */
+  setupDocument() {
+    return { setup: { keys: [{ keyId: this.keyId, ...this.keyBody() }] } };
+  }
+
+  /** `PUT /v1/keys/{keyId}` through an AdminClient. */
+  register(client) {
+    return client.putKey(this.keyId, this.keyBody());
+  }
+
+  /**
+   * The provider token: an ES256 JWT (header `{alg: "ES256", kid}`, claims `{iss: teamId, iat: now}`)
+   * with the JOSE signature (R||S, 64 bytes). The same string for 50 minutes, then a new one.
+   */
+  token() {
+    const now = Math.floor(this.clock() / 1000);
+    if (!this.#token || now - this.#issuedAt >= TOKEN_REUSE_SECONDS || now < this.#issuedAt) {
+      this.#token = this.sign({ iss: this.teamId, iat: now });
+      this.#issuedAt = now;
+    }
+    return this.#token;
+  }
+
+  /** A JWT with this key's header and the given claims, signed now (not cached): for an unusual token. */
+  sign(claims) {
+    const signingInput = `${base64url(JSON.stringify({ alg: "ES256", kid: this.keyId }))}.${base64url(JSON.stringify(claims))}`;
+    const signature = crypto.sign("sha256", Buffer.from(signingInput), { key: this.privateKey, dsaEncoding: "ieee-p1363" });
+    return `${signingInput}.${signature.toString("base64url")}`;
+  }
+}
+
+// -- the binary ----------------------------------------------------------------------------------
+
+const PACKAGE_DIRECTORY = path.dirname(fileURLToPath(import.meta.url));
+const BINARY_NAME = "apns-mock";
+
+/** The platforms whose binary this package carries (`bin/<platform>-<arch>/apns-mock`), e.g. ["linux-x64"]. */
+export function packagedPlatforms(packageDirectory = PACKAGE_DIRECTORY) {
+  const bin = path.join(packageDirectory, "bin");
+  if (!fs.existsSync(bin)) return [];
+  return fs.readdirSync(bin).filter((name) => fs.existsSync(path.join(bin, name, BINARY_NAME))).sort();
+}
+
+function realpath(file) {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+function executable(file) {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The apns-mock binary startMock runs: `binary` if given, else $APNS_MOCK_BIN, else the one this
+ * package carries for this platform (`bin/<process.platform>-<process.arch>/apns-mock`, in the
+ * package scripts/dist-npm.sh builds), else `apns-mock` on PATH. Throws when none is found, naming
+ * the platform it runs on and the ones the package carries. `platform`, `arch`, `env` and
+ * `packageDirectory` stand in for the process's (for tests).
+ */
+export function findBinary({ binary, env = process.env, platform = process.platform, arch = process.arch, packageDirectory = PACKAGE_DIRECTORY } = {}) {
+  if (binary) return binary;
+  if (env.APNS_MOCK_BIN) return env.APNS_MOCK_BIN;
+  const here = `${platform}-${arch}`;
+  const packaged = path.join(packageDirectory, "bin", here, BINARY_NAME);
+  if (executable(packaged)) return packaged;
+  // node_modules/.bin/apns-mock is this package's launcher (bin/apns-mock.mjs), not a binary.
+  const launcher = realpath(path.join(packageDirectory, "bin", "apns-mock.mjs"));
+  for (const directory of (env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(directory, BINARY_NAME);
+    if (executable(candidate) && realpath(candidate) !== launcher) return candidate;
+  }
+  const carried = packagedPlatforms(packageDirectory);
+  const error = new Error(carried.length
+    ? `apns-mock: this package carries the binary for ${carried.join(", ")} only, and this is ${here} (process.platform ${platform}, process.arch ${arch}); none on PATH either: build apns-mock for ${here} and pass {binary}, set APNS_MOCK_BIN, or put it on PATH`
+    : `apns-mock not found: pass {binary}, set APNS_MOCK_BIN, install the apns-mock package that carries the binary (scripts/dist-npm.sh), or put apns-mock on PATH`);
+  error.code = "APNS_MOCK_NOT_FOUND";
+  throw error;
+}
+
 function replaceWildcard(url, host) {
   if (!url) return url;
   const parsed = new URL(url);
@@ -343,19 +544,32 @@ function replaceWildcard(url, host) {
 /**
  * Starts `apns-mock serve --port 0 --admin-port 0 ...args` in a new temporary directory with its
  * own XDG_STATE_HOME, waits for the ready line, and fetches the CA (`GET /v1/ca.pem`) into
- * `caPath`. `binary`: the given path, else $APNS_MOCK_BIN, else `apns-mock` on PATH. Rejects with
- * the process's stderr when it exits or prints no ready line within `startTimeoutMs`.
+ * `caPath`. `binary`: as findBinary() chooses it (the given path, $APNS_MOCK_BIN, the binary this
+ * package carries, PATH). Rejects with the process's stderr when it exits or prints no ready line
+ * within `startTimeoutMs`.
+ *
+ * `provider` (ProviderCredentials) is a key the server knows from the start and after every
+ * `POST /v1/reset` (it is started with the key in an expectation file's setup): the .p8 file
+ * `providerKey` (else $APNS_MOCK_PROVIDER_KEY) with `providerKeyId` and `providerTeamId` (else their
+ * environment variables), or a key generated for this mock, written into its directory.
  */
-export async function startMock({ binary, args = [], adminToken, env = {}, startTimeoutMs = 30_000, stopTimeoutMs = 10_000 } = {}) {
-  const command = binary ?? process.env.APNS_MOCK_BIN ?? "apns-mock";
+export async function startMock({ binary, args = [], adminToken, env = {}, startTimeoutMs = 30_000, stopTimeoutMs = 10_000,
+  providerKey, providerKeyId, providerTeamId, platform, arch } = {}) {
+  const command = findBinary({ binary, platform, arch });
+  const provider = ProviderCredentials.fromSettings({ providerKey, providerKeyId, providerTeamId });
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "apns-mock-"));
   const state = path.join(directory, "state");
   fs.mkdirSync(state);
+  fs.mkdirSync(path.join(directory, "provider"));
+  provider.write(path.join(directory, "provider"));
+  const providerSetup = path.join(directory, "provider", "provider-key.yaml");
+  fs.writeFileSync(providerSetup, `${JSON.stringify(provider.setupDocument(), null, 2)}\n`); // JSON is YAML
   const stdoutPath = path.join(directory, "stdout.log");
   const stderrPath = path.join(directory, "stderr.log");
   const stdout = fs.openSync(stdoutPath, "w");
   const stderr = fs.openSync(stderrPath, "w");
-  const argv = ["serve", "--port", "0", "--admin-port", "0", ...args, ...(adminToken ? ["--admin-token", adminToken] : [])];
+  const argv = ["serve", "--port", "0", "--admin-port", "0", "--expectations", providerSetup, ...args,
+    ...(adminToken ? ["--admin-token", adminToken] : [])];
   const child = spawn(command, argv, {
     cwd: directory,
     env: { ...process.env, XDG_STATE_HOME: state, ...env },
@@ -411,15 +625,17 @@ export async function startMock({ binary, args = [], adminToken, env = {}, start
     caPath = "";
     if (!(error instanceof AdminError)) await fail(`fetching the CA: ${error.message}`);
   }
-  return { apnsUrl, adminUrl, channelsUrl, caPath, client, process: child, directory, stop };
+  return { apnsUrl, adminUrl, channelsUrl, caPath, client, provider, process: child, directory, stop };
 }
 
 /**
  * A server started elsewhere, known by its admin URL: addresses from `GET /v1/info` (a wildcard
  * bind address replaced by the admin URL's host), the CA from `GET /v1/ca.pem` in a temporary
- * file. Resolves to the same shape as startMock; `stop()` only removes that file.
+ * file. Resolves to the same shape as startMock. `provider` is chosen as startMock chooses it and
+ * registered with `PUT /v1/keys/{keyId}`, again after each `client.reset()`. `stop()` removes the
+ * temporary files and a generated key from the server; it does not stop the server.
  */
-export async function connectMock(adminUrl, { token } = {}) {
+export async function connectMock(adminUrl, { token, providerKey, providerKeyId, providerTeamId } = {}) {
   const client = new AdminClient(adminUrl, { token });
   const info = await client.info();
   const host = new URL(client.adminUrl).hostname;
@@ -429,13 +645,21 @@ export async function connectMock(adminUrl, { token } = {}) {
     caPath = path.join(directory, "ca.pem");
     fs.writeFileSync(caPath, await client.caPem());
   }
+  const provider = ProviderCredentials.fromSettings({ providerKey, providerKeyId, providerTeamId });
+  provider.write(directory);
+  await provider.register(client);
+  client.afterReset((resetClient) => provider.register(resetClient));
   return {
     apnsUrl: replaceWildcard(info.apnsUrl, host),
     adminUrl: client.adminUrl,
     channelsUrl: replaceWildcard(info.channelsUrl, host),
     caPath,
     client,
+    provider,
     info,
-    stop: async () => fs.rmSync(directory, { recursive: true, force: true }),
+    stop: async () => {
+      if (provider.generated) await client.deleteKey(provider.keyId).catch(() => {});
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
   };
 }

@@ -3,13 +3,16 @@
 - :class:`Client` — the admin API, one method per route.
 - :class:`Mock` — runs the ``apns-mock`` binary on free ports; :class:`Remote` — a server started elsewhere.
 - :class:`Scope` — one test's view (what the pytest fixture ``apns`` gives).
+- :class:`ProviderCredentials` — a token-signing key the server knows, and its ES256 provider tokens
+  (``mock.provider``, ``apns.provider``).
 - ``apns_mock.testcontainers.ApnsMockContainer`` — the image under Testcontainers (optional extra).
 """
 
 from ._client import Client, matcher_params
 from ._errors import AdminError, MockStartError, WaitTimeout, dashboard_link, record_line
 from ._events import EventBatch
-from ._mock import Mock, Remote, find_binary
+from ._mock import Mock, Remote, find_binary, packaged_binary
+from ._provider import ProviderCredentials
 from ._scope import Scope
 
 __all__ = [
@@ -18,12 +21,14 @@ __all__ = [
     "EventBatch",
     "Mock",
     "MockStartError",
+    "ProviderCredentials",
     "Remote",
     "Scope",
     "WaitTimeout",
     "dashboard_link",
     "find_binary",
     "matcher_params",
+    "packaged_binary",
     "record_line",
 ]
 __version__ = "0.9.0"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 from urllib.parse import quote, urlencode
 
 import httpx
@@ -96,6 +96,7 @@ class Client(GeneratedClient):
         self.token = token
         headers = {"authorization": f"Bearer {token}"} if token else {}
         self._http = httpx.Client(base_url=self.admin_url, headers=headers, timeout=timeout)
+        self._after_reset: List[Callable[["Client"], Any]] = []
 
     # -- plumbing -------------------------------------------------------------------------------
 
@@ -202,8 +203,19 @@ class Client(GeneratedClient):
 
     def reset(self, close_connections: bool = False) -> Dict[str, Any]:  # type: ignore[override]
         """``POST /v1/reset``: back to the start-up state (records, runtime keys, devices, faults,
-        modes). ``{"reset": true, "closedConnections": N}``."""
-        return super().reset(closeConnections=True if close_connections else None)
+        modes). ``{"reset": true, "closedConnections": N}``. Then calls each :meth:`after_reset`
+        callback."""
+        answer = super().reset(closeConnections=True if close_connections else None)
+        for callback in list(self._after_reset):
+            callback(self)
+        return answer
+
+    def after_reset(self, callback: Callable[["Client"], Any]) -> None:
+        """Calls ``callback(client)`` after each :meth:`reset` through this client: a full reset
+        drops what was registered at run time (keys, devices), and :class:`Remote` registers its
+        provider key again this way. A reset by another client or by ``apns-mock reset`` does
+        not call it."""
+        self._after_reset.append(callback)
 
     # -- deliveries -----------------------------------------------------------------------------
 

@@ -2,32 +2,96 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+import json
 import os
 import pathlib
 import re
 import shutil
 import signal
 import subprocess
+import sysconfig
 import tempfile
 import time
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, Mapping, Optional, Sequence, Union
+
+import httpx
 
 from ._client import Client
-from ._errors import MockStartError
+from ._errors import AdminError, MockStartError
+from ._provider import ProviderCredentials
 
 READY_LINE = re.compile(r"^apns-mock ready apns=(\S+) admin=(\S+)(?: channels=(\S+))?", re.MULTILINE)
 
 
+BINARY_NAME = "apns-mock"
+DISTRIBUTION_NAME = "apns-mock"
+
+
 def find_binary(binary: Union[str, os.PathLike, None] = None) -> str:
-    """The apns-mock binary: ``binary`` if given, else ``$APNS_MOCK_BIN``, else ``apns-mock`` on PATH."""
-    name = os.fspath(binary) if binary is not None else os.environ.get("APNS_MOCK_BIN") or "apns-mock"
+    """The apns-mock binary: ``binary`` if given, else ``$APNS_MOCK_BIN``, else the one installed
+    with this package (:func:`packaged_binary`: the wheel carries it, the sdist does not), else
+    ``apns-mock`` on PATH."""
+    if binary is not None:
+        name, where = os.fspath(binary), "given"
+    elif os.environ.get("APNS_MOCK_BIN"):
+        name, where = os.environ["APNS_MOCK_BIN"], "$APNS_MOCK_BIN"
+    else:
+        packaged = packaged_binary()
+        if packaged:
+            return packaged
+        name, where = BINARY_NAME, "PATH; none installed with this package"
     found = shutil.which(name)
     if not found:
-        where = "given" if binary is not None else ("$APNS_MOCK_BIN" if os.environ.get("APNS_MOCK_BIN") else "PATH")
         raise MockStartError(
-            f"apns-mock not found ({name!r}, from {where}): pass binary=, set APNS_MOCK_BIN, or put apns-mock on PATH"
+            f"apns-mock not found ({name!r}, from {where}): pass binary=, set APNS_MOCK_BIN, install the "
+            "apns-mock wheel that carries the binary, or put apns-mock on PATH"
         )
     return found
+
+
+def packaged_binary() -> Optional[str]:
+    """The apns-mock binary installed with this package, or None.
+
+    A wheel of apns-mock carries the binary as ``apns_mock-VERSION.data/scripts/apns-mock``, which
+    pip installs into the scripts directory of the scheme it installs to (``venv/bin``,
+    ``~/.local/bin``, ``PREFIX/bin``, ``TARGET/bin``) and lists in the distribution's ``RECORD``.
+    Looked for there first (the installation that holds this module), then in the running
+    interpreter's scripts directory (``sysconfig.get_path("scripts")``).
+    """
+    for candidate in _packaged_candidates():
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def _packaged_candidates() -> Iterator[str]:
+    try:
+        distribution = importlib.metadata.distribution(DISTRIBUTION_NAME)
+    except importlib.metadata.PackageNotFoundError:
+        distribution = None
+    if distribution is not None and _holds_this_module(distribution):
+        yield from recorded_binaries(distribution)
+    scripts = sysconfig.get_path("scripts")
+    if scripts:
+        yield os.path.join(scripts, BINARY_NAME)
+
+
+def recorded_binaries(distribution: importlib.metadata.Distribution) -> Iterator[str]:
+    """The files named apns-mock that an installed distribution's ``RECORD`` lists, as paths."""
+    for file in distribution.files or ():
+        if file.name == BINARY_NAME:
+            yield os.path.normpath(os.fspath(distribution.locate_file(file)))
+
+
+def _holds_this_module(distribution: importlib.metadata.Distribution) -> bool:
+    """Whether ``distribution`` is the installation this module was imported from (and not another
+    copy of the package further along ``sys.path``, or an editable install's metadata)."""
+    installed = pathlib.Path(os.fspath(distribution.locate_file("apns_mock/__init__.py")))
+    try:
+        return installed.exists() and installed.samefile(pathlib.Path(__file__).with_name("__init__.py"))
+    except OSError:
+        return False
 
 
 class Mock:
@@ -41,6 +105,14 @@ class Mock:
     As a context manager it starts on entry and stops on exit (SIGTERM, then waits; SIGKILL after
     ``stop_timeout`` seconds). :meth:`start` raises :class:`MockStartError` with the process's
     stderr when it exits or prints no ready line within ``start_timeout`` seconds.
+
+    ``provider`` holds provider credentials the server knows (:class:`ProviderCredentials`:
+    ``key_path``, ``key_id``, ``team_id``, ``token()``): the ``.p8`` file ``provider_key`` (else
+    ``$APNS_MOCK_PROVIDER_KEY``) with ``provider_key_id`` and ``provider_team_id`` (else
+    ``$APNS_MOCK_PROVIDER_KEY_ID``, ``$APNS_MOCK_PROVIDER_TEAM_ID``), or a key generated for this
+    mock. The server is started with it in an expectation file's ``setup:``
+    (``--expectations``), so it knows the key from the start and again after ``POST /v1/reset``;
+    a generated key's file is written into the mock's directory at start.
     """
 
     def __init__(
@@ -53,8 +125,12 @@ class Mock:
         start_timeout: float = 30.0,
         stop_timeout: float = 10.0,
         directory: Union[str, os.PathLike, None] = None,
+        provider_key: Union[str, os.PathLike, None] = None,
+        provider_key_id: Optional[str] = None,
+        provider_team_id: Optional[str] = None,
     ) -> None:
         self.binary = find_binary(binary)
+        self.provider = ProviderCredentials.from_settings(provider_key, provider_key_id, provider_team_id)
         self.args = list(args)
         self.admin_token = admin_token
         self.env = dict(env or {})
@@ -93,7 +169,9 @@ class Mock:
         state = self.directory / "state"
         state.mkdir(exist_ok=True)
         env = {**os.environ, "XDG_STATE_HOME": str(state), **self.env}
-        command = [self.binary, "serve", "--port", "0", "--admin-port", "0", *self.args]
+        provider_setup = self._write_provider_setup(self.directory / "provider")
+        command = [self.binary, "serve", "--port", "0", "--admin-port", "0", "--expectations", provider_setup,
+                   *self.args]
         if self.admin_token:
             command += ["--admin-token", self.admin_token]
         # stdout and stderr go to files, not pipes: nothing has to keep reading them, and the
@@ -129,6 +207,14 @@ class Mock:
             path.write_text(ca)
             self.ca_path = str(path)
         return self
+
+    def _write_provider_setup(self, directory: pathlib.Path) -> str:
+        """Writes a generated provider key and the setup file registering it; returns its path."""
+        directory.mkdir(exist_ok=True)
+        self.provider.write(directory)
+        path = directory / "provider-key.yaml"
+        path.write_text(json.dumps(self.provider.setup_document(), indent=2) + "\n")  # JSON is YAML
+        return str(path)
 
     def _fail(self, message: str) -> None:
         assert self.directory is not None
@@ -205,10 +291,17 @@ class Remote:
 
     Its APNs and channel addresses come from ``GET /v1/info`` (a wildcard bind address replaced by
     the admin URL's host) and its CA from ``GET /v1/ca.pem``, written to a temporary file at
-    ``ca_path``. The same properties as :class:`Mock`; :meth:`stop` only closes the client.
+    ``ca_path``. The same properties as :class:`Mock`; :meth:`stop` only closes the client (and
+    removes the provider key it registered, when generated).
+
+    ``provider``: credentials chosen as :class:`Mock` chooses them, registered with
+    ``PUT /v1/keys/{keyId}``, and again after each ``client.reset()`` (a full reset drops keys
+    registered at run time; a reset by another client does not re-register it).
     """
 
-    def __init__(self, admin_url: str, token: Optional[str] = None) -> None:
+    def __init__(self, admin_url: str, token: Optional[str] = None, *,
+                 provider_key: Union[str, os.PathLike, None] = None, provider_key_id: Optional[str] = None,
+                 provider_team_id: Optional[str] = None) -> None:
         from urllib.parse import urlsplit
 
         self.admin_url = admin_url.rstrip("/")
@@ -224,6 +317,10 @@ class Remote:
             path = self.directory / "ca.pem"
             path.write_text(self._client.ca_pem())
             self.ca_path = str(path)
+        self.provider = ProviderCredentials.from_settings(provider_key, provider_key_id, provider_team_id)
+        self.provider.write(self.directory)
+        self.provider.register(self._client)
+        self._client.after_reset(self.provider.register)
 
     @property
     def client(self) -> Client:
@@ -233,6 +330,11 @@ class Remote:
 
     def stop(self) -> None:
         if self._client is not None:
+            if self.provider.generated:
+                try:
+                    self._client.delete_key(self.provider.key_id)
+                except (AdminError, httpx.HTTPError):
+                    pass  # gone already, or the server is
             self._client.close()
             self._client = None
         shutil.rmtree(self.directory, ignore_errors=True)

@@ -10,6 +10,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Set, 
 
 from ._client import Client, Duration, Matcher, Params, matcher_params, query_string
 from ._errors import dashboard_link
+from ._provider import ProviderCredentials
 
 PREFIX_DIGITS = 16
 
@@ -28,11 +29,15 @@ class Scope:
 
     Server-wide operations (modes, behaviors, keys, the report, a full reset) are not scoped and
     not offered here: use ``scope.client`` for them, knowing that parallel tests see them too.
+
+    ``provider`` is the session's provider credentials (:class:`ProviderCredentials`: ``key_path``,
+    ``key_id``, ``team_id``, ``token()``), the same for every test: the server knows the key.
     """
 
     def __init__(self, client: Client, *, apns_url: str = "", channels_url: str = "", ca_path: str = "",
-                 prefix: Optional[str] = None) -> None:
+                 prefix: Optional[str] = None, provider: Optional[ProviderCredentials] = None) -> None:
         self.client = client
+        self.provider = provider
         self.apns_url = apns_url
         self.channels_url = channels_url
         self.ca_path = ca_path

@@ -3,17 +3,23 @@
 Fixtures:
 
 - ``apns_mock`` (session): one server for the whole run — a :class:`~apns_mock.Mock` started from
-  ``$APNS_MOCK_BIN`` (or ``apns-mock`` on PATH), or the server at ``$APNS_MOCK_ADMIN_URL`` when it is
+  the binary :func:`~apns_mock.find_binary` finds (``$APNS_MOCK_BIN``, the one installed with the
+  package, ``apns-mock`` on PATH), or the server at ``$APNS_MOCK_ADMIN_URL`` when it is
   set (a :class:`~apns_mock.Remote`). Under pytest-xdist every worker shares one server: the
   first worker that needs it starts it, the others read its addresses from a file in a directory
   the controller hands them, and the controller stops it when the run ends.
 - ``apns`` (function): a :class:`~apns_mock.Scope` for the test — fresh tokens from
   ``apns.token()``, and every query, wait, fault rule and reset limited to them. Its fault rules,
-  devices and channels are removed after the test.
+  devices and channels are removed after the test. ``apns.provider`` (also
+  ``apns_mock.provider``) holds the session's provider credentials, which the server knows:
+  ``key_path``, ``key_id``, ``team_id`` and ``token()`` (:class:`~apns_mock.ProviderCredentials`).
 
 Environment: ``APNS_MOCK_BIN``, ``APNS_MOCK_ADMIN_URL``, ``APNS_MOCK_ADMIN_TOKEN`` (sent on admin
 calls, and given to a started server as ``--admin-token``), ``APNS_MOCK_ARGS`` (more ``serve``
-arguments, split as a shell would).
+arguments, split as a shell would), ``APNS_MOCK_PROVIDER_KEY`` (a ``.p8`` file to use instead of
+a generated key), ``APNS_MOCK_PROVIDER_KEY_ID``, ``APNS_MOCK_PROVIDER_TEAM_ID``. The last three
+may also be ini options (``apns_mock_provider_key``, a path relative to the ini file, …); the
+environment wins.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import pytest
 from ._client import Client
 from ._errors import WaitTimeout
 from ._mock import Mock, Remote
+from ._provider import KEY_ENV, KEY_ID_ENV, TEAM_ID_ENV, ProviderCredentials
 from ._scope import Scope
 
 _SHARED_KEY = "apns_mock_shared_dir"
@@ -48,6 +55,7 @@ class _Shared:
         self.ca_path = state["ca_path"]
         self.pid = state["pid"]
         self.client = Client(self.admin_url, token=token)
+        self.provider = ProviderCredentials.from_file(**state["provider"])
 
     def stop(self) -> None:
         self.client.close()
@@ -56,11 +64,35 @@ class _Shared:
         return f"apns_mock(shared, admin_url={self.admin_url!r})"
 
 
+_PROVIDER_SETTINGS = (  # (Mock's argument, environment variable, ini option, is a path)
+    ("provider_key", KEY_ENV, "apns_mock_provider_key", True),
+    ("provider_key_id", KEY_ID_ENV, "apns_mock_provider_key_id", False),
+    ("provider_team_id", TEAM_ID_ENV, "apns_mock_provider_team_id", False),
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    for _, variable, name, is_path in _PROVIDER_SETTINGS:
+        kind = "a .p8 file, relative to the ini file" if is_path else "letters and digits"
+        parser.addini(name, f"apns-mock provider credentials ({kind}); ${variable} wins over it", default="")
+
+
+def _provider_settings(config: pytest.Config) -> dict:
+    """The provider_key, provider_key_id and provider_team_id arguments: the environment, else the ini file."""
+    settings = {}
+    for argument, variable, name, is_path in _PROVIDER_SETTINGS:
+        value = os.environ.get(variable) or config.getini(name) or None
+        if value and is_path and not os.environ.get(variable):
+            value = str((config.inipath.parent if config.inipath else config.rootpath) / value)
+        settings[argument] = value
+    return settings
+
+
 def _server_args() -> list:
     return shlex.split(os.environ.get("APNS_MOCK_ARGS", ""))
 
 
-def _shared_server(directory: Path, token: Optional[str]) -> _Shared:
+def _shared_server(directory: Path, token: Optional[str], provider: dict) -> _Shared:
     import fcntl
 
     directory.mkdir(parents=True, exist_ok=True)
@@ -69,9 +101,9 @@ def _shared_server(directory: Path, token: Optional[str]) -> _Shared:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             if not state_file.exists():
-                mock = Mock(args=_server_args(), admin_token=token, directory=directory / "server")
+                mock = Mock(args=_server_args(), admin_token=token, directory=directory / "server", **provider)
                 mock.start()
-                state = {"pid": mock.pid, **mock.addresses()}
+                state = {"pid": mock.pid, **mock.addresses(), "provider": mock.provider.as_dict()}
                 state_file.write_text(json.dumps(state))
             return _Shared(json.loads(state_file.read_text()), token)
         finally:
@@ -81,15 +113,19 @@ def _shared_server(directory: Path, token: Optional[str]) -> _Shared:
 @pytest.fixture(scope="session")
 def apns_mock(request: pytest.FixtureRequest) -> Iterator[Any]:
     """One apns-mock server for the session: ``apns_url``, ``admin_url``, ``channels_url``,
-    ``ca_path``, ``client``."""
+    ``ca_path``, ``client``, ``provider``."""
     token = os.environ.get("APNS_MOCK_ADMIN_TOKEN") or None
     admin_url = os.environ.get("APNS_MOCK_ADMIN_URL")
+    provider = _provider_settings(request.config)
     if admin_url:
-        server: Any = Remote(admin_url, token=token)
+        server: Any = Remote(admin_url, token=token, **provider)
     else:
         workerinput = getattr(request.config, "workerinput", None)
         shared = workerinput.get(_SHARED_KEY) if workerinput else None
-        server = _shared_server(Path(shared), token) if shared else Mock(args=_server_args(), admin_token=token).start()
+        if shared:
+            server = _shared_server(Path(shared), token, provider)
+        else:
+            server = Mock(args=_server_args(), admin_token=token, **provider).start()
     try:
         yield server
     finally:
@@ -101,7 +137,7 @@ def apns(apns_mock: Any) -> Iterator[Scope]:
     """This test's view of the server: ``apns.token()``, and queries, waits and faults limited to
     its tokens (see :class:`apns_mock.Scope`)."""
     scope = Scope(apns_mock.client, apns_url=apns_mock.apns_url, channels_url=apns_mock.channels_url,
-                  ca_path=apns_mock.ca_path)
+                  ca_path=apns_mock.ca_path, provider=apns_mock.provider)
     yield scope
     # Rules, devices and channels of this test must not act on anything after it; its records stay
     # (the dashboard link of a failure shows them).
