@@ -87,7 +87,7 @@ type Mock struct {
 	caPEM       []byte
 	stopTimeout time.Duration
 
-	httpOnce   sync.Once
+	httpMu     sync.Mutex
 	httpClient *http.Client
 
 	stopOnce sync.Once
@@ -280,9 +280,11 @@ func (m *Mock) TLSConfig() *tls.Config {
 // ALPN when the Transport has ForceAttemptHTTP2). The same client each call; Stop closes its
 // idle connections.
 func (m *Mock) HTTPClient() *http.Client {
-	m.httpOnce.Do(func() {
+	m.httpMu.Lock()
+	defer m.httpMu.Unlock()
+	if m.httpClient == nil {
 		m.httpClient = &http.Client{Transport: &http.Transport{TLSClientConfig: m.TLSConfig(), ForceAttemptHTTP2: true}}
-	})
+	}
 	return m.httpClient
 }
 
@@ -291,9 +293,11 @@ func (m *Mock) HTTPClient() *http.Client {
 // or the directory could not be removed.
 func (m *Mock) Stop() error {
 	m.stopOnce.Do(func() {
+		m.httpMu.Lock()
 		if m.httpClient != nil {
 			m.httpClient.CloseIdleConnections()
 		}
+		m.httpMu.Unlock()
 		if m.cmd != nil && m.cmd.Process != nil {
 			select {
 			case <-m.exited:
