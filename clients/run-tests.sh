@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the tests of the client libraries against an apns-mock binary:
 #   the Python package (clients/python): its tests, then again with 4 pytest-xdist workers sharing
-#   one server, with the example file; the Node module (clients/node): node --test.
+#   one server, with the example file; the Node module (clients/node): node --test; the Go module
+#   (clients/go): go test, skipped when no `go` is installed unless APNS_MOCK_E2E_REQUIRED=1.
 # Installs what it needs: a virtual environment in clients/python/.venv with `pip install -e ".[test]"`
 # (skipped when pyproject.toml has not changed since the last install).
 #
@@ -63,6 +64,16 @@ if part "python: install" install_python; then
 fi
 cd "$CLIENTS/node"
 part "node: node --test" node --test test/*.test.mjs
+# -count=1: go test would otherwise answer a cached pass for an apns-mock rebuilt at the same path.
+if command -v go > /dev/null; then
+  cd "$CLIENTS/go"
+  part "go: go test" go test -count=1 ./...
+elif [ "${APNS_MOCK_E2E_REQUIRED:-}" = 1 ]; then
+  echo "=== go: go test: FAILED (no go on PATH, and APNS_MOCK_E2E_REQUIRED=1)"
+  failures+=("go: go test (no go)")
+else
+  echo "=== go: go test: skipped: no go on PATH (APNS_MOCK_E2E_REQUIRED=1 makes that a failure)"
+fi
 
 END_ALL=$(date +%s.%N)
 printf '=== all: %s s\n' "$(awk -v a="$START_ALL" -v b="$END_ALL" 'BEGIN { printf "%.1f", b - a }')"

@@ -7,6 +7,7 @@ Writes (relative to the repository, or to DIR):
   Sources/APNSMockAdmin/Generated/AdminOperation.swift  the operation table (server, MCP, CLI)
   clients/python/src/apns_mock/_generated.py            GeneratedClient + TypedDicts
   clients/node/generated.mjs, clients/node/generated.d.ts
+  clients/go/generated.go                               the Go client's operation table, methods and types
 
 The output is deterministic: the same document gives byte-identical files, in the document's
 order. With --check, nothing is written: it exits 1 naming each committed file that differs
@@ -956,6 +957,303 @@ def generate_node(document, ops):
 
 
 # ---------------------------------------------------------------------------------------------
+# Go: clients/go/generated.go (the operation table, a typed method per operation, the schemas as types)
+#
+# Written already formatted as gofmt writes it (no aligned columns: one struct field per paragraph,
+# one table entry per line), so that no Go toolchain is needed here; the Go module's tests check
+# the file with go/format.
+
+
+GO_FILE = "clients/go/generated.go"
+# Words Go spells in capitals (apnsId -> APNSID, caCertificate -> CACertificate, refuseTls -> RefuseTLS).
+GO_INITIALISMS = {"api", "apns", "ca", "http", "id", "json", "jwt", "mcp", "tls", "ttl", "uri", "url", "uuid"}
+# Operations whose method the Go client writes by hand (client.go), under these names; None: no method
+# (deliveryEvents is a stream). The table lists them all, and Client.Do sends any of them.
+GO_HAND_WRITTEN = {"waitForDeliveries": "Wait", "reset": "Reset", "deliveryEvents": None}
+# Names the hand-written files of package apnsmock declare (and Client's hand-written methods); a
+# schema or an operation named so is refused.
+GO_RESERVED = {"AdminError", "Client", "DashboardLink", "DefaultTeamID", "DefaultWaitTimeout", "Deliveries", "Do",
+               "EncodeQuery", "ErrBinaryNotFound", "LoadProvider", "Mock", "NewClient", "NewDeviceToken",
+               "NewProvider", "Operation", "Operations", "Options", "Provider", "Record", "Reset", "Start",
+               "StartError", "TokenLifetime", "Wait", "WaitTimeoutError"}
+# Go's keywords and the names a generated method's body uses: a path parameter's argument gets a _.
+GO_TAKEN_LOCALS = {"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for",
+                   "func", "go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select",
+                   "struct", "switch", "type", "var", "answer", "body", "c", "ctx", "data", "err", "query"}
+
+
+def go_words(name):
+    return re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name)
+
+
+def go_name(name):
+    """An exported Go name: apnsId -> APNSID, openAPIDocument -> OpenAPIDocument, last-event-id -> LastEventID."""
+    words = go_words(name)
+    if not words:
+        raise SystemExit(f"no Go name for {name!r}")
+    text = "".join(w.upper() if w.lower() in GO_INITIALISMS else w[:1].upper() + w[1:] for w in words)
+    return text if text[0].isalpha() else "X" + text
+
+
+def go_local(name):
+    """An unexported Go name (a path parameter's argument): apnsId -> apnsID, id -> id."""
+    words = go_words(name)
+    first = words[0].lower()
+    rest = "".join(w.upper() if w.lower() in GO_INITIALISMS else w[:1].upper() + w[1:] for w in words[1:])
+    local = first + rest
+    return local + "_" if local in GO_TAKEN_LOCALS else local
+
+
+def go_string(text):
+    return json.dumps(text, ensure_ascii=False)
+
+
+def go_comment(text, indent=""):
+    """A Go comment: each paragraph on one line, paragraphs separated by an empty comment line. No
+    line is indented, so gofmt finds no code block or list in it to reformat."""
+    paragraphs = [" ".join(line.strip() for line in p.split("\n") if line.strip())
+                  for p in re.split(r"\n\s*\n", text.strip())]
+    out = []
+    for paragraph in paragraphs:
+        if not paragraph:
+            continue
+        if out:
+            out.append(f"{indent}//")
+        out.append(f"{indent}// {paragraph}".rstrip())
+    return out
+
+
+class GoTypeModel(TypeModel):
+    """The type model as Go needs it (it decodes JSON into the declared shape): an allOf of one part
+    that is no object (`nearMisses: {allOf: [NearMisses], description}`) is that part, not an object
+    without fields, and an object that may be null is a pointer."""
+
+    def is_object(self, schema):
+        if isinstance(schema, dict) and "properties" not in schema and len(schema.get("allOf", [])) == 1:
+            if not TypeModel.is_object(self.deref(schema["allOf"][0])):
+                return False
+        return TypeModel.is_object(schema)
+
+    def type_of(self, schema, hint):
+        # An object that may be null (`type: [object, "null"]`) is a pointer in Go, not a zero struct.
+        t = super().type_of(schema, hint)
+        if isinstance(schema, dict) and "$ref" not in schema and self.is_object(schema) \
+                and isinstance(schema.get("type"), list) and "null" in schema["type"]:
+            return ("union", [t, ("prim", "null")])
+        return t
+
+
+GO_PRIMS = {"string": "string", "integer": "int64", "number": "float64", "boolean": "bool"}
+
+
+def go_type(model, t):
+    """(Go type, kind): kind "scalar" or "struct" (a pointer when optional or nullable) or "nilable"
+    (a slice, a map, any, a pointer: nil is null or absent already)."""
+    kind = t[0]
+    if kind == "ref":
+        definition = model.definitions[t[1]]
+        if isinstance(definition, ObjectType):
+            return (t[1], "struct") if definition.fields or not definition.open_ended else (t[1], "nilable")
+        return t[1], go_type(model, definition.target)[1]
+    if kind == "prim":
+        if t[1] in GO_PRIMS:
+            return GO_PRIMS[t[1]], "scalar"
+        return "any", "nilable"
+    if kind == "literal":
+        values = [v for v in t[1] if v is not None]
+        if not values:
+            return "any", "nilable"
+        if all(isinstance(v, str) for v in values):
+            base = "string"
+        elif all(isinstance(v, bool) for v in values):
+            base = "bool"
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            base = "int64"
+        elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+            base = "float64"
+        else:
+            return "any", "nilable"
+        return ("*" + base, "nilable") if None in t[1] else (base, "scalar")
+    if kind == "list":
+        return "[]" + go_type(model, t[1])[0], "nilable"
+    if kind == "map":
+        return "map[string]" + go_type(model, t[1])[0], "nilable"
+    if kind == "union":
+        members = [m for m in t[1] if m != ("prim", "null")]
+        if len(members) != 1:
+            return "any", "nilable"
+        text, member_kind = go_type(model, members[0])
+        if len(members) < len(t[1]) and member_kind in ("scalar", "struct"):
+            return "*" + text, "nilable"
+        return text, member_kind
+    raise AssertionError(t)
+
+
+def go_definition(model, definition):
+    name = definition.name
+    if name in GO_RESERVED:
+        raise SystemExit(f"the schema {name} has the name of a hand-written Go declaration")
+    lines = []
+    doc = f"{name}: {definition.description}" if definition.description else \
+        f"{name} is a schema of the admin API's document."
+    lines += go_comment(doc)
+    if isinstance(definition, AliasType):
+        lines.append(f"type {name} = {go_type(model, definition.target)[0]}")
+        return lines
+    if not definition.fields:
+        lines.append(f"type {name} = map[string]any" if definition.open_ended else f"type {name} struct{{}}")
+        return lines
+    lines.append(f"type {name} struct {{")
+    names = set()
+    for i, (field, t, required, description) in enumerate(definition.fields):
+        field_name = go_name(field)
+        if field_name in names:
+            raise SystemExit(f"{name}: two fields are {field_name} in Go")
+        names.add(field_name)
+        text, kind = go_type(model, t)
+        if not required and kind in ("scalar", "struct"):
+            text = "*" + text
+        tag = field if required else field + ",omitempty"
+        if i:
+            lines.append("")
+        if description:
+            lines += go_comment(description, "\t")
+        lines.append(f"\t{field_name} {text} `json:{go_string(tag)}`")
+    lines.append("}")
+    return lines
+
+
+def generate_go(document, ops):
+    model = GoTypeModel(document)
+    methods = []  # (op, answer kind, answer type or None)
+    for op in ops:
+        if not op.for_clients:
+            continue
+        if op.raw_body_schema is not None and "$ref" not in op.raw_body_schema:
+            model.named(op.raw_body_schema, model.unique(pascal_case(op.id) + "Body"))
+        kind, schema = success_response(document, op)
+        answer = None
+        if kind == "json":
+            answer = model.type_of(schema, pascal_case(op.id) + "Answer") \
+                if "$ref" in schema or not model.is_object(schema) \
+                else model.named(schema, model.unique(pascal_case(op.id) + "Answer"))
+        methods.append((op, kind, answer))
+
+    out = ["// Code generated by scripts/generate-admin-api.py from Sources/APNSMockAdmin/openapi.yaml. DO NOT EDIT.",
+           "// Run `make generate` after changing the document.", "",
+           "package apnsmock", "", "import (", '\t"context"', '\t"net/url"', ")", ""]
+    out += go_comment("Operation is one operation of the admin API, as its document declares it. Client.Do "
+                      "sends any of them by ID; Operations lists them.")
+    out += ["type Operation struct {",
+            "\t// ID is the document's operationId: \"listDeliveries\", \"putFault\".",
+            "\tID string", "",
+            "\t// Method is the HTTP method, upper-case.",
+            "\tMethod string", "",
+            "\t// Path is the document's path template: \"/v1/faults/{id}\".",
+            "\tPath string", "",
+            "\t// Summary is the document's one-line summary.",
+            "\tSummary string", "",
+            "\t// PathParams names the path template's parameters, in order.",
+            "\tPathParams []string", "",
+            "\t// QueryParams names the query parameters the document declares.",
+            "\tQueryParams []string", "",
+            "\t// MatcherQuery is true when the query also takes a matcher's dotted fields",
+            "\t// (payload.aps.alert.title=Hi, headers.apns-collapse-id=news, preview.body=…).",
+            "\tMatcherQuery bool", "",
+            "\t// HeaderParams names the header parameters (Client.Do sends none of them).",
+            "\tHeaderParams []string", "",
+            "\t// Body is true when the operation takes a JSON body; BodyRequired when it must have one.",
+            "\tBody bool", "",
+            "\tBodyRequired bool", "",
+            "\t// Answer is what a success answers: \"json\", \"text\", \"stream\" or \"none\".",
+            "\tAnswer string",
+            "}", ""]
+    out += go_comment("operations are the admin API's operations in the document's order (the dashboard's "
+                      "files and /mcp left out).")
+    out.append("var operations = []Operation{")
+
+    def string_list(values):
+        return "[]string{" + ", ".join(go_string(v) for v in values) + "}"
+
+    for op, kind, _ in methods:
+        fields = [f"ID: {go_string(op.id)}", f"Method: {go_string(op.method)}", f"Path: {go_string(op.path)}",
+                  f"Summary: {go_string(op.summary)}"]
+        path_names = [p.name for p in op.parameters if p.location == "path"]
+        query_names = [p.name for p in op.parameters if p.location == "query" and not p.is_free_form]
+        header_names = [p.name for p in op.parameters if p.location == "header"]
+        if path_names:
+            fields.append(f"PathParams: {string_list(path_names)}")
+        if query_names:
+            fields.append(f"QueryParams: {string_list(query_names)}")
+        if any(p.is_free_form for p in op.parameters):
+            fields.append("MatcherQuery: true")
+        if header_names:
+            fields.append(f"HeaderParams: {string_list(header_names)}")
+        if op.raw_body_schema is not None:
+            fields.append("Body: true")
+            if op.body_required:
+                fields.append("BodyRequired: true")
+        fields.append(f"Answer: {go_string(kind)}")
+        out.append("\t{" + ", ".join(fields) + "},")
+    out += ["}", ""]
+
+    for op, kind, answer in methods:
+        if op.id in GO_HAND_WRITTEN:
+            continue
+        name = go_name(op.id)
+        if name in GO_RESERVED:
+            raise SystemExit(f"the operation {op.id} has the name of a hand-written Go declaration")
+        path_parameters = [p for p in op.parameters if p.location == "path"]
+        arguments = ["ctx context.Context"] + [f"{go_local(p.name)} string" for p in path_parameters]
+        has_query = any(p.location == "query" for p in op.parameters)
+        if has_query:
+            arguments.append("query url.Values")
+        if op.raw_body_schema is not None:
+            arguments.append("body any")
+        path_map = "nil"
+        if path_parameters:
+            path_map = "map[string]string{" + ", ".join(
+                f"{go_string(p.name)}: {go_local(p.name)}" for p in path_parameters) + "}"
+        call = (f"{go_string(op.id)}, {path_map}, {'query' if has_query else 'nil'}, "
+                f"{'body' if op.raw_body_schema is not None else 'nil'}")
+        summary = op.summary
+        if summary and not (len(summary) > 1 and summary[1].isupper()):
+            summary = summary[:1].lower() + summary[1:]
+        doc = f"{name} calls {op.id}, {op.method} {op.path}: {summary}"
+        if has_query and any(p.is_free_form for p in op.parameters):
+            doc += ("\n\nquery holds the operation's parameters and a matcher's fields (token, status, "
+                    "payload.aps.alert.title, headers.apns-collapse-id, …), as Client.Wait takes them.")
+        if op.raw_body_schema is not None:
+            doc += ("\n\nbody is encoded with encoding/json (a json.RawMessage or []byte is sent as it is): a value "
+                    "of the schema's type, a map or a struct of your own.")
+        out += go_comment(doc)
+        if kind == "json":
+            text, answer_kind = go_type(model, answer)
+            pointer = answer_kind == "struct"
+            returns = f"*{text}" if pointer else text
+            out.append(f"func (c *Client) {name}({', '.join(arguments)}) ({returns}, error) {{")
+            out.append(f"\tvar answer {text}")
+            out.append(f"\tif err := c.call(ctx, {call}, &answer); err != nil {{")
+            out.append("\t\treturn nil, err")
+            out.append("\t}")
+            out.append(f"\treturn {'&answer' if pointer else 'answer'}, nil")
+        elif kind == "text":
+            out.append(f"func (c *Client) {name}({', '.join(arguments)}) (string, error) {{")
+            out.append(f"\tdata, err := c.Do(ctx, {call})")
+            out.append("\treturn string(data), err")
+        else:
+            out.append(f"func (c *Client) {name}({', '.join(arguments)}) error {{")
+            out.append(f"\t_, err := c.Do(ctx, {call})")
+            out.append("\treturn err")
+        out += ["}", ""]
+
+    for definition in model.definitions.values():
+        out += go_definition(model, definition)
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
 # main
 
 
@@ -964,6 +1262,7 @@ def generated_files(document):
     files = {SWIFT_FILE: swift_format(generate_swift(document, ops))}
     files[PYTHON_FILE] = generate_python(document, ops)
     files[NODE_FILE], files[NODE_TYPES_FILE] = generate_node(document, ops)
+    files[GO_FILE] = generate_go(document, ops)
     return files
 
 
