@@ -145,13 +145,15 @@ test-examples: test-deps $(EXAMPLES_VENV)/installed dist/apns-mock
 	  examples/swift/run-as-dependency.sh
 
 # The client libraries (clients/python: the package, its pytest plugin, also under 4 pytest-xdist workers;
-# clients/node: node --test) against the release-static binary; the Testcontainers test runs in make test-image.
+# clients/node: node --test; clients/java: test.sh, javac + JUnit) against the release-static binary; the
+# Testcontainers test runs in make test-image.
 test-clients: test-deps dist/apns-mock
 	APNS_MOCK_BIN=$(CURDIR)/dist/apns-mock clients/run-tests.sh
 
 # The files generated from the admin API's document (Sources/APNSMockAdmin/openapi.yaml): the Swift operation
 # table (Sources/APNSMockAdmin/Generated/AdminOperation.swift), the Python client's GeneratedClient and TypedDicts
-# (clients/python/src/apns_mock/_generated.py) and the Node module's (clients/node/generated.mjs, generated.d.ts).
+# (clients/python/src/apns_mock/_generated.py), the Node module's (clients/node/generated.mjs, generated.d.ts) and
+# the Java library's operation table (clients/java/src/main/java/apnsmock/GeneratedOperations.java).
 # make generate writes them; make check-generated (the start of make test) fails, naming each file, while a
 # committed one differs from what the document gives. Python with PyYAML (the test venv) and swift format.
 GENERATOR := scripts/generate-admin-api.py

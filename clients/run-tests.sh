@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the tests of the client libraries against an apns-mock binary:
 #   the Python package (clients/python): its tests, then again with 4 pytest-xdist workers sharing
-#   one server, with the example file; the Node module (clients/node): node --test.
+#   one server, with the example file; the Node module (clients/node): node --test; the Java library
+#   (clients/java): its test.sh (javac + JUnit's console launcher, offline), skipped with a message
+#   when javac is absent unless APNS_MOCK_E2E_REQUIRED=1.
 # Installs what it needs: a virtual environment in clients/python/.venv with `pip install -e ".[test]"`
 # (skipped when pyproject.toml has not changed since the last install).
 #
@@ -63,6 +65,14 @@ if part "python: install" install_python; then
 fi
 cd "$CLIENTS/node"
 part "node: node --test" node --test test/*.test.mjs
+if command -v javac > /dev/null; then
+  part "java: clients/java/test.sh" "$CLIENTS/java/test.sh"
+elif [ "${APNS_MOCK_E2E_REQUIRED:-}" = 1 ]; then
+  echo "=== java: javac not found and APNS_MOCK_E2E_REQUIRED=1: install a JDK 17 or later" >&2
+  failures+=("java: no javac")
+else
+  echo "=== java: skipped (no javac; APNS_MOCK_E2E_REQUIRED=1 makes this a failure)"
+fi
 
 END_ALL=$(date +%s.%N)
 printf '=== all: %s s\n' "$(awk -v a="$START_ALL" -v b="$END_ALL" 'BEGIN { printf "%.1f", b - a }')"

@@ -17,6 +17,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -116,7 +117,7 @@ public final class ApnsMockBinary {
         if (embedded.contains(platform)) {
             return extract(platform, environment);
         }
-        java.util.Optional<Path> onPath = which(NAME, path);
+        Optional<Path> onPath = which(NAME, path);
         if (onPath.isPresent()) {
             return onPath.get();
         }
@@ -130,11 +131,11 @@ public final class ApnsMockBinary {
                 + "put apns-mock on PATH, or use a jar built with the binary (build.sh --binary)");
     }
 
-    private static java.util.Optional<Path> which(String name, String searchPath) {
+    private static Optional<Path> which(String name, String searchPath) {
         if (name.contains(File.separator)) {
             Path candidate = Path.of(name).toAbsolutePath();
             return Files.isRegularFile(candidate) && Files.isExecutable(candidate)
-                    ? java.util.Optional.of(candidate) : java.util.Optional.empty();
+                    ? Optional.of(candidate) : Optional.empty();
         }
         for (String directory : searchPath.split(File.pathSeparator)) {
             if (directory.isEmpty()) {
@@ -142,10 +143,10 @@ public final class ApnsMockBinary {
             }
             Path candidate = Path.of(directory, name).toAbsolutePath();
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return java.util.Optional.of(candidate);
+                return Optional.of(candidate);
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -199,7 +200,7 @@ public final class ApnsMockExtension
     }
 
     /** TLS trusting the mock's CA only. */
-    public javax.net.ssl.SSLContext sslContext() {
+    public SSLContext sslContext() {
         return server().sslContext();
     }
 

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One test's view of a shared apns-mock: its own device tokens, and queries, waits, fault rules and
@@ -123,14 +124,20 @@ public final class ApnsScope {
         }
         if (!byChannel) {
             refuseTokenless(scoped.get("kind"));
+            // a repeated parameter is one more condition: the caller's prefix (within this scope's), and this scope's
             Object given = scoped.get("tokenPrefix");
-            scoped.put("tokenPrefix", given == null ? prefix : List.of(prefix, given).stream()
-                    .flatMap(v -> v instanceof Collection<?> c ? c.stream() : java.util.stream.Stream.of(v)).toList());
+            List<Object> prefixes = new ArrayList<>(List.of(prefix));
+            if (given instanceof Collection<?> values) {
+                prefixes.addAll(values);
+            } else if (given != null) {
+                prefixes.add(given);
+            }
+            scoped.put("tokenPrefix", prefixes.size() == 1 ? prefix : prefixes);
         }
         return scoped;
     }
 
-    private static void forEach(Object value, java.util.function.Consumer<String> check) {
+    private static void forEach(Object value, Consumer<String> check) {
         if (value instanceof Collection<?> values) {
             values.forEach(each -> check.accept(String.valueOf(each)));
         } else if (value != null) {
