@@ -153,7 +153,7 @@ test-examples: test-deps $(EXAMPLES_VENV)/installed dist/apns-mock
 	  examples/swift/run-as-dependency.sh
 
 # The client libraries (clients/python: the package, its pytest plugin, also under 4 pytest-xdist workers;
-# clients/node: node --test; clients/go: go test, when go is installed) against the release-static binary; the
+# clients/node: node --test; clients/go: go test; clients/java: test.sh, javac + JUnit) against the release-static binary; the
 # Testcontainers test runs in make test-image.
 test-clients: test-deps dist/apns-mock
 	APNS_MOCK_BIN=$(CURDIR)/dist/apns-mock clients/run-tests.sh
@@ -161,7 +161,9 @@ test-clients: test-deps dist/apns-mock
 # The files generated from the admin API's document (Sources/APNSMockAdmin/openapi.yaml): the Swift operation
 # table (Sources/APNSMockAdmin/Generated/AdminOperation.swift), the Python client's GeneratedClient and TypedDicts
 # (clients/python/src/apns_mock/_generated.py), the Node module's (clients/node/generated.mjs, generated.d.ts) and
-# the Go module's (clients/go/generated.go). make generate writes them; make check-generated (the start of make test) fails, naming each file, while a
+# the Go module's (clients/go/generated.go) and the Java library's operation table
+# (clients/java/src/main/java/apnsmock/GeneratedOperations.java). make generate writes them; make check-generated
+# (the start of make test) fails, naming each file, while a
 # committed one differs from what the document gives. Python with PyYAML (the test venv) and swift format.
 GENERATOR := scripts/generate-admin-api.py
 

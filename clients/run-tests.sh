@@ -2,7 +2,8 @@
 # Runs the tests of the client libraries against an apns-mock binary:
 #   the Python package (clients/python): its tests, then again with 4 pytest-xdist workers sharing
 #   one server, with the example file; the Node module (clients/node): node --test; the Go module
-#   (clients/go): go test, skipped when no `go` is installed unless APNS_MOCK_E2E_REQUIRED=1.
+#   (clients/go): go test; the Java library (clients/java): its test.sh (javac + JUnit's console
+#   launcher, offline). Go and Java are skipped with a message when absent unless APNS_MOCK_E2E_REQUIRED=1.
 # Installs what it needs: a virtual environment in clients/python/.venv with `pip install -e ".[test]"`
 # (skipped when pyproject.toml has not changed since the last install).
 #
@@ -73,6 +74,14 @@ elif [ "${APNS_MOCK_E2E_REQUIRED:-}" = 1 ]; then
   failures+=("go: go test (no go)")
 else
   echo "=== go: go test: skipped: no go on PATH (APNS_MOCK_E2E_REQUIRED=1 makes that a failure)"
+fi
+if command -v javac > /dev/null; then
+  part "java: clients/java/test.sh" "$CLIENTS/java/test.sh"
+elif [ "${APNS_MOCK_E2E_REQUIRED:-}" = 1 ]; then
+  echo "=== java: javac not found and APNS_MOCK_E2E_REQUIRED=1: install a JDK 17 or later" >&2
+  failures+=("java: no javac")
+else
+  echo "=== java: skipped (no javac; APNS_MOCK_E2E_REQUIRED=1 makes this a failure)"
 fi
 
 END_ALL=$(date +%s.%N)

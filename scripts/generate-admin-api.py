@@ -8,6 +8,7 @@ Writes (relative to the repository, or to DIR):
   clients/python/src/apns_mock/_generated.py            GeneratedClient + TypedDicts
   clients/node/generated.mjs, clients/node/generated.d.ts
   clients/go/generated.go                               the Go client's operation table, methods and types
+  clients/java/src/main/java/apnsmock/GeneratedOperations.java  the Java client's operation table
 
 The output is deterministic: the same document gives byte-identical files, in the document's
 order. With --check, nothing is written: it exits 1 naming each committed file that differs
@@ -35,6 +36,7 @@ SWIFT_FILE = "Sources/APNSMockAdmin/Generated/AdminOperation.swift"
 PYTHON_FILE = "clients/python/src/apns_mock/_generated.py"
 NODE_FILE = "clients/node/generated.mjs"
 NODE_TYPES_FILE = "clients/node/generated.d.ts"
+JAVA_FILE = "clients/java/src/main/java/apnsmock/GeneratedOperations.java"
 
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 # The operations the clients leave out: the dashboard's pages (a browser's) and /mcp (an assistant's).
@@ -1254,6 +1256,126 @@ def generate_go(document, ops):
 
 
 # ---------------------------------------------------------------------------------------------
+# Java
+
+
+def java_string(text):
+    """A Java string literal. Anything outside printable ASCII is a \\uXXXX escape, except line
+    breaks and tabs, which get their own escapes (a \\u000a would end the line before javac reads
+    the literal)."""
+    out = []
+    for ch in text:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) >= 0x7F:
+            out.extend("\\u%04x" % unit for unit in _utf16_units(ch))
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _utf16_units(ch):
+    code = ord(ch)
+    if code < 0x10000:
+        return [code]
+    code -= 0x10000
+    return [0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)]
+
+
+def java_doc_text(text):
+    """Text for a Javadoc comment: no comment end, HTML's special characters as entities."""
+    return text.replace("&", "&amp;").replace("\\", "&#92;").replace("<", "&lt;").replace(">", "&gt;").replace("*/", "*&#47;").replace("@", "&#64;")
+
+
+def java_list(values):
+    return "List.of(" + ", ".join(java_string(v) for v in values) + ")"
+
+
+def java_constant(operation_id):
+    """waitForDeliveries -> WAIT_FOR_DELIVERIES, openAPIDocument -> OPEN_API_DOCUMENT."""
+    return snake_case(operation_id).upper()
+
+
+def generate_java(document, ops):
+    client_ops = [op for op in ops if op.for_clients]
+    out = [f"// {HEADER}", "", "package apnsmock;", "", "import java.util.Collections;", "import java.util.LinkedHashMap;", "import java.util.List;",
+           "import java.util.Map;", "", "/**",
+           " * The admin API's operations as its document (openapi.yaml) declares them, in the document's order:",
+           " * for each, its method, path template and parameters. {@link AdminClient#call} builds every request",
+           " * from this table; the dashboard's files and {@code /mcp} are left out.", " */",
+           "public final class GeneratedOperations {", "    private GeneratedOperations() {}", "",
+           "    /**",
+           "     * One operation of the document.",
+           "     *",
+           "     * @param id its operationId",
+           "     * @param method GET, POST, PUT or DELETE",
+           "     * @param pathTemplate the document's path, e.g. {@code /v1/faults/{id}}",
+           "     * @param pathParameters the names in braces in {@code pathTemplate}, in order",
+           "     * @param queryParameters the query parameters the document names",
+           "     * @param freeFormQueryPatterns regular expressions of the other query names it takes",
+           "     *     ({@code headers.<name>}, {@code payload.<path>}, {@code preview.<path>}); empty for most",
+           "     * @param headerParameters the header parameters the document names",
+           "     * @param hasBody whether it takes a JSON request body",
+           "     * @param answer what its success answer is: {@code json}, {@code text}, {@code stream}",
+           "     *     (Server-Sent Events) or {@code none}",
+           "     * @param summary the document's one-line summary",
+           "     */",
+           "    public record Operation(",
+           "            String id,",
+           "            String method,",
+           "            String pathTemplate,",
+           "            List<String> pathParameters,",
+           "            List<String> queryParameters,",
+           "            List<String> freeFormQueryPatterns,",
+           "            List<String> headerParameters,",
+           "            boolean hasBody,",
+           "            String answer,",
+           "            String summary) {}"]
+    for op in client_ops:
+        path_names = re.findall(r"\{([^}]+)\}", op.path)
+        declared = [p.name for p in op.parameters if p.location == "path"]
+        if sorted(path_names) != sorted(declared):
+            raise SystemExit(f"{op.id}: path {op.path} names {path_names}, its parameters {declared}")
+        query = [p.name for p in op.parameters if p.location == "query" and not p.is_free_form]
+        patterns = [pattern for p in op.parameters if p.is_free_form for pattern in p.schema["patternProperties"]]
+        headers = [p.name for p in op.parameters if p.location == "header"]
+        kind, _ = success_response(document, op)
+        out += ["", f"    /** {java_doc_text(op.method + ' ' + op.path)}: {java_doc_text(op.summary)} */",
+                f"    public static final Operation {java_constant(op.id)} =",
+                "            new Operation(",
+                f"                    {java_string(op.id)},",
+                f"                    {java_string(op.method)},",
+                f"                    {java_string(op.path)},",
+                f"                    {java_list(path_names)},",
+                f"                    {java_list(query)},",
+                f"                    {java_list(patterns)},",
+                f"                    {java_list(headers)},",
+                f"                    {'true' if op.raw_body_schema is not None else 'false'},",
+                f"                    {java_string(kind)},",
+                f"                    {java_string(op.summary)});"]
+    out += ["", "    /** Every operation above by its operationId, in the document's order (unmodifiable). */",
+            "    public static final Map<String, Operation> BY_ID = byId(", "            List.of("]
+    out += [f"                    {java_constant(op.id)}{',' if i < len(client_ops) - 1 else '));'}"
+            for i, op in enumerate(client_ops)]
+    out += ["", "    private static Map<String, Operation> byId(List<Operation> operations) {",
+            "        Map<String, Operation> table = new LinkedHashMap<>();",
+            "        for (Operation operation : operations) {",
+            "            table.put(operation.id(), operation);",
+            "        }",
+            "        return Collections.unmodifiableMap(table);",
+            "    }", "}"]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
 # main
 
 
@@ -1263,6 +1385,7 @@ def generated_files(document):
     files[PYTHON_FILE] = generate_python(document, ops)
     files[NODE_FILE], files[NODE_TYPES_FILE] = generate_node(document, ops)
     files[GO_FILE] = generate_go(document, ops)
+    files[JAVA_FILE] = generate_java(document, ops)
     return files
 
 
