@@ -451,7 +451,7 @@ public enum AdminOperation: String, CaseIterable, Sendable {
                     description:
                         "Conditions on request headers and payload, one query parameter each:\n`headers.<name>=<value>` (a header's value, name in any case) and\n`payload.<path>=<value>` (`payload.aps.alert.title=Hi`: the payload holds this\nstring at this path) and `preview.<field>=<value>` (`preview.body=Hello`: what the\ndevice would show; `preview.sound.name=default`).",
                     schema:
-                        #"{"type":"object","additionalProperties":false,"patternProperties":{"^headers\\.[^.].*$":{"description":"The header's value."},"^payload\\.[^.]+(\\.[^.]+)*$":{"description":"The text the payload holds at this path."},"^preview\\.[^.]+(\\.[^.]+)*$":{"description":"The text the preview holds at this path."}}}"#,
+                        #"{"type":"object","additionalProperties":false,"patternProperties":{"^headers\\.[^.].*$":{"type":"string","description":"The header's value."},"^payload\\.[^.]+(\\.[^.]+)*$":{"type":"string","description":"The text the payload holds at this path."},"^preview\\.[^.]+(\\.[^.]+)*$":{"type":"string","description":"The text the preview holds at this path."}}}"#,
                     isFreeForm: true
                 ),
                 AdminOperationParameter(
@@ -659,7 +659,7 @@ public enum AdminOperation: String, CaseIterable, Sendable {
                     description:
                         "Conditions on request headers and payload, one query parameter each:\n`headers.<name>=<value>` (a header's value, name in any case) and\n`payload.<path>=<value>` (`payload.aps.alert.title=Hi`: the payload holds this\nstring at this path) and `preview.<field>=<value>` (`preview.body=Hello`: what the\ndevice would show; `preview.sound.name=default`).",
                     schema:
-                        #"{"type":"object","additionalProperties":false,"patternProperties":{"^headers\\.[^.].*$":{"description":"The header's value."},"^payload\\.[^.]+(\\.[^.]+)*$":{"description":"The text the payload holds at this path."},"^preview\\.[^.]+(\\.[^.]+)*$":{"description":"The text the preview holds at this path."}}}"#,
+                        #"{"type":"object","additionalProperties":false,"patternProperties":{"^headers\\.[^.].*$":{"type":"string","description":"The header's value."},"^payload\\.[^.]+(\\.[^.]+)*$":{"type":"string","description":"The text the payload holds at this path."},"^preview\\.[^.]+(\\.[^.]+)*$":{"type":"string","description":"The text the preview holds at this path."}}}"#,
                     isFreeForm: true
                 ),
                 AdminOperationParameter(
@@ -835,7 +835,7 @@ public enum AdminOperation: String, CaseIterable, Sendable {
                     description:
                         "Conditions on request headers and payload, one query parameter each:\n`headers.<name>=<value>` (a header's value, name in any case) and\n`payload.<path>=<value>` (`payload.aps.alert.title=Hi`: the payload holds this\nstring at this path) and `preview.<field>=<value>` (`preview.body=Hello`: what the\ndevice would show; `preview.sound.name=default`).",
                     schema:
-                        #"{"type":"object","additionalProperties":false,"patternProperties":{"^headers\\.[^.].*$":{"description":"The header's value."},"^payload\\.[^.]+(\\.[^.]+)*$":{"description":"The text the payload holds at this path."},"^preview\\.[^.]+(\\.[^.]+)*$":{"description":"The text the preview holds at this path."}}}"#,
+                        #"{"type":"object","additionalProperties":false,"patternProperties":{"^headers\\.[^.].*$":{"type":"string","description":"The header's value."},"^payload\\.[^.]+(\\.[^.]+)*$":{"type":"string","description":"The text the payload holds at this path."},"^preview\\.[^.]+(\\.[^.]+)*$":{"type":"string","description":"The text the preview holds at this path."}}}"#,
                     isFreeForm: true
                 ),
                 AdminOperationParameter(
@@ -1093,7 +1093,7 @@ public enum AdminOperation: String, CaseIterable, Sendable {
                     description:
                         "Conditions on request headers and payload, one query parameter each:\n`headers.<name>=<value>` (a header's value, name in any case) and\n`payload.<path>=<value>` (`payload.aps.alert.title=Hi`: the payload holds this\nstring at this path) and `preview.<field>=<value>` (`preview.body=Hello`: what the\ndevice would show; `preview.sound.name=default`).",
                     schema:
-                        #"{"type":"object","additionalProperties":false,"patternProperties":{"^headers\\.[^.].*$":{"description":"The header's value."},"^payload\\.[^.]+(\\.[^.]+)*$":{"description":"The text the payload holds at this path."},"^preview\\.[^.]+(\\.[^.]+)*$":{"description":"The text the preview holds at this path."}}}"#,
+                        #"{"type":"object","additionalProperties":false,"patternProperties":{"^headers\\.[^.].*$":{"type":"string","description":"The header's value."},"^payload\\.[^.]+(\\.[^.]+)*$":{"type":"string","description":"The text the payload holds at this path."},"^preview\\.[^.]+(\\.[^.]+)*$":{"type":"string","description":"The text the preview holds at this path."}}}"#,
                     isFreeForm: true
                 ),
                 AdminOperationParameter(
