@@ -199,13 +199,13 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 "cleartext request on the TLS port (an http:// URL?); answered 400: use https://",
                 metadata: ["apnsmock.peer": "\(Self.peer(context))"])
             greetingBytes = []
-            sendCleartextAndClose(PlainTextResponse.tlsRequired.bytes, context: context)
+            sendCleartextAndClose(PlainTextResponse.tlsRequired(on: service).bytes, context: context)
         case .refuseCleartextHTTP2:
             logger.notice(
                 "cleartext HTTP/2 (h2c) on the TLS port; answered 400: use https://",
                 metadata: ["apnsmock.peer": "\(Self.peer(context))"])
             do {
-                cleartextRefusal = try CleartextHTTP2Refusal(settings: shared.settings)
+                cleartextRefusal = try CleartextHTTP2Refusal(settings: shared.settings, service: service)
             } catch {
                 logger.error("cannot set up HTTP/2: \(error)")
                 close(.cannotSetUp("\(error)"), afterFlush: false)

@@ -13,7 +13,10 @@ final class CleartextHTTP2Refusal {
     /// output is sent.
     private(set) var finished = false
 
-    init(settings: HTTP2Settings) throws {
+    private let service: APNSService
+
+    init(settings: HTTP2Settings, service: APNSService = .push) throws {
+        self.service = service
         http2 = try HTTP2ServerSession(settings: settings)
         http2.start()
     }
@@ -25,7 +28,7 @@ final class CleartextHTTP2Refusal {
         http2.takeReadyRequests(into: &readyRequests)
         for ready in readyRequests {
             if !finished {
-                let text = PlainTextResponse.tlsRequired.text
+                let text = PlainTextResponse.tlsRequired(on: service).text
                 http2.respond(streamID: ready.streamID, status: 400, body: Array(text.utf8)) { headers in
                     headers.add("content-type", "text/plain; charset=utf-8")
                 }

@@ -1,6 +1,7 @@
 import APNSMock
 import APNSMockAdmin
 import APNSMockCore
+import APNSMockTransport
 import ArgumentParser
 
 #if canImport(FoundationEssentials)
@@ -48,9 +49,30 @@ struct AdminOptions: ParsableArguments {
     /// is not an `http://` URL.
     func client(_ command: String) -> AdminAPIClient {
         guard let client = AdminAPIClient(url: base, token: token) else {
-            fail(2, "apns-mock \(command): --admin must be a URL such as \(Self.defaultURL); got '\(base)'")
+            fail(2, Self.notAnAdminURL(command, base))
         }
         return client
+    }
+
+    /// Why `base` is not the admin API's URL: an `https://` URL names an APNs or channel-management
+    /// port (the TLS ones); anything else is not a URL.
+    static func notAnAdminURL(_ command: String, _ base: String) -> String {
+        if base.lowercased().hasPrefix("https://") {
+            return "apns-mock \(command): --admin must be the admin API's plain-HTTP URL, such as \(defaultURL); "
+                + "got '\(base)': https:// is how the APNs and channel-management ports are reached, not the admin API"
+        }
+        return "apns-mock \(command): --admin must be a URL such as \(defaultURL); got '\(base)'"
+    }
+
+    /// The failure for an answer that came from a TLS port of apns-mock (the APNs or the
+    /// channel-management port) rather than the admin API; nil for any other answer.
+    static func tlsPortAnswer(_ command: String, base: String, _ response: AdminAPIResponse) -> String? {
+        let text = String(decoding: response.body, as: UTF8.self)
+        guard response.status == 400, text.hasPrefix(PlainTextResponse.tlsRequiredPrefix) else { return nil }
+        let port = text.dropFirst(PlainTextResponse.tlsRequiredPrefix.count).prefix { $0 != "," && $0 != "(" }
+        return "apns-mock \(command): \(base) is \(port.trimmingCharacters(in: .whitespaces)), not the admin API: "
+            + "give --admin (or APNS_MOCK_ADMIN_URL) the admin port, such as \(defaultURL); "
+            + "serve's ready line names it (admin=…)"
     }
 
     /// Sends one call of `operation`; returns the answer whatever its status, except 401
@@ -71,6 +93,7 @@ struct AdminOptions: ParsableArguments {
         } catch {
             fail(2, "apns-mock \(command): cannot reach the admin API at \(base): \(error)")
         }
+        if let problem = Self.tlsPortAnswer(command, base: base, response) { fail(2, problem) }
         if response.status == 401 {
             fail(
                 2,

@@ -26,10 +26,11 @@ struct HealthcheckCommand: ParsableCommand {
         options.admin = admin
         let base = options.base
         guard let client = AdminAPIClient(url: base) else {
-            fail(2, "apns-mock healthcheck: --admin must be a URL such as \(AdminOptions.defaultURL); got '\(base)'")
+            fail(2, AdminOptions.notAnAdminURL("healthcheck", base))
         }
         do {
             let response = try client.send(.health, timeout: .seconds(Int64(max(1, timeout)))).wait()
+            if let problem = AdminOptions.tlsPortAnswer("healthcheck", base: base, response) { fail(1, problem) }
             guard response.status == 200 else {
                 fail(1, "apns-mock healthcheck: \(base)/health answered \(response.status)")
             }

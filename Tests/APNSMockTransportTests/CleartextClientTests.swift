@@ -8,7 +8,7 @@ import Testing
     static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
 
     @Test func plainTextAnswerIsCompleteHTTP1() throws {
-        let text = String(decoding: PlainTextResponse.tlsRequired.bytes, as: UTF8.self)
+        let text = String(decoding: PlainTextResponse.tlsRequired(on: .push).bytes, as: UTF8.self)
         let parts = text.split(separator: "\r\n\r\n", maxSplits: 1, omittingEmptySubsequences: false)
         try #require(parts.count == 2)
         let head = parts[0].split(separator: "\r\n").map(String.init)
@@ -18,6 +18,11 @@ import Testing
         #expect(head.contains("content-length: \(parts[1].utf8.count)"))
         #expect(parts[1].contains("speaks TLS"))
         #expect(parts[1].contains("https://"))
+        #expect(parts[1].contains("it is an APNs port"))
+        #expect(parts[1].contains("not the admin API"))
+        #expect(parts[1].hasPrefix(PlainTextResponse.tlsRequiredPrefix))
+        let channels = PlainTextResponse.tlsRequired(on: .channelManagement).text
+        #expect(channels.hasPrefix(PlainTextResponse.tlsRequiredPrefix + "the channel-management port"))
     }
 
     /// An h2c client gets the server SETTINGS, a 400 with the words, and GOAWAY.
@@ -36,7 +41,7 @@ import Testing
         #expect(client.header(":status", on: stream) == "400")
         #expect(client.header("content-type", on: stream) == "text/plain; charset=utf-8")
         let body = String(decoding: client.bodies[stream] ?? [], as: UTF8.self)
-        #expect(body == PlainTextResponse.tlsRequired.text)
+        #expect(body == PlainTextResponse.tlsRequired(on: .push).text)
         #expect(client.goAwayReceived)
     }
 }

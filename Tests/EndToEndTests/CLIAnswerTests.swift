@@ -78,6 +78,29 @@ import Testing
             "\(output.stderr)")
     }
 
+    /// `--admin` given an APNs or channel-management port (the TLS ones): the command says which
+    /// port it reached and where the admin API is, instead of "use https://" (which, followed,
+    /// only led to "--admin must be a URL").
+    @Test func anAPNsOrChannelPortGivenAsTheAdminAPISaysWhichPortItIs() async throws {
+        try await E2E.withMock { mock in
+            let apns = "http://127.0.0.1:\(mock.endpoints.apnsPort)"
+            let output = try await AdminCLITests.cli(["deliveries", "--admin", apns])
+            #expect(output.status == 2)
+            #expect(
+                output.stderr.hasPrefix("apns-mock deliveries: \(apns) is an APNs port, not the admin API: "),
+                "\(output.stderr)")
+            #expect(output.stderr.contains("such as http://127.0.0.1:2198"), "\(output.stderr)")
+            let health = try await AdminCLITests.cli(["healthcheck", "--admin", apns])
+            #expect(health.status == 1)
+            #expect(health.stderr.contains("is an APNs port, not the admin API"), "\(health.stderr)")
+            let https = try await AdminCLITests.cli(["deliveries", "--admin", "https://127.0.0.1:\(mock.endpoints.apnsPort)"])
+            #expect(https.status == 2)
+            #expect(
+                https.stderr.contains("https:// is how the APNs and channel-management ports are reached"),
+                "\(https.stderr)")
+        }
+    }
+
     /// Nothing listens: the system's words, as before.
     @Test func aPortNobodyListensOnIsConnectionRefused() async throws {
         let output = try await AdminCLITests.cli(["deliveries", "--admin", "http://127.0.0.1:1"])

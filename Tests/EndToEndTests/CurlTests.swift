@@ -154,7 +154,7 @@ import Testing
             #expect(output.status == 0, "\(output.stderr)")
             let lines = output.stdout.split(separator: "\n").map(String.init)
             #expect(lines.last == (flags.isEmpty ? "400 1.1" : "400 2"), "\(output.stdout)")
-            #expect(output.stdout.contains("this port speaks TLS (HTTP/2 over TLS, like APNs)"))
+            #expect(output.stdout.contains("this port speaks TLS: it is an APNs port (HTTP/2 over TLS, like APNs)"))
             #expect(output.stdout.contains("Use https://"))
             #expect(mock.deliveries.count == 0)
 

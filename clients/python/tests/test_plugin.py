@@ -70,3 +70,23 @@ def test_the_scope_refuses_a_query_it_cannot_limit(apns):
         apns.wait(kind="broadcast")
     with pytest.raises(ValueError, match="carry no device token"):
         apns.add_fault(match={"kind": "channel"}, action={"hang": {}})
+
+
+def test_an_unreachable_APNS_MOCK_ADMIN_URL_is_named(pytester, monkeypatch):
+    monkeypatch.setenv("APNS_MOCK_ADMIN_URL", "http://127.0.0.1:1")
+    pytester.makepyfile(test_inner="def test_inner(apns):\n    pass\n")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*APNS_MOCK_ADMIN_URL is http://127.0.0.1:1, but no apns-mock admin API answers there*"])
+
+
+def test_an_APNS_MOCK_ADMIN_URL_naming_the_APNs_port_says_so(pytester, monkeypatch, apns_mock):
+    from urllib.parse import urlsplit
+
+    apns = f"http://127.0.0.1:{urlsplit(apns_mock.apns_url).port}"
+    monkeypatch.setenv("APNS_MOCK_ADMIN_URL", apns)
+    pytester.makepyfile(test_inner="def test_inner(apns):\n    pass\n")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines([f"*APNS_MOCK_ADMIN_URL is {apns}, but what answers there is not the admin API*"
+                                 "it is an APNs port*"])

@@ -34,10 +34,11 @@ import time
 from pathlib import Path
 from typing import Any, Generator, Iterator, Optional
 
+import httpx
 import pytest
 
 from ._client import Client
-from ._errors import WaitTimeout
+from ._errors import AdminError, MockStartError, WaitTimeout
 from ._mock import Mock, Remote
 from ._provider import KEY_ENV, KEY_ID_ENV, TEAM_ID_ENV, ProviderCredentials
 from ._scope import Scope
@@ -110,6 +111,20 @@ def _shared_server(directory: Path, token: Optional[str], provider: dict) -> _Sh
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def _remote(admin_url: str, token: Optional[str], provider: dict) -> Remote:
+    """The server APNS_MOCK_ADMIN_URL names, or a MockStartError that names the variable."""
+    try:
+        return Remote(admin_url, token=token, **provider)
+    except httpx.TransportError as error:
+        raise MockStartError(
+            f"APNS_MOCK_ADMIN_URL is {admin_url}, but no apns-mock admin API answers there "
+            f"({type(error).__name__}: {error}): start one (apns-mock serve), correct the URL, or unset "
+            "APNS_MOCK_ADMIN_URL to let the plugin start a server of its own") from error
+    except AdminError as error:
+        raise MockStartError(
+            f"APNS_MOCK_ADMIN_URL is {admin_url}, but what answers there is not the admin API: {error}") from error
+
+
 @pytest.fixture(scope="session")
 def apns_mock(request: pytest.FixtureRequest) -> Iterator[Any]:
     """One apns-mock server for the session: ``apns_url``, ``admin_url``, ``channels_url``,
@@ -118,7 +133,7 @@ def apns_mock(request: pytest.FixtureRequest) -> Iterator[Any]:
     admin_url = os.environ.get("APNS_MOCK_ADMIN_URL")
     provider = _provider_settings(request.config)
     if admin_url:
-        server: Any = Remote(admin_url, token=token, **provider)
+        server: Any = _remote(admin_url, token, provider)
     else:
         workerinput = getattr(request.config, "workerinput", None)
         shared = workerinput.get(_SHARED_KEY) if workerinput else None
