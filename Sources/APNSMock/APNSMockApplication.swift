@@ -352,7 +352,8 @@ public struct APNSMockApplication: Sendable {
             noCAReason:
                 "this server's certificate was given as files (--tls-cert, tlsCert) or its chain's root was given to nobody: apns-mock does not know the CA that issued it; trust that CA as you were given it",
             addresses: ServerInfo.Addresses(
-                apnsURL: planned.apnsURL, apnsPorts: apnsPorts, channelsURL: planned.channelsURL,
+                apnsURL: configuration.advertisedAPNsURL ?? planned.apnsURL, apnsPorts: apnsPorts,
+                channelsURL: configuration.advertisedChannelsURL ?? planned.channelsURL,
                 channelsPort: channelsPort, adminURL: planned.adminURL, adminPort: planned.adminPort))
         let app = Application(
             router: AdminRouter.build(

@@ -35,6 +35,10 @@ public struct APNSMockConfiguration: Sendable {
     /// Allows an admin address other than loopback without `adminToken`; refused otherwise.
     public var adminInsecure = false
     /// PEM server certificate (chain) and key.
+    /// The APNs URL `GET /v1/info` gives clients instead of the bound one (`--advertise-url`).
+    public var advertisedAPNsURL: String?
+    /// The channel-management URL `GET /v1/info` gives instead of the bound one.
+    public var advertisedChannelsURL: String?
     public var tlsCertificatePath = "certs/server.pem"
     public var tlsKeyPath = "certs/server-key.pem"
     /// A chain generated at start and served in place of `tlsCertificatePath` and `tlsKeyPath`

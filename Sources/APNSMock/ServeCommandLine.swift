@@ -20,10 +20,11 @@ public enum ServeCommandLine: Sendable {
         See apns-mock.example.yaml for every setting and the setup: section (keys and devices).
         """
 
-    /// Reads `arguments` (those after `serve`).
+    /// Reads `arguments` (those after `serve`); relative paths resolve against `baseDirectory`
+    /// when given (`ServeSetting.baseDirectoryVariable`), else against the working directory.
     /// - Throws: `SpecError` whose description is one line: `Unknown option '--bogus'`,
     ///   `--port must be 0–65535; got 70000`.
-    public static func parse(_ arguments: [String]) throws(SpecError) -> Request {
+    public static func parse(_ arguments: [String], baseDirectory: String? = nil) throws(SpecError) -> Request {
         var given: [(setting: ServeSetting, value: SpecValue)] = []
         var lists: [String: [SpecValue]] = [:]
         var index = 0
@@ -80,7 +81,7 @@ public enum ServeCommandLine: Sendable {
                 throw SpecError(path: "", problem: "Unknown option '--\(name)'\(suggestion)")
             }
         }
-        return .serve(try ServeSettingLayer(.commandLine, given: given))
+        return .serve(try ServeSettingLayer(.commandLine, given: given, baseDirectory: baseDirectory))
     }
 
     /// Whether `argument` is a flag rather than a value (`-1` is a value).

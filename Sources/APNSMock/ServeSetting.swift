@@ -87,12 +87,28 @@ public struct ServeSetting: Sendable, Equatable, CustomStringConvertible {
 
     /// The environment variable that supplies the admin token when `--admin-token` is not given.
     public static let adminTokenVariable = "APNS_MOCK_ADMIN_TOKEN"
+    /// The directory relative paths in flags and `APNS_MOCK_*` variables are resolved against,
+    /// when set (absolute): the client libraries set it to their caller's working directory,
+    /// because they start the server in a directory of its own. A configuration file's paths
+    /// resolve against the file's own directory.
+    public static let baseDirectoryVariable = "APNS_MOCK_BASE_DIRECTORY"
+
+    /// The base directory `environment` names, or nil.
+    /// - Throws: `SpecError` when it is set but not an absolute path.
+    public static func baseDirectory(_ environment: [String: String]) throws(SpecError) -> String? {
+        guard let directory = environment[baseDirectoryVariable], !directory.isEmpty else { return nil }
+        guard directory.hasPrefix("/") else {
+            throw SpecError(path: baseDirectoryVariable, problem: "must be an absolute path; got '\(directory)'")
+        }
+        return directory
+    }
+
     /// `--client-ca none`: ask for no client certificate, not even on the defaults.
     public static let noClientCA = "none"
 
     public static let config = ServeSetting(
         "config", key: nil, valueName: "file", default: "none", example: nil,
-        help: "YAML configuration file (see apns-mock.example.yaml).", read: { try $0.nonEmptyString() })
+        help: "YAML configuration file (see apns-mock.example.yaml).", read: { try $0.path() })
     public static let host = ServeSetting(
         "host", key: "host", default: "127.0.0.1", example: "0.0.0.0",
         help: "Address the APNs listener binds (default 127.0.0.1).",
@@ -122,6 +138,18 @@ public struct ServeSetting: Sendable, Equatable, CustomStringConvertible {
         help:
             "Channel-management port (broadcast channels; Apple's is 2195 in the sandbox); 0 picks a free port (default 2195, or a free port with --port 0).",
         read: { Int(try $0.integer(in: 0...65535)) }, apply: { $1.channelsPort = $0 })
+    public static let advertiseURL = ServeSetting(
+        "advertise-url", key: "advertiseUrl", environment: "APNS_MOCK_ADVERTISE_URL", valueName: "url",
+        default: "the first APNs port's bound address", example: "https://localhost:32768",
+        help:
+            "The APNs URL GET /v1/info gives clients, when they reach the server by another address or port than it binds (a container's published port: https://localhost:32768).",
+        read: { try $0.httpsURL() }, apply: { $1.advertisedAPNsURL = $0 })
+    public static let advertiseChannelsURL = ServeSetting(
+        "advertise-channels-url", key: "advertiseChannelsUrl", environment: "APNS_MOCK_ADVERTISE_CHANNELS_URL",
+        valueName: "url", default: "the channel-management port's bound address",
+        example: "https://localhost:32769",
+        help: "The channel-management URL GET /v1/info gives clients, as --advertise-url for APNs.",
+        read: { try $0.httpsURL() }, apply: { $1.advertisedChannelsURL = $0 })
     public static let adminToken = ServeSetting(
         "admin-token", key: "adminToken", environment: adminTokenVariable, valueName: "token",
         default: "$\(adminTokenVariable), else none", example: "s3cret",
@@ -375,7 +403,7 @@ public struct ServeSetting: Sendable, Equatable, CustomStringConvertible {
 
     /// Every setting, in the order `serve --help` and the table list them.
     public static let all: [ServeSetting] = [
-        config, host, port, adminHost, adminPort, channelsPort, adminToken, adminInsecure, tlsCert, tlsKey, chain,
+        config, host, port, adminHost, adminPort, channelsPort, advertiseURL, advertiseChannelsURL, adminToken, adminInsecure, tlsCert, tlsKey, chain,
         chainOut, environment, maxConcurrentStreams, maxHeaderListSize, recordCapacity, journal, restore, threads,
         strictPayload, strictRegistry, authStreamLimit, environmentKeyReason, clientCA, logLevel, expectations, seed,
         throttle, behavior, idleTimeout, handshakeTimeout, maxConnections, localizations, locale, payloadLimit,

@@ -57,7 +57,8 @@ public struct ServeSettingLayer: Sendable {
             else { continue }
             given.append((setting, .plain(text)))
         }
-        return try ServeSettingLayer(.environment, given: given)
+        return try ServeSettingLayer(
+            .environment, given: given, baseDirectory: try ServeSetting.baseDirectory(environment))
     }
 
     /// The settings of a configuration file's top-level fields (`setup` aside); `null` is

@@ -55,6 +55,16 @@ public struct SettingInput: Sendable {
         return ProviderKeySpec.resolve(text, against: baseDirectory)
     }
 
+    /// An `https://` URL with a host (`https://localhost:32768`), without a trailing slash.
+    public func httpsURL() throws(SpecError) -> String {
+        let text = try nonEmptyString()
+        let rest = text.lowercased().hasPrefix("https://") ? text.dropFirst("https://".count) : nil
+        guard let rest, !rest.isEmpty, !rest.hasPrefix("/"), !rest.hasPrefix(":"), !rest.contains(" ") else {
+            throw problem("must be an https:// URL such as https://localhost:32768; got '\(text)'")
+        }
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
     /// A whole number within `range`.
     public func integer(in range: ClosedRange<Int64>) throws(SpecError) -> Int64 {
         try SpecObject.integer(value, path: name, in: range)

@@ -40,7 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
     func commandLine() throws -> ServeSettingLayer {
         let request: ServeCommandLine.Request
         do throws(SpecError) {
-            request = try ServeCommandLine.parse(arguments)
+            request = try ServeCommandLine.parse(
+                arguments, baseDirectory: try ServeSetting.baseDirectory(ProcessInfo.processInfo.environment))
         } catch {
             throw ValidationError(error.description)
         }

@@ -122,6 +122,29 @@ import Testing
         #expect(error?.description == "APNS_MOCK_ADMIN_TOKEN must be non-empty and without spaces")
     }
 
+    /// The client libraries start the server in a directory of their own and set
+    /// APNS_MOCK_BASE_DIRECTORY to their caller's: a relative path in a flag then names the file
+    /// the caller meant (`APNS_MOCK_ARGS="--config apns-mock.example.yaml"` from the project).
+    @Test func relativePathsInFlagsResolveAgainstTheBaseDirectory() throws {
+        let arguments = ["--config", "apns-mock.example.yaml", "--journal", "out/j.jsonl", "--expectations", "e.yaml",
+            "/abs/f.yaml", "--tls-cert", "/etc/server.pem"]
+        guard case .serve(let layer) = try ServeCommandLine.parse(arguments, baseDirectory: "/work/project") else {
+            throw CancellationError()
+        }
+        #expect(layer.value(of: .config, as: String.self) == "/work/project/apns-mock.example.yaml")
+        #expect(layer.value(of: .journal, as: String.self) == "/work/project/out/j.jsonl")
+        #expect(layer.value(of: .expectations, as: [String].self) == ["/work/project/e.yaml", "/abs/f.yaml"])
+        #expect(layer.value(of: .tlsCert, as: String.self) == "/etc/server.pem")
+        guard case .serve(let asGiven) = try ServeCommandLine.parse(arguments) else { throw CancellationError() }
+        #expect(asGiven.value(of: .config, as: String.self) == "apns-mock.example.yaml")
+        #expect(try ServeSetting.baseDirectory(["APNS_MOCK_BASE_DIRECTORY": "/work/project"]) == "/work/project")
+        #expect(try ServeSetting.baseDirectory([:]) == nil)
+        let error = #expect(throws: SpecError.self) {
+            try ServeSettingLayer.environment(["APNS_MOCK_BASE_DIRECTORY": "project"])
+        }
+        #expect(error?.description == "APNS_MOCK_BASE_DIRECTORY must be an absolute path; got 'project'")
+    }
+
     /// A flag wins over the environment, which wins over the file, which wins over the default.
     @Test func precedenceIsFlagThenEnvironmentThenFileThenDefault() throws {
         let file = try Self.file("port: 1\nadminPort: 3\nadminToken: file\nbehaviors: [streams-after-rejection]")

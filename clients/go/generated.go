@@ -2329,11 +2329,12 @@ type InfoAnswer struct {
 
 	Environment string `json:"environment"`
 
-	// The first APNs port's URL.
+	// The first APNs port's URL, or --advertise-url.
 	APNSURL string `json:"apnsUrl"`
 
 	APNSPorts []int64 `json:"apnsPorts"`
 
+	// The channel-management URL, or --advertise-channels-url.
 	ChannelsURL string `json:"channelsUrl"`
 
 	ChannelsPort int64 `json:"channelsPort"`

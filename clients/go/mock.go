@@ -209,7 +209,9 @@ func (m *Mock) run(binary string, options Options) error {
 	m.cmd = exec.Command(binary, args...)
 	m.cmd.Dir = m.Dir
 	// Later entries win: Env overrides the inherited environment and XDG_STATE_HOME.
-	m.cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
+	// The server runs in its own directory; relative paths in Args mean the caller's.
+	caller, _ := os.Getwd()
+	m.cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state, "APNS_MOCK_BASE_DIRECTORY="+caller)
 	for name, value := range options.Env {
 		m.cmd.Env = append(m.cmd.Env, name+"="+value)
 	}

@@ -1503,9 +1503,10 @@ export interface HealthAnswerJournal {
 export interface InfoAnswer {
   version: string;
   environment: "sandbox" | "production" | "auto";
-  /** The first APNs port's URL. */
+  /** The first APNs port's URL, or --advertise-url. */
   apnsUrl: string;
   apnsPorts: number[];
+  /** The channel-management URL, or --advertise-channels-url. */
   channelsUrl: string;
   channelsPort: number;
   adminUrl: string;

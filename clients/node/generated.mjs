@@ -28,8 +28,10 @@ export class GeneratedAdminClient {
   /**
    * Where the server listens and its version, for a client that knows only the admin URL.
    *
-   * The URLs are as the server binds them (`https://0.0.0.0:443` in a container); a client in
-   * another container combines the ports with the host name it reaches the server by.
+   * The URLs are as the server binds them (`https://0.0.0.0:443` in a container), unless
+   * `--advertise-url` / `--advertise-channels-url` name the addresses clients reach (a
+   * container's published ports); a client in another container combines the ports with the
+   * host name it reaches the server by.
    *
    * `GET /v1/info`
    */

@@ -572,7 +572,8 @@ export async function startMock({ binary, args = [], adminToken, env = {}, start
     ...(adminToken ? ["--admin-token", adminToken] : [])];
   const child = spawn(command, argv, {
     cwd: directory,
-    env: { ...process.env, XDG_STATE_HOME: state, ...env },
+    // The server runs in its own directory; relative paths in args mean the caller's.
+    env: { ...process.env, XDG_STATE_HOME: state, APNS_MOCK_BASE_DIRECTORY: process.cwd(), ...env },
     stdio: ["ignore", stdout, stderr],
   });
   fs.closeSync(stdout);

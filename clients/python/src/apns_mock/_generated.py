@@ -1475,9 +1475,10 @@ class HealthAnswerJournal(TypedDict):
 class InfoAnswer(TypedDict):
     version: str
     environment: Literal["sandbox", "production", "auto"]
-    # The first APNs port's URL.
+    # The first APNs port's URL, or --advertise-url.
     apnsUrl: str
     apnsPorts: List[int]
+    # The channel-management URL, or --advertise-channels-url.
     channelsUrl: str
     channelsPort: int
     adminUrl: str
@@ -1632,8 +1633,10 @@ class GeneratedClient:
     ) -> "InfoAnswer":
         """Where the server listens and its version, for a client that knows only the admin URL.
 
-        The URLs are as the server binds them (`https://0.0.0.0:443` in a container); a client in
-        another container combines the ports with the host name it reaches the server by.
+        The URLs are as the server binds them (`https://0.0.0.0:443` in a container), unless
+        `--advertise-url` / `--advertise-channels-url` name the addresses clients reach (a
+        container's published ports); a client in another container combines the ports with the
+        host name it reaches the server by.
 
         ``GET /v1/info`` (operation ``info``).
         """

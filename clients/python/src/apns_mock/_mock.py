@@ -168,7 +168,8 @@ class Mock:
             self._owns_directory = True
         state = self.directory / "state"
         state.mkdir(exist_ok=True)
-        env = {**os.environ, "XDG_STATE_HOME": str(state), **self.env}
+        # The server runs in this directory; relative paths in args mean the caller's (APNS_MOCK_ARGS="--config x.yaml").
+        env = {**os.environ, "XDG_STATE_HOME": str(state), "APNS_MOCK_BASE_DIRECTORY": os.getcwd(), **self.env}
         provider_setup = self._write_provider_setup(self.directory / "provider")
         command = [self.binary, "serve", "--port", "0", "--admin-port", "0", "--expectations", provider_setup,
                    *self.args]

@@ -91,6 +91,8 @@ public final class ApnsMock implements AutoCloseable {
                     .redirectOutput(directory.resolve("stdout.log").toFile())
                     .redirectError(directory.resolve("stderr.log").toFile());
             builder.environment().put("XDG_STATE_HOME", state.toString());
+            // The server runs in its own directory; relative paths in the arguments mean the caller's.
+            builder.environment().put("APNS_MOCK_BASE_DIRECTORY", Path.of("").toAbsolutePath().toString());
             builder.environment().putAll(options.env);
             started = startProcess(builder, command);
             Matcher ready = awaitReadyLine(started, options.startTimeout, command);
