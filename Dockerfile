@@ -10,9 +10,9 @@
 #
 #   docker run --rm -p 127.0.0.1:2197:2197 -p 127.0.0.1:2195:2195 -p 127.0.0.1:2198:2198 apns-mock
 #
-# The binary links the Swift runtime and Foundation statically (--static-swift-stdlib), so the runtime image is
-# Debian slim plus libnghttp2 and libssl; no Swift runtime image is needed, and no curl (`apns-mock healthcheck`
-# is the health check). No files need mounting: the server generates its development CA and certificate at start
+# The binary links the Swift runtime, FoundationEssentials, OpenSSL, libnghttp2 and libyaml statically and needs
+# only glibc, so the image is FROM scratch: the binary, glibc's files, CA certificates and a user; no shell, no
+# package manager, no curl (`apns-mock healthcheck` is the health check). No files need mounting: the server generates its development CA and certificate at start
 # (into $XDG_STATE_HOME, /app/state); a client fetches that CA from the admin port, GET /v1/ca.pem.
 #
 # The admin API (port 2198) listens on all interfaces inside the container, without a token unless
@@ -44,18 +44,28 @@ RUN swift package resolve
 COPY . .
 RUN make release-static IMAGE_SCRATCH=.build && install -D -m 0755 dist/apns-mock /out/apns-mock
 
-# ---- runtime base (shared) ------------------------------------------------------------------------------------
-FROM ${RUNTIME_BASE} AS runtime-base
-
-# libnghttp2-14 and libssl3 are the runtime halves of the -dev packages above.
+# ---- the image's files (shared) -------------------------------------------------------------------------------
+# The binary needs only glibc (OpenSSL, libnghttp2, libyaml and the Swift runtime are linked in): the image is
+# FROM scratch with the binary, the glibc files it loads, CA certificates and the apnsmock user, gathered here by
+# scripts/image-rootfs.sh. No shell and no package manager: the health check is `apns-mock healthcheck`.
+FROM ${RUNTIME_BASE} AS files-base
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libnghttp2-14 libssl3 \
-    && apt-get clean \
-    && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
-    && groupadd --system --gid 10001 apnsmock \
-    && useradd --system --uid 10001 --gid 10001 --home-dir /app --no-create-home --shell /usr/sbin/nologin apnsmock \
-    && install -d -o 10001 -g 10001 -m 0700 /app /app/state
+    && apt-get install -y --no-install-recommends ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
+COPY scripts/image-rootfs.sh /usr/local/bin/image-rootfs.sh
+
+FROM files-base AS files-prebuilt
+COPY dist/apns-mock /tmp/apns-mock
+RUN image-rootfs.sh /tmp/apns-mock /rootfs
+
+FROM files-base AS files
+COPY --from=build /out/apns-mock /tmp/apns-mock
+RUN image-rootfs.sh /tmp/apns-mock /rootfs
+
+# ---- runtime (shared settings) -----------------------------------------------------------------------------------
+FROM scratch AS runtime-base
+ENV PATH=/usr/local/bin
 
 WORKDIR /app
 
@@ -88,16 +98,15 @@ CMD ["--host", "0.0.0.0", "--port", "443", "--port", "2197", "--channels-port", 
 
 # ---- runtime from a binary built on the host (make release-static) ------------------------------------------------
 FROM runtime-base AS runtime-prebuilt
-COPY dist/apns-mock /usr/local/bin/apns-mock
+COPY --from=files-prebuilt /rootfs/ /
 
-# ---- a client for the image test: the runtime with curl (the image itself has none) ------------------------------
-FROM runtime-base AS test-client
-USER root
+# ---- a client for the image test: Debian with curl (the image itself has no programs but apns-mock) --------------
+FROM ${RUNTIME_BASE} AS test-client
 RUN export DEBIAN_FRONTEND=noninteractive \
-    && apt-get update && apt-get install -y --no-install-recommends curl && rm -rf /var/lib/apt/lists/*
+    && apt-get update && apt-get install -y --no-install-recommends curl ca-certificates && rm -rf /var/lib/apt/lists/*
 USER 10001:10001
 ENTRYPOINT []
 
 # ---- runtime from source (the default target) ------------------------------------------------------------------
 FROM runtime-base AS runtime
-COPY --from=build /out/apns-mock /usr/local/bin/apns-mock
+COPY --from=files /rootfs/ /

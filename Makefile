@@ -18,6 +18,9 @@ TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
 .PHONY: static-libs test-long generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
+# The commit `apns-mock --version` names (Package.swift reads it): with -dirty when the tree has changes.
+export APNS_MOCK_COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null && echo $$c || echo $$c-dirty; })
+
 # Builds only the server (not the benchmark and fuzz tools), then serves.
 run: deps
 	$(SWIFT) build --product apns-mock

@@ -7,9 +7,12 @@ import PackageDescription
 /// package that depends on apns-mock, the manifest has no unsafe flags.
 let libFuzzerArchive = Context.environment["APNS_MOCK_LIBFUZZER"].flatMap { $0.isEmpty ? nil : $0 }
 
-/// The commit `apns-mock --version` names: the checkout's, abbreviated, with `-dirty` when it had
-/// uncommitted changes; `unknown` outside git (a source archive).
+/// The commit `apns-mock --version` names: `APNS_MOCK_COMMIT` (the Makefile sets it from git, so
+/// that a new commit makes SwiftPM read this manifest again: it caches the manifest per environment,
+/// not per commit), else the checkout's own, abbreviated, with `-dirty` when it had uncommitted
+/// changes; `unknown` outside git (a source archive).
 let buildCommit: String = {
+    if let commit = Context.environment["APNS_MOCK_COMMIT"], !commit.isEmpty { return commit }
     guard let git = Context.gitInformation else { return "unknown" }
     return String(git.currentCommit.prefix(12)) + (git.hasUncommittedChanges ? "-dirty" : "")
 }()
