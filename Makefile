@@ -12,11 +12,12 @@ PYTHON := $(VENV)/bin/python
 REQUIREMENTS := Tests/EndToEndTests/Clients/requirements.txt
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Debian/Ubuntu packages: to build, and (TEST_PACKAGES) to run the end-to-end clients.
+# Debian/Ubuntu packages: to build, and (TEST_PACKAGES) to run the end-to-end clients and the client libraries
+# (Go, Java with Debian's Jackson and JUnit 5, npm for make dist's package).
 BUILD_PACKAGES := libnghttp2-dev libssl-dev libyaml-dev pkg-config
-TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
+TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs npm chromium golang-go openjdk-17-jdk-headless junit5 libjackson2-databind-java
 
-.PHONY: static-libs test-long generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
+.PHONY: dist static-libs test-long generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
 # The commit `apns-mock --version` names (Package.swift reads it): with -dirty when the tree has changes.
 export APNS_MOCK_COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null && echo $$c || echo $$c-dirty; })
@@ -47,18 +48,29 @@ release: deps
 # Compiled without debug info (-gnone, -g0): the binary is stripped anyway, and writing DWARF that `install -s` then
 # drops cost CI compile and link time. bench-guard builds its tool in the same tree with the same flags.
 IMAGE_SCRATCH ?= .build-image
-# OpenSSL, libnghttp2 and libyaml are linked statically too, from the archives Debian's -dev packages ship: the linker
-# searches STATIC_LIBS (links to those archives only) before the system's directories, so -lssl finds libssl.a, and
-# the binary needs only glibc (make check-dist says which version).
+# OpenSSL, libnghttp2 and libyaml are linked statically too, from the archives Debian's -dev packages ship. SwiftPM
+# links a system library with what pkg-config says (-L<libdir> -lssl), and GNU ld takes a .so over a .a in the same
+# directory; so STATIC_LIBS holds links to the archives only, and .pc files that name it as the libdir
+# (PKG_CONFIG_PATH), which the linker then searches first. The binary needs only glibc (make dist checks it).
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 STATIC_LIBS := $(CURDIR)/$(IMAGE_SCRATCH)/static-libs
-STATIC_BUILD_FLAGS := --static-swift-stdlib -Xswiftc -gnone -Xcc -g0 -Xlinker -L$(STATIC_LIBS)
+STATIC_PC := libssl libcrypto openssl libnghttp2 yaml-0.1
+STATIC_BUILD_FLAGS := --static-swift-stdlib -Xswiftc -gnone -Xcc -g0
+STATIC_ENV := PKG_CONFIG_PATH=$(STATIC_LIBS)/pkgconfig
 static-libs: deps
-	@mkdir -p $(STATIC_LIBS) && for l in ssl crypto nghttp2 yaml; do ln -sf /usr/lib/$(MULTIARCH)/lib$$l.a $(STATIC_LIBS)/; done
+	@mkdir -p $(STATIC_LIBS)/pkgconfig && for l in ssl crypto nghttp2 yaml; do \
+	  ln -sf /usr/lib/$(MULTIARCH)/lib$$l.a $(STATIC_LIBS)/; done; \
+	for pc in $(STATIC_PC); do \
+	  sed 's|^libdir=.*|libdir=$(STATIC_LIBS)|' "$$(pkg-config --variable pcfiledir $$pc)/$$pc.pc" > $(STATIC_LIBS)/pkgconfig/$$pc.pc; done
 
 release-static: static-libs
-	$(SWIFT) build $(RELEASE_FLAGS) $(STATIC_BUILD_FLAGS) --product apns-mock --scratch-path $(IMAGE_SCRATCH)
+	$(STATIC_ENV) $(SWIFT) build $(RELEASE_FLAGS) $(STATIC_BUILD_FLAGS) --product apns-mock --scratch-path $(IMAGE_SCRATCH)
 	install -D -s -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(IMAGE_SCRATCH) --show-bin-path)/apns-mock" dist/apns-mock
+
+# What a release publishes, into dist/ (scripts/dist.sh says what each file is and checks the binary: only glibc,
+# at most 45 MiB); make test-dist installs each package in a clean Debian container without Swift.
+dist: release-static test-deps
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" scripts/dist.sh
 
 # The container image with podman (no Docker, no registry needed): see docs/CONTAINER.md.
 # test-image also runs it, pushes through it, and runs docker-compose.yml with podman-compose.
@@ -83,7 +95,7 @@ deps:
 # the one it was installed from.
 test-deps: deps
 	@missing=""; for p in $(TEST_PACKAGES); do \
-	  case $$p in nodejs) command -v node >/dev/null && continue;; python3-venv) python3 -c 'import venv, ensurepip' 2>/dev/null && continue;; esac; \
+	  case $$p in nodejs) command -v node >/dev/null && continue;; npm) command -v npm >/dev/null && continue;; openjdk-17-jdk-headless) command -v javac >/dev/null && continue;; python3-venv) python3 -c 'import venv, ensurepip' 2>/dev/null && continue;; esac; \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
@@ -159,7 +171,7 @@ test-examples: test-deps $(EXAMPLES_VENV)/installed dist/apns-mock
 # clients/node: node --test; clients/go: go test; clients/java: test.sh, javac + JUnit) against the release-static binary; the
 # Testcontainers test runs in make test-image.
 test-clients: test-deps dist/apns-mock
-	APNS_MOCK_BIN=$(CURDIR)/dist/apns-mock clients/run-tests.sh
+	APNS_MOCK_E2E_REQUIRED=1 APNS_MOCK_BIN=$(CURDIR)/dist/apns-mock clients/run-tests.sh
 
 # The files generated from the admin API's document (Sources/APNSMockAdmin/openapi.yaml): the Swift operation
 # table (Sources/APNSMockAdmin/Generated/AdminOperation.swift), the Python client's GeneratedClient and TypedDicts
@@ -268,7 +280,7 @@ lint:
 	$(SWIFT) format lint -r Sources Tests
 
 clean:
-	rm -rf .build .build-asan .build-tsan .build-image fuzz-out dist $(VENV) $(EXAMPLES_VENV) .venv-image clients/python/.venv
+	rm -rf .build .build-asan .build-tsan .build-image fuzz-out dist $(VENV) $(EXAMPLES_VENV) .venv-image .venv-dist clients/python/.venv
 
 # libFuzzer targets (Sources/APNSMockFuzzTargets; `APNS_MOCK_FUZZ_TARGET=list` names them): one
 # binary, apns-mock-fuzz, from the instrumented tree (asan-build above: AddressSanitizer and libFuzzer's
@@ -329,7 +341,7 @@ bench-instructions: deps
 # $(IMAGE_SCRATCH)): CI has compiled those modules for make test-image already, so the guard adds one
 # module and a link. Its baseline (bench/instructions-baseline.txt) is counted the same way.
 bench-guard: static-libs
-	BENCH_SCRATCH=$(IMAGE_SCRATCH) BENCH_BUILD_FLAGS="$(STATIC_BUILD_FLAGS)" bench/instructions-guard.sh
+	$(STATIC_ENV) BENCH_SCRATCH=$(IMAGE_SCRATCH) BENCH_BUILD_FLAGS="$(STATIC_BUILD_FLAGS)" bench/instructions-guard.sh
 
 bench-quick:
 	BENCH_QUICK=1 $(MAKE) bench

@@ -278,3 +278,10 @@ let package = Package(
         ),
     ]
 )
+
+// A member (String.contains, Error.localizedDescription) is found only through the modules a file imports
+// (SE-0444), not through whatever a dependency imports: swift-crypto and others import swift-corelibs-foundation,
+// and its String and Error extensions, picked up that way, would link ICU's data into the binary.
+for target in package.targets where target.type != .system && !target.name.hasPrefix("CAPNSMock") {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -31,6 +31,9 @@ for library in $needed; do
         *) fail "$BINARY needs $library; it may need only glibc (NEEDED: $needed)" ;;
     esac
 done
+# ICU's data (34 MB, named icudtNNl inside) comes with swift-corelibs-foundation; no feature of apns-mock needs it,
+# and one `import Foundation` API (localizedDescription, NSRegularExpression, DateFormatter) would bring it back.
+! grep -q icudt "$BINARY" || fail "$BINARY carries ICU's data: something links swift-corelibs-foundation (see docs/DESIGN.md)"
 glibc=$(objdump -T "$BINARY" | grep -oE 'GLIBC_2\.[0-9]+' | sort -t. -k2 -n -u | tail -n 1)
 size=$(stat -c %s "$BINARY")
 [ "$size" -le $(( MAX_BINARY_MIB * 1024 * 1024 )) ] \
@@ -42,7 +45,16 @@ say "binary: $size bytes ($(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576
 # ---- the packages ----------------------------------------------------------------------------------------------
 rm -rf dist/goproxy dist/*.whl dist/*.tgz dist/*.jar dist/SHA256SUMS
 python3 scripts/dist-python-wheel.py --binary "$BINARY" --out dist >/dev/null
-say "wheel: $(cd dist && ls apns_mock-*.whl)"
+wheel=$(cd dist && ls apns_mock-*.whl)
+# auditwheel (PyPI, in a venv of its own) judges the platform tag from what the binary needs.
+AUDIT_VENV=${AUDIT_VENV:-.venv-dist}
+[ -x "$AUDIT_VENV/bin/auditwheel" ] || { python3 -m venv "$AUDIT_VENV" && "$AUDIT_VENV/bin/pip" install -q auditwheel; }
+audit=$("$AUDIT_VENV/bin/auditwheel" show "dist/$wheel")
+tag=$(sed -E 's/.*-py3-none-(.*)\.whl/\1/' <<<"$wheel")
+grep -q "consistent with the following platform tag: \"$tag\"" <<<"$audit" \
+    || grep -q "$tag" <<<"$(tr -d '\n' <<<"$audit" | tr -s ' ')" \
+    || fail "auditwheel does not find $wheel consistent with $tag: $audit"
+say "wheel: $wheel (auditwheel: consistent with $tag)"
 scripts/dist-npm.sh --binary "$BINARY" --out dist >/dev/null
 say "npm: $(cd dist && ls apns-mock-*.tgz)"
 clients/java/build.sh --binary "$BINARY" --version "$version" --out dist >/dev/null

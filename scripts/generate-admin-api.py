@@ -207,23 +207,14 @@ def swift_string(text):
         while f'"{hashes}' in text:
             hashes += "#"
         return f'{hashes}"{text}"{hashes}'
-    out = []
-    for ch in text:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append("\\u{%x}" % ord(ch))
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+    return quoted_literal(text, lambda ch: "\\u{%x}" % ord(ch) if ord(ch) < 0x20 or ord(ch) == 0x7F else ch)
+
+
+def quoted_literal(text, other):
+    """A double-quoted string literal as Swift and Java write one: backslash, quote, line breaks and
+    tabs escaped alike; `other(ch)` writes every other character (each language escapes its own set)."""
+    escapes = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    return '"' + "".join(escapes.get(ch) or other(ch) for ch in text) + '"'
 
 
 def swift_identifier(name):
@@ -1263,23 +1254,8 @@ def java_string(text):
     """A Java string literal. Anything outside printable ASCII is a \\uXXXX escape, except line
     breaks and tabs, which get their own escapes (a \\u000a would end the line before javac reads
     the literal)."""
-    out = []
-    for ch in text:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or ord(ch) >= 0x7F:
-            out.extend("\\u%04x" % unit for unit in _utf16_units(ch))
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+    return quoted_literal(
+        text, lambda ch: "".join("\\u%04x" % unit for unit in _utf16_units(ch)) if ord(ch) < 0x20 or ord(ch) >= 0x7F else ch)
 
 
 def _utf16_units(ch):

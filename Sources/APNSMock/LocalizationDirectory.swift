@@ -23,14 +23,12 @@ public enum LocalizationDirectory {
         if let problem = FileProblem.check(root.path, expecting: .directory) {
             throw LoadError(description: "localizations directory '\(path)': \(problem)")
         }
-        guard let walker = FileManager.default.enumerator(atPath: root.path) else {
+        guard let relatives = try? FileManager.default.subpathsOfDirectory(atPath: root.path) else {
             throw LoadError(description: "localizations directory '\(path)' cannot be read")
         }
         var catalog = LocalizationCatalog()
         var found = 0
-        for case let relative as String in walker.allObjects.sorted(by: {
-            ($0 as? String ?? "") < ($1 as? String ?? "")
-        }) {
+        for relative in relatives.sorted() {
             let url = root.appendingPathComponent(relative)
             let parts = relative.split(separator: "/")
             let isStrings =

@@ -1,3 +1,5 @@
+import APNSMockCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -18,7 +20,7 @@ public enum PEMProblem {
     ///   - labels: the PEM labels (`-----BEGIN <label>-----`) of what was expected.
     public static func describe(_ text: String, expecting wanted: String, labels: [String]) -> String {
         let found = text.split(whereSeparator: \.isNewline).compactMap { line -> String? in
-            let line = line.trimmingCharacters(in: .whitespaces)
+            let line = line.trimmingWhitespace(newlines: false)
             guard line.hasPrefix("-----BEGIN "), line.hasSuffix("-----") else { return nil }
             return String(line.dropFirst("-----BEGIN ".count).dropLast(5))
         }

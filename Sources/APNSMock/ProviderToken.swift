@@ -28,7 +28,7 @@ public enum ProviderToken {
 
     /// Base64url without padding.
     public static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        data.base64EncodedString().replacing("+", with: "-").replacing("/", with: "_")
+            .replacing("=", with: "")
     }
 }

@@ -77,7 +77,7 @@ public enum ServeCommandLine: Sendable {
             } else {
                 let flags = ServeSetting.all.flatMap { $0.negatable ? [$0.flag, "no-" + $0.flag] : [$0.flag] }
                 let suggestion = NameSuggestion.didYouMean(name, among: flags)
-                    .replacingOccurrences(of: "did you mean '", with: "did you mean '--")
+                    .replacing("did you mean '", with: "did you mean '--")
                 throw SpecError(path: "", problem: "Unknown option '--\(name)'\(suggestion)")
             }
         }

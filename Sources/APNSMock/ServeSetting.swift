@@ -403,7 +403,8 @@ public struct ServeSetting: Sendable, Equatable, CustomStringConvertible {
 
     /// Every setting, in the order `serve --help` and the table list them.
     public static let all: [ServeSetting] = [
-        config, host, port, adminHost, adminPort, channelsPort, advertiseURL, advertiseChannelsURL, adminToken, adminInsecure, tlsCert, tlsKey, chain,
+        config, host, port, adminHost, adminPort, channelsPort, advertiseURL, advertiseChannelsURL, adminToken,
+        adminInsecure, tlsCert, tlsKey, chain,
         chainOut, environment, maxConcurrentStreams, maxHeaderListSize, recordCapacity, journal, restore, threads,
         strictPayload, strictRegistry, authStreamLimit, environmentKeyReason, clientCA, logLevel, expectations, seed,
         throttle, behavior, idleTimeout, handshakeTimeout, maxConnections, localizations, locale, payloadLimit,
@@ -425,11 +426,11 @@ public struct ServeSetting: Sendable, Equatable, CustomStringConvertible {
         for setting in all {
             var flag = "`--\(setting.flag)"
             if !setting.isSwitch { flag += " " + (setting.valueName ?? setting.flag.uppercased()) }
-            flag = flag.replacingOccurrences(of: "|", with: "\\|") + "`"
+            flag = flag.replacing("|", with: "\\|") + "`"
             if setting.negatable { flag += ", `--no-\(setting.flag)`" }
             if setting.repeatable { flag += " …" }
             let key = setting.key.map { "`\($0)`" } ?? "—"
-            let help = setting.help.replacingOccurrences(of: "|", with: "\\|")
+            let help = setting.help.replacing("|", with: "\\|")
             lines.append("| \(flag) | \(key) | \(setting.defaultValue) | \(help) |")
         }
         return lines.joined(separator: "\n")

@@ -1,3 +1,6 @@
+import CDispatch
+import CoreFoundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -136,8 +136,7 @@ public enum ProviderKeySpec {
     public static func publicKey(fromPublicPEM pem: String, field: String, file: String? = nil) throws(SpecError)
         -> P256.Signing.PublicKey
     {
-        if let key = try? P256.Signing.PublicKey(pemRepresentation: pem.trimmingCharacters(in: .whitespacesAndNewlines))
-        {
+        if let key = try? P256.Signing.PublicKey(pemRepresentation: pem.trimmingWhitespace()) {
             return key
         }
         let source = file.map { "('\($0)') " } ?? ""
@@ -157,7 +156,7 @@ public enum ProviderKeySpec {
         -> P256.Signing.PublicKey
     {
         if let key = try? P256.Signing.PrivateKey(
-            pemRepresentation: pem.trimmingCharacters(in: .whitespacesAndNewlines))
+            pemRepresentation: pem.trimmingWhitespace())
         {
             return key.publicKey
         }

@@ -1,4 +1,7 @@
 import APNSMockCore
+import DequeModule
+import NIOConcurrencyHelpers
+import Synchronization
 
 /// What reaches the device after the 200: the store keeps each device's `DeliveryInbox` (for
 /// the devices whose conditions differ from the standard, and while they hold something) and

@@ -1,4 +1,6 @@
 import APNSMockCore
+import DequeModule
+import NIOConcurrencyHelpers
 
 /// Looking a record up by its `apns-unique-id` (what APNs answers a sandbox push with, and
 /// every broadcast), as the Push Notifications Console's delivery log does. Not indexed: a

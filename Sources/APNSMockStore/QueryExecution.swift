@@ -1,4 +1,5 @@
 import APNSMockCore
+import DequeModule
 
 /// One query's page being collected: what `DeliveryStore.query` keeps between its lock holds.
 /// Each step runs under the store's lock (`begin`, `consider`, `scan`) or outside it

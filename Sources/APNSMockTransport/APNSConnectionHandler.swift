@@ -1,4 +1,5 @@
 import APNSMockCore
+import APNSMockMetrics
 import APNSMockRegistry
 import APNSMockStore
 import Logging

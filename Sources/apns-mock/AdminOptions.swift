@@ -3,6 +3,7 @@ import APNSMockAdmin
 import APNSMockCore
 import APNSMockTransport
 import ArgumentParser
+import NIOCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -70,7 +71,7 @@ struct AdminOptions: ParsableArguments {
         let text = String(decoding: response.body, as: UTF8.self)
         guard response.status == 400, text.hasPrefix(PlainTextResponse.tlsRequiredPrefix) else { return nil }
         let port = text.dropFirst(PlainTextResponse.tlsRequiredPrefix.count).prefix { $0 != "," && $0 != "(" }
-        return "apns-mock \(command): \(base) is \(port.trimmingCharacters(in: .whitespaces)), not the admin API: "
+        return "apns-mock \(command): \(base) is \(port.trimmingWhitespace(newlines: false)), not the admin API: "
             + "give --admin (or APNS_MOCK_ADMIN_URL) the admin port, such as \(defaultURL); "
             + "serve's ready line names it (admin=…)"
     }

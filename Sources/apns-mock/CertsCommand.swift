@@ -112,7 +112,7 @@ struct CertsCommand: ParsableCommand {
                 throw CLIError("--environment must be sandbox, production or both; got '\(environmentName)'")
             }
             let kinds = topics.map {
-                $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                $0.split(separator: ",").map { $0.trimmingWhitespace(newlines: false) }.filter { !$0.isEmpty }
             }
             if let kinds {
                 do {

@@ -1,5 +1,6 @@
 import APNSMockAdmin
 import ArgumentParser
+import NIOCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

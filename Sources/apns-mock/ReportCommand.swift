@@ -71,7 +71,7 @@ struct ReportCommand: AsyncParsableCommand {
                 try document.junit(failOn: threshold, seconds: Date().timeIntervalSince(started))
                     .write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
-                fail(2, "apns-mock report: cannot write the JUnit report to \(junit): \(error.localizedDescription)")
+                fail(2, "apns-mock report: cannot write the JUnit report to \(junit): \(WriteProblem.describe(error))")
             }
         }
         if document.hasFindings(atLeast: threshold) { throw ExitCode(1) }

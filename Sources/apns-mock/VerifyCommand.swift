@@ -74,7 +74,7 @@ struct VerifyCommand: AsyncParsableCommand {
             do {
                 try VerificationReport.junit(reports).write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
-                fail(2, "apns-mock verify: cannot write the JUnit report to \(junit): \(error.localizedDescription)")
+                fail(2, "apns-mock verify: cannot write the JUnit report to \(junit): \(WriteProblem.describe(error))")
             }
         }
         let passed = reports.allSatisfy(\.passed)

@@ -1,4 +1,5 @@
 import APNSMockCore
+import Foundation
 import Testing
 
 /// The devices subscribed to broadcast channels, kept apart from the channels the rules read.

@@ -3,6 +3,7 @@ import APNSMockRegistry
 import APNSMockStore
 import CNGHTTP2
 import Crypto
+import InMemoryHTTP2Client
 import Testing
 
 @testable import APNSMockTransport

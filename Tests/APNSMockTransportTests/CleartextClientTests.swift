@@ -1,3 +1,5 @@
+import APNSMockCore
+import InMemoryHTTP2Client
 import Testing
 
 @testable import APNSMockTransport

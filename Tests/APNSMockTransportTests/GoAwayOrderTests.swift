@@ -1,5 +1,6 @@
 import APNSMockCore
 import APNSMockRegistry
+import InMemoryHTTP2Client
 import Testing
 
 @testable import APNSMockTransport

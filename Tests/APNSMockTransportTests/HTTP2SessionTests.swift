@@ -2,6 +2,7 @@ import APNSMockCore
 import APNSMockRegistry
 import APNSMockStore
 import CNGHTTP2
+import InMemoryHTTP2Client
 import Testing
 
 @testable import APNSMockTransport

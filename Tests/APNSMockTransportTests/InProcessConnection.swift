@@ -1,6 +1,7 @@
 import APNSMockCore
 import APNSMockRegistry
 import APNSMockStore
+import InMemoryHTTP2Client
 import Logging
 import Synchronization
 import Testing

@@ -1,7 +1,9 @@
 import APNSMockCore
+import APNSMockMetrics
 import APNSMockRegistry
 import APNSMockStore
 import CNGHTTP2
+import InMemoryHTTP2Client
 import Testing
 
 @testable import APNSMockTransport

@@ -1,6 +1,8 @@
 import APNSMockCore
 import APNSMockMetrics
 import APNSMockRegistry
+import APNSMockStore
+import InMemoryHTTP2Client
 import Testing
 
 @testable import APNSMockTransport

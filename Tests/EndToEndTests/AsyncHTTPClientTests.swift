@@ -3,6 +3,7 @@ import APNSMockStore
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 import Testing
 

@@ -1,3 +1,4 @@
+import APNSMock
 import Foundation
 import Testing
 
@@ -93,7 +94,9 @@ import Testing
             let health = try await AdminCLITests.cli(["healthcheck", "--admin", apns])
             #expect(health.status == 1)
             #expect(health.stderr.contains("is an APNs port, not the admin API"), "\(health.stderr)")
-            let https = try await AdminCLITests.cli(["deliveries", "--admin", "https://127.0.0.1:\(mock.endpoints.apnsPort)"])
+            let https = try await AdminCLITests.cli([
+                "deliveries", "--admin", "https://127.0.0.1:\(mock.endpoints.apnsPort)",
+            ])
             #expect(https.status == 2)
             #expect(
                 https.stderr.contains("https:// is how the APNs and channel-management ports are reached"),

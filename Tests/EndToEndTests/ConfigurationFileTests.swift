@@ -1,7 +1,9 @@
 import APNSMock
 import APNSMockCore
+import APNSMockTransport
 import Crypto
 import Foundation
+import Logging
 import Testing
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import APNSMock
 import Foundation
 import Testing
 

@@ -2,6 +2,7 @@ import APNSMock
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Testing
 
 /// `GET /metrics` after a known sequence of pushes through real clients, read by a real

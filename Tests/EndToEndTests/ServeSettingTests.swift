@@ -126,8 +126,10 @@ import Testing
     /// APNS_MOCK_BASE_DIRECTORY to their caller's: a relative path in a flag then names the file
     /// the caller meant (`APNS_MOCK_ARGS="--config apns-mock.example.yaml"` from the project).
     @Test func relativePathsInFlagsResolveAgainstTheBaseDirectory() throws {
-        let arguments = ["--config", "apns-mock.example.yaml", "--journal", "out/j.jsonl", "--expectations", "e.yaml",
-            "/abs/f.yaml", "--tls-cert", "/etc/server.pem"]
+        let arguments = [
+            "--config", "apns-mock.example.yaml", "--journal", "out/j.jsonl", "--expectations", "e.yaml",
+            "/abs/f.yaml", "--tls-cert", "/etc/server.pem",
+        ]
         guard case .serve(let layer) = try ServeCommandLine.parse(arguments, baseDirectory: "/work/project") else {
             throw CancellationError()
         }

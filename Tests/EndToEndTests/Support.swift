@@ -2,6 +2,7 @@ import APNSMock
 import APNSMockCore
 import Crypto
 import Foundation
+import Logging
 import Testing
 
 /// Helpers for end-to-end tests: real processes, real TLS, ephemeral ports.

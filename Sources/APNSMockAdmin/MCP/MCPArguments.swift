@@ -82,7 +82,7 @@ struct MCPArguments: Sendable {
             switch argument.role {
             case .path:
                 let text = try Self.text(value, argument: argument)
-                path = path.replacingOccurrences(of: "{\(argument.name)}", with: AdminCall.encode(text))
+                path = path.replacing("{\(argument.name)}", with: AdminCall.encode(text))
             case .query(let repeats):
                 if case .array(let elements) = value, repeats {
                     for element in elements {

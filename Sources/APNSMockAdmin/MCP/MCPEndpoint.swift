@@ -115,7 +115,7 @@ enum MCPEndpoint {
 
     /// Whether `origin` (`http://localhost:3000`) is a loopback host or the host the request was sent to.
     static func isLocal(origin: String, host: String?) -> Bool {
-        guard let schemeEnd = origin.range(of: "://") else { return false }
+        guard let schemeEnd = origin.firstRange(of: "://") else { return false }
         let authority = origin[schemeEnd.upperBound...]
         if let host, authority == host[...] { return true }
         let hostname: Substring

@@ -56,7 +56,7 @@ enum MCPToolbox {
                 }
                 return AdminCall(
                     method: AdminOperation.putFault.method,
-                    path: AdminOperation.putFault.path.replacingOccurrences(of: "{id}", with: AdminCall.encode(id)),
+                    path: AdminOperation.putFault.path.replacing("{id}", with: AdminCall.encode(id)),
                     body: rule)
             }),
         MCPTool(

@@ -141,7 +141,7 @@ public enum ProviderTokenParser {
     static func seconds(_ value: JSONValue?) -> Int64? {
         switch value {
         case .string(let string)?:
-            guard let number = Double(string.trimmingCharacters(in: .whitespaces)), number.isFinite else {
+            guard let number = Double(string.trimmingWhitespace(newlines: false)), number.isFinite else {
                 return nil
             }
             return Int64(exactly: number.rounded(.down))
@@ -156,7 +156,7 @@ public enum ProviderTokenParser {
     /// Base64url (padding optional) to bytes.
     static func base64URLDecode(_ text: Substring) -> Data? {
         guard !text.isEmpty else { return nil }
-        var base64 = String(text).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = String(text).replacing("-", with: "+").replacing("_", with: "/")
         let remainder = base64.utf8.count % 4
         if remainder == 1 { return nil }
         if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
