@@ -16,7 +16,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev libyaml-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs chromium
 
-.PHONY: static-libs test-long generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
+.PHONY: test-dist static-libs test-long generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
 # Builds only the server (not the benchmark and fuzz tools), then serves.
 run: deps
@@ -69,6 +69,13 @@ dist/apns-mock:
 
 test-image:
 	scripts/image.sh test
+
+# Each package make dist wrote into dist/ (DIST=dir for another), used as a team without Swift, without this
+# repository and without APNS_MOCK_BIN would: in a Debian container (the Dockerfile's dist-test stage, built once)
+# with only dist/ and a small project of Tests/Dist mounted, pip install the wheel and pytest, npm install the .tgz
+# and node --test, javac and JUnit against the jar, go get from dist/goproxy and go test (scripts/test-dist.sh).
+test-dist:
+	scripts/test-dist.sh
 
 # Installs the packages that are missing, and nothing else.
 deps:
