@@ -110,6 +110,10 @@ RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get install -y --no-install-recommends ca-certificates python3 python3-venv nodejs npm \
        openjdk-17-jdk-headless libjackson2-databind-java junit5 golang-go \
     && rm -rf /var/lib/apt/lists/*
+# No C compiler here, so no cgo (net takes its pure-Go resolver); Go's standard library compiled once, into the image's
+# build cache, rather than in every run (about 15 s).
+ENV CGO_ENABLED=0 GOCACHE=/var/cache/go-build
+RUN go build std
 WORKDIR /work
 
 # ---- runtime from source (the default target) ------------------------------------------------------------------

@@ -160,7 +160,7 @@ pip install -q --disable-pip-version-check --no-warn-script-location "/dist/$WHE
 echo "installed: $(pip list --format freeze 2>/dev/null | grep -iE "^(apns-mock|httpx|h2|pyyaml|cryptography|pytest)==" | tr "\n" " ")"
 [ "$(command -v apns-mock)" = /tmp/venv/bin/apns-mock ] || { echo "apns-mock on PATH: $(command -v apns-mock)"; exit 1; }
 python --version
-pytest -v -p no:cacheprovider test_wheel.py' '[0-9]+ passed' "${host_trust[@]}"
+pytest -v --tb=short -p no:cacheprovider test_wheel.py' '[0-9]+ passed' "${host_trust[@]}"
 
 part node node "$PRELUDE"'
 echo "node $(node --version), npm $(npm --version)"
@@ -178,8 +178,7 @@ XDG_CACHE_HOME=/work/cache java -jar "$J/junit-platform-console-standalone.jar" 
 part go go "$PRELUDE"'
 install -m 0755 /dist/apns-mock /usr/local/bin/apns-mock
 go version
-# No C compiler in the container: no cgo (net uses its pure-Go resolver).
-export GOPROXY=file:///dist/goproxy GONOSUMDB="$GO_MODULE" GOFLAGS=-modcacherw CGO_ENABLED=0
+export GOPROXY=file:///dist/goproxy GONOSUMDB="$GO_MODULE" GOFLAGS=-modcacherw
 go get "$GO_MODULE@$GO_VERSION"
 go mod tidy
 grep -F "$GO_MODULE $GO_VERSION" go.mod
