@@ -26,9 +26,11 @@
 # runs with the runc runtime and a containers.conf with `default_ulimits = []`, as in scripts/image.sh. Every
 # container is removed on exit; every podman step has a timeout.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
-DIST=$(cd "${DIST:-dist}" 2>/dev/null && pwd) || { echo "test-dist: no directory ${DIST:-dist} (make dist writes dist/)" >&2; exit 1; }
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# DIST relative to the directory the script is run from; dist/ of the repository when not given.
+DIST=$(cd "${DIST:-$ROOT/dist}" 2>/dev/null && pwd) \
+    || { echo "test-dist: no directory ${DIST:-$ROOT/dist} (make dist writes dist/)" >&2; exit 1; }
+cd "$ROOT"
 IMAGE=${DIST_TEST_IMAGE:-apns-mock-dist-test:dev}
 BASE_IMAGE=docker.io/library/debian:bookworm-slim
 STEP_TIMEOUT=${STEP_TIMEOUT:-600}
@@ -121,7 +123,8 @@ results=()
 failed=0
 # part NAME PROJECT SCRIPT SUMMARY: runs SCRIPT with bash in a new container, with the dist directory and
 # Tests/Dist/PROJECT mounted read-only at /dist and /project (PROJECT "-": none) and the dist file names in the
-# environment (more podman run arguments after SUMMARY); prints the last line of its output that matches the regular expression SUMMARY, or on failure the output.
+# environment (more podman run arguments after SUMMARY); prints the last line of its output that matches the regular
+# expression SUMMARY, or on failure the output.
 part() {
     local name=$1 project=$2 script=$3 summary=$4 ctr="apns-mock-test-dist-$$-$1" t0=$(date +%s) status=0
     local mounts=(-v "$DIST:/dist:ro")
