@@ -107,6 +107,24 @@ RUN export DEBIAN_FRONTEND=noninteractive \
 USER 10001:10001
 ENTRYPOINT []
 
+# ---- the packages' test (make test-dist): Debian with Python, Node, Java and Go; no Swift, no sources ------------
+# scripts/test-dist.sh runs it with dist/ and one of Tests/Dist's projects mounted read-only, installs that package
+# (pip, npm, javac's classpath, go get from dist/goproxy) and runs the project's test, as a team without Swift would.
+# Only Debian's packages: Node 18 and npm 9, OpenJDK 17 with Jackson and JUnit 5, Go 1.19. openjdk's set-up links its
+# manual pages into /usr/share/man/man1, which the slim base image leaves out.
+FROM ${RUNTIME_BASE} AS dist-test
+RUN export DEBIAN_FRONTEND=noninteractive \
+    && mkdir -p /usr/share/man/man1 \
+    && apt-get update \
+    && apt-get install -y --no-install-recommends ca-certificates python3 python3-venv nodejs npm \
+       openjdk-17-jdk-headless libjackson2-databind-java junit5 golang-go \
+    && rm -rf /var/lib/apt/lists/*
+# No C compiler here, so no cgo (net takes its pure-Go resolver); Go's standard library compiled once, into the image's
+# build cache, rather than in every run (about 15 s).
+ENV CGO_ENABLED=0 GOCACHE=/var/cache/go-build
+RUN go build std
+WORKDIR /work
+
 # ---- runtime from source (the default target) ------------------------------------------------------------------
 FROM runtime-base AS runtime
 COPY --from=files /rootfs/ /

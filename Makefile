@@ -17,7 +17,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev libyaml-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs npm chromium golang-go openjdk-17-jdk-headless junit5 libjackson2-databind-java
 
-.PHONY: dist static-libs test-long generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
+.PHONY: dist test-dist static-libs test-long generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
 # The commit `apns-mock --version` names (Package.swift reads it): with -dirty when the tree has changes.
 export APNS_MOCK_COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null && echo $$c || echo $$c-dirty; })
@@ -84,6 +84,13 @@ dist/apns-mock:
 
 test-image:
 	scripts/image.sh test
+
+# Each package make dist wrote into dist/ (DIST=dir for another), used as a team without Swift, without this
+# repository and without APNS_MOCK_BIN would: in a Debian container (the Dockerfile's dist-test stage, built once)
+# with only dist/ and a small project of Tests/Dist mounted, pip install the wheel and pytest, npm install the .tgz
+# and node --test, javac and JUnit against the jar, go get from dist/goproxy and go test (scripts/test-dist.sh).
+test-dist:
+	scripts/test-dist.sh
 
 # Installs the packages that are missing, and nothing else.
 deps:

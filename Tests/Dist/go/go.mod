@@ -1,0 +1,3 @@
+module example.com/disttest
+
+go 1.19
