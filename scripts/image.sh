@@ -63,17 +63,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-cat >"$work/containers.conf" <<'EOF'
-[containers]
-# The sandbox refuses the nofile/nproc ulimits podman sets by default.
-default_ulimits = []
-
-[engine]
-# crun is refused by the sandbox; runc works. (`--runtime runc` is also passed on each podman command line.)
-runtime = "runc"
-EOF
-export CONTAINERS_CONF="$work/containers.conf"
-pm() { podman --runtime runc "$@"; }
+# The containers.conf and pm() this sandbox needs.
+# shellcheck source=scripts/podman-sandbox.sh
+. scripts/podman-sandbox.sh
 
 # The Debian mirror apt uses here (first Debian archive URI in the sources), unless DEBIAN_MIRROR says otherwise.
 debian_mirror() {

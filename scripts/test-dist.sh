@@ -53,17 +53,9 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-cat >"$work/containers.conf" <<'EOF'
-[containers]
-# The sandbox refuses the nofile/nproc ulimits podman sets by default.
-default_ulimits = []
-
-[engine]
-# crun is refused by the sandbox; runc works. (`--runtime runc` is also passed on each podman command line.)
-runtime = "runc"
-EOF
-export CONTAINERS_CONF="$work/containers.conf"
-pm() { podman --runtime runc "$@"; }
+# The containers.conf and pm() this sandbox needs.
+# shellcheck source=scripts/podman-sandbox.sh
+. "$ROOT/scripts/podman-sandbox.sh"
 
 # ---- what the dist directory holds -----------------------------------------------------------------------------
 # Exactly one file matching $1 in the dist directory: its name.

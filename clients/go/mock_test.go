@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestPushOverHTTP2IsRecordedAndWaitFindsIt(t *testing.T) {
@@ -93,6 +94,52 @@ func TestFaultRuleAnswers410Unregistered(t *testing.T) {
 	}
 	if again := push(t, mock.HTTPClient(), mock, token, device, "back"); again.status != http.StatusOK {
 		t.Fatalf("after DeleteFault the push answered %+v; want 200", again)
+	}
+}
+
+// A wait is open before the push, and the push waits out a fault rule's delay before its 410:
+// the wait returns the answered record, no earlier than the delay, and carries the rule's id.
+func TestALiveWaitSeesADelayed410(t *testing.T) {
+	mock := sharedMock(t)
+	t.Parallel()
+	ctx := testContext(t)
+	device := NewDeviceToken()
+	ruleID := "slow-gone-" + device[:8]
+	if _, err := mock.Client.PutFault(ctx, ruleID, FaultRuleBody{
+		Match:  &FaultMatch{Token: &device},
+		Action: FaultAction{Delay: FaultDelay1{Duration: "1s"}, Respond: FaultResponseError{Status: 410, Reason: "Unregistered"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	defer mock.Client.DeleteFault(ctx, ruleID)
+	type waited struct {
+		records []Record
+		err     error
+		at      time.Time
+	}
+	done := make(chan waited, 1)
+	go func() {
+		records, err := mock.Client.Wait(ctx, url.Values{"token": {device}, "status": {"410"}, "timeout": {"20s"}}, 1)
+		done <- waited{records, err, time.Now()}
+	}()
+	time.Sleep(200 * time.Millisecond) // the wait is open on the server before the push
+	started := time.Now()
+	answer := push(t, mock.HTTPClient(), mock, providerToken(t, mock.Provider), device, "slow")
+	if answer.status != http.StatusGone || answer.reason != "Unregistered" {
+		t.Fatalf("push answered %+v; want 410 Unregistered after the delay", answer)
+	}
+	if elapsed := time.Since(started); elapsed < 900*time.Millisecond {
+		t.Fatalf("the push was answered after %v; the rule holds it 1 s", elapsed)
+	}
+	result := <-done
+	if result.err != nil {
+		t.Fatal(result.err)
+	}
+	if len(result.records) != 1 || result.records[0].FaultID == nil || *result.records[0].FaultID != ruleID {
+		t.Fatalf("the wait returned %+v; want the one record of rule %s", result.records, ruleID)
+	}
+	if result.at.Sub(started) < 900*time.Millisecond {
+		t.Fatalf("the wait returned %v after the push started, before the delayed answer", result.at.Sub(started))
 	}
 }
 
