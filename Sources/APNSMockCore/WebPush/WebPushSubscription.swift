@@ -1,0 +1,33 @@
+/// A subscription as the push rules need it: what it was made with, the keys that decrypt its
+/// messages, and whether it still takes pushes. The store that keeps subscriptions hands one to
+/// `WebPushRequestRules` for the id in a push's path.
+public struct WebPushSubscription: Sendable, Equatable {
+    /// The id in the endpoint's path.
+    public var id: String
+    /// The `applicationServerKey` given at subscribe time: the VAPID public key, 65 bytes.
+    public var applicationServerKey: [UInt8]
+    /// The browser-side keys (`p256dh`, `auth`) and their private half.
+    public var keys: WebPushSubscriptionKeys
+    /// The site that subscribed (`https://example.com`), when known; for records and display.
+    public var origin: String?
+    /// When the subscription expires, epoch milliseconds (`PushSubscription.expirationTime`);
+    /// `nil` for never.
+    public var expiresAt: Int64?
+    /// When it was unsubscribed (deleted), epoch milliseconds; `nil` while it is active.
+    public var deletedAt: Int64?
+
+    public init(
+        id: String, applicationServerKey: [UInt8], keys: WebPushSubscriptionKeys, origin: String? = nil,
+        expiresAt: Int64? = nil, deletedAt: Int64? = nil
+    ) {
+        self.id = id
+        self.applicationServerKey = applicationServerKey
+        self.keys = keys
+        self.origin = origin
+        self.expiresAt = expiresAt
+        self.deletedAt = deletedAt
+    }
+
+    /// Whether it has expired at `now` (epoch milliseconds).
+    public func isExpired(at now: Int64) -> Bool { expiresAt.map { $0 <= now } ?? false }
+}
