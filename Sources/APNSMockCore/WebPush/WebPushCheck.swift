@@ -1,5 +1,5 @@
-/// One step of `WebPushRequestRules`, named in a verdict that failed it; `WebPushRequestRules
-/// .checkOrder` lists them in the order they run.
+/// One step of `WebPushRequestRules`, named in a verdict that failed it;
+/// `WebPushRequestRules.checkOrder` lists them in the order they run.
 public enum WebPushCheck: String, Sendable, Hashable, CaseIterable {
     /// The method is `POST` (405 `MethodNotAllowed`).
     case method

@@ -68,8 +68,12 @@ public struct WebPushRequestRules: Sendable {
     /// whose origin is `endpointOrigin` (`https://host[:port]`, the `aud` a VAPID JWT must
     /// name) at `now` (epoch milliseconds), with `subscription` giving the subscription of an id
     /// (`nil` for an unknown one). Changes nothing.
+    ///
+    /// An accepted push's body is decrypted here unless `decryptingBody` is false: the answer
+    /// (201) does not depend on it, so a caller may leave it off the answer path and call
+    /// `WebPushPayloadDecryption.decrypt` with `verdict.subscription`'s keys later.
     public func evaluate(
-        _ request: WebPushRequest, endpointOrigin: String, now: Int64,
+        _ request: WebPushRequest, endpointOrigin: String, now: Int64, decryptingBody: Bool = true,
         subscription: (String) -> WebPushSubscription?
     ) -> WebPushVerdict {
         var verdict = WebPushVerdict()
@@ -86,7 +90,7 @@ public struct WebPushRequestRules: Sendable {
             verdict.failedCheck = check
             return verdict
         }
-        if !request.body.isEmpty, let keys = verdict.subscription?.keys {
+        if decryptingBody, !request.body.isEmpty, let keys = verdict.subscription?.keys {
             verdict.decryption = WebPushPayloadDecryption.decrypt(request.body, with: keys)
         }
         return verdict

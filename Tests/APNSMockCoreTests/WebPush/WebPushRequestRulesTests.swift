@@ -198,6 +198,20 @@ struct WebPushRequestRulesTests {
         #expect(verdict.decryptionProblem == .authenticationFailed)
     }
 
+    @Test("decryptingBody: false leaves the decryption to the caller")
+    func deferredDecryption() throws {
+        let builder = WebPushRequestBuilder()
+        let subscription = builder.subscription
+        let verdict = WebPushRequestRules().evaluate(
+            builder.request, endpointOrigin: VAPIDBuilder.audience, now: builder.now, decryptingBody: false
+        ) { $0 == subscription?.id ? subscription : nil }
+        #expect(verdict.isAccepted && verdict.decryption == nil)
+        let keys = try #require(verdict.subscription?.keys)
+        #expect(
+            try WebPushPayloadDecryption.decrypt(builder.body, with: keys).get()
+                == Array(WebPushRequestBuilder.plaintext.utf8))
+    }
+
     @Test("A push without a body has no decryption")
     func noBody() {
         let verdict = WebPushRequestBuilder().with {
