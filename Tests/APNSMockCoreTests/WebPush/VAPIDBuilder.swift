@@ -1,6 +1,12 @@
 import APNSMockCore
 import Crypto
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// A valid VAPID `Authorization` header (RFC 8292) for a push at `now`, with every part
 /// changeable for the rule tables.
 struct VAPIDBuilder: Sendable {

@@ -2,6 +2,12 @@ import APNSMockCore
 import Crypto
 import Testing
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// One row: a change to a valid VAPID credential and Apple's answer (`nil`: accepted).
 struct VAPIDCase: Sendable, CustomTestStringConvertible {
     let name: String

@@ -2,6 +2,12 @@ import APNSMockCore
 import Crypto
 import Testing
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// `WebPushPayloadDecryption`: RFC 8291's example, then one defect per test, each of which a
 /// decryptor without that check would report as something else (or not at all).
 @Suite("WebPushPayloadDecryption: RFC 8291 messages and what is wrong with the others")

@@ -1,6 +1,12 @@
 import APNSMockCore
 import Crypto
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// A valid web push to a known subscription (VAPID, `TTL`, `Urgency`, `Topic`, an `aes128gcm`
 /// body), with every part changeable for the rule table.
 struct WebPushRequestBuilder: Sendable {

@@ -2,6 +2,12 @@ import APNSMockCore
 import Crypto
 import Testing
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 @Suite("WebPushSubscriptionKeys: a browser's p256dh and auth, kept so the mock can decrypt")
 struct WebPushSubscriptionKeysTests {
     @Test("Generated keys: p256dh is a 65-byte uncompressed point, auth 16 bytes, both base64url without padding")

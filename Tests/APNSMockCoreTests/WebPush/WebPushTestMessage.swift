@@ -1,6 +1,12 @@
 import APNSMockCore
 import Crypto
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// RFC 8291 Appendix A: the example push message, its keys and its plaintext.
 enum RFC8291Example {
     static let plaintext = "When I grow up, I want to be a watermelon"
