@@ -13,12 +13,16 @@ import Crypto
 /// The mock keeps both halves, as a browser does, so it can decrypt what a provider sends
 /// (`WebPushPayloadDecryption`). A store keeps `rawPrivateKey` and `authSecret` and rebuilds the
 /// keys with `init(rawPrivateKey:authSecret:)`.
-public struct WebPushSubscriptionKeys: Sendable, Equatable {
+public struct WebPushSubscriptionKeys: Sendable, Hashable {
     /// The length of an authentication secret (RFC 8291 §3.2: "16 octets").
     public static let authSecretLength = 16
 
-    /// The user agent's private key (`ua_private` in RFC 8291 §3.4).
-    public let privateKey: P256.KeyAgreement.PrivateKey
+    /// The user agent's private key (`ua_private` in RFC 8291 §3.4) as its 32-byte scalar, for a
+    /// store. Kept as bytes because swift-crypto's key types are not `Sendable`.
+    public let rawPrivateKey: [UInt8]
+    /// The public key as the 65-byte uncompressed point (`0x04 || X || Y`, X9.62 §4.3.6), the
+    /// form RFC 8291 §3.1 and the Push API use (`ua_public`).
+    public let publicKeyBytes: [UInt8]
     /// The authentication secret (`auth_secret`), `authSecretLength` bytes.
     public let authSecret: [UInt8]
 
@@ -47,24 +51,20 @@ public struct WebPushSubscriptionKeys: Sendable, Equatable {
     }
 
     private init(privateKey: P256.KeyAgreement.PrivateKey, checkedAuthSecret: [UInt8]) {
-        self.privateKey = privateKey
+        self.rawPrivateKey = Array(privateKey.rawRepresentation)
+        self.publicKeyBytes = Array(privateKey.publicKey.x963Representation)
         self.authSecret = checkedAuthSecret
     }
 
-    /// The private key's 32 bytes (the scalar), for a store.
-    public var rawPrivateKey: [UInt8] { Array(privateKey.rawRepresentation) }
-
-    /// The public key as the 65-byte uncompressed point (`0x04 || X || Y`, X9.62 §4.3.6), the
-    /// form RFC 8291 §3.1 and the Push API use (`ua_public`).
-    public var publicKeyBytes: [UInt8] { Array(privateKey.publicKey.x963Representation) }
+    /// The private key. Every initializer takes `rawPrivateKey` from a valid key, so reading it
+    /// back cannot fail.
+    public var privateKey: P256.KeyAgreement.PrivateKey {
+        try! P256.KeyAgreement.PrivateKey(rawRepresentation: rawPrivateKey)
+    }
 
     /// The subscription's `keys.p256dh`: `publicKeyBytes` as base64url without padding.
     public var p256dh: String { Base64URL.encode(publicKeyBytes) }
 
     /// The subscription's `keys.auth`: `authSecret` as base64url without padding.
     public var auth: String { Base64URL.encode(authSecret) }
-
-    public static func == (lhs: WebPushSubscriptionKeys, rhs: WebPushSubscriptionKeys) -> Bool {
-        lhs.rawPrivateKey == rhs.rawPrivateKey && lhs.authSecret == rhs.authSecret
-    }
 }

@@ -14,12 +14,22 @@ struct VAPIDBuilder: Sendable {
     /// Now, epoch milliseconds.
     static let now: Int64 = 1_800_000_000_000
     static let nowSeconds = now / 1000
-    static let applicationServerKey = try! P256.Signing.PrivateKey(
-        rawRepresentation: [UInt8](repeating: 0x11, count: 32))
-    static let otherKey = try! P256.Signing.PrivateKey(rawRepresentation: [UInt8](repeating: 0x22, count: 32))
+    /// The application server's key (the subscription's), and a second one; as bytes because
+    /// swift-crypto's key types are not `Sendable`.
+    static let applicationServerKeyBytes = [UInt8](repeating: 0x11, count: 32)
+    static let otherKeyBytes = [UInt8](repeating: 0x22, count: 32)
+    static var applicationServerKey: P256.Signing.PrivateKey {
+        try! P256.Signing.PrivateKey(rawRepresentation: applicationServerKeyBytes)
+    }
+    static var otherKey: P256.Signing.PrivateKey { try! P256.Signing.PrivateKey(rawRepresentation: otherKeyBytes) }
 
+    /// The key the JWT is signed with, as bytes.
+    var signerBytes = Self.applicationServerKeyBytes
     /// The key the JWT is signed with.
-    var signer = Self.applicationServerKey
+    var signer: P256.Signing.PrivateKey {
+        get { try! P256.Signing.PrivateKey(rawRepresentation: signerBytes) }
+        set { signerBytes = Array(newValue.rawRepresentation) }
+    }
     /// The `k` parameter; the signer's public key when `nil`.
     var publicKey: String?
     /// The key the subscription was made with.
