@@ -157,9 +157,9 @@ struct WebPushRequestRulesTests {
             $0.body = [UInt8](repeating: 1, count: 4097)
         },
         .rejected(
-            "5000 bytes announced, 4097 kept → 413 PayloadTooLarge", 413, .payloadTooLarge, at: .payloadSize
+            "5000 bytes announced, the first 100 kept → 413 PayloadTooLarge", 413, .payloadTooLarge, at: .payloadSize
         ) {
-            $0.body = [UInt8](repeating: 1, count: 4097)
+            $0.body = [UInt8](repeating: 1, count: 100)
             $0.bodyLength = 5000
         },
         .accepted("A 4096-byte body (it does not decrypt: still 201)") {
