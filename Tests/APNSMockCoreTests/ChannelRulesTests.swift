@@ -220,6 +220,16 @@ struct ChannelRulesTests {
         .rejected("create, push-type alert → BadRequestParams", .create, .badRequestParams, at: .channelBody) {
             $0.body = Array(#"{"message-storage-policy":1,"push-type":"alert"}"#.utf8)
         },
+        // Apple's channel-management error table: BadRequestParams for a request that "contained an
+        // unrecognizable attribute".
+        .rejected("create, an attribute Apple does not define → BadRequestParams", .create, .badRequestParams,
+            at: .channelBody) {
+            $0.body = Array(#"{"message-storage-policy":1,"push-type":"LiveActivity","colour":"red"}"#.utf8)
+        },
+        .rejected("create, an attribute in another letter case → BadRequestParams", .create, .badRequestParams,
+            at: .channelBody) {
+            $0.body = Array(#"{"Message-Storage-Policy":1,"push-type":"LiveActivity"}"#.utf8)
+        },
         .accepted("read ignores a body", .read, 200) { $0.body = Array("junk".utf8) },
         // The limit: per app and environment.
         .rejected(
