@@ -208,15 +208,19 @@ struct BroadcastRulesTests {
             $0.payload = BroadcastBuilder.jsonPayload(size: 5121)
         },
         // Apple's broadcast error table: 400 BadRequestPayload, "The JSON Request payload is unparseable".
-        .rejected("not JSON → BadRequestPayload (Apple's broadcast error table)", .badRequestPayload, at: .payloadFormat) {
+        .rejected(
+            "not JSON → BadRequestPayload (Apple's broadcast error table)", .badRequestPayload, at: .payloadFormat
+        ) {
             $0.payload = Array("hello".utf8)
         },
         .rejected("not JSON, with --strict-payload → BadRequestPayload", .badRequestPayload, at: .payloadFormat) {
             $0.strictPayload = true
             $0.payload = Array("hello".utf8)
         },
-        .rejected("a JSON array → BadRequestPayload (the mock's choice: a payload is an object)", .badRequestPayload,
-            at: .payloadFormat) { $0.payload = Array(#"[{"aps":{}}]"#.utf8) },
+        .rejected(
+            "a JSON array → BadRequestPayload (the mock's choice: a payload is an object)", .badRequestPayload,
+            at: .payloadFormat
+        ) { $0.payload = Array(#"[{"aps":{}}]"#.utf8) },
         .rejected("JSON cut short → BadRequestPayload", .badRequestPayload, at: .payloadFormat) {
             $0.payload = Array(#"{"aps":{"event":"update""#.utf8)
         },

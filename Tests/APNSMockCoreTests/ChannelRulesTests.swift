@@ -222,12 +222,16 @@ struct ChannelRulesTests {
         },
         // Apple's channel-management error table: BadRequestParams for a request that "contained an
         // unrecognizable attribute".
-        .rejected("create, an attribute Apple does not define → BadRequestParams", .create, .badRequestParams,
-            at: .channelBody) {
+        .rejected(
+            "create, an attribute Apple does not define → BadRequestParams", .create, .badRequestParams,
+            at: .channelBody
+        ) {
             $0.body = Array(#"{"message-storage-policy":1,"push-type":"LiveActivity","colour":"red"}"#.utf8)
         },
-        .rejected("create, an attribute in another letter case → BadRequestParams", .create, .badRequestParams,
-            at: .channelBody) {
+        .rejected(
+            "create, an attribute in another letter case → BadRequestParams", .create, .badRequestParams,
+            at: .channelBody
+        ) {
             $0.body = Array(#"{"Message-Storage-Policy":1,"push-type":"LiveActivity"}"#.utf8)
         },
         .accepted("read ignores a body", .read, 200) { $0.body = Array("junk".utf8) },

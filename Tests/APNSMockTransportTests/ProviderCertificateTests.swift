@@ -126,10 +126,13 @@ import X509
 
     @Test func topicsOfBothExtensionsAreMergedInOrder() throws {
         let both = try Self.topicsValue([("com.example.app", ["app"]), ("com.example.app.voip", ["voip"])])
-        let voip = try Self.topicsValue([("com.example.app.voip", ["voip"]), ("com.example.app.complication", ["complication"])])
+        let voip = try Self.topicsValue([
+            ("com.example.app.voip", ["voip"]), ("com.example.app.complication", ["complication"]),
+        ])
         let parsed = try ProviderCertificate(
             certificate: Self.certificate(extensions: [
-                Self.ext(ProviderCertificate.topicsExtension, both), Self.ext(ProviderCertificate.voipServicesExtension, voip),
+                Self.ext(ProviderCertificate.topicsExtension, both),
+                Self.ext(ProviderCertificate.voipServicesExtension, voip),
             ]))
         #expect(parsed.topics == ["com.example.app", "com.example.app.voip", "com.example.app.complication"])
         #expect(parsed.topicKinds["com.example.app.voip"] == ["voip"])

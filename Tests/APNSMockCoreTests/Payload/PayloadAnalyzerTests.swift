@@ -237,7 +237,8 @@ struct PayloadAnalyzerTests {
     func liveActivityRelevanceScore(_ value: String, _ code: LintCode?) {
         let json =
             #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{},"relevance-score":"# + value + "}}"
-        let codes = Self.codes(json, PayloadContext(pushType: .liveactivity, topic: "com.example.app.push-type.liveactivity"))
+        let codes = Self.codes(
+            json, PayloadContext(pushType: .liveactivity, topic: "com.example.app.push-type.liveactivity"))
         #expect(codes == (code.map { [$0] } ?? []))
     }
 
