@@ -2,8 +2,9 @@
 #   make run    install what is missing (apt), build, serve on the defaults
 #   make test   the same set-up, then the whole test suite (unit, HTTP/2, end-to-end, the examples,
 #               AddressSanitizer with leak detection, 5 s of each fuzz target, a 60-second soak); CI
-#               then runs make test-image (the container image, with podman). make test-long runs
-#               ThreadSanitizer, the fuzz targets and the soak for longer.
+#               runs it with BESIDE_CLIENTS=ci-release-checks (the image, dist/ and bench-guard, beside
+#               the client libraries). make test-long runs ThreadSanitizer, the Swift example as a
+#               dependency, the fuzz targets and the soak for longer.
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -17,7 +18,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libnghttp2-dev libssl-dev libyaml-dev pkg-config
 TEST_PACKAGES := curl nghttp2-client openssl python3-venv nodejs npm chromium golang-go openjdk-17-jdk-headless junit5 libjackson2-databind-java
 
-.PHONY: dist test-dist static-libs test-long generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
+.PHONY: dist test-dist ci-release-checks test-prepare test-packages test-venv examples-python-node static-libs test-long generate check-generated settings-table bench-journal bench-channels run build release release-static image test-image test test-unit test-clients asan-build test-asan test-tsan test-examples test-soak soak deps test-deps format lint clean screenshots fuzz fuzz-build test-fuzz
 
 # The commit `apns-mock --version` names (Package.swift reads it): with -dirty when the tree has changes.
 export APNS_MOCK_COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null && echo $$c || echo $$c-dirty; })
@@ -47,25 +48,36 @@ release: deps
 # or `make bench` and this target alternate. The Dockerfile's build stage runs it with IMAGE_SCRATCH=.build.
 # Compiled without debug info (-gnone, -g0): the binary is stripped anyway, and writing DWARF that `install -s` then
 # drops cost CI compile and link time. bench-guard builds its tool in the same tree with the same flags.
+# APNS_MOCK_BUILD_CACHE (a directory; .ci/run sets one under ~/.cache) puts the release-static and instrumented
+# trees there instead, where the next clone finds its dependencies compiled: only apns-mock's modules are
+# compiled again (the instrumented build of a second clone took 622 s against 1,136 s). SwiftPM locks a tree
+# while it builds in it; two runs at once would replace each other's apns-mock modules, so CI runs one at a time.
+ifneq ($(APNS_MOCK_BUILD_CACHE),)
+IMAGE_SCRATCH ?= $(APNS_MOCK_BUILD_CACHE)/release-static
+else
 IMAGE_SCRATCH ?= .build-image
+endif
 # OpenSSL, libnghttp2 and libyaml are linked statically too, from the archives Debian's -dev packages ship. SwiftPM
 # links a system library with what pkg-config says (-L<libdir> -lssl), and GNU ld takes a .so over a .a in the same
 # directory; so STATIC_LIBS holds links to the archives only, and .pc files that name it as the libdir
 # (PKG_CONFIG_PATH), which the linker then searches first. The binary needs only glibc (make dist checks it).
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-STATIC_LIBS := $(CURDIR)/$(IMAGE_SCRATCH)/static-libs
+STATIC_LIBS := $(abspath $(IMAGE_SCRATCH))/static-libs
 STATIC_PC := libssl libcrypto openssl libnghttp2 yaml-0.1
 STATIC_BUILD_FLAGS := --static-swift-stdlib -Xswiftc -gnone -Xcc -g0
 STATIC_ENV := PKG_CONFIG_PATH=$(STATIC_LIBS)/pkgconfig
+# Written only when they differ, and by a rename: two makes may run this at once (CI's bench-guard and test-image).
 static-libs: deps
 	@mkdir -p $(STATIC_LIBS)/pkgconfig && for l in ssl crypto nghttp2 yaml; do \
-	  ln -sf /usr/lib/$(MULTIARCH)/lib$$l.a $(STATIC_LIBS)/; done; \
-	for pc in $(STATIC_PC); do \
-	  sed 's|^libdir=.*|libdir=$(STATIC_LIBS)|' "$$(pkg-config --variable pcfiledir $$pc)/$$pc.pc" > $(STATIC_LIBS)/pkgconfig/$$pc.pc; done
+	  a=/usr/lib/$(MULTIARCH)/lib$$l.a; [ "$$(readlink $(STATIC_LIBS)/lib$$l.a)" = "$$a" ] || ln -sf "$$a" $(STATIC_LIBS)/; done; \
+	for pc in $(STATIC_PC); do f=$(STATIC_LIBS)/pkgconfig/$$pc.pc; \
+	  sed 's|^libdir=.*|libdir=$(STATIC_LIBS)|' "$$(pkg-config --variable pcfiledir $$pc)/$$pc.pc" > $$f.$$$$; \
+	  if cmp -s $$f.$$$$ $$f; then rm -f $$f.$$$$; else mv -f $$f.$$$$ $$f; fi; done
 
 release-static: static-libs
 	$(STATIC_ENV) $(SWIFT) build $(RELEASE_FLAGS) $(STATIC_BUILD_FLAGS) --product apns-mock --scratch-path $(IMAGE_SCRATCH)
-	install -D -s -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(IMAGE_SCRATCH) --show-bin-path)/apns-mock" dist/apns-mock
+	install -D -s -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(IMAGE_SCRATCH) --show-bin-path)/apns-mock" dist/apns-mock.new
+	mv -f dist/apns-mock.new dist/apns-mock  # a rename: a server running dist/apns-mock, or starting, never misses it
 
 # What a release publishes, into dist/ (scripts/dist.sh says what each file is and checks the binary: only glibc,
 # at most 45 MiB); make test-dist installs each package in a clean Debian container without Swift.
@@ -92,6 +104,16 @@ test-image:
 test-dist:
 	scripts/test-dist.sh
 
+# CI's checks of what a release publishes, on the builds make test made, run beside its examples and clients
+# (make test BESIDE_CLIENTS=ci-release-checks): the image (make test-image), dist/'s files (scripts/dist.sh
+# alone: make dist's release-static would install dist/apns-mock again under the clients running it) and their
+# install test (make test-dist), with bench-guard beside those (callgrind's counts do not depend on the load).
+ci-release-checks:
+	@$(MAKE) bench-guard > $(IMAGE_SCRATCH)/bench-guard.log 2>&1 & guard=$$!; status=0; \
+	{ $(MAKE) test-image && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" scripts/dist.sh && $(MAKE) test-dist; } || status=1; \
+	wait $$guard || status=1; echo "ci-release-checks: bench-guard (its log follows)"; \
+	cat $(IMAGE_SCRATCH)/bench-guard.log; exit $$status
+
 # Installs the packages that are missing, and nothing else.
 deps:
 	@missing=""; for p in $(BUILD_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -100,12 +122,16 @@ deps:
 
 # The Python clients install again whenever requirements.txt changes: the venv keeps a copy of
 # the one it was installed from.
-test-deps: deps
+test-deps: test-packages test-venv
+
+test-packages: deps
 	@missing=""; for p in $(TEST_PACKAGES); do \
 	  case $$p in nodejs) command -v node >/dev/null && continue;; npm) command -v npm >/dev/null && continue;; openjdk-17-jdk-headless) command -v javac >/dev/null && continue;; python3-venv) python3 -c 'import venv, ensurepip' 2>/dev/null && continue;; esac; \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+test-venv:
 	@[ -x $(PYTHON) ] || python3 -m venv $(VENV)
 	@cmp -s $(REQUIREMENTS) $(VENV)/requirements.installed || { \
 	  $(PYTHON) -m pip install -q -r $(REQUIREMENTS) && cp $(REQUIREMENTS) $(VENV)/requirements.installed; }
@@ -114,21 +140,30 @@ test-deps: deps
 TEST_ENV := APNS_MOCK_E2E_REQUIRED=1 APNS_MOCK_PYTHON=$(CURDIR)/$(PYTHON)
 
 # Each step prints when it starts, so a CI log shows where the minutes go. The builds are the cost (each one
-# compiles swift-nio, swift-crypto's BoringSSL, Hummingbird and apns-mock from scratch), so make test makes three and
+# compiles swift-nio, swift-crypto's BoringSSL, Hummingbird and apns-mock from scratch), so make test makes two and
 # shares them: the release-static binary (dist/apns-mock, what the container image and users run) serves the
 # examples and the soak, and the image test reuses it; one instrumented tree (.build-asan: AddressSanitizer plus
-# libFuzzer's coverage) runs every test suite and the fuzz targets; the Swift example compiles apns-mock as a
-# dependency in the instrumented tree, reusing the dependencies it compiled. (ThreadSanitizer's tree is make test-long's.)
+# libFuzzer's coverage) runs every test suite, the Swift example's tests and the fuzz targets. (ThreadSanitizer's tree,
+# and the Swift example built as another package's dependency, are make test-long's.)
 # The two builds run one after the other: side by side on two cores they took 1,893 s against 702 + 1,000 s.
-# The soak runs beside the examples and the client libraries: it lasts a fixed minute, and they spend much of theirs
-# waiting on interpreters and servers; its log is printed when both are done.
+# What waits rather than computes runs beside what computes: the venvs and the Swift example's resolution beside the
+# first build (test-prepare), and the soak (a fixed minute) beside the examples and the client libraries, which
+# spend much of theirs waiting on interpreters and servers; each log is printed when both are done.
 STEP = @echo "make test: $(1) at $$(date +%T)"
 SOAK_LOG = $(ASAN_SCRATCH)/soak.log
-test: test-deps
+PREPARE_LOG = $(IMAGE_SCRATCH)/prepare.log
+BESIDE_LOG = $(ASAN_SCRATCH)/beside-clients.log
+# Targets to run beside the examples and the client libraries, as the soak is: CI gives make test
+# BESIDE_CLIENTS=ci-release-checks (.ci/run). Empty for make test alone.
+BESIDE_CLIENTS ?=
+test: test-packages
+	$(call STEP,release-static; beside it the installs and fetches of later steps)
+	@mkdir -p $(IMAGE_SCRATCH) && $(MAKE) test-prepare > $(PREPARE_LOG) 2>&1 & prepare=$$!; status=0; \
+	$(MAKE) release-static || status=1; \
+	wait $$prepare || { echo "make test: the installs beside release-static FAILED"; status=1; }; \
+	echo "make test: the installs beside release-static (their log follows)"; cat $(PREPARE_LOG); exit $$status
 	$(call STEP,check-generated)
 	$(MAKE) check-generated
-	$(call STEP,release-static)
-	$(MAKE) release-static
 	$(call STEP,asan-build)
 	$(MAKE) asan-build
 	$(call STEP,tests)
@@ -136,11 +171,15 @@ test: test-deps
 	$(call STEP,fuzz)
 	$(MAKE) test-fuzz
 	$(call STEP,examples and clients; the soak beside them)
-	@$(MAKE) test-soak > $(SOAK_LOG) 2>&1 & soak=$$!; status=0; \
-	$(MAKE) test-examples || status=1; \
+	@$(MAKE) test-soak > $(SOAK_LOG) 2>&1 & soak=$$!; status=0; beside=""; \
+	if [ -n "$(BESIDE_CLIENTS)" ]; then $(MAKE) $(BESIDE_CLIENTS) > $(BESIDE_LOG) 2>&1 & beside=$$!; fi; \
+	$(MAKE) examples-python-node || status=1; \
 	echo "make test: clients at $$(date +%T)"; $(MAKE) test-clients || status=1; \
 	wait $$soak || { echo "make test: the soak FAILED"; status=1; }; \
-	echo "make test: soak (it ran beside the examples and clients; its log follows)"; cat $(SOAK_LOG); exit $$status
+	echo "make test: soak (it ran beside the examples and clients; its log follows)"; cat $(SOAK_LOG); \
+	if [ -n "$$beside" ]; then wait $$beside || { echo "make test: $(BESIDE_CLIENTS) FAILED"; status=1; }; \
+	  echo "make test: $(BESIDE_CLIENTS) (beside the examples and clients; the log follows)"; cat $(BESIDE_LOG); fi; \
+	exit $$status
 	$(call STEP,done)
 
 # The long runs, for a nightly job or before a release, not for every change: ThreadSanitizer over the suites that
@@ -150,6 +189,10 @@ test: test-deps
 test-long: test-deps dist/apns-mock
 	$(call STEP,tsan)
 	$(MAKE) test-tsan
+	$(call STEP,the Swift example as a dependency)
+	$(MAKE) asan-build
+	EXAMPLE_SCRATCH=$(abspath $(ASAN_SCRATCH)) EXAMPLE_BUILD_FLAGS="$(ASAN_BUILD_FLAGS)" ASAN_OPTIONS=detect_leaks=0 \
+	  examples/swift/run-as-dependency.sh
 	$(call STEP,fuzz)
 	$(MAKE) fuzz
 	$(call STEP,soak)
@@ -158,9 +201,9 @@ test-long: test-deps dist/apns-mock
 
 # The CI examples in examples/ (Python: pytest in its own venv; Node: node --test), each against
 # the release-static binary (dist/apns-mock); the venv is refreshed only when requirements.txt changes.
-# Then the Swift example as another package builds it: apns-mock as a dependency by version tag,
-# compiled in the instrumented tree (ASAN_SCRATCH), whose dependencies make test compiled already (without
-# APNS_MOCK_LIBFUZZER: SwiftPM refuses unsafe flags in a dependency, and the example needs no fuzz binary).
+# The Swift example's code is compiled and tested with the suites, as targets of this package (WelcomeNotifier,
+# WelcomeNotifierTests); here it only resolves apns-mock by its version tag as another package would
+# (run-as-dependency.sh --resolve-only, 35 s). Its whole build as a dependency took 221 s of CI: make test-long runs it.
 EXAMPLES_VENV := examples/python/.venv
 
 $(EXAMPLES_VENV)/installed: examples/python/requirements.txt
@@ -168,11 +211,19 @@ $(EXAMPLES_VENV)/installed: examples/python/requirements.txt
 	$(EXAMPLES_VENV)/bin/python -m pip install -q -r $<
 	@touch $@
 
-test-examples: test-deps $(EXAMPLES_VENV)/installed dist/apns-mock
+test-examples: examples-python-node
+	examples/swift/run-as-dependency.sh --resolve-only
+
+examples-python-node: test-deps $(EXAMPLES_VENV)/installed dist/apns-mock
 	cd examples/python && APNS_MOCK=$(CURDIR)/dist/apns-mock .venv/bin/python -m pytest -q -p no:cacheprovider
 	cd examples/node && APNS_MOCK=$(CURDIR)/dist/apns-mock node --test
-	EXAMPLE_SCRATCH=$(CURDIR)/$(ASAN_SCRATCH) EXAMPLE_BUILD_FLAGS="$(ASAN_BUILD_FLAGS)" ASAN_OPTIONS=detect_leaks=0 \
-	  examples/swift/run-as-dependency.sh
+
+# What the later steps of make test install or fetch, done beside its first build (they wait on pip and git,
+# not on the processor): the end-to-end clients' venv, the examples' venv, the Python client's venv, and the
+# Swift example's resolution of apns-mock by its version tag (make test-examples' last step).
+test-prepare: test-venv $(EXAMPLES_VENV)/installed
+	clients/run-tests.sh --install-only
+	examples/swift/run-as-dependency.sh --resolve-only
 
 # The client libraries (clients/python: the package, its pytest plugin, also under 4 pytest-xdist workers;
 # clients/node: node --test; clients/go: go test; clients/java: test.sh, javac + JUnit) against the release-static binary; the
@@ -210,7 +261,11 @@ test-unit: deps
 # links libFuzzer without its main, the toolchain's libclang_rt.fuzzer_no_main, named by APNS_MOCK_LIBFUZZER).
 # One build instead of two: the fuzz build from scratch took about 5 minutes of CI. (-sanitize=fuzzer would link
 # libFuzzer's own main into every executable and the test runner, which have theirs.)
+ifneq ($(APNS_MOCK_BUILD_CACHE),)
+ASAN_SCRATCH := $(APNS_MOCK_BUILD_CACHE)/asan
+else
 ASAN_SCRATCH := .build-asan
+endif
 SWIFT_TOOLCHAIN := $(shell dirname "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")")
 LIBFUZZER := $(firstword $(wildcard $(SWIFT_TOOLCHAIN)/lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-$(shell uname -m).a))
 ASAN_ENV := APNS_MOCK_LIBFUZZER=$(LIBFUZZER)
@@ -236,7 +291,7 @@ asan-build: test-deps
 ASAN_REPORTS := $(ASAN_SCRATCH)/reports
 test-asan: asan-build
 	rm -rf $(ASAN_REPORTS) && mkdir -p $(ASAN_REPORTS)
-	status=0; ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/$(ASAN_REPORTS)/report:suppressions=$(CURDIR)/Tests/Sanitizers/asan-suppressions.txt \
+	status=0; ASAN_OPTIONS=detect_leaks=1:log_path=$(abspath $(ASAN_REPORTS))/report:suppressions=$(CURDIR)/Tests/Sanitizers/asan-suppressions.txt \
 	  APNS_MOCK_SANITIZER=address \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan-suppressions.txt:print_suppressions=0 \
 	  $(TEST_ENV) $(ASAN_ENV) $(SWIFT) test --skip-build --disable-xctest --scratch-path $(ASAN_SCRATCH) $(ASAN_BUILD_FLAGS) \

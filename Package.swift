@@ -276,12 +276,36 @@ let package = Package(
             ],
             exclude: ["Clients"]
         ),
+        // examples/swift's package, compiled and tested here as part of the suite (its code as a team would
+        // write it: apns-mock's public API only). That it also builds as another package's dependency by
+        // version tag is checked by examples/swift/run-as-dependency.sh: the manifest in make test
+        // (--resolve-only), the whole build in make test-long.
+        .target(
+            name: "WelcomeNotifier",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "examples/swift/Sources/WelcomeNotifier"
+        ),
+        .testTarget(
+            name: "WelcomeNotifierTests",
+            dependencies: [
+                "WelcomeNotifier",
+                "APNSMock",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "examples/swift/Tests/WelcomeNotifierTests",
+            resources: [.copy("welcome-push.yaml")]
+        ),
     ]
 )
 
 // A member (String.contains, Error.localizedDescription) is found only through the modules a file imports
 // (SE-0444), not through whatever a dependency imports: swift-crypto and others import swift-corelibs-foundation,
 // and its String and Error extensions, picked up that way, would link ICU's data into the binary.
-for target in package.targets where target.type != .system && !target.name.hasPrefix("CAPNSMock") {
+for target in package.targets
+where target.type != .system && !target.name.hasPrefix("CAPNSMock") && !target.name.hasPrefix("WelcomeNotifier") {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }

@@ -8,6 +8,7 @@
 # (skipped when pyproject.toml has not changed since the last install).
 #
 #   APNS_MOCK_BIN=/path/to/apns-mock clients/run-tests.sh
+#   clients/run-tests.sh --install-only    (only the install; make test runs it beside its first build)
 #
 # APNS_MOCK_BIN defaults to dist/apns-mock (the release build) when it exists; other build trees
 # may be older than the sources, so name them explicitly. PYTHON picks the interpreter for the venv
@@ -16,6 +17,22 @@ set -uo pipefail
 
 CLIENTS=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$CLIENTS")
+install_only=0
+[ "${1:-}" = --install-only ] && install_only=1
+install_python() {
+  cd "$CLIENTS/python" || return 1
+  local stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)"
+  if [ ! -x .venv/bin/python ]; then "${PYTHON:-python3}" -m venv .venv || return 1; fi
+  if [ ! -e "$stamp" ]; then
+    .venv/bin/pip install -q --disable-pip-version-check -e ".[test]" || return 1
+    rm -f .venv/.installed-* && touch "$stamp"
+  fi
+}
+if ((install_only)); then
+  install_python
+  exit
+fi
+
 if [ -z "${APNS_MOCK_BIN:-}" ]; then
   if [ -x "$ROOT/dist/apns-mock" ]; then APNS_MOCK_BIN=$ROOT/dist/apns-mock; fi
 fi
@@ -45,16 +62,6 @@ part() {  # part NAME COMMAND...: runs it, prints its time, remembers a failure
     "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
   [ $status -eq 0 ] || failures+=("$name")
   return $status
-}
-
-install_python() {
-  cd "$CLIENTS/python" || return 1
-  local stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)"
-  if [ ! -x .venv/bin/python ]; then "${PYTHON:-python3}" -m venv .venv || return 1; fi
-  if [ ! -e "$stamp" ]; then
-    .venv/bin/pip install -q --disable-pip-version-check -e ".[test]" || return 1
-    rm -f .venv/.installed-* && touch "$stamp"
-  fi
 }
 
 echo "apns-mock: $APNS_MOCK_BIN"

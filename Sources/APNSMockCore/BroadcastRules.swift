@@ -182,10 +182,14 @@ public struct BroadcastRules: Sendable {
                     what: "broadcasts",
                     overridden: policy.payloadAnalysis.payloadLimit != nil))
         case .payloadFormat:
-            guard policy.strictPayload else { return nil }
+            // Apple's broadcast error table: 400 BadRequestPayload, "The JSON Request payload is
+            // unparseable" ("Sending broadcast push notification requests to APNs"). APNs reads a
+            // broadcast's body whatever the mode, unlike a device push's; JSON that is not an object
+            // (an array, a string) is refused with it too, as the mock's choice.
             guard PayloadKind.classify(request.payload) == .object else {
-                return facts.base.fail(.badRequestPayload, RejectionWords.notAJSONObject)
+                return facts.base.fail(.badRequestPayload, RejectionWords.broadcastNotAJSONObject)
             }
+            guard policy.strictPayload else { return nil }
             let analysis = PayloadAnalyzer.analyze(
                 payload: request.payload, payloadSize: request.payloadSize,
                 context: policy.payloadAnalysis.broadcastContext(priority: facts.base.priority))

@@ -147,9 +147,10 @@ public struct ChannelRules: Sendable {
     }
 
     /// The create body: a JSON object (else BadRequestPayload) with `message-storage-policy` 0
-    /// or 1 and `push-type` `LiveActivity` in any letter case (else BadRequestParams). Other
-    /// keys are ignored. Apple names no reason for each field; BadRequestParams is the mock's
-    /// choice for all of them, as "the parameters of a channel request".
+    /// or 1 and `push-type` `LiveActivity` in any letter case, and no other key (else
+    /// BadRequestParams: Apple's channel-management error table gives it for a request that
+    /// "contained an unrecognizable attribute"). Apple names no reason for each field;
+    /// BadRequestParams is the mock's choice for all of them, as "the parameters of a channel request".
     private func checkBody(_ request: APNSRequest, facts: inout ChannelFacts) -> APNSReason? {
         guard request.payloadSize > 0, request.payload.count == request.payloadSize,
             let body = JSONValue.parse(request.payload), case .object = body
@@ -157,6 +158,14 @@ public struct ChannelRules: Sendable {
             return facts.base.fail(
                 .badRequestPayload,
                 #"the body is not a JSON object such as {"message-storage-policy": 1, "push-type": "LiveActivity"}"#)
+        }
+        if case .object(let members) = body,
+            let unknown = members.first(where: { !Self.bodyAttributes.contains($0.key) })?.key
+        {
+            return facts.base.fail(
+                .badRequestParams,
+                "the body has '\(unknown)', an attribute Apple's channel management does not define; "
+                    + "it takes \(RejectionWords.list(Self.bodyAttributes))")
         }
         if case .string(let pushType)? = body["push-type"] { facts.sentBodyPushType = pushType }
         if case .number(_, let text)? = body["message-storage-policy"], let code = Int(text) {
@@ -176,6 +185,9 @@ public struct ChannelRules: Sendable {
         facts.bodyPushType = pushType
         return nil
     }
+
+    /// The attributes of a channel-create body ("Sending channel management requests to APNs").
+    static let bodyAttributes = ["message-storage-policy", "push-type"]
 
     /// The operation `method` asks for on `channels` (or `all-channels`), `nil` for a method
     /// the path does not take.

@@ -64,6 +64,7 @@ enum RejectionWords {
     }
 
     static let notAJSONObject = "the payload is not a JSON object (--strict-payload is on)"
+    static let broadcastNotAJSONObject = "the payload is not a JSON object; APNs parses a broadcast's payload"
 
     static func lintErrors(_ analysis: PayloadAnalysis) -> String {
         let codes = analysis.findings.filter { $0.code.severity == .error }.map(\.code.rawValue)

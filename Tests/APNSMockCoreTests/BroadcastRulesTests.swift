@@ -207,10 +207,22 @@ struct BroadcastRulesTests {
         .rejected("a payload of 5121 bytes → PayloadTooLarge", .payloadTooLarge, at: .payloadSize) {
             $0.payload = BroadcastBuilder.jsonPayload(size: 5121)
         },
-        .accepted("not JSON, without --strict-payload") { $0.payload = Array("hello".utf8) },
+        // Apple's broadcast error table: 400 BadRequestPayload, "The JSON Request payload is unparseable".
+        .rejected(
+            "not JSON → BadRequestPayload (Apple's broadcast error table)", .badRequestPayload, at: .payloadFormat
+        ) {
+            $0.payload = Array("hello".utf8)
+        },
         .rejected("not JSON, with --strict-payload → BadRequestPayload", .badRequestPayload, at: .payloadFormat) {
             $0.strictPayload = true
             $0.payload = Array("hello".utf8)
+        },
+        .rejected(
+            "a JSON array → BadRequestPayload (the mock's choice: a payload is an object)", .badRequestPayload,
+            at: .payloadFormat
+        ) { $0.payload = Array(#"[{"aps":{}}]"#.utf8) },
+        .rejected("JSON cut short → BadRequestPayload", .badRequestPayload, at: .payloadFormat) {
+            $0.payload = Array(#"{"aps":{"event":"update""#.utf8)
         },
         .rejected("a start event, with --strict-payload → BadRequestPayload", .badRequestPayload, at: .payloadFormat) {
             $0.strictPayload = true

@@ -190,8 +190,8 @@ struct ChannelRulesTests {
         .accepted("create, push-type liveactivity (any letter case)", .create, 201) {
             $0.body = Array(#"{"message-storage-policy":1,"push-type":"liveactivity"}"#.utf8)
         },
-        .accepted("create, keys in another order, whitespace and an unknown key", .create, 201) {
-            $0.body = Array(#" { "push-type" : "Liveactivity", "x": [1], "message-storage-policy" : 1 } "#.utf8)
+        .accepted("create, keys in another order and whitespace", .create, 201) {
+            $0.body = Array(#" { "push-type" : "Liveactivity", "message-storage-policy" : 1 } "#.utf8)
         },
         .rejected("create, no body → BadRequestPayload", .create, .badRequestPayload, at: .channelBody) {
             $0.body = []
@@ -219,6 +219,20 @@ struct ChannelRulesTests {
         },
         .rejected("create, push-type alert → BadRequestParams", .create, .badRequestParams, at: .channelBody) {
             $0.body = Array(#"{"message-storage-policy":1,"push-type":"alert"}"#.utf8)
+        },
+        // Apple's channel-management error table: BadRequestParams for a request that "contained an
+        // unrecognizable attribute".
+        .rejected(
+            "create, an attribute Apple does not define → BadRequestParams", .create, .badRequestParams,
+            at: .channelBody
+        ) {
+            $0.body = Array(#"{"message-storage-policy":1,"push-type":"LiveActivity","colour":"red"}"#.utf8)
+        },
+        .rejected(
+            "create, an attribute in another letter case → BadRequestParams", .create, .badRequestParams,
+            at: .channelBody
+        ) {
+            $0.body = Array(#"{"Message-Storage-Policy":1,"push-type":"LiveActivity"}"#.utf8)
         },
         .accepted("read ignores a body", .read, 200) { $0.body = Array("junk".utf8) },
         // The limit: per app and environment.

@@ -109,6 +109,42 @@ import X509
         #expect(parsed.environment == .production)
     }
 
+    /// A VoIP Services certificate may list its topics in extension 1.2.840.113635.100.6.3.4 only
+    /// (issue 39): a `.voip` push on it is then to one of its topics, not BadTopic.
+    @Test func voipServicesExtensionListingTopicsGivesThem() throws {
+        let value = try Self.topicsValue([("com.example.app", ["app"]), ("com.example.app.voip", ["voip"])])
+        let parsed = try ProviderCertificate(
+            certificate: Self.certificate(extensions: [
+                Self.ext(ProviderCertificate.productionExtension),
+                Self.ext(ProviderCertificate.voipServicesExtension, value),
+            ]))
+        #expect(parsed.topics == ["com.example.app", "com.example.app.voip"])
+        #expect(parsed.topicKinds == ["com.example.app": ["app"], "com.example.app.voip": ["voip"]])
+        #expect(parsed.isVoIPServices)
+        #expect(parsed.isMultiTopic)
+    }
+
+    @Test func topicsOfBothExtensionsAreMergedInOrder() throws {
+        let both = try Self.topicsValue([("com.example.app", ["app"]), ("com.example.app.voip", ["voip"])])
+        let voip = try Self.topicsValue([
+            ("com.example.app.voip", ["voip"]), ("com.example.app.complication", ["complication"]),
+        ])
+        let parsed = try ProviderCertificate(
+            certificate: Self.certificate(extensions: [
+                Self.ext(ProviderCertificate.topicsExtension, both),
+                Self.ext(ProviderCertificate.voipServicesExtension, voip),
+            ]))
+        #expect(parsed.topics == ["com.example.app", "com.example.app.voip", "com.example.app.complication"])
+        #expect(parsed.topicKinds["com.example.app.voip"] == ["voip"])
+    }
+
+    @Test func bareVoIPServicesMarkerListsNoTopics() throws {
+        let parsed = try ProviderCertificate(
+            certificate: Self.certificate(extensions: [Self.ext(ProviderCertificate.voipServicesExtension)]))
+        #expect(parsed.topics == ["com.example.app"])
+        #expect(parsed.isVoIPServices)
+    }
+
     @Test func noUIDAndNoTopicsExtensionMeansNoTopics() throws {
         let parsed = try ProviderCertificate(certificate: Self.certificate(uid: nil))
         #expect(parsed.bundleID == nil)

@@ -247,4 +247,31 @@ import Testing
             #expect(try await Self.records(mock, "token=\(same)").count == 2, "the start and the kept message")
         }
     }
+
+    /// Apple's error tables, through curl: a broadcast body that is not JSON is 400
+    /// BadRequestPayload ("Sending broadcast push notification requests to APNs": "The JSON Request
+    /// payload is unparseable") without --strict-payload; a channel-create body with an attribute
+    /// Apple does not define is 400 BadRequestParams ("Sending channel management requests to APNs":
+    /// "contained an unrecognizable attribute"). Neither creates or sends anything.
+    @Test func unparseableBroadcastsAndUnknownChannelAttributesAreRefused() async throws {
+        try await E2E.withMock { mock in
+            let created = try await B.createChannel(mock, policy: 1)
+            let id = try #require(created.headers["apns-channel-id"])
+            let notJSON = try await Self.broadcast(mock, channel: id, payload: "score=1-0")
+            #expect(notJSON.status == 400)
+            #expect(notJSON.json?["reason"] as? String == "BadRequestPayload", "\(notJSON.body)")
+
+            let colour = try await B.curl(
+                "POST", B.channelsURL(mock, "/1/apps/\(B.bundleID)/channels"),
+                headers: ["content-type: application/json"],
+                body: #"{"message-storage-policy":1,"push-type":"LiveActivity","colour":"red"}"#)
+            #expect(colour.status == 400)
+            #expect(colour.json?["reason"] as? String == "BadRequestParams", "\(colour.body)")
+            #expect(colour.headers["apns-channel-id"] == nil)
+
+            let refused = try await Self.records(mock, "status=400&order=asc")
+            #expect(refused.count == 2)
+            #expect(refused.first?["detail"] as? String != nil, "the record says why: \(refused.first ?? [:])")
+        }
+    }
 }

@@ -63,13 +63,7 @@ func TestFaultRuleAnswers410Unregistered(t *testing.T) {
 	ctx := testContext(t)
 	device := NewDeviceToken()
 	ruleID := "gone-" + device[:8]
-	rule, err := mock.Client.PutFault(ctx, ruleID, FaultRuleBody{
-		Match:  &FaultMatch{Token: &device},
-		Action: FaultAction{Respond: FaultResponseError{Status: 410, Reason: "Unregistered"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rule := putUnregisteredRule(t, mock, ruleID, device, nil)
 	if rule.ID != ruleID {
 		t.Fatalf("PutFault answered the rule %q; want %q", rule.ID, ruleID)
 	}
@@ -105,12 +99,7 @@ func TestALiveWaitSeesADelayed410(t *testing.T) {
 	ctx := testContext(t)
 	device := NewDeviceToken()
 	ruleID := "slow-gone-" + device[:8]
-	if _, err := mock.Client.PutFault(ctx, ruleID, FaultRuleBody{
-		Match:  &FaultMatch{Token: &device},
-		Action: FaultAction{Delay: FaultDelay1{Duration: "1s"}, Respond: FaultResponseError{Status: 410, Reason: "Unregistered"}},
-	}); err != nil {
-		t.Fatal(err)
-	}
+	putUnregisteredRule(t, mock, ruleID, device, FaultDelay1{Duration: "1s"})
 	defer mock.Client.DeleteFault(ctx, ruleID)
 	type waited struct {
 		records []Record
@@ -141,6 +130,20 @@ func TestALiveWaitSeesADelayed410(t *testing.T) {
 	if result.at.Sub(started) < 900*time.Millisecond {
 		t.Fatalf("the wait returned %v after the push started, before the delayed answer", result.at.Sub(started))
 	}
+}
+
+// putUnregisteredRule puts the fault rule ruleID: pushes to device are answered 410 Unregistered, after delay
+// when it is not nil.
+func putUnregisteredRule(t *testing.T, mock *Mock, ruleID, device string, delay FaultDelay) *FaultRule {
+	t.Helper()
+	rule, err := mock.Client.PutFault(testContext(t), ruleID, FaultRuleBody{
+		Match:  &FaultMatch{Token: &device},
+		Action: FaultAction{Delay: delay, Respond: FaultResponseError{Status: 410, Reason: "Unregistered"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rule
 }
 
 // forgedToken is a token with the provider's key id and team id, signed by another key.

@@ -100,7 +100,8 @@ public struct LintCode: RawRepresentable, Sendable, Hashable, CustomStringConver
         "interruption-level-invalid", .error,
         "interruption-level is not one of passive, active, time-sensitive and critical.")
     public static let relevanceScoreInvalid = LintCode(
-        "relevance-score-invalid", .error, "relevance-score is not a number from 0 to 1.")
+        "relevance-score-invalid", .error,
+        "relevance-score is not a number from 0 to 1 (any number for a Live Activity).")
     public static let eventInvalid = LintCode(
         "event-invalid", .error, "The Live Activity event is not one of start, update and end.")
     public static let inputPushTokenInvalid = LintCode(
@@ -131,7 +132,7 @@ public struct LintCode: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let liveActivityMissingKey = LintCode(
         "liveactivity-missing-key", .error,
         "A Live Activity push lacks a key its event needs "
-            + "(event, timestamp, content-state, attributes-type, attributes).")
+            + "(event, timestamp, content-state, attributes-type, attributes, and alert to start one).")
     /// Apple ("Sending broadcast push notification requests to APNs", ActivityKit's "Starting and
     /// updating Live Activities with ActivityKit push notifications"): a broadcast updates or
     /// ends the Live Activities subscribed to a channel, and cannot start one.

@@ -96,7 +96,14 @@ struct PayloadLinter {
                     "\(path) must be passive, active, time-sensitive or critical, not \(value.lintDescription).")
             }
         case "relevance-score":
-            if !(0...1).contains(value.lintNumber ?? -1) {
+            // Apple's payload key reference gives 0 to 1 for a notification's summary order. A Live
+            // Activity's score only ranks the app's activities against each other ("Starting and
+            // updating Live Activities with ActivityKit push notifications" sends 100): any number.
+            if context.pushType == .liveactivity {
+                if value.lintNumber == nil {
+                    add(.relevanceScoreInvalid, path, "\(path) must be a number, not \(value.lintDescription).")
+                }
+            } else if !(0...1).contains(value.lintNumber ?? -1) {
                 add(.relevanceScoreInvalid, path, "\(path) must be a number from 0 to 1, not \(value.lintDescription).")
             }
         case "event":
@@ -383,7 +390,11 @@ struct PayloadLinter {
             }
         }
         switch aps["event"]?.lintString {
-        case "start"? where !context.isBroadcast: required += ["content-state", "attributes-type", "attributes"]
+        // A push-to-start shows its alert as the activity starts: ActivityKit's page requires it
+        // with attributes-type and attributes ("Starting and updating Live Activities with
+        // ActivityKit push notifications", "Start new Live Activities with ActivityKit push notifications").
+        case "start"? where !context.isBroadcast:
+            required += ["content-state", "attributes-type", "attributes", "alert"]
         case "update"?: required += ["content-state"]
         default: break
         }

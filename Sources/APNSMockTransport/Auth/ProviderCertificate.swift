@@ -67,7 +67,8 @@ public struct ProviderCertificate: Sendable, Equatable {
     /// The subject's organizational unit: for Apple's certificates, the team ID.
     public var teamID: String?
     /// The topics the certificate may push to: those of extension `1.2.840.113635.100.6.3.6` in
-    /// order; `[bundleID]` when that extension is absent; empty when both are absent.
+    /// order, then those a VoIP Services extension (`1.2.840.113635.100.6.3.4`) lists that it did
+    /// not; `[bundleID]` when neither lists any; empty when there is no bundle ID either.
     public var topics: [String]
     /// The kinds (`app`, `voip`, `complication`, …) extension `1.2.840.113635.100.6.3.6` lists
     /// for each topic; empty when the extension is absent.
@@ -130,13 +131,29 @@ public struct ProviderCertificate: Sendable, Equatable {
         case (false, false): environment = .unspecified
         }
 
+        // A VoIP Services certificate lists its topics in its own extension (6.3.4) as well as in
+        // 6.3.6, or only there; a 6.3.4 that is the bare marker (ASN.1 NULL) lists none.
+        var lists: [(value: ArraySlice<UInt8>, oid: ASN1ObjectIdentifier)] = []
         if let topicsExtension = extensions[oid: Self.topicsExtension] {
-            let parsed = try Self.parseTopics(topicsExtension.value)
-            topics = parsed.topics
-            topicKinds = parsed.kinds
-        } else {
+            lists.append((topicsExtension.value, Self.topicsExtension))
+        }
+        if let voip = extensions[oid: Self.voipServicesExtension], voip.value.first == 0x30 {
+            lists.append((voip.value, Self.voipServicesExtension))
+        }
+        if lists.isEmpty {
             topics = bundleID.map { [$0] } ?? []
             topicKinds = [:]
+        } else {
+            topics = []
+            topicKinds = [:]
+            for list in lists {
+                let parsed = try Self.parseTopics(list.value, extension: list.oid)
+                for topic in parsed.topics where !topics.contains(topic) { topics.append(topic) }
+                for (topic, kinds) in parsed.kinds {
+                    topicKinds[topic, default: []].append(
+                        contentsOf: kinds.filter { !(topicKinds[topic] ?? []).contains($0) })
+                }
+            }
         }
     }
 
@@ -153,9 +170,11 @@ public struct ProviderCertificate: Sendable, Equatable {
     /// UTF8String topic and a SEQUENCE of UTF8String kinds. Elements of other types are
     /// skipped, as is a kinds SEQUENCE with no topic before it; the kinds of a topic listed twice
     /// are merged.
-    static func parseTopics(_ value: ArraySlice<UInt8>) throws -> (topics: [String], kinds: [String: [String]]) {
+    static func parseTopics(_ value: ArraySlice<UInt8>, extension oid: ASN1ObjectIdentifier = topicsExtension) throws
+        -> (topics: [String], kinds: [String: [String]])
+    {
         func malformed(_ why: String) -> ParseError {
-            ParseError("malformed topics extension 1.2.840.113635.100.6.3.6: \(why)")
+            ParseError("malformed topics extension \(oid): \(why)")
         }
         let root: ASN1Node
         do {

@@ -22,7 +22,8 @@ struct BroadcastLintTests {
     @Test("A start event and attributes are each reported, and no start keys are asked for")
     func start() throws {
         let json =
-            #"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"Match","attributes":{}}}"#
+            #"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"Match","attributes":{},"#
+            + #""alert":{"title":"Kick-off"}}}"#
         let analysis = PayloadTestSupport.analyze(json, .broadcast(priority: "10"))
         #expect(analysis.codes == [.broadcastStartsActivity, .broadcastStartsActivity])
         #expect(analysis.findings.map(\.path) == ["aps.event", "aps.attributes"])
@@ -37,7 +38,8 @@ struct BroadcastLintTests {
     @Test("The same start to a device token (a push-to-start) is not a broadcast finding")
     func pushToStart() {
         let json =
-            #"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"Match","attributes":{}}}"#
+            #"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"Match","attributes":{},"#
+            + #""alert":{"title":"Kick-off"}}}"#
         let context = PayloadContext(pushType: .liveactivity, topic: "com.example.app.push-type.liveactivity")
         #expect(PayloadTestSupport.analyze(json, context).codes.isEmpty)
     }
@@ -78,7 +80,7 @@ struct BroadcastLintTests {
 struct InputPushChannelTests {
     static let pushToStart =
         #"{"aps":{"timestamp":1700000000,"event":"start","content-state":{},"attributes-type":"Match","#
-        + #""attributes":{},"input-push-channel":"dGVzdC1jaGFubmVsLTAwMQ=="}}"#
+        + #""attributes":{},"alert":{"title":"Kick-off"},"input-push-channel":"dGVzdC1jaGFubmVsLTAwMQ=="}}"#
 
     @Test("A push-to-start names its channel; the analysis reports it")
     func reported() {

@@ -229,6 +229,19 @@ struct PayloadAnalyzerTests {
         ValueCase("Badge", "1", .apsUnknownKey),
     ]
 
+    /// A Live Activity's relevance-score ranks the app's activities against each other: ActivityKit's
+    /// page ("Starting and updating Live Activities with ActivityKit push notifications") sends 100.
+    @Test(
+        "A Live Activity's relevance-score is any number (ActivityKit's example sends 100)",
+        arguments: [("100", nil), ("0.5", nil), ("250.5", nil), (#""100""#, LintCode.relevanceScoreInvalid)])
+    func liveActivityRelevanceScore(_ value: String, _ code: LintCode?) {
+        let json =
+            #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{},"relevance-score":"# + value + "}}"
+        let codes = Self.codes(
+            json, PayloadContext(pushType: .liveactivity, topic: "com.example.app.push-type.liveactivity"))
+        #expect(codes == (code.map { [$0] } ?? []))
+    }
+
     @Test("Values of aps keys", arguments: values)
     func value(_ row: ValueCase) {
         let json = #"{"aps":{"alert":"Hi",""# + row.key + #"":"# + row.value + "}}"
@@ -389,14 +402,19 @@ struct PayloadAnalyzerTests {
 
     static let liveActivities: [LiveActivityCase] = [
         LiveActivityCase(
-            json: #"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"A","attributes":{}}}"#,
+            json: #"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"A","attributes":{},"#
+                + #""alert":{"title":"Started"}}}"#,
             missing: []),
         LiveActivityCase(
             json: #"{"aps":{"timestamp":1,"event":"start"}}"#,
-            missing: ["content-state", "attributes-type", "attributes"]),
+            missing: ["content-state", "attributes-type", "attributes", "alert"]),
         LiveActivityCase(
-            json: #"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes":{}}}"#,
+            json: #"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes":{},"alert":{"title":"A"}}}"#,
             missing: ["attributes-type"]),
+        // ActivityKit's page: a push-to-start needs alert, beside attributes-type and attributes.
+        LiveActivityCase(
+            json: #"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"A","attributes":{}}}"#,
+            missing: ["alert"]),
         LiveActivityCase(json: #"{"aps":{"timestamp":1,"event":"update","content-state":{}}}"#, missing: []),
         LiveActivityCase(json: #"{"aps":{"timestamp":1,"event":"update"}}"#, missing: ["content-state"]),
         LiveActivityCase(json: #"{"aps":{"timestamp":1,"event":"end","dismissal-date":2}}"#, missing: []),
