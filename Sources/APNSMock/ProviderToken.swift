@@ -28,7 +28,6 @@ public enum ProviderToken {
 
     /// Base64url without padding.
     public static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacing("+", with: "-").replacing("/", with: "_")
-            .replacing("=", with: "")
+        Base64URL.encode(data)
     }
 }

@@ -15,6 +15,11 @@ public enum APNSStatus {
             .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken, .badEnvironmentKeyIdInToken,
             .badEnvironmentKeyInToken, .topicMismatch:
             return 403
+        // Web Push's Authorization reasons: 403, Apple's "error with your authentication" in the
+        // status table of "Sending web push notifications in web apps and browsers"
+        // (APNSReason+WebPush.swift).
+        case .badJwtToken, .badVapidPublicKey, .vapidPkHashMismatch, .badAuthorizationHeader:
+            return 403
         case .badPath: return 404
         case .methodNotAllowed: return 405
         case .unregistered, .expiredToken: return 410

@@ -47,7 +47,7 @@ public struct JWTSummary: Sendable {
 
     /// Base64url-decodes one JWT segment to text, when it is JSON.
     static func decodeSegment(_ segment: Substring) -> String? {
-        guard let data = ProviderTokenParser.base64URLDecode(segment) else { return nil }
+        guard let data = Base64URL.decodeData(segment) else { return nil }
         let bytes = [UInt8](data)
         guard bytes.withUnsafeBufferPointer(JSONSyntax.check) != .invalid else { return nil }
         return String(decoding: bytes, as: UTF8.self)

@@ -29,6 +29,24 @@ enum FuzzFixtures {
         try! P256.Signing.PrivateKey(rawRepresentation: (1...32).map { UInt8($0) })
     }
 
+    /// The origin of the Web Push endpoint: the `aud` a VAPID token must name.
+    static let webPushOrigin = "https://127.0.0.1:2199"
+
+    /// A Web Push subscription with RFC 8291 Appendix A's keys (published test values): its
+    /// `applicationServerKey` is the example's application server key, and the example's message
+    /// decrypts with its keys.
+    static let webPushSubscription: WebPushSubscription = {
+        func bytes(_ text: String) -> [UInt8] { Base64URL.decode(text)! }
+        let keys = WebPushSubscriptionKeys(
+            rawPrivateKey: bytes("q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94"),
+            authSecret: bytes("BTBZMqHH6r4Tts7J_aSIgg"))!
+        return WebPushSubscription(
+            id: "fuzz-subscription",
+            applicationServerKey: bytes(
+                "BP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A8"),
+            keys: keys, origin: "https://example.com")
+    }()
+
     /// The registered key.
     static let key = ProviderKey(keyID: keyID, teamID: teamID, publicKey: signingKey.publicKey, environment: .both)
 

@@ -28,7 +28,7 @@ public struct FuzzTarget: Sendable {
     /// Every target, in the order `make fuzz` runs them.
     public static let all: [FuzzTarget] = [
         requestRules, providerToken, json, payload, strings, stringCatalog, configuration, expectations,
-        adminQuery, matcher, faultRule, channelBody, serverSession,
+        adminQuery, matcher, faultRule, channelBody, serverSession, webPush, http1,
     ]
 
     /// The target called `name`, if there is one.

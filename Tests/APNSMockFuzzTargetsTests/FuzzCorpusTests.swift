@@ -1,3 +1,4 @@
+import APNSMockCore
 import APNSMockStore
 import Foundation
 import Testing
@@ -39,5 +40,31 @@ import Testing
         let statuses = page.deliveries.map { $0.response?.status }
         // The device pushes; the broadcast (last) reaches the broadcast rules, accepted or not.
         #expect(statuses.prefix(6) == [200, 200, 410, 400, 200, 200])
+    }
+}
+
+/// The web-push seeds reach what they are named for: the accepted one passes every check and
+/// decrypts (RFC 8291 Appendix A's plaintext), so mutations of it explore the decryption.
+@Suite struct WebPushSeedTests {
+    static func seed(_ name: String) throws -> [UInt8] {
+        let path = FuzzCorpus.directory + "/web-push/" + name
+        return Array(try #require(FileManager.default.contents(atPath: path)))
+    }
+
+    @Test func theAcceptedSeedIsAcceptedAndDecrypts() throws {
+        let (_, verdict) = FuzzTarget.judgeWebPush(try Self.seed("accepted-rfc8291-example"))
+        #expect(verdict.status == 201, "\(verdict.detail ?? "")")
+        let plaintext = try #require(verdict.plaintext)
+        #expect(String(decoding: plaintext, as: UTF8.self) == "When I grow up, I want to be a watermelon")
+    }
+
+    @Test(arguments: [
+        ("wrong-audience", "BadJwtToken"), ("expires-in-two-days", "BadJwtToken"),
+        ("webpush-scheme", "BadAuthorizationHeader"), ("no-ttl", "BadTtl"), ("bad-urgency-long-topic", "BadUrgency"),
+        ("aesgcm-encoding", "BadWebPushRequest"),
+    ])
+    func aRefusedSeedIsRefusedForItsReason(name: String, reason: String) throws {
+        let (_, verdict) = FuzzTarget.judgeWebPush(try Self.seed(name))
+        #expect(verdict.reason?.rawValue == reason, "\(name): \(verdict.detail ?? "accepted")")
     }
 }

@@ -59,8 +59,8 @@ public enum ProviderTokenParser {
     public static func parse(_ token: Substring) -> ParsedProviderToken? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-            let headerData = base64URLDecode(parts[0]), let claimsData = base64URLDecode(parts[1]),
-            let signatureBytes = base64URLDecode(parts[2]),
+            let headerData = Base64URL.decodeData(parts[0]), let claimsData = Base64URL.decodeData(parts[1]),
+            let signatureBytes = Base64URL.decodeData(parts[2]),
             let header = jsonObject(headerData), let claims = jsonObject(claimsData),
             let algorithm = string("alg", in: header), let keyID = string("kid", in: header), !keyID.isEmpty,
             let teamID = string("iss", in: claims), !teamID.isEmpty,
@@ -89,7 +89,7 @@ public enum ProviderTokenParser {
             return
                 "the provider token has \(parts.count) part\(parts.count == 1 ? "" : "s") separated by '.'; a JWT has three (header.claims.signature, base64url)"
         }
-        guard let headerData = base64URLDecode(parts[0]),
+        guard let headerData = Base64URL.decodeData(parts[0]),
             let header = jsonObject(headerData)
         else { return "the provider token's header (its first part) is not a base64url-encoded JSON object" }
         guard let algorithm = string("alg", in: header) else {
@@ -102,7 +102,7 @@ public enum ProviderTokenParser {
         guard let keyID = string("kid", in: header), !keyID.isEmpty else {
             return "the provider token's header has no 'kid' (the 10-character key id of your .p8 key)"
         }
-        guard let claimsData = base64URLDecode(parts[1]),
+        guard let claimsData = Base64URL.decodeData(parts[1]),
             let claims = jsonObject(claimsData)
         else { return "the provider token's claims (its second part) are not a base64url-encoded JSON object" }
         guard let teamID = string("iss", in: claims), !teamID.isEmpty else {
@@ -111,7 +111,7 @@ public enum ProviderTokenParser {
         guard seconds(member("iat", of: claims)) != nil else {
             return "the provider token's claims have no 'iat' as a number of seconds since 1970"
         }
-        guard let signature = base64URLDecode(parts[2]) else {
+        guard let signature = Base64URL.decodeData(parts[2]) else {
             return "the provider token's signature (its third part) is not base64url"
         }
         return
@@ -151,15 +151,5 @@ public enum ProviderTokenParser {
         default:
             return nil
         }
-    }
-
-    /// Base64url (padding optional) to bytes.
-    static func base64URLDecode(_ text: Substring) -> Data? {
-        guard !text.isEmpty else { return nil }
-        var base64 = String(text).replacing("-", with: "+").replacing("_", with: "/")
-        let remainder = base64.utf8.count % 4
-        if remainder == 1 { return nil }
-        if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
-        return Data(base64Encoded: base64)
     }
 }

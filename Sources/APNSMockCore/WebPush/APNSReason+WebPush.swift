@@ -4,7 +4,7 @@
 /// Apple's status table has 400 (bad request) and 403 ("an error with your authentication"); its
 /// reason table gives each reason's meaning but not its status, so the status of each is the
 /// mock's reading: the Authorization reasons are 403, the header and body reasons 400
-/// (`webPushStatus`).
+/// (`APNSStatus.forReason`).
 extension APNSReason {
     /// The JWT is missing, not signed by the key `k`, or its claims are wrong: a `sub` that is not
     /// a URL or `mailto:`, an `aud` that is not the push service's origin, an `exp` more than a
@@ -34,15 +34,4 @@ extension APNSReason {
         .badTtl, .badUrgency, .badWebPushRequest, .badWebPushTopic, .vapidPkHashMismatch, .badAuthorizationHeader,
         .badJwtToken, .badVapidPublicKey,
     ]
-
-    /// The status of this reason on the Web Push listener: 403 for the four Authorization
-    /// reasons (Apple's "error with your authentication"), otherwise `APNSStatus.forReason`
-    /// (400 for the header and body reasons, 404 `BadPath`, 405 `MethodNotAllowed`, 410, 413
-    /// `PayloadTooLarge`, 429, 500, 503).
-    public var webPushStatus: Int {
-        switch self {
-        case .badJwtToken, .badVapidPublicKey, .vapidPkHashMismatch, .badAuthorizationHeader: 403
-        default: APNSStatus.forReason(self)
-        }
-    }
 }

@@ -31,7 +31,7 @@ struct WebPushCase: Sendable, CustomTestStringConvertible {
         #expect(verdict.failedCheck == check, sourceLocation: sourceLocation)
         #expect(verdict.isAccepted == (reason == nil), sourceLocation: sourceLocation)
         #expect((verdict.detail != nil) == (reason != nil), sourceLocation: sourceLocation)
-        if let reason { #expect(reason.webPushStatus == status, sourceLocation: sourceLocation) }
+        if let reason { #expect(APNSStatus.forReason(reason) == status, sourceLocation: sourceLocation) }
     }
 }
 
@@ -266,15 +266,15 @@ struct WebPushRequestRulesTests {
     @Test("Apple's Web Push reasons and their statuses")
     func reasonStatuses() {
         for reason in [APNSReason.badJwtToken, .badVapidPublicKey, .vapidPkHashMismatch, .badAuthorizationHeader] {
-            #expect(reason.webPushStatus == 403, "\(reason)")
+            #expect(APNSStatus.forReason(reason) == 403, "\(reason)")
         }
         for reason in [APNSReason.badTtl, .badUrgency, .badWebPushTopic, .badWebPushRequest] {
-            #expect(reason.webPushStatus == 400, "\(reason)")
+            #expect(APNSStatus.forReason(reason) == 400, "\(reason)")
         }
-        #expect(APNSReason.payloadTooLarge.webPushStatus == 413)
-        #expect(APNSReason.unregistered.webPushStatus == 410 && APNSReason.expiredToken.webPushStatus == 410)
-        #expect(APNSReason.badPath.webPushStatus == 404 && APNSReason.methodNotAllowed.webPushStatus == 405)
-        #expect(APNSReason.tooManyRequests.webPushStatus == 429)
+        #expect(APNSStatus.forReason(APNSReason.payloadTooLarge) == 413)
+        #expect(APNSStatus.forReason(APNSReason.unregistered) == 410 && APNSStatus.forReason(APNSReason.expiredToken) == 410)
+        #expect(APNSStatus.forReason(APNSReason.badPath) == 404 && APNSStatus.forReason(APNSReason.methodNotAllowed) == 405)
+        #expect(APNSStatus.forReason(APNSReason.tooManyRequests) == 429)
         #expect(APNSReason.webPushReasons.count == 8)
     }
 }

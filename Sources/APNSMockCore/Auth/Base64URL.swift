@@ -4,8 +4,8 @@
     import Foundation
 #endif
 
-/// Base64url (RFC 4648 §5), the encoding of every Web Push key: a subscription's `p256dh` and
-/// `auth`, VAPID's `k`, the parts of a JWT.
+/// Base64url (RFC 4648 §5): the parts of a JWT (provider tokens, VAPID's `t`) and every Web Push
+/// key (a subscription's `p256dh` and `auth`, VAPID's `k`). The one reader and writer of it.
 public enum Base64URL {
     /// `bytes` as base64url without padding, as browsers write `p256dh` and `auth`.
     public static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
@@ -22,7 +22,18 @@ public enum Base64URL {
         while unpadded.last == "=" { unpadded.removeLast() }
         let paddingCount = text.utf8.count - unpadded.utf8.count
         guard paddingCount < 3, unpadded.utf8.allSatisfy(isAlphabetByte) else { return nil }
-        return ProviderTokenParser.base64URLDecode(unpadded).map { [UInt8]($0) }
+        return decodeData(unpadded).map { [UInt8]($0) }
+    }
+
+    /// The bytes `text` encodes, read as leniently as JWT parsers read a token's parts: padding
+    /// optional, and `nil` only when `text` is empty or does not decode.
+    public static func decodeData(_ text: Substring) -> Data? {
+        guard !text.isEmpty else { return nil }
+        var base64 = String(text).replacing("-", with: "+").replacing("_", with: "/")
+        let remainder = base64.utf8.count % 4
+        if remainder == 1 { return nil }
+        if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
+        return Data(base64Encoded: base64)
     }
 
     /// Whether `byte` is one of base64url's 64 characters.
