@@ -38,13 +38,18 @@ public struct APNSMockApplication: Sendable {
         public var adminPort: Int
         /// The channel-management port (on `apnsHost`).
         public var channelsPort: Int
+        /// The Web Push port (on `apnsHost`).
+        public var webPushPort: Int
 
-        public init(apnsHost: String, apnsPort: Int, adminHost: String, adminPort: Int, channelsPort: Int) {
+        public init(
+            apnsHost: String, apnsPort: Int, adminHost: String, adminPort: Int, channelsPort: Int, webPushPort: Int
+        ) {
             self.apnsHost = apnsHost
             self.apnsPort = apnsPort
             self.adminHost = adminHost
             self.adminPort = adminPort
             self.channelsPort = channelsPort
+            self.webPushPort = webPushPort
         }
 
         /// `https://127.0.0.1:2197`.
@@ -55,9 +60,12 @@ public struct APNSMockApplication: Sendable {
         /// `https://127.0.0.1:2195`: channel management.
         public var channelsURL: String { "https://\(Self.hostForURL(apnsHost)):\(channelsPort)" }
 
+        /// `https://127.0.0.1:2199`: Web Push.
+        public var webPushURL: String { "https://\(Self.hostForURL(apnsHost)):\(webPushPort)" }
+
         /// The ready line scripts wait for.
         public var description: String {
-            "apns-mock ready apns=\(apnsURL) admin=\(adminURL) channels=\(channelsURL)"
+            "apns-mock ready apns=\(apnsURL) admin=\(adminURL) channels=\(channelsURL) webpush=\(webPushURL)"
         }
 
         static func hostForURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
@@ -171,6 +179,9 @@ public struct APNSMockApplication: Sendable {
         serverCA = serverCAPath.flatMap { FileManager.default.contents(atPath: $0) }.map { Array($0) }
         let tls = try TLSServerContext(
             certificatePath: certificatePath, privateKeyPath: keyPath, clientCAPath: clientCAPath)
+        // Web Push: the same certificate, no client certificates (VAPID authenticates), and
+        // ALPN's http/1.1 as well as h2.
+        let webPushTLS = try TLSServerContext(certificatePath: certificatePath, privateKeyPath: keyPath, servesHTTP1: true)
         let analysis = PayloadAnalysisOptions(
             catalog: try configuration.localizationsPath.map(LocalizationDirectory.load(path:))
                 ?? LocalizationCatalog(),
@@ -224,11 +235,15 @@ public struct APNSMockApplication: Sendable {
             for port in [configuration.port] + configuration.additionalPorts {
                 listeners.append(try await APNSListener.bind(host: configuration.host, port: port, context: context))
             }
-            // The channel-management listener comes last.
+            // The channel-management and Web Push listeners come last.
             listeners.append(
                 try await APNSListener.bind(
                     host: configuration.host, port: configuration.effectiveChannelsPort, context: context,
                     service: .channelManagement))
+            listeners.append(
+                try await APNSListener.bind(
+                    host: configuration.host, port: configuration.effectiveWebPushPort, context: context,
+                    service: .webPush, tls: webPushTLS))
             try await Self.checkAdminAddress(host: configuration.adminHost, port: configuration.adminPort)
         } catch {
             for listener in listeners { await listener.close() }
@@ -256,10 +271,13 @@ public struct APNSMockApplication: Sendable {
     }
 
     /// The bound APNs ports, the main one first.
-    public var apnsPorts: [Int] { listeners.dropLast().map(\.port) }
+    public var apnsPorts: [Int] { listeners.dropLast(2).map(\.port) }
 
     /// The bound channel-management port.
-    public var channelsPort: Int { listeners.last!.port }
+    public var channelsPort: Int { listeners[listeners.count - 2].port }
+
+    /// The bound Web Push port.
+    public var webPushPort: Int { listeners.last!.port }
 
     /// Binds the admin address for a moment, as the admin server will (`SO_REUSEADDR`), and
     /// closes it again. Hummingbird binds its own socket when it starts, so this cannot hold
@@ -345,7 +363,7 @@ public struct APNSMockApplication: Sendable {
         let channelsPort = self.channelsPort
         let planned = Endpoints(
             apnsHost: configuration.host, apnsPort: apnsPort, adminHost: configuration.adminHost,
-            adminPort: configuration.adminPort, channelsPort: channelsPort)
+            adminPort: configuration.adminPort, channelsPort: channelsPort, webPushPort: webPushPort)
         let info = ServerInfo(
             version: APNSMockVersion.current, environment: configuration.environment.rawValue,
             caCertificate: serverCA,
@@ -354,7 +372,9 @@ public struct APNSMockApplication: Sendable {
             addresses: ServerInfo.Addresses(
                 apnsURL: configuration.advertisedAPNsURL ?? planned.apnsURL, apnsPorts: apnsPorts,
                 channelsURL: configuration.advertisedChannelsURL ?? planned.channelsURL,
-                channelsPort: channelsPort, adminURL: planned.adminURL, adminPort: planned.adminPort))
+                channelsPort: channelsPort,
+                webPushURL: configuration.advertisedWebPushURL ?? planned.webPushURL, webPushPort: planned.webPushPort,
+                adminURL: planned.adminURL, adminPort: planned.adminPort))
         let app = Application(
             router: AdminRouter.build(
                 store: store, analyses: analyses, registry: registry, executor: adminExecutor,

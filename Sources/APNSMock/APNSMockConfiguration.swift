@@ -26,6 +26,13 @@ public struct APNSMockConfiguration: Sendable {
     public var effectiveChannelsPort: Int { channelsPort ?? (port == 0 ? 0 : Self.defaultChannelsPort) }
     /// Apple's sandbox channel-management port.
     public static let defaultChannelsPort = 2195
+    /// Web Push port on `host` (Apple's `web.push.apple.com` serves 443); 0 picks a free port.
+    /// `nil`: 2199, or a free port when `port` is 0.
+    public var webPushPort: Int?
+    /// The Web Push port the server binds (`webPushPort`, or its default).
+    public var effectiveWebPushPort: Int { webPushPort ?? (port == 0 ? 0 : Self.defaultWebPushPort) }
+    /// The mock's Web Push port when none is given: beside the APNs (2197) and admin (2198) ports.
+    public static let defaultWebPushPort = 2199
     /// Admin API address; port 0 picks a free port.
     public var adminHost = "127.0.0.1"
     public var adminPort = 2198
@@ -39,6 +46,8 @@ public struct APNSMockConfiguration: Sendable {
     public var advertisedAPNsURL: String?
     /// The channel-management URL `GET /v1/info` gives instead of the bound one.
     public var advertisedChannelsURL: String?
+    /// The Web Push URL `GET /v1/info` and subscriptions' endpoints use instead of the bound one.
+    public var advertisedWebPushURL: String?
     public var tlsCertificatePath = "certs/server.pem"
     public var tlsKeyPath = "certs/server-key.pem"
     /// A chain generated at start and served in place of `tlsCertificatePath` and `tlsKeyPath`

@@ -138,6 +138,11 @@ public struct ServeSetting: Sendable, Equatable, CustomStringConvertible {
         help:
             "Channel-management port (broadcast channels; Apple's is 2195 in the sandbox); 0 picks a free port (default 2195, or a free port with --port 0).",
         read: { Int(try $0.integer(in: 0...65535)) }, apply: { $1.channelsPort = $0 })
+    public static let webPushPort = ServeSetting(
+        "webpush-port", key: "webPushPort", default: "2199 (a free port with --port 0)", example: "0",
+        help:
+            "Web Push port (Safari and web apps' pushes, HTTP/1.1 or HTTP/2 over TLS; Apple's is web.push.apple.com:443); 0 picks a free port (default 2199, or a free port with --port 0).",
+        read: { Int(try $0.integer(in: 0...65535)) }, apply: { $1.webPushPort = $0 })
     public static let advertiseURL = ServeSetting(
         "advertise-url", key: "advertiseUrl", environment: "APNS_MOCK_ADVERTISE_URL", valueName: "url",
         default: "the first APNs port's bound address", example: "https://localhost:32768",
@@ -150,6 +155,12 @@ public struct ServeSetting: Sendable, Equatable, CustomStringConvertible {
         example: "https://localhost:32769",
         help: "The channel-management URL GET /v1/info gives clients, as --advertise-url for APNs.",
         read: { try $0.httpsURL() }, apply: { $1.advertisedChannelsURL = $0 })
+    public static let advertiseWebPushURL = ServeSetting(
+        "advertise-webpush-url", key: "advertiseWebPushUrl", environment: "APNS_MOCK_ADVERTISE_WEBPUSH_URL",
+        valueName: "url", default: "the Web Push port's bound address", example: "https://localhost:32770",
+        help:
+            "The Web Push URL GET /v1/info gives clients and subscriptions' endpoints start with, as --advertise-url for APNs.",
+        read: { try $0.httpsURL() }, apply: { $1.advertisedWebPushURL = $0 })
     public static let adminToken = ServeSetting(
         "admin-token", key: "adminToken", environment: adminTokenVariable, valueName: "token",
         default: "$\(adminTokenVariable), else none", example: "s3cret",
@@ -403,7 +414,8 @@ public struct ServeSetting: Sendable, Equatable, CustomStringConvertible {
 
     /// Every setting, in the order `serve --help` and the table list them.
     public static let all: [ServeSetting] = [
-        config, host, port, adminHost, adminPort, channelsPort, advertiseURL, advertiseChannelsURL, adminToken,
+        config, host, port, adminHost, adminPort, channelsPort, webPushPort, advertiseURL, advertiseChannelsURL,
+        advertiseWebPushURL, adminToken,
         adminInsecure, tlsCert, tlsKey, chain,
         chainOut, environment, maxConcurrentStreams, maxHeaderListSize, recordCapacity, journal, restore, threads,
         strictPayload, strictRegistry, authStreamLimit, environmentKeyReason, clientCA, logLevel, expectations, seed,

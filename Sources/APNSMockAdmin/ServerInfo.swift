@@ -10,16 +10,22 @@ public final class ServerInfo: Sendable {
         public var apnsPorts: [Int]
         public var channelsURL: String
         public var channelsPort: Int
+        /// The Web Push URL (advertised or bound): subscriptions' endpoints start with it.
+        public var webPushURL: String
+        public var webPushPort: Int
         public var adminURL: String
         public var adminPort: Int
 
         public init(
-            apnsURL: String, apnsPorts: [Int], channelsURL: String, channelsPort: Int, adminURL: String, adminPort: Int
+            apnsURL: String, apnsPorts: [Int], channelsURL: String, channelsPort: Int, webPushURL: String,
+            webPushPort: Int, adminURL: String, adminPort: Int
         ) {
             self.apnsURL = apnsURL
             self.apnsPorts = apnsPorts
             self.channelsURL = channelsURL
             self.channelsPort = channelsPort
+            self.webPushURL = webPushURL
+            self.webPushPort = webPushPort
             self.adminURL = adminURL
             self.adminPort = adminPort
         }
@@ -46,7 +52,8 @@ public final class ServerInfo: Sendable {
     /// The addresses once every port is bound (the admin port is known only then).
     public func update(_ change: (inout Addresses) -> Void) { addresses.withLockedValue { change(&$0) } }
 
-    /// `{"version", "environment", "apnsUrl", "apnsPorts", "channelsUrl", "channelsPort", "adminUrl", "adminPort", "caUrl"}`.
+    /// `{"version", "environment", "apnsUrl", "apnsPorts", "channelsUrl", "channelsPort", "webPushUrl",
+    /// "webPushPort", "adminUrl", "adminPort", "caUrl"}`.
     var json: [UInt8] {
         let now = addresses.withLockedValue { $0 }
         var writer = JSONWriter(capacity: 384)
@@ -65,6 +72,10 @@ public final class ServerInfo: Sendable {
         writer.string(now.channelsURL)
         writer.key("channelsPort")
         writer.number(now.channelsPort)
+        writer.key("webPushUrl")
+        writer.string(now.webPushURL)
+        writer.key("webPushPort")
+        writer.number(now.webPushPort)
         writer.key("adminUrl")
         writer.string(now.adminURL)
         writer.key("adminPort")

@@ -6,4 +6,7 @@ public enum APNSService: String, Sendable, Hashable, CaseIterable {
     /// Channel management (`api-manage-broadcast(.sandbox).push.apple.com:2195/2196`):
     /// `/1/apps/<bundleId>/channels` and `/1/apps/<bundleId>/all-channels`.
     case channelManagement
+    /// Web Push (`web.push.apple.com`, Apple's "Sending web push notifications in web apps and
+    /// browsers"): pushes to subscription endpoints (RFC 8030), over HTTP/1.1 or, by ALPN, HTTP/2.
+    case webPush
 }

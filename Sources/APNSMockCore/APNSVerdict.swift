@@ -45,6 +45,12 @@ public struct APNSVerdict: Sendable, Equatable {
     /// What a broadcast or channel-management request carried and the rules found (`nil` for a
     /// device push): one reference, so that a device push's verdict stays as small as before.
     private var channelFacts: ChannelRequestFacts?
+    /// A web push's verdict from `WebPushRequestRules` (subscription, VAPID claims, headers,
+    /// decryption), behind one reference; `nil` for every other kind.
+    private var webPushFacts: WebPushFacts?
+
+    /// A web push (`kind == .webPush`): what the Web Push rules decided and found.
+    public var webPush: WebPushVerdict? { webPushFacts?.verdict }
 
     /// Channel management: the operation the method and path ask for (`nil` when they name
     /// none); on acceptance, what the caller applies.
@@ -106,6 +112,14 @@ public struct APNSVerdict: Sendable, Equatable {
         switch kind {
         case .channel, .broadcast: return true
         case .push: return pushType == .liveactivity
+        case .webPush: return false
         }
+    }
+
+    /// The verdict of a web push: its status, reason and detail as `WebPushRequestRules` gave
+    /// them, with the rest of what they found kept in `webPush`.
+    public init(webPush verdict: WebPushVerdict) {
+        self.init(status: verdict.status, reason: verdict.reason, kind: .webPush, detail: verdict.detail)
+        webPushFacts = WebPushFacts(verdict)
     }
 }

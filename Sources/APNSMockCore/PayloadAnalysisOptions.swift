@@ -74,7 +74,7 @@ public struct PayloadAnalysisOptions: Sendable, Hashable {
         priority: String?, topic: String?, locale: String?
     ) -> PayloadContext? {
         switch kind {
-        case .channel: nil
+        case .channel, .webPush: nil
         case .broadcast: broadcastContext(priority: priority, locale: locale)
         case .push:
             viaChannel

@@ -8,6 +8,8 @@ public enum RecordKind: String, Sendable, Hashable, CaseIterable {
     case broadcast
     /// A channel-management request (`/1/apps/<bundleId>/channels`, `…/all-channels`).
     case channel
+    /// A web push to a subscription's endpoint (`POST <endpoint path>` on the Web Push listener).
+    case webPush
 
     /// The code in a stored record.
     public var code: UInt8 {
@@ -15,6 +17,7 @@ public enum RecordKind: String, Sendable, Hashable, CaseIterable {
         case .push: 0
         case .broadcast: 1
         case .channel: 2
+        case .webPush: 3
         }
     }
 
@@ -23,6 +26,7 @@ public enum RecordKind: String, Sendable, Hashable, CaseIterable {
         switch code {
         case 1: self = .broadcast
         case 2: self = .channel
+        case 3: self = .webPush
         default: self = .push
         }
     }

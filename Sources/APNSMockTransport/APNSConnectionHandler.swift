@@ -61,9 +61,13 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     private let service: APNSService
 
-    init(context: APNSListenerContext, service: APNSService = .push) {
+    /// The listener's own TLS context, when it has one (Web Push); else the shared one.
+    private let listenerTLS: TLSServerContext?
+
+    init(context: APNSListenerContext, service: APNSService = .push, tls: TLSServerContext? = nil) {
         shared = context
         self.service = service
+        listenerTLS = tls
         connectionID = context.makeConnectionID()
         logger = context.logger
         logger[metadataKey: "apnsmock.connection.id"] = "\(connectionID)"
@@ -72,7 +76,7 @@ final class APNSConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         do {
-            tls = try TLSConnection(context: shared.tls)
+            tls = try TLSConnection(context: listenerTLS ?? shared.tls)
             session = try APNSSession(context: shared, connectionID: connectionID, service: service, logger: logger)
             session?.driver = self
         } catch {

@@ -23,11 +23,12 @@ public final class APNSListener: Service, Sendable {
     }
 
     /// Binds `host:port` (0 picks a free port) on `group`; accepts nothing until
-    /// `startAccepting()`.
+    /// `startAccepting()`. `tls`: the listener's own TLS context (the Web Push listener's, whose
+    /// ALPN also offers HTTP/1.1), else the context's.
     /// - Throws: `BindError` when the address cannot be bound (port in use, bad host).
     public static func bind(
         host: String, port: Int, context: APNSListenerContext, service: APNSService = .push,
-        group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        tls: TLSServerContext? = nil, group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> APNSListener {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 1024)
@@ -42,7 +43,7 @@ public final class APNSListener: Service, Sendable {
                         channel.close(promise: nil)
                         return
                     }
-                    let handler = APNSConnectionHandler(context: context, service: service)
+                    let handler = APNSConnectionHandler(context: context, service: service, tls: tls)
                     context.connections.add(channel, handler: handler)
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }
@@ -51,8 +52,13 @@ public final class APNSListener: Service, Sendable {
             let channel = try await bootstrap.bind(host: host, port: port).get()
             return APNSListener(channel: channel, context: context)
         } catch {
-            throw BindError(
-                listener: service == .channelManagement ? .channels : .apns, host: host, port: port, error: error)
+            let listener: BindError.Listener =
+                switch service {
+                case .push: .apns
+                case .channelManagement: .channels
+                case .webPush: .webPush
+                }
+            throw BindError(listener: listener, host: host, port: port, error: error)
         }
     }
 

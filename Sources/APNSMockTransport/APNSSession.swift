@@ -21,6 +21,9 @@ import NIOCore
 /// Not thread-safe: one connection, one event loop.
 final class APNSSession {
     private let http2: HTTP2ServerSession
+    /// A Web Push connection that speaks HTTP/1.1 (its ALPN did not choose h2): its requests as
+    /// streams, its answers in order. `nil` on every HTTP/2 connection.
+    private var http1: HTTP1Exchange?
     private var machine: ConnectionStateMachine
     private let shared: APNSListenerContext
     private let logger: Logger
@@ -120,7 +123,9 @@ final class APNSSession {
 
     /// A step of the handler ended: whether the connection closes now because its HTTP/2
     /// session is done.
-    func stepEnded() -> ConnectionStateMachine.OnStepEnded { machine.stepEnded(http2Active: http2.isActive) }
+    func stepEnded() -> ConnectionStateMachine.OnStepEnded {
+        machine.stepEnded(http2Active: http1?.isActive ?? http2.isActive)
+    }
 
     /// The client's first bytes said `greeting`.
     func greetingReceived(_ greeting: ClientGreeting, tlsRefused: Bool = false) -> ConnectionStateMachine.OnGreeting {
@@ -133,6 +138,10 @@ final class APNSSession {
     func handshakeCompleted(authentication: AuthenticationMode, alpn: String?, serverName: String?) -> Bool {
         self.serverName = serverName
         let opened = machine.handshakeCompleted(authentication: authentication, alpn: alpn)
+        if opened.speaksHTTP1 {
+            http1 = HTTP1Exchange()
+            return false
+        }
         http2.start(initialMaxConcurrentStreams: opened.maxConcurrentStreams)
         let settings = shared.settings
         log(
@@ -181,6 +190,9 @@ final class APNSSession {
         case .http2(let offset):
             if offset < bytes.count { receiveHTTP2(UnsafeBufferPointer(rebasing: bytes[offset...])) }
             return takeStepClose().map(Received.readThenClose) ?? .read
+        case .http1:
+            receiveHTTP1(bytes)
+            return takeStepClose().map(Received.readThenClose) ?? .read
         case .prefaceIncomplete:
             return .read
         case .refused(let refusal):
@@ -210,11 +222,38 @@ final class APNSSession {
         noteControlFramesAndClosedStreams()
     }
 
+    /// HTTP/1.1 bytes (a Web Push connection without ALPN h2): each request the exchange reads
+    /// is answered as a stream is; a request that is not HTTP/1.x is answered by the exchange,
+    /// which then closes.
+    private func receiveHTTP1(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let events = http1?.receive(bytes) else { return }
+        readyAt = NIODeadline.now().uptimeNanoseconds
+        for event in events {
+            switch event {
+            case .request(let received):
+                let parts = StreamRequest()
+                parts.method = received.request.method
+                parts.path = received.request.path
+                parts.host = received.request.values(of: "host").first
+                parts.headers = HeaderBlock(received.request.headers.filter { $0.name != "host" })
+                parts.payload = received.request.body
+                parts.payloadSize = received.request.bodyLength
+                answer(ReadyRequest(streamID: received.streamID, request: parts, early: false))
+            case .malformed(let error):
+                logger.notice("HTTP/1.1 request refused: \(error.detail)", metadata: ["apnsmock.status": "\(error.status)"])
+            }
+        }
+    }
+
     /// Appends what the session wants to send, once HTTP/2 bytes may go out; returns whether
     /// they may.
     @discardableResult
     func collectOutput(into output: inout [UInt8]) -> Bool {
         guard machine.outputRequested() == .writeHTTP2 else { return false }
+        if http1 != nil {
+            http1?.collectOutput(into: &output)
+            return true
+        }
         http2.collectOutput(into: &output)
         noteControlFramesAndClosedStreams()
         return true
@@ -254,7 +293,7 @@ final class APNSSession {
     /// a stream waits for its answer or is being received. Returns whether it ended, and how
     /// the connection closes if it closes at once.
     func idleTimeoutElapsed(debugData: [UInt8]) -> (ended: Bool, close: StepClose?) {
-        let streamsBeingReceived = http2.streamsBeingReceived.count
+        let streamsBeingReceived = http1.map { $0.hasPartialRequest ? 1 : 0 } ?? http2.streamsBeingReceived.count
         var result = ConnectionStateMachine.OnIdleTimeout.keptOpen
         run { machine, actions in
             result = machine.idleTimeoutElapsed(
@@ -286,60 +325,63 @@ final class APNSSession {
             spareReadyRequests = readyRequests
         }
         readyAt = NIODeadline.now().uptimeNanoseconds
-        for ready in readyRequests {
-            let now = shared.now()
-            let parts = ready.request
-            let authority = parts.authority ?? parts.host
-            let environment = shared.environmentMode.resolve(serverName: serverName, authority: authority)
-            var request = APNSRequest(
-                method: parts.method, path: parts.path, authority: authority, headerBlock: parts.headers,
-                payload: parts.payload, payloadSize: parts.payloadSize, headerListTooLarge: parts.headerListTooLarge)
-            request.payloadComplete = !ready.early
-            let changeCount = shared.registry.changeCount
-            if changeCount != registryChangeCount {
-                registry = shared.registry.snapshot()
-                registryChangeCount = changeCount
+        for ready in readyRequests { answer(ready) }
+    }
+
+    /// Decides `ready`'s answer, records it, and answers it now or as the machine says.
+    private func answer(_ ready: ReadyRequest) {
+        let now = shared.now()
+        let parts = ready.request
+        let authority = parts.authority ?? parts.host
+        let environment = shared.environmentMode.resolve(serverName: serverName, authority: authority)
+        var request = APNSRequest(
+            method: parts.method, path: parts.path, authority: authority, headerBlock: parts.headers,
+            payload: parts.payload, payloadSize: parts.payloadSize, headerListTooLarge: parts.headerListTooLarge)
+        request.payloadComplete = !ready.early
+        let changeCount = shared.registry.changeCount
+        if changeCount != registryChangeCount {
+            registry = shared.registry.snapshot()
+            registryChangeCount = changeCount
+        }
+        let faults =
+            shared.faults.active.rawValue == 0
+            ? nil
+            : FaultInputs(snapshot: shared.faults.snapshot, connectionID: connectionID, analysisCache: ruleAnalysis)
+        actions.removeAll(keepingCapacity: true)
+        let decided = requestReady(request, ready: ready, environment: environment, faults: faults, now: now)
+        if let token = decided.verdict.newToken { shared.registry.remember(token) }
+        if let faultID = decided.faultID { shared.metrics.faultFired(ruleID: faultID) }
+        if http1 == nil { http2.finishAnswer(ready.request) }
+        if case .answerNow(let answer) = decided.next {
+            // The common case: recorded once, answered, nothing else (no effect to run).
+            shared.store.record(
+                record(
+                    answer: answer,
+                    response: DeliveryResponse(
+                        status: answer.status, reason: answer.reason, timestamp: answer.timestamp,
+                        respondedAt: now),
+                    outcome: .answered, faultID: decided.faultID, detail: decided.detail, request: request,
+                    verdict: decided.verdict, environment: environment, streamID: ready.streamID,
+                    receivedAt: now, channelID: nil))
+            if answer.status != 200 {
+                noteRejection(answer, goAway: false, verdict: decided.verdict, detail: decided.detail, now: now)
             }
-            let faults =
-                shared.faults.active.rawValue == 0
-                ? nil
-                : FaultInputs(snapshot: shared.faults.snapshot, connectionID: connectionID, analysisCache: ruleAnalysis)
-            actions.removeAll(keepingCapacity: true)
-            let decided = requestReady(request, ready: ready, environment: environment, faults: faults, now: now)
-            if let token = decided.verdict.newToken { shared.registry.remember(token) }
-            if let faultID = decided.faultID { shared.metrics.faultFired(ruleID: faultID) }
-            http2.finishAnswer(ready.request)
-            if case .answerNow(let answer) = decided.next {
-                // The common case: recorded once, answered, nothing else (no effect to run).
-                shared.store.record(
-                    record(
-                        answer: answer,
-                        response: DeliveryResponse(
-                            status: answer.status, reason: answer.reason, timestamp: answer.timestamp,
-                            respondedAt: now),
-                        outcome: .answered, faultID: decided.faultID, detail: decided.detail, request: request,
-                        verdict: decided.verdict, environment: environment, streamID: ready.streamID,
-                        receivedAt: now, channelID: nil))
-                if answer.status != 200 {
-                    noteRejection(answer, goAway: false, verdict: decided.verdict, detail: decided.detail, now: now)
-                }
-                respond(
-                    streamID: ready.streamID, answer,
-                    AnswerLabels(kind: decided.verdict.kind, pushType: decided.verdict.pushType, readyAt: readyAt))
-            } else {
-                let current = CurrentRequest(
-                    request: request, verdict: decided.verdict, environment: environment, streamID: ready.streamID,
-                    receivedAt: now)
-                perform(current)
-            }
-            if logger.logLevel <= .debug {
-                logger.debug(
-                    "request decided",
-                    metadata: [
-                        "apnsmock.stream.id": "\(ready.streamID)", "apnsmock.path": "\(request.path)",
-                        "apnsmock.status": "\(decided.verdict.status)",
-                    ])
-            }
+            respond(
+                streamID: ready.streamID, answer,
+                AnswerLabels(kind: decided.verdict.kind, pushType: decided.verdict.pushType, readyAt: readyAt))
+        } else {
+            let current = CurrentRequest(
+                request: request, verdict: decided.verdict, environment: environment, streamID: ready.streamID,
+                receivedAt: now)
+            perform(current)
+        }
+        if logger.logLevel <= .debug {
+            logger.debug(
+                "request decided",
+                metadata: [
+                    "apnsmock.stream.id": "\(ready.streamID)", "apnsmock.path": "\(request.path)",
+                    "apnsmock.status": "\(decided.verdict.status)",
+                ])
         }
     }
 
@@ -396,6 +438,10 @@ final class APNSSession {
                 shared.metrics.answered(afterNanoseconds: NIODeadline.now().uptimeNanoseconds &- readyAt)
             }
         }
+        if http1 != nil {
+            http1?.answer(streamID: streamID, Self.http1Response(answer))
+            return
+        }
         http2.respond(streamID: streamID, status: answer.status, body: answer.body, dataFrames: answer.dataFrames) {
             headers in
             if answer.body != nil { headers.add("content-type", "application/json") }
@@ -408,6 +454,16 @@ final class APNSSession {
                 headers.add("apns-channel-id", string: channelID, neverIndexed: true)
             }
         }
+    }
+
+    /// `answer` as an HTTP/1.1 response: the headers an HTTP/2 answer carries, lower case.
+    private static func http1Response(_ answer: APNSAnswer) -> HTTP1Response {
+        var headers: [HTTPHeaderField] = []
+        if answer.body != nil { headers.append(HTTPHeaderField(name: "content-type", value: "application/json")) }
+        headers.append(HTTPHeaderField(name: answer.idHeader.name, value: answer.apnsID.text))
+        if let uniqueID = answer.uniqueID { headers.append(HTTPHeaderField(name: "apns-unique-id", value: uniqueID.text)) }
+        if let channelID = answer.channelID { headers.append(HTTPHeaderField(name: "apns-channel-id", value: channelID)) }
+        return HTTP1Response(status: answer.status, headers: headers, body: answer.body ?? [])
     }
 
     /// Logs a rejection (`notice`, rate-limited across the server): Apple's reason and the
@@ -433,7 +489,7 @@ final class APNSSession {
                 let delivery = effects.storedDelivery(after: record, channelID: channelID)
             else { return }
             _ = shared.store.record(delivery)
-        case .channel:
+        case .channel, .webPush:
             break
         }
     }
@@ -531,10 +587,23 @@ final class APNSSession {
             case .resetStream(let streamID, let errorCode):
                 logger.debug(
                     "RST_STREAM", metadata: ["apnsmock.stream.id": "\(streamID)", "apnsmock.error": "\(errorCode)"])
+                if http1 != nil {
+                    // HTTP/1.1 has no streams: the connection is cut off.
+                    http1?.reset()
+                    if stepClose == nil { stepClose = .now }
+                    continue
+                }
                 http2.resetStream(streamID, errorCode: errorCode)
             case .goAway(let errorCode, let lastStreamID, let debugData):
+                if http1 != nil {
+                    // HTTP/1.1 has no GOAWAY: the requests received are answered, the last answer
+                    // says `Connection: close`.
+                    http1?.closeAfterAnswers()
+                    continue
+                }
                 http2.goAway(errorCode: errorCode, debugData: debugData, lastStreamID: lastStreamID)
             case .announceMaxConcurrentStreams(let limit):
+                guard http1 == nil else { continue }
                 http2.announceMaxConcurrentStreams(limit)
                 log(.settingsSent(.init(maxConcurrentStreams: limit)))
             case .startTimer(let streamID, let milliseconds):
@@ -545,6 +614,7 @@ final class APNSSession {
                 // The entry point returns it; the first close of a step is the one that counts.
                 if stepClose == nil { stepClose = afterFlush ? .afterFlush : .now }
             case .refuseStreamsBeingReceived(let except):
+                guard http1 == nil else { continue }
                 for streamID in http2.streamsBeingReceived where streamID != except {
                     http2.resetStream(streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue)
                 }

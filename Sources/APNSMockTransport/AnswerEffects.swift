@@ -35,6 +35,8 @@ struct AnswerEffects {
             return EffectOutcome(
                 recordChannelID: subscribeStartedActivity(verdict, request: held.request, environment: held.environment)
             )
+        case .webPush:
+            return EffectOutcome()
         }
     }
 

@@ -18,6 +18,8 @@ public struct BindError: Error, CustomStringConvertible, Sendable {
         case admin
         /// Channel management (`--channels-port`).
         case channels = "channel management"
+        /// Web Push (`--webpush-port`).
+        case webPush = "Web Push"
     }
 
     /// Why the address could not be bound.

@@ -29,6 +29,7 @@ public struct PlainTextResponse: Sendable {
             switch service {
             case .push: "an APNs port (HTTP/2 over TLS, like APNs)"
             case .channelManagement: "the channel-management port (HTTP/2 over TLS, like Apple's)"
+            case .webPush: "the Web Push port (HTTP/1.1 or HTTP/2 over TLS, like Apple's)"
             }
         return PlainTextResponse(
             status: 400, reasonPhrase: "Bad Request",

@@ -13,26 +13,40 @@ int apnsmock_ctx_set_proto_versions(SSL_CTX *ctx, int min_version, int max_versi
     return 1;
 }
 
-static int apnsmock_alpn_select(SSL *ssl, const unsigned char **out, unsigned char *outlen,
-                                const unsigned char *in, unsigned int inlen, void *arg) {
-    (void)ssl;
-    (void)arg;
+/* Finds `name` (of `name_len` bytes) in the client's ALPN list; sets `out` when found. */
+static int apnsmock_alpn_find(const unsigned char **out, unsigned char *outlen, const unsigned char *in,
+                              unsigned int inlen, const char *name, unsigned int name_len) {
     unsigned int i = 0;
     while (i < inlen) {
         unsigned int len = in[i];
         if (i + 1 + len > inlen) break;
-        if (len == 2 && memcmp(in + i + 1, "h2", 2) == 0) {
+        if (len == name_len && memcmp(in + i + 1, name, name_len) == 0) {
             *out = in + i + 1;
             *outlen = (unsigned char)len;
-            return SSL_TLSEXT_ERR_OK;
+            return 1;
         }
         i += 1 + len;
     }
+    return 0;
+}
+
+/* `arg` is non-NULL when HTTP/1.1 is served too (the Web Push listener). */
+static int apnsmock_alpn_select(SSL *ssl, const unsigned char **out, unsigned char *outlen,
+                                const unsigned char *in, unsigned int inlen, void *arg) {
+    (void)ssl;
+    if (apnsmock_alpn_find(out, outlen, in, inlen, "h2", 2)) return SSL_TLSEXT_ERR_OK;
+    if (arg != NULL && apnsmock_alpn_find(out, outlen, in, inlen, "http/1.1", 8)) return SSL_TLSEXT_ERR_OK;
     return SSL_TLSEXT_ERR_ALERT_FATAL;
 }
 
+static int apnsmock_http1_allowed = 1;
+
 void apnsmock_ctx_install_alpn(SSL_CTX *ctx) {
     SSL_CTX_set_alpn_select_cb(ctx, apnsmock_alpn_select, NULL);
+}
+
+void apnsmock_ctx_install_alpn_with_http1(SSL_CTX *ctx) {
+    SSL_CTX_set_alpn_select_cb(ctx, apnsmock_alpn_select, &apnsmock_http1_allowed);
 }
 
 void apnsmock_ctx_configure(SSL_CTX *ctx) {

@@ -96,9 +96,10 @@ struct ServeCommand: AsyncParsableCommand {
         let setting: ServeSetting
         switch (error.listener, error.isHostProblem) {
         case (.apns, false): setting = .port
-        case (.apns, true), (.channels, true): setting = .host
+        case (.apns, true), (.channels, true), (.webPush, true): setting = .host
         case (.admin, false): setting = .adminPort
         case (.channels, false): setting = .channelsPort
+        case (.webPush, false): setting = .webPushPort
         case (.admin, true): setting = .adminHost
         }
         return CLIError("\(error) (\(settings.origin(of: setting)))")

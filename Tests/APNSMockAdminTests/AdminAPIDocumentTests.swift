@@ -47,7 +47,8 @@ import Yams
             noCAReason: "none",
             addresses: ServerInfo.Addresses(
                 apnsURL: "https://127.0.0.1:2197", apnsPorts: [2197], channelsURL: "https://127.0.0.1:2195",
-                channelsPort: 2195, adminURL: "http://127.0.0.1:2198", adminPort: 2198))
+                channelsPort: 2195, webPushURL: "https://127.0.0.1:2199", webPushPort: 2199,
+                adminURL: "http://127.0.0.1:2198", adminPort: 2198))
         return (
             AdminRouter.build(
                 store: DeliveryStore(), registry: Registry(), executor: executor, info: info, clock: MockClock()),

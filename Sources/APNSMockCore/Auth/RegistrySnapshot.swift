@@ -8,6 +8,9 @@ public struct RegistrySnapshot: Sendable {
     /// Changes whenever a key is added, replaced or removed: a token remembered under another
     /// generation must be looked at again.
     public var keyGeneration: UInt64 = 0
+    /// The Web Push subscriptions by id, deleted and expired ones included (a push to them is
+    /// answered 410, not 404).
+    public var webPushSubscriptions: [String: WebPushSubscription] = [:]
     /// The broadcast channels of every app and environment, their subscribers, and each app's
     /// broadcast capability. Kept behind one reference (copy-on-write), so that copying a
     /// snapshot for every device push costs one retain, not one per collection of the directory.

@@ -79,7 +79,9 @@ public struct APNSAnswer: Sendable, Equatable {
         _ verdict: APNSVerdict, apnsID: ResponseMessageID, environment: APNSEnvironment, random: inout FastRandom
     ) -> APNSAnswer {
         var answer = APNSAnswer(status: verdict.status, timestamp: verdict.timestamp, apnsID: apnsID)
-        answer.idHeader = .requestID
+        // Apple's Web Push answers carry `apns-id` ("Sending web push notifications in web apps
+        // and browsers"); broadcasts and channel management `apns-request-id`.
+        answer.idHeader = verdict.kind == .webPush ? .apnsID : .requestID
         if verdict.isAccepted {
             if successCarriesUniqueID(kind: verdict.kind, environment: environment) {
                 answer.uniqueID = .generate(using: &random, lowercase: true)
@@ -99,7 +101,7 @@ public struct APNSAnswer: Sendable, Equatable {
         switch kind {
         case .push: environment == .sandbox
         case .broadcast: true
-        case .channel: false
+        case .channel, .webPush: false
         }
     }
 

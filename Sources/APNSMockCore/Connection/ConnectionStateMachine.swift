@@ -93,6 +93,10 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
     private let authStreamLimit: Bool
     /// The API the connection's listener serves.
     private let service: APNSService
+    /// The connection speaks HTTP/1.1 (a Web Push connection whose ALPN did not choose h2): no
+    /// preface is awaited, requests come from `HTTP1Exchange`, and a GOAWAY means "close once
+    /// the requests received are answered".
+    public private(set) var speaksHTTP1 = false
 
     /// Where the connection is, with the data it has there (`ConnectionStateMachine+State.swift`).
     var state: State
@@ -210,15 +214,26 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
         public var maxConcurrentStreams: UInt32
         /// The client chose h2 by ALPN: send the SETTINGS now, as servers do.
         public var sendSettingsNow: Bool
+        /// The connection speaks HTTP/1.1 from here on (Web Push without ALPN h2).
+        public var speaksHTTP1 = false
     }
 
     /// TLS is up with `authentication` (a client certificate's identity, or tokens) and the
     /// protocol ALPN chose.
     public mutating func handshakeCompleted(authentication: AuthenticationMode, alpn: String?) -> OnHandshakeCompleted {
-        let limited = authStreamLimit && authentication == .token
+        // Web Push has no provider tokens to wait for (VAPID is checked per push).
+        let limited = authStreamLimit && authentication == .token && service != .webPush
         let announced = limited ? 1 : configuredStreams
         let alpnChoseH2 = alpn == "h2"
         switch exchange(&state, with: .modifying) {
+        case .handshaking where service == .webPush && !alpnChoseH2:
+            // Apple's Web Push speaks HTTP/1.1 unless ALPN chooses h2: serving at once.
+            let limits = StreamLimits(
+                configured: configuredStreams, announced: configuredStreams, rule: nil, authLimited: false)
+            state = .serving(Serving(authentication: authentication, limits: limits))
+            speaksHTTP1 = true
+            return OnHandshakeCompleted(
+                maxConcurrentStreams: configuredStreams, sendSettingsNow: false, speaksHTTP1: true)
         case .handshaking:
             let limits = StreamLimits(
                 configured: configuredStreams, announced: announced, rule: nil, authLimited: limited)
@@ -239,6 +254,8 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
     public enum OnPlaintext: Sendable, Equatable {
         /// Feed the bytes from this offset on to HTTP/2 (past the preface; none left is fine).
         case http2(from: Int)
+        /// Feed the bytes to the connection's HTTP/1.1 exchange.
+        case http1
         /// Part of the preface arrived: read more.
         case prefaceIncomplete
         /// Not the preface: refuse as `PrefaceRefusal` says (the machine is closing).
@@ -262,7 +279,7 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
     public mutating func plaintextReceived(_ bytes: UnsafeBufferPointer<UInt8>) -> OnPlaintext {
         switch state.kind {
         case .serving, .draining:
-            return .http2(from: 0)
+            return speaksHTTP1 ? .http1 : .http2(from: 0)
         case .awaitingPreface:
             break
         default:

@@ -2,7 +2,7 @@
 ///
 /// The facts are filled as far as the checks got: a push refused for its `TTL` still names its
 /// subscription and VAPID credential; one refused at the path names nothing.
-public struct WebPushVerdict: Sendable {
+public struct WebPushVerdict: Sendable, Equatable {
     /// The HTTP status: 201 when accepted.
     public var status: Int
     /// Apple's reason, the `reason` of the JSON body; `nil` when accepted.

@@ -11,6 +11,11 @@ int apnsmock_ctx_set_proto_versions(SSL_CTX *ctx, int min_version, int max_versi
 /// that offers no ALPN at all never reaches the callback and proceeds (HTTP/2 by prior knowledge).
 void apnsmock_ctx_install_alpn(SSL_CTX *ctx);
 
+/// Installs the Web Push listener's ALPN selection: `h2` when offered, else `http/1.1` when
+/// offered; a client that offers neither is refused (no_application_protocol). A client that
+/// offers no ALPN speaks HTTP/1.1 (Apple's default for Web Push).
+void apnsmock_ctx_install_alpn_with_http1(SSL_CTX *ctx);
+
 /// Configures session and mode flags for a server context driven over memory BIOs.
 void apnsmock_ctx_configure(SSL_CTX *ctx);
 
