@@ -55,6 +55,13 @@ extension AdminRouter {
         case .expireDevice: return RegistryRoutes.expireDevice(registry, now: now)
         case .deviceNotifications:
             return DeviceViewRoutes.notifications(reader: services.reader, executor: services.executor, now: now)
+        // Web Push (the endpoints need the server's Web Push URL)
+        case .listWebPushSubscriptions: return services.info.map { WebPushRoutes.list(registry, info: $0, now: now) }
+        case .createWebPushSubscription:
+            return services.info.map { WebPushRoutes.create(registry, info: $0, now: now) }
+        case .getWebPushSubscription: return services.info.map { WebPushRoutes.get(registry, info: $0, now: now) }
+        case .deleteWebPushSubscription:
+            return services.info.map { WebPushRoutes.delete(registry, info: $0, now: now) }
         // channels
         case .listChannels: return ChannelRoutes.listChannels(registry)
         case .createChannel: return ChannelRoutes.createChannel(registry, now: now)

@@ -49,6 +49,9 @@ public final class ServerInfo: Sendable {
         self.addresses = NIOLockedValueBox(addresses)
     }
 
+    /// The Web Push URL subscriptions' endpoints start with (advertised or bound).
+    public var webPushURL: String { addresses.withLockedValue { $0.webPushURL } }
+
     /// The addresses once every port is bound (the admin port is known only then).
     public func update(_ change: (inout Addresses) -> Void) { addresses.withLockedValue { change(&$0) } }
 

@@ -46,7 +46,7 @@ public final class Registry: Sendable {
     public var changeCount: UInt64 { changes.load(ordering: .acquiring) }
 
     /// Runs `body` on the state under the lock and counts a change.
-    private func change<Result, Failure: Error>(
+    func change<Result, Failure: Error>(
         _ body: (inout RegistrySnapshot) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let outcome = state.withLockedValue { state -> Swift.Result<Result, Failure> in

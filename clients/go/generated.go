@@ -65,6 +65,10 @@ var operations = []Operation{
 	{ID: "getKey", Method: "GET", Path: "/v1/keys/{keyId}", Summary: "One key.", PathParams: []string{"keyId"}, Answer: "json"},
 	{ID: "putKey", Method: "PUT", Path: "/v1/keys/{keyId}", Summary: "Registers or replaces a key.", PathParams: []string{"keyId"}, Body: true, BodyRequired: true, Answer: "json"},
 	{ID: "deleteKey", Method: "DELETE", Path: "/v1/keys/{keyId}", Summary: "Removes a key.", PathParams: []string{"keyId"}, Answer: "none"},
+	{ID: "listWebPushSubscriptions", Method: "GET", Path: "/v1/webpush/subscriptions", Summary: "Every Web Push subscription, oldest first, deleted and expired ones included.", Answer: "json"},
+	{ID: "createWebPushSubscription", Method: "POST", Path: "/v1/webpush/subscriptions", Summary: "Subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey.", Body: true, BodyRequired: true, Answer: "json"},
+	{ID: "getWebPushSubscription", Method: "GET", Path: "/v1/webpush/subscriptions/{subscriptionId}", Summary: "One subscription.", PathParams: []string{"subscriptionId"}, Answer: "json"},
+	{ID: "deleteWebPushSubscription", Method: "DELETE", Path: "/v1/webpush/subscriptions/{subscriptionId}", Summary: "Unsubscribes; a push to its endpoint is then answered 410.", PathParams: []string{"subscriptionId"}, Answer: "json"},
 	{ID: "listDevices", Method: "GET", Path: "/v1/devices", Summary: "The registered devices.", Answer: "json"},
 	{ID: "getDevice", Method: "GET", Path: "/v1/devices/{token}", Summary: "One device.", PathParams: []string{"token"}, Answer: "json"},
 	{ID: "putDevice", Method: "PUT", Path: "/v1/devices/{token}", Summary: "Registers or replaces a device (an empty body registers an active device for any topic).", PathParams: []string{"token"}, Body: true, Answer: "json"},
@@ -242,6 +246,44 @@ func (c *Client) PutKey(ctx context.Context, keyID string, body any) (*Key, erro
 func (c *Client) DeleteKey(ctx context.Context, keyID string) error {
 	_, err := c.Do(ctx, "deleteKey", map[string]string{"keyId": keyID}, nil, nil)
 	return err
+}
+
+// ListWebPushSubscriptions calls listWebPushSubscriptions, GET /v1/webpush/subscriptions: every Web Push subscription, oldest first, deleted and expired ones included.
+func (c *Client) ListWebPushSubscriptions(ctx context.Context) (*ListWebPushSubscriptionsAnswer, error) {
+	var answer ListWebPushSubscriptionsAnswer
+	if err := c.call(ctx, "listWebPushSubscriptions", nil, nil, nil, &answer); err != nil {
+		return nil, err
+	}
+	return &answer, nil
+}
+
+// CreateWebPushSubscription calls createWebPushSubscription, POST /v1/webpush/subscriptions: subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey.
+//
+// body is encoded with encoding/json (a json.RawMessage or []byte is sent as it is): a value of the schema's type, a map or a struct of your own.
+func (c *Client) CreateWebPushSubscription(ctx context.Context, body any) (*WebPushSubscription, error) {
+	var answer WebPushSubscription
+	if err := c.call(ctx, "createWebPushSubscription", nil, nil, body, &answer); err != nil {
+		return nil, err
+	}
+	return &answer, nil
+}
+
+// GetWebPushSubscription calls getWebPushSubscription, GET /v1/webpush/subscriptions/{subscriptionId}: one subscription.
+func (c *Client) GetWebPushSubscription(ctx context.Context, subscriptionID string) (*WebPushSubscription, error) {
+	var answer WebPushSubscription
+	if err := c.call(ctx, "getWebPushSubscription", map[string]string{"subscriptionId": subscriptionID}, nil, nil, &answer); err != nil {
+		return nil, err
+	}
+	return &answer, nil
+}
+
+// DeleteWebPushSubscription calls deleteWebPushSubscription, DELETE /v1/webpush/subscriptions/{subscriptionId}: unsubscribes; a push to its endpoint is then answered 410.
+func (c *Client) DeleteWebPushSubscription(ctx context.Context, subscriptionID string) (*WebPushSubscription, error) {
+	var answer WebPushSubscription
+	if err := c.call(ctx, "deleteWebPushSubscription", map[string]string{"subscriptionId": subscriptionID}, nil, nil, &answer); err != nil {
+		return nil, err
+	}
+	return &answer, nil
 }
 
 // ListDevices calls listDevices, GET /v1/devices: the registered devices.
@@ -580,6 +622,49 @@ func (c *Client) GetReport(ctx context.Context, query url.Values) (*Report, erro
 		return nil, err
 	}
 	return &answer, nil
+}
+
+// WebPushSubscriptionBody is a schema of the admin API's document.
+type WebPushSubscriptionBody struct {
+	// The VAPID public key, base64url: an uncompressed P-256 point (65 bytes).
+	ApplicationServerKey string `json:"applicationServerKey"`
+
+	// The site that subscribed, such as https://example.com.
+	Origin *string `json:"origin,omitempty"`
+
+	// When the subscription stops taking pushes, epoch milliseconds.
+	ExpirationTime *int64 `json:"expirationTime,omitempty"`
+}
+
+// WebPushSubscription is a schema of the admin API's document.
+type WebPushSubscription struct {
+	// The last part of the endpoint's path.
+	ID string `json:"id"`
+
+	// The URL a provider POSTs pushes to.
+	Endpoint string `json:"endpoint"`
+
+	ExpirationTime *int64 `json:"expirationTime"`
+
+	Keys WebPushSubscriptionKeys `json:"keys"`
+
+	ApplicationServerKey string `json:"applicationServerKey"`
+
+	Origin *string `json:"origin"`
+
+	// Epoch milliseconds.
+	CreatedAt int64 `json:"createdAt"`
+
+	State string `json:"state"`
+}
+
+// WebPushSubscriptionKeys is a schema of the admin API's document.
+type WebPushSubscriptionKeys struct {
+	// The subscription's public key, base64url (65 bytes).
+	P256Dh string `json:"p256dh"`
+
+	// The authentication secret, base64url (16 bytes).
+	Auth string `json:"auth"`
 }
 
 // MCPAnswer is a schema of the admin API's document.
@@ -2339,6 +2424,11 @@ type InfoAnswer struct {
 
 	ChannelsPort int64 `json:"channelsPort"`
 
+	// The Web Push URL (subscriptions' endpoints start with it), or --advertise-webpush-url.
+	WebPushURL string `json:"webPushUrl"`
+
+	WebPushPort int64 `json:"webPushPort"`
+
 	AdminURL string `json:"adminUrl"`
 
 	AdminPort int64 `json:"adminPort"`
@@ -2370,6 +2460,11 @@ type ResetAnswer struct {
 // ListKeysAnswer is a schema of the admin API's document.
 type ListKeysAnswer struct {
 	Keys []Key `json:"keys"`
+}
+
+// ListWebPushSubscriptionsAnswer is a schema of the admin API's document.
+type ListWebPushSubscriptionsAnswer struct {
+	Subscriptions []WebPushSubscription `json:"subscriptions"`
 }
 
 // ListDevicesAnswer is a schema of the admin API's document.

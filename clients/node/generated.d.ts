@@ -5,6 +5,36 @@
 /** A query parameter's value: an array repeats the parameter; a nested object is flattened with dots. */
 export type QueryValue = string | number | boolean | null | undefined | (string | number | boolean)[] | { [key: string]: unknown };
 
+export interface WebPushSubscriptionBody {
+  /** The VAPID public key, base64url: an uncompressed P-256 point (65 bytes). */
+  applicationServerKey: string;
+  /** The site that subscribed, such as https://example.com. */
+  origin?: string;
+  /** When the subscription stops taking pushes, epoch milliseconds. */
+  expirationTime?: number;
+}
+
+export interface WebPushSubscription {
+  /** The last part of the endpoint's path. */
+  id: string;
+  /** The URL a provider POSTs pushes to. */
+  endpoint: string;
+  expirationTime: number | null;
+  keys: WebPushSubscriptionKeys;
+  applicationServerKey: string;
+  origin: string | null;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  state: "active" | "expired" | "deleted";
+}
+
+export interface WebPushSubscriptionKeys {
+  /** The subscription's public key, base64url (65 bytes). */
+  p256dh: string;
+  /** The authentication secret, base64url (16 bytes). */
+  auth: string;
+}
+
 export interface MCPAnswer {
   jsonrpc: "2.0";
   id?: any;
@@ -1509,6 +1539,9 @@ export interface InfoAnswer {
   /** The channel-management URL, or --advertise-channels-url. */
   channelsUrl: string;
   channelsPort: number;
+  /** The Web Push URL (subscriptions' endpoints start with it), or --advertise-webpush-url. */
+  webPushUrl: string;
+  webPushPort: number;
   adminUrl: string;
   adminPort: number;
   /** `/v1/ca.pem` when the server knows the CA a client should trust; null otherwise. */
@@ -1532,6 +1565,10 @@ export interface ResetAnswer {
 
 export interface ListKeysAnswer {
   keys: Key[];
+}
+
+export interface ListWebPushSubscriptionsAnswer {
+  subscriptions: WebPushSubscription[];
 }
 
 export interface ListDevicesAnswer {
@@ -2028,6 +2065,30 @@ export declare class GeneratedAdminClient {
    * `DELETE /v1/keys/{keyId}`
    */
   deleteKey(keyId: KeyID): Promise<void>;
+  /**
+   * Every Web Push subscription, oldest first, deleted and expired ones included.
+   *
+   * `GET /v1/webpush/subscriptions`
+   */
+  listWebPushSubscriptions(): Promise<ListWebPushSubscriptionsAnswer>;
+  /**
+   * Subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey.
+   *
+   * `POST /v1/webpush/subscriptions`
+   */
+  createWebPushSubscription(body: WebPushSubscriptionBody): Promise<WebPushSubscription>;
+  /**
+   * One subscription.
+   *
+   * `GET /v1/webpush/subscriptions/{subscriptionId}`
+   */
+  getWebPushSubscription(subscriptionId: string): Promise<WebPushSubscription>;
+  /**
+   * Unsubscribes; a push to its endpoint is then answered 410.
+   *
+   * `DELETE /v1/webpush/subscriptions/{subscriptionId}`
+   */
+  deleteWebPushSubscription(subscriptionId: string): Promise<WebPushSubscription>;
   /**
    * The registered devices.
    *

@@ -248,6 +248,42 @@ export class GeneratedAdminClient {
   }
 
   /**
+   * Every Web Push subscription, oldest first, deleted and expired ones included.
+   *
+   * `GET /v1/webpush/subscriptions`
+   */
+  listWebPushSubscriptions() {
+    return this._operation("listWebPushSubscriptions", "GET", "/v1/webpush/subscriptions", {}, undefined);
+  }
+
+  /**
+   * Subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey.
+   *
+   * `POST /v1/webpush/subscriptions`
+   */
+  createWebPushSubscription(body) {
+    return this._operation("createWebPushSubscription", "POST", "/v1/webpush/subscriptions", {}, body);
+  }
+
+  /**
+   * One subscription.
+   *
+   * `GET /v1/webpush/subscriptions/{subscriptionId}`
+   */
+  getWebPushSubscription(subscriptionId) {
+    return this._operation("getWebPushSubscription", "GET", `/v1/webpush/subscriptions/${segment(subscriptionId)}`, {}, undefined);
+  }
+
+  /**
+   * Unsubscribes; a push to its endpoint is then answered 410.
+   *
+   * `DELETE /v1/webpush/subscriptions/{subscriptionId}`
+   */
+  deleteWebPushSubscription(subscriptionId) {
+    return this._operation("deleteWebPushSubscription", "DELETE", `/v1/webpush/subscriptions/${segment(subscriptionId)}`, {}, undefined);
+  }
+
+  /**
    * The registered devices.
    *
    * `GET /v1/devices`
@@ -650,6 +686,10 @@ export const OPERATIONS = Object.freeze({
   getKey: ["GET", "/v1/keys/{keyId}"],
   putKey: ["PUT", "/v1/keys/{keyId}"],
   deleteKey: ["DELETE", "/v1/keys/{keyId}"],
+  listWebPushSubscriptions: ["GET", "/v1/webpush/subscriptions"],
+  createWebPushSubscription: ["POST", "/v1/webpush/subscriptions"],
+  getWebPushSubscription: ["GET", "/v1/webpush/subscriptions/{subscriptionId}"],
+  deleteWebPushSubscription: ["DELETE", "/v1/webpush/subscriptions/{subscriptionId}"],
   listDevices: ["GET", "/v1/devices"],
   getDevice: ["GET", "/v1/devices/{token}"],
   putDevice: ["PUT", "/v1/devices/{token}"],

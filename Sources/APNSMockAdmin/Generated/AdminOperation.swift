@@ -49,6 +49,14 @@ public enum AdminOperation: String, CaseIterable, Sendable {
     case putKey
     /// DELETE /v1/keys/{keyId}: Removes a key.
     case deleteKey
+    /// GET /v1/webpush/subscriptions: Every Web Push subscription, oldest first, deleted and expired ones included.
+    case listWebPushSubscriptions
+    /// POST /v1/webpush/subscriptions: Subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey.
+    case createWebPushSubscription
+    /// GET /v1/webpush/subscriptions/{subscriptionId}: One subscription.
+    case getWebPushSubscription
+    /// DELETE /v1/webpush/subscriptions/{subscriptionId}: Unsubscribes; a push to its endpoint is then answered 410.
+    case deleteWebPushSubscription
     /// GET /v1/devices: The registered devices.
     case listDevices
     /// GET /v1/devices/{token}: One device.
@@ -151,6 +159,10 @@ public enum AdminOperation: String, CaseIterable, Sendable {
         case .getKey: "GET"
         case .putKey: "PUT"
         case .deleteKey: "DELETE"
+        case .listWebPushSubscriptions: "GET"
+        case .createWebPushSubscription: "POST"
+        case .getWebPushSubscription: "GET"
+        case .deleteWebPushSubscription: "DELETE"
         case .listDevices: "GET"
         case .getDevice: "GET"
         case .putDevice: "PUT"
@@ -217,6 +229,10 @@ public enum AdminOperation: String, CaseIterable, Sendable {
         case .getKey: "/v1/keys/{keyId}"
         case .putKey: "/v1/keys/{keyId}"
         case .deleteKey: "/v1/keys/{keyId}"
+        case .listWebPushSubscriptions: "/v1/webpush/subscriptions"
+        case .createWebPushSubscription: "/v1/webpush/subscriptions"
+        case .getWebPushSubscription: "/v1/webpush/subscriptions/{subscriptionId}"
+        case .deleteWebPushSubscription: "/v1/webpush/subscriptions/{subscriptionId}"
         case .listDevices: "/v1/devices"
         case .getDevice: "/v1/devices/{token}"
         case .putDevice: "/v1/devices/{token}"
@@ -285,6 +301,11 @@ public enum AdminOperation: String, CaseIterable, Sendable {
         case .getKey: "One key."
         case .putKey: "Registers or replaces a key."
         case .deleteKey: "Removes a key."
+        case .listWebPushSubscriptions: "Every Web Push subscription, oldest first, deleted and expired ones included."
+        case .createWebPushSubscription:
+            "Subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey."
+        case .getWebPushSubscription: "One subscription."
+        case .deleteWebPushSubscription: "Unsubscribes; a push to its endpoint is then answered 410."
         case .listDevices: "The registered devices."
         case .getDevice: "One device."
         case .putDevice: "Registers or replaces a device (an empty body registers an active device for any topic)."
@@ -1242,6 +1263,30 @@ public enum AdminOperation: String, CaseIterable, Sendable {
                     isFreeForm: false
                 )
             ]
+        case .listWebPushSubscriptions: []
+        case .createWebPushSubscription: []
+        case .getWebPushSubscription:
+            [
+                AdminOperationParameter(
+                    name: "subscriptionId",
+                    location: .path,
+                    required: true,
+                    description: "",
+                    schema: #"{"type":"string","minLength":1,"maxLength":64}"#,
+                    isFreeForm: false
+                )
+            ]
+        case .deleteWebPushSubscription:
+            [
+                AdminOperationParameter(
+                    name: "subscriptionId",
+                    location: .path,
+                    required: true,
+                    description: "",
+                    schema: #"{"type":"string","minLength":1,"maxLength":64}"#,
+                    isFreeForm: false
+                )
+            ]
         case .listDevices: []
         case .getDevice:
             [
@@ -1637,6 +1682,11 @@ public enum AdminOperation: String, CaseIterable, Sendable {
         case .putKey:
             #"{"type":"object","description":"Exactly one of `publicKey` (PEM `PUBLIC KEY`, EC P-256) or `privateKey` (the text of\nApple's `.p8` file; only its public half is kept). A field given as null is left out.\n","required":["teamId"],"additionalProperties":false,"oneOf":[{"required":["publicKey"],"properties":{"publicKey":{"type":"string"},"privateKey":{"type":"null"}}},{"required":["privateKey"],"properties":{"privateKey":{"type":"string"},"publicKey":{"type":"null"}}}],"properties":{"keyId":{"description":"Must equal the path's `keyId` when given.","type":["string","null"]},"teamId":{"type":"string","description":"Letters and digits (Apple's are 10 characters, e.g. ABC123DEFG).","pattern":"^[A-Za-z0-9]+$"},"publicKey":{"type":["string","null"]},"privateKey":{"type":["string","null"]},"environment":{"type":["string","null"],"enum":["sandbox","production","both",null],"default":"both"},"topics":{"description":"A topic-specific key signs only for these topics.","type":["array","null"],"items":{"type":"string","minLength":1}},"relatedKeyId":{"description":"Another key of the same topic-specific pair; needs `topics`.","oneOf":[{"type":"string","description":"Letters and digits (Apple's are 10 characters, e.g. ABC123DEFG).","pattern":"^[A-Za-z0-9]+$"},{"type":"null"}]}}}"#
         case .deleteKey: nil
+        case .listWebPushSubscriptions: nil
+        case .createWebPushSubscription:
+            #"{"type":"object","required":["applicationServerKey"],"additionalProperties":false,"properties":{"applicationServerKey":{"type":"string","description":"The VAPID public key, base64url: an uncompressed P-256 point (65 bytes)."},"origin":{"type":"string","description":"The site that subscribed, such as https://example.com."},"expirationTime":{"type":"integer","minimum":0,"description":"When the subscription stops taking pushes, epoch milliseconds."}}}"#
+        case .getWebPushSubscription: nil
+        case .deleteWebPushSubscription: nil
         case .listDevices: nil
         case .getDevice: nil
         case .putDevice:
@@ -1714,6 +1764,10 @@ public enum AdminOperation: String, CaseIterable, Sendable {
         case .getKey: false
         case .putKey: true
         case .deleteKey: false
+        case .listWebPushSubscriptions: false
+        case .createWebPushSubscription: true
+        case .getWebPushSubscription: false
+        case .deleteWebPushSubscription: false
         case .listDevices: false
         case .getDevice: false
         case .putDevice: false

@@ -15,12 +15,15 @@ public struct WebPushSubscription: Sendable, Equatable {
     public var expiresAt: Int64?
     /// When it was unsubscribed (deleted), epoch milliseconds; `nil` while it is active.
     public var deletedAt: Int64?
+    /// When it was made, epoch milliseconds (lists are in this order).
+    public var createdAt: Int64
 
     public init(
         id: String, applicationServerKey: [UInt8], keys: WebPushSubscriptionKeys, origin: String? = nil,
-        expiresAt: Int64? = nil, deletedAt: Int64? = nil
+        expiresAt: Int64? = nil, deletedAt: Int64? = nil, createdAt: Int64 = 0
     ) {
         self.id = id
+        self.createdAt = createdAt
         self.applicationServerKey = applicationServerKey
         self.keys = keys
         self.origin = origin
@@ -30,4 +33,10 @@ public struct WebPushSubscription: Sendable, Equatable {
 
     /// Whether it has expired at `now` (epoch milliseconds).
     public func isExpired(at now: Int64) -> Bool { expiresAt.map { $0 <= now } ?? false }
+
+    /// `active`, `expired` or `deleted` at `now`, as the admin API says it.
+    public func state(at now: Int64) -> String {
+        if deletedAt != nil { return "deleted" }
+        return isExpired(at: now) ? "expired" : "active"
+    }
 }

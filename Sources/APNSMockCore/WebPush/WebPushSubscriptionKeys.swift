@@ -26,8 +26,14 @@ public struct WebPushSubscriptionKeys: Sendable, Hashable {
     /// The authentication secret (`auth_secret`), `authSecretLength` bytes.
     public let authSecret: [UInt8]
 
+    /// Whether `bytes` is a P-256 public key in X9.63 form (65 bytes: 0x04, x, y) on the curve.
+    public static func isPublicKey(_ bytes: [UInt8]) -> Bool {
+        bytes.count == 65 && bytes[0] == 4 && (try? P256.KeyAgreement.PublicKey(x963Representation: bytes)) != nil
+    }
+
     /// New keys: a fresh P-256 key pair and a random authentication secret, as `subscribe()`
     /// makes them.
+
     public static func generate() -> WebPushSubscriptionKeys {
         var generator = SystemRandomNumberGenerator()
         let secret = (0..<authSecretLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }

@@ -29,6 +29,39 @@ def _free_form(match: Optional[Matcher], fields: Mapping[str, Any]) -> List[Tupl
 # -- schemas (components.schemas, then the operations' own bodies and answers) --------------------
 
 
+class _WebPushSubscriptionBodyRequired(TypedDict):
+    # The VAPID public key, base64url: an uncompressed P-256 point (65 bytes).
+    applicationServerKey: str
+
+
+class WebPushSubscriptionBody(_WebPushSubscriptionBodyRequired, total=False):
+    # The site that subscribed, such as https://example.com.
+    origin: str
+    # When the subscription stops taking pushes, epoch milliseconds.
+    expirationTime: int
+
+
+class WebPushSubscription(TypedDict):
+    # The last part of the endpoint's path.
+    id: str
+    # The URL a provider POSTs pushes to.
+    endpoint: str
+    expirationTime: Optional[int]
+    keys: "WebPushSubscriptionKeys"
+    applicationServerKey: str
+    origin: Optional[str]
+    # Epoch milliseconds.
+    createdAt: int
+    state: Literal["active", "expired", "deleted"]
+
+
+class WebPushSubscriptionKeys(TypedDict):
+    # The subscription's public key, base64url (65 bytes).
+    p256dh: str
+    # The authentication secret, base64url (16 bytes).
+    auth: str
+
+
 class _MCPAnswerRequired(TypedDict):
     jsonrpc: Literal["2.0"]
 
@@ -1481,6 +1514,9 @@ class InfoAnswer(TypedDict):
     # The channel-management URL, or --advertise-channels-url.
     channelsUrl: str
     channelsPort: int
+    # The Web Push URL (subscriptions' endpoints start with it), or --advertise-webpush-url.
+    webPushUrl: str
+    webPushPort: int
     adminUrl: str
     adminPort: int
     # `/v1/ca.pem` when the server knows the CA a client should trust; null otherwise.
@@ -1505,6 +1541,10 @@ class ResetAnswer(TypedDict):
 
 class ListKeysAnswer(TypedDict):
     keys: List["Key"]
+
+
+class ListWebPushSubscriptionsAnswer(TypedDict):
+    subscriptions: List["WebPushSubscription"]
 
 
 class ListDevicesAnswer(TypedDict):
@@ -2074,6 +2114,46 @@ class GeneratedClient:
         """
         return self._operation("deleteKey", "DELETE", f"/v1/keys/{_segment(key_id)}", [], None)
 
+    def list_web_push_subscriptions(
+        self,
+    ) -> "ListWebPushSubscriptionsAnswer":
+        """Every Web Push subscription, oldest first, deleted and expired ones included.
+
+        ``GET /v1/webpush/subscriptions`` (operation ``listWebPushSubscriptions``).
+        """
+        return self._operation("listWebPushSubscriptions", "GET", "/v1/webpush/subscriptions", [], None)
+
+    def create_web_push_subscription(
+        self,
+        *,
+        body: "WebPushSubscriptionBody",
+    ) -> "WebPushSubscription":
+        """Subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey.
+
+        ``POST /v1/webpush/subscriptions`` (operation ``createWebPushSubscription``).
+        """
+        return self._operation("createWebPushSubscription", "POST", "/v1/webpush/subscriptions", [], body)
+
+    def get_web_push_subscription(
+        self,
+        subscription_id: str,
+    ) -> "WebPushSubscription":
+        """One subscription.
+
+        ``GET /v1/webpush/subscriptions/{subscriptionId}`` (operation ``getWebPushSubscription``).
+        """
+        return self._operation("getWebPushSubscription", "GET", f"/v1/webpush/subscriptions/{_segment(subscription_id)}", [], None)
+
+    def delete_web_push_subscription(
+        self,
+        subscription_id: str,
+    ) -> "WebPushSubscription":
+        """Unsubscribes; a push to its endpoint is then answered 410.
+
+        ``DELETE /v1/webpush/subscriptions/{subscriptionId}`` (operation ``deleteWebPushSubscription``).
+        """
+        return self._operation("deleteWebPushSubscription", "DELETE", f"/v1/webpush/subscriptions/{_segment(subscription_id)}", [], None)
+
     def list_devices(
         self,
     ) -> "ListDevicesAnswer":
@@ -2561,6 +2641,10 @@ OPERATIONS: Dict[str, str] = {
     "getKey": "get_key",
     "putKey": "put_key",
     "deleteKey": "delete_key",
+    "listWebPushSubscriptions": "list_web_push_subscriptions",
+    "createWebPushSubscription": "create_web_push_subscription",
+    "getWebPushSubscription": "get_web_push_subscription",
+    "deleteWebPushSubscription": "delete_web_push_subscription",
     "listDevices": "list_devices",
     "getDevice": "get_device",
     "putDevice": "put_device",

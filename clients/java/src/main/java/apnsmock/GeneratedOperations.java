@@ -309,6 +309,62 @@ public final class GeneratedOperations {
                     "none",
                     "Removes a key.");
 
+    /** GET /v1/webpush/subscriptions: Every Web Push subscription, oldest first, deleted and expired ones included. */
+    public static final Operation LIST_WEB_PUSH_SUBSCRIPTIONS =
+            new Operation(
+                    "listWebPushSubscriptions",
+                    "GET",
+                    "/v1/webpush/subscriptions",
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    false,
+                    "json",
+                    "Every Web Push subscription, oldest first, deleted and expired ones included.");
+
+    /** POST /v1/webpush/subscriptions: Subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey. */
+    public static final Operation CREATE_WEB_PUSH_SUBSCRIPTION =
+            new Operation(
+                    "createWebPushSubscription",
+                    "POST",
+                    "/v1/webpush/subscriptions",
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    true,
+                    "json",
+                    "Subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey.");
+
+    /** GET /v1/webpush/subscriptions/{subscriptionId}: One subscription. */
+    public static final Operation GET_WEB_PUSH_SUBSCRIPTION =
+            new Operation(
+                    "getWebPushSubscription",
+                    "GET",
+                    "/v1/webpush/subscriptions/{subscriptionId}",
+                    List.of("subscriptionId"),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    false,
+                    "json",
+                    "One subscription.");
+
+    /** DELETE /v1/webpush/subscriptions/{subscriptionId}: Unsubscribes; a push to its endpoint is then answered 410. */
+    public static final Operation DELETE_WEB_PUSH_SUBSCRIPTION =
+            new Operation(
+                    "deleteWebPushSubscription",
+                    "DELETE",
+                    "/v1/webpush/subscriptions/{subscriptionId}",
+                    List.of("subscriptionId"),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    false,
+                    "json",
+                    "Unsubscribes; a push to its endpoint is then answered 410.");
+
     /** GET /v1/devices: The registered devices. */
     public static final Operation LIST_DEVICES =
             new Operation(
@@ -849,6 +905,10 @@ public final class GeneratedOperations {
                     GET_KEY,
                     PUT_KEY,
                     DELETE_KEY,
+                    LIST_WEB_PUSH_SUBSCRIPTIONS,
+                    CREATE_WEB_PUSH_SUBSCRIPTION,
+                    GET_WEB_PUSH_SUBSCRIPTION,
+                    DELETE_WEB_PUSH_SUBSCRIPTION,
                     LIST_DEVICES,
                     GET_DEVICE,
                     PUT_DEVICE,
