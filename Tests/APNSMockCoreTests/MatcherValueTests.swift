@@ -47,7 +47,7 @@ struct MatcherValueTests {
         ("priority", "high", "10, 5 or 1"),
         ("environment", "both", "must be 'sandbox' or 'production'; got 'both'"),
         ("environment", "Sandbox", "'sandbox' or 'production'"),
-        ("kind", "pushes", "must be one of push, broadcast, channel; got 'pushes'"),
+        ("kind", "pushes", "must be one of push, broadcast, channel, webPush; got 'pushes'"),
         ("outcome", "delivered", "must be one of pending, hung, answered"),
     ]
 

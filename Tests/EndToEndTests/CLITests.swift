@@ -36,7 +36,7 @@ import Testing
         // Bounded loosely: a ThreadSanitizer build on a busy machine took 21 s to start.
         #expect(Date().timeIntervalSince(started) < 60)
         let pattern =
-            #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=http://127\.0\.0\.1:(\d+) channels=https://127\.0\.0\.1:\d+\n$/#
+            #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=http://127\.0\.0\.1:(\d+) channels=https://127\.0\.0\.1:\d+ webpush=https://127\.0\.0\.1:\d+\n$/#
         let match = try #require(ready.wholeMatch(of: pattern), "ready line: \(ready)")
         let adminPort = String(match.2)
         #expect(match.1 != "0" && adminPort != "0")

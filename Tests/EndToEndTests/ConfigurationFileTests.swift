@@ -372,7 +372,7 @@ import Testing
             ["--config", Self.exampleFile, "--port", "0", "--admin-port", "0"], in: NSTemporaryDirectory())
         let line = try #require(ready, "no ready line")
         let pattern =
-            #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=http://127\.0\.0\.1:(\d+) channels=https://127\.0\.0\.1:\d+\n$/#
+            #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=http://127\.0\.0\.1:(\d+) channels=https://127\.0\.0\.1:\d+ webpush=https://127\.0\.0\.1:\d+\n$/#
         let match = try #require(line.wholeMatch(of: pattern), "ready line: \(line)")
         #expect(match.1 != "2197" && match.2 != "2198")
         let keys = try await E2E.run("curl", ["-sS", "http://127.0.0.1:\(match.2)/v1/keys"])

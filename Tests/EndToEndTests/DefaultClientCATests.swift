@@ -27,7 +27,7 @@ import Testing
             let line = await E2E.firstLine(of: out)
             let ready = line
             let pattern =
-                #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=(http://127\.0\.0\.1:\d+) channels=https://127\.0\.0\.1:\d+\n$/#
+                #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=(http://127\.0\.0\.1:\d+) channels=https://127\.0\.0\.1:\d+ webpush=https://127\.0\.0\.1:\d+\n$/#
             guard let match = ready.wholeMatch(of: pattern), let port = Int(match.1) else {
                 process.terminate()
                 throw ServerError(description: "no ready line from apns-mock serve: '\(ready)'")

@@ -301,7 +301,7 @@ import Testing
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let line = try #require(ready, "apns-mock serve printed no ready line")
         let pattern =
-            #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=http://127\.0\.0\.1:(\d+) channels=https://127\.0\.0\.1:(\d+)\n$/#
+            #/^apns-mock ready apns=https://127\.0\.0\.1:(\d+) admin=http://127\.0\.0\.1:(\d+) channels=https://127\.0\.0\.1:(\d+) webpush=https://127\.0\.0\.1:\d+\n$/#
         let match = try #require(line.wholeMatch(of: pattern), "ready line: \(line)")
         let ports = Ports(
             apns: Int(match.output.1) ?? 0, channels: Int(match.output.3) ?? 0, admin: Int(match.output.2) ?? 0)

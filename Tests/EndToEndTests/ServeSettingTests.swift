@@ -17,7 +17,10 @@ import Testing
         let keys = ServeSetting.all.compactMap(\.key)
         #expect(Set(flags).count == flags.count)
         #expect(Set(keys).count == keys.count)
-        let named = ["behavior": "behaviors", "client-ca": "clientCA"]
+        let named = [
+            "behavior": "behaviors", "client-ca": "clientCA", "webpush-port": "webPushPort",
+            "advertise-webpush-url": "advertiseWebPushUrl",
+        ]
         for setting in ServeSetting.all {
             guard let key = setting.key else { continue }
             #expect(key == named[setting.flag] ?? Self.camel(setting.flag), "--\(setting.flag) is '\(key)' in the file")

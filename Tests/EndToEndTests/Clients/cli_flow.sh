@@ -11,7 +11,7 @@ cd "$work" # no certs/ here: the server generates (or reuses) its development cr
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 200); do grep -q '^apns-mock ready' "$work/ready" 2>/dev/null && break; sleep 0.05; done
-# apns-mock ready apns=https://127.0.0.1:P admin=http://127.0.0.1:P channels=https://127.0.0.1:P
+# apns-mock ready apns=https://127.0.0.1:P admin=http://127.0.0.1:P channels=https://127.0.0.1:P webpush=https://127.0.0.1:P
 read -r _ _ apns admin _ <"$work/ready"
 apns=${apns#apns=}
 # Every admin command reads the admin URL from APNS_MOCK_ADMIN_URL (or --admin URL).
