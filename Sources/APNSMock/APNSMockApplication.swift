@@ -181,7 +181,8 @@ public struct APNSMockApplication: Sendable {
             certificatePath: certificatePath, privateKeyPath: keyPath, clientCAPath: clientCAPath)
         // Web Push: the same certificate, no client certificates (VAPID authenticates), and
         // ALPN's http/1.1 as well as h2.
-        let webPushTLS = try TLSServerContext(certificatePath: certificatePath, privateKeyPath: keyPath, servesHTTP1: true)
+        let webPushTLS = try TLSServerContext(
+            certificatePath: certificatePath, privateKeyPath: keyPath, servesHTTP1: true)
         let analysis = PayloadAnalysisOptions(
             catalog: try configuration.localizationsPath.map(LocalizationDirectory.load(path:))
                 ?? LocalizationCatalog(),

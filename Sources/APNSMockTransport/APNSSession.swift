@@ -240,7 +240,8 @@ final class APNSSession {
                 parts.payloadSize = received.request.bodyLength
                 answer(ReadyRequest(streamID: received.streamID, request: parts, early: false))
             case .malformed(let error):
-                logger.notice("HTTP/1.1 request refused: \(error.detail)", metadata: ["apnsmock.status": "\(error.status)"])
+                logger.notice(
+                    "HTTP/1.1 request refused: \(error.detail)", metadata: ["apnsmock.status": "\(error.status)"])
             }
         }
     }
@@ -461,8 +462,12 @@ final class APNSSession {
         var headers: [HTTPHeaderField] = []
         if answer.body != nil { headers.append(HTTPHeaderField(name: "content-type", value: "application/json")) }
         headers.append(HTTPHeaderField(name: answer.idHeader.name, value: answer.apnsID.text))
-        if let uniqueID = answer.uniqueID { headers.append(HTTPHeaderField(name: "apns-unique-id", value: uniqueID.text)) }
-        if let channelID = answer.channelID { headers.append(HTTPHeaderField(name: "apns-channel-id", value: channelID)) }
+        if let uniqueID = answer.uniqueID {
+            headers.append(HTTPHeaderField(name: "apns-unique-id", value: uniqueID.text))
+        }
+        if let channelID = answer.channelID {
+            headers.append(HTTPHeaderField(name: "apns-channel-id", value: channelID))
+        }
         return HTTP1Response(status: answer.status, headers: headers, body: answer.body ?? [])
     }
 

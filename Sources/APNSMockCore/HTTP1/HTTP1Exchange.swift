@@ -62,7 +62,8 @@ public struct HTTP1Exchange: Sendable {
                 answer(
                     streamID: streamID,
                     HTTP1Response(
-                        status: error.status, headers: [HTTPHeaderField(name: "content-type", value: "application/json")],
+                        status: error.status,
+                        headers: [HTTPHeaderField(name: "content-type", value: "application/json")],
                         body: Self.errorBody(error)))
                 events.append(.malformed(error))
             }

@@ -272,8 +272,11 @@ struct WebPushRequestRulesTests {
             #expect(APNSStatus.forReason(reason) == 400, "\(reason)")
         }
         #expect(APNSStatus.forReason(APNSReason.payloadTooLarge) == 413)
-        #expect(APNSStatus.forReason(APNSReason.unregistered) == 410 && APNSStatus.forReason(APNSReason.expiredToken) == 410)
-        #expect(APNSStatus.forReason(APNSReason.badPath) == 404 && APNSStatus.forReason(APNSReason.methodNotAllowed) == 405)
+        #expect(
+            APNSStatus.forReason(APNSReason.unregistered) == 410 && APNSStatus.forReason(APNSReason.expiredToken) == 410
+        )
+        #expect(
+            APNSStatus.forReason(APNSReason.badPath) == 404 && APNSStatus.forReason(APNSReason.methodNotAllowed) == 405)
         #expect(APNSStatus.forReason(APNSReason.tooManyRequests) == 429)
         #expect(APNSReason.webPushReasons.count == 8)
     }
