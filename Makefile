@@ -57,6 +57,11 @@ IMAGE_SCRATCH ?= $(APNS_MOCK_BUILD_CACHE)/release-static
 else
 IMAGE_SCRATCH ?= .build-image
 endif
+# $(call CACHED_BUILD,TREE,COMMAND): runs the build COMMAND; in a cached tree (APNS_MOCK_BUILD_CACHE), a failure
+# empties TREE (all but its static-libs) and builds once more from scratch, so that a cache SwiftPM cannot use (a
+# module cache whose path moved fails with "was compiled with module cache path") costs time, not a red run.
+CACHED_BUILD = $(2) $(if $(APNS_MOCK_BUILD_CACHE),|| { echo "make: the cached tree $(1) did not build; building it from scratch"; \
+  find $(1) -mindepth 1 -maxdepth 1 ! -name static-libs -exec rm -rf {} +; $(2); })
 # OpenSSL, libnghttp2 and libyaml are linked statically too, from the archives Debian's -dev packages ship. SwiftPM
 # links a system library with what pkg-config says (-L<libdir> -lssl), and GNU ld takes a .so over a .a in the same
 # directory; so STATIC_LIBS holds links to the archives only, and .pc files that name it as the libdir
@@ -75,7 +80,7 @@ static-libs: deps
 	  if cmp -s $$f.$$$$ $$f; then rm -f $$f.$$$$; else mv -f $$f.$$$$ $$f; fi; done
 
 release-static: static-libs
-	$(STATIC_ENV) $(SWIFT) build $(RELEASE_FLAGS) $(STATIC_BUILD_FLAGS) --product apns-mock --scratch-path $(IMAGE_SCRATCH)
+	$(call CACHED_BUILD,$(IMAGE_SCRATCH),$(STATIC_ENV) $(SWIFT) build $(RELEASE_FLAGS) $(STATIC_BUILD_FLAGS) --product apns-mock --scratch-path $(IMAGE_SCRATCH))
 	install -D -s -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(IMAGE_SCRATCH) --show-bin-path)/apns-mock" dist/apns-mock.new
 	mv -f dist/apns-mock.new dist/apns-mock  # a rename: a server running dist/apns-mock, or starting, never misses it
 
@@ -278,7 +283,7 @@ SANITIZER_DEBUG_FLAGS := -Xswiftc -gline-tables-only -Xcc -gline-tables-only
 ASAN_BUILD_FLAGS := --sanitize=address -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table \
   -Xcc -fsanitize=fuzzer-no-link -Xswiftc -DAPNS_MOCK_FUZZING $(SANITIZER_DEBUG_FLAGS)
 asan-build: test-deps
-	$(ASAN_ENV) $(SWIFT) build --build-tests --scratch-path $(ASAN_SCRATCH) $(ASAN_BUILD_FLAGS)
+	$(call CACHED_BUILD,$(ASAN_SCRATCH),$(ASAN_ENV) $(SWIFT) build --build-tests --scratch-path $(ASAN_SCRATCH) $(ASAN_BUILD_FLAGS))
 
 # Every test suite under AddressSanitizer: the C boundary is where memory bugs hide. Leak detection
 # is on for the test runner (its in-process servers) and every apns-mock process it starts (servers,
