@@ -51,6 +51,11 @@ public struct APNSVerdict: Sendable, Equatable {
 
     /// A web push (`kind == .webPush`): what the Web Push rules decided and found.
     public var webPush: WebPushVerdict? { webPushFacts?.verdict }
+    /// A web push's decrypted body, which its record keeps as `payload`; `nil` for other kinds
+    /// and for a body that did not decrypt.
+    public var webPushPlaintext: [UInt8]? { webPushFacts?.verdict.plaintext }
+    /// A web push's record facts (`WebPushVerdict.recordJSON`); `nil` for other kinds.
+    public var webPushRecord: [UInt8]? { webPushFacts?.recordJSON }
 
     /// Channel management: the operation the method and path ask for (`nil` when they name
     /// none); on acceptance, what the caller applies.
@@ -119,7 +124,10 @@ public struct APNSVerdict: Sendable, Equatable {
     /// The verdict of a web push: its status, reason and detail as `WebPushRequestRules` gave
     /// them, with the rest of what they found kept in `webPush`.
     public init(webPush verdict: WebPushVerdict) {
-        self.init(status: verdict.status, reason: verdict.reason, kind: .webPush, detail: verdict.detail)
+        // The subscription's id is what a record names, as a device push's names its token.
+        self.init(
+            status: verdict.status, reason: verdict.reason, rawDeviceToken: verdict.subscriptionID, kind: .webPush,
+            detail: verdict.detail)
         webPushFacts = WebPushFacts(verdict)
     }
 }

@@ -157,6 +157,14 @@ extension DeliveryMatcher {
         case "topic": return .topic(text)
         case "reason": return .reason(text)
         case "collapseId": return .collapseID(text)
+        case "subscriptionId":
+            guard !text.isEmpty else { throw MatcherError(.emptyValue, field: label, "is empty") }
+            guard text.utf8.allSatisfy(Base64URL.isAlphabetByte) else {
+                throw MatcherError(
+                    .invalidValue, field: label,
+                    "must be a Web Push subscription's id (base64url: letters, digits, '-' and '_'); got '\(text)'")
+            }
+            return .subscriptionID(text)
         case "pushType":
             return .pushType(try oneOf(APNSPushType.self))
         case "status":

@@ -6,7 +6,7 @@
 /// named header has that value) and `payload` (a structural subset: the delivered JSON holds
 /// these keys with these values; arrays match element by element, by position), `lint`
 /// (`error`, `warning`, `clean` or a finding's code) and `preview` (a subset of the preview,
-/// `preview.body` written flat), `connectionId`, `faultId`, `outcome`, `kind`, `channelId`, `delivery` and `deliveryReason`. Device tokens
+/// `preview.body` written flat), `connectionId`, `faultId`, `outcome`, `kind`, `channelId`, `delivery`, `deliveryReason` and `subscriptionId` (a web push's subscription). Device tokens
 /// and apns-ids compare case-insensitively; a scalar written as text (a query string) matches
 /// a JSON number or boolean with that text.
 public struct DeliveryMatcher: Sendable, Hashable {
@@ -35,6 +35,9 @@ public struct DeliveryMatcher: Sendable, Hashable {
         case faultID(String)
         /// The broadcast channel (`channelId`).
         case channelID(String)
+        /// The Web Push subscription a web push was sent to (`subscriptionId`: the id in its
+        /// endpoint, exactly; base64url is case-sensitive).
+        case subscriptionID(String)
         /// What became of the request (`outcome`).
         case outcome(DeliveryOutcome)
         /// What the record is of (`kind`: `push`, `broadcast` or `channel`).
@@ -69,6 +72,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .connectionID: "connectionId"
             case .faultID: "faultId"
             case .channelID: "channelId"
+            case .subscriptionID: "subscriptionId"
             case .outcome: "outcome"
             case .kind: "kind"
             case .delivery: "delivery"
@@ -93,6 +97,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .connectionID(let id): String(id)
             case .faultID(let id): id
             case .channelID(let id): id
+            case .subscriptionID(let id): id
             case .outcome(let outcome): outcome.rawValue
             case .kind(let kind): kind.rawValue
             case .delivery(let state): state.rawValue
@@ -131,7 +136,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
     public static let fieldNames = [
         "token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority",
         "environment", "authMethod", "headers", "payload", "connectionId", "faultId", "outcome", "kind", "channelId",
-        "lint", "preview", "delivery", "deliveryReason",
+        "lint", "preview", "delivery", "deliveryReason", "subscriptionId",
     ]
 
     /// The `lint` values that are not finding codes.
@@ -230,6 +235,10 @@ public struct DeliveryMatcher: Sendable, Hashable {
             return result(actual, actual.map { ASCIIBytes.equalIgnoringCase($0, id) } ?? false)
         case .collapseID(let id):
             let actual = facts.matchHeader("apns-collapse-id")
+            return result(actual, actual == id)
+        case .subscriptionID(let id):
+            // A web push's record names its subscription where a push names its device token.
+            let actual = facts.matchKind == .webPush ? facts.matchToken : nil
             return result(actual, actual == id)
         case .priority(let priority):
             let actual = facts.matchHeader("apns-priority")

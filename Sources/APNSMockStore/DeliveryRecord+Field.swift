@@ -32,6 +32,7 @@ extension DeliveryRecord {
         case channelID
         case detail
         case delivery
+        case webPush
 
         /// Every field in declaration order, made once (`allCases` builds a new array per call).
         static let all = allCases
@@ -53,7 +54,8 @@ extension DeliveryRecord {
             case .method: Definition(json: ["method"], storage: .variable)
             case .path: Definition(json: ["path"], storage: .variable)
             case .authority: Definition(json: ["authority"], storage: .variable)
-            case .token: Definition(json: ["token"], matcher: ["token", "tokenPrefix"], storage: .variable)
+            case .token:
+                Definition(json: ["token"], matcher: ["token", "tokenPrefix", "subscriptionId"], storage: .variable)
             case .headers:
                 Definition(
                     json: ["headers", "authorization", "priority", "expiration", "collapseId"],
@@ -77,6 +79,7 @@ extension DeliveryRecord {
                 Definition(
                     json: ["delivery", "deliveryHistory"], matcher: ["delivery", "deliveryReason"],
                     storage: .judged)
+            case .webPush: Definition(json: ["webPush"], storage: .variable)
             }
         }
     }

@@ -26,13 +26,16 @@ extension DeliveryRecord {
         connectionID: UInt64, streamID: Int32, receivedAt: Int64, response: DeliveryResponse?,
         outcome: DeliveryOutcome, faultID: String?, detail: String?, channelID: String? = nil
     ) {
+        // A web push's record keeps its body decrypted (`webPush` says how big it was on the wire).
+        let plaintext = verdict.webPushPlaintext
         self.init(
             receivedAt: receivedAt, connectionID: connectionID, streamID: streamID, environment: environment,
             method: request.method, path: request.path, authority: request.authority,
             headerBlock: request.headerBlock, token: verdict.namedToken, topic: verdict.topic,
-            pushType: verdict.pushType, apnsID: answer.apnsID, uniqueID: answer.uniqueID, payload: request.payload,
-            payloadSize: request.payloadSize, authentication: verdict.authentication, response: response,
-            outcome: outcome, faultID: faultID, kind: verdict.kind, channelID: channelID ?? verdict.channelID,
-            detail: detail ?? verdict.detail)
+            pushType: verdict.pushType, apnsID: answer.apnsID, uniqueID: answer.uniqueID,
+            payload: plaintext ?? request.payload, payloadSize: plaintext?.count ?? request.payloadSize,
+            authentication: verdict.authentication, response: response, outcome: outcome, faultID: faultID,
+            kind: verdict.kind, channelID: channelID ?? verdict.channelID, detail: detail ?? verdict.detail,
+            webPush: verdict.webPushRecord)
     }
 }

@@ -63,6 +63,9 @@ public struct DeliveryRecord: Sendable {
     /// what the delivery model decided for a device with state. Empty for a push the model did
     /// not judge; `delivery` then says it was delivered when answered.
     public var deliveryHistory: [DeviceDelivery] = []
+    /// A web push's facts, as the JSON object `WebPushVerdict.recordJSON` writes; `nil` for
+    /// every other kind.
+    public var webPush: [UInt8]?
 
     public init(
         receivedAt: Int64, connectionID: UInt64, streamID: Int32, environment: APNSEnvironment, method: String,
@@ -70,9 +73,10 @@ public struct DeliveryRecord: Sendable {
         pushType: APNSPushType?, apnsID: ResponseMessageID, uniqueID: ResponseMessageID?, payload: [UInt8],
         payloadSize: Int, authentication: AuthenticationResult? = nil, response: DeliveryResponse?,
         outcome: DeliveryOutcome? = nil, faultID: String? = nil, kind: RecordKind = .push, channelID: String? = nil,
-        viaChannel: Bool = false, detail: String? = nil
+        viaChannel: Bool = false, detail: String? = nil, webPush: [UInt8]? = nil
     ) {
         self.kind = kind
+        self.webPush = webPush
         self.detail = detail
         self.channelID = channelID
         self.viaChannel = viaChannel

@@ -67,6 +67,9 @@ extension DeliveryRecordJSON {
                 record.viaChannel = try object.bool(keys[1])
             case .detail: record.detail = try object.optionalString(keys[0])
             case .delivery: record.deliveryHistory = try deliveryHistory(value[keys[1]], key: keys[1])
+            case .webPush:
+                // Kept as the JSON it was written as (journals from before Web Push have none).
+                if let webPush = value[keys[0]], webPush != .null { record.webPush = Array(webPush.jsonText.utf8) }
             }
         }
         return record

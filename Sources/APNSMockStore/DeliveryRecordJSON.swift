@@ -209,6 +209,9 @@ public enum DeliveryRecordJSON {
             case .detail:
                 json.key(keys[0])
                 json.string(record.detail)
+            case .webPush:
+                json.key(keys[0])
+                if let webPush = record.webPush { json.raw(webPush) } else { json.null() }
             case .delivery:
                 json.key(keys[0])
                 if let delivery = record.delivery { delivery.write(to: &json) } else { json.null() }

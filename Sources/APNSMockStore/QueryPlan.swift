@@ -68,6 +68,10 @@ struct QueryPlan {
                     continue
                 }
                 faultIDs.append(id)
+            case .subscriptionID:
+                // Only web pushes name a subscription: the kind column narrows first.
+                kinds.append(RecordKind.webPush.code)
+                needsDecoding = true
             case .tokenPrefix, .collapseID, .priority, .authMethod, .header, .payload, .lint, .preview, .channelID,
                 .delivery, .deliveryReason:
                 needsDecoding = true

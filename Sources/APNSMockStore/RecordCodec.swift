@@ -55,6 +55,9 @@ enum RecordCodec {
             case .detail:
                 guard let detail = record.detail else { continue }
                 writer.entry(field, text: detail)
+            case .webPush:
+                guard let webPush = record.webPush else { continue }
+                webPush.withUnsafeBufferPointer { writer.entry(field, $0) }
             case .authentication:
                 guard let result = record.authentication else { continue }
                 let start = writer.beginEntry(field)
@@ -168,6 +171,7 @@ enum RecordCodec {
                 record.channelID = string(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
             case .payload: record.payload = Array(bytes)
             case .detail: record.detail = string(bytes)
+            case .webPush: record.webPush = Array(bytes)
             case .authentication:
                 var inner = BlobReader(bytes)
                 record.authentication = readAuthentication(&inner)

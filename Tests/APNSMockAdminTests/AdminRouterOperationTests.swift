@@ -20,7 +20,7 @@ import Testing
         "tokenPrefix": "ab", "apnsId": "8E1A2B3C-0000-4000-8000-000000000001",
         "uniqueId": "8E1A2B3C-0000-4000-8000-000000000002", "timeout": "0", "window": "10m", "for": "30s",
         "channelId": "dGVzdC1jaGFubmVsLTE=", "keyId": "ABC123DEFG", "id": "f1", "name": "token-update-lockout",
-        "bundleId": "com.example.app",
+        "bundleId": "com.example.app", "subscriptionId": "X-_XHv8M8y6DGI82F1YZew",
     ]
 
     /// The free-form matcher conditions, one of each kind.

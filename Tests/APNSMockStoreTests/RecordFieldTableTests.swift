@@ -29,7 +29,8 @@ import Testing
             response: DeliveryResponse(
                 status: 410, reason: .unregistered, timestamp: 1_650_000_000_000, respondedAt: 1_700_000_000_005),
             outcome: .answered, faultID: "f3", kind: .broadcast, channelID: "dHN0LWNoYW5uZWwtaWQ=", viaChannel: true,
-            detail: "the device token was unregistered at 1650000000000 (epoch ms)")
+            detail: "the device token was unregistered at 1650000000000 (epoch ms)",
+            webPush: Array(#"{"subscriptionId":"abc","decrypted":true}"#.utf8))
         record.deliveryHistory = [
             .stored(at: 1_700_000_000_005, until: 1_700_003_600_000), .discarded(.replaced, at: 1_700_000_060_000),
         ]

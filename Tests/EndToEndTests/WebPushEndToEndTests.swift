@@ -28,7 +28,8 @@ import Testing
             let rows: [(String, Int, String?, String)] = [
                 ("accepted", 201, nil, "HTTP/1.1"), ("otherKey", 403, "VapidPkHashMismatch", "HTTP/1.1"),
                 ("tooLarge", 413, "PayloadTooLarge", "HTTP/1.1"), ("http2", 201, nil, "HTTP/2"),
-                ("noTtl", 400, "BadTtl", "HTTP/2"), ("deleted", 410, "Unregistered", "HTTP/1.1"),
+                ("noTtl", 400, "BadTtl", "HTTP/2"), ("undecryptable", 201, nil, "HTTP/2"),
+                ("deleted", 410, "Unregistered", "HTTP/1.1"),
             ]
             for (name, status, reason, http) in rows {
                 let got = answer(name)
@@ -50,6 +51,26 @@ import Testing
             #expect(records.allSatisfy { $0["path"] as? String == "/" + id })
             let refused = records.first { ($0["response"] as? [String: Any])?["status"] as? Int == 403 }
             #expect((refused?["detail"] as? String)?.contains("applicationServerKey") == true, "\(refused ?? [:])")
+
+            // The record names the subscription as a push names its device, and keeps the body
+            // decrypted with the subscription's keys, so queries and waits read what was sent.
+            #expect(records.allSatisfy { $0["token"] as? String == id })
+            let accepted = try #require(records.first)
+            #expect((accepted["payload"] as? [String: Any])?["title"] as? String == "Hello", "\(accepted)")
+            let facts = try #require(accepted["webPush"] as? [String: Any], "\(accepted)")
+            #expect(facts["decrypted"] as? Bool == true)
+            #expect(facts["ttl"] as? Int == 60)
+            #expect(facts["origin"] as? String == "https://example.com")
+            #expect((facts["vapid"] as? [String: Any])?["subject"] as? String == "mailto:ops@example.com")
+            let overHTTP2 = records[3]["webPush"] as? [String: Any]
+            #expect(overHTTP2?["urgency"] as? String == "high" && overHTTP2?["ttl"] as? Int == 30)
+            let garbled = records[5]["webPush"] as? [String: Any]
+            #expect(garbled?["decrypted"] as? Bool == false)
+            #expect(
+                (garbled?["decryption"] as? [String: Any])?["problem"] as? String == "authenticationFailed",
+                "\(garbled ?? [:])")
+            let (_, found) = try await E2E.adminGET(mock, "/v1/deliveries?subscriptionId=\(id)&payload.title=Hello")
+            #expect((found["deliveries"] as? [Any])?.count == 1, "\(found)")
         }
     }
 }

@@ -51,14 +51,14 @@ var operations = []Operation{
 	{ID: "caCertificate", Method: "GET", Path: "/v1/ca.pem", Summary: "The CA certificate (PEM) a client trusts to reach the APNs ports.", Answer: "text"},
 	{ID: "openAPIDocument", Method: "GET", Path: "/v1/openapi.yaml", Summary: "This document.", Answer: "text"},
 	{ID: "metrics", Method: "GET", Path: "/metrics", Summary: "Prometheus metrics, in Prometheus's text exposition format 0.0.4.", Answer: "text"},
-	{ID: "listDeliveries", Method: "GET", Path: "/v1/deliveries", Summary: "One page of the records that match, oldest first unless `order=desc`.", QueryParams: []string{"token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority", "environment", "authMethod", "connectionId", "faultId", "channelId", "outcome", "delivery", "deliveryReason", "kind", "lint", "since", "before", "limit", "order"}, MatcherQuery: true, Answer: "json"},
-	{ID: "deleteDeliveries", Method: "DELETE", Path: "/v1/deliveries", Summary: "Deletes the records that match (all of them without parameters).", QueryParams: []string{"token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority", "environment", "authMethod", "connectionId", "faultId", "channelId", "outcome", "delivery", "deliveryReason", "kind", "lint"}, MatcherQuery: true, Answer: "json"},
-	{ID: "waitForDeliveries", Method: "GET", Path: "/v1/deliveries/wait", Summary: "Waits until at least `count` records match, or `timeout` runs out.", QueryParams: []string{"token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority", "environment", "authMethod", "connectionId", "faultId", "channelId", "outcome", "delivery", "deliveryReason", "kind", "lint", "since", "before", "count", "timeout"}, MatcherQuery: true, Answer: "json"},
+	{ID: "listDeliveries", Method: "GET", Path: "/v1/deliveries", Summary: "One page of the records that match, oldest first unless `order=desc`.", QueryParams: []string{"token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "subscriptionId", "priority", "environment", "authMethod", "connectionId", "faultId", "channelId", "outcome", "delivery", "deliveryReason", "kind", "lint", "since", "before", "limit", "order"}, MatcherQuery: true, Answer: "json"},
+	{ID: "deleteDeliveries", Method: "DELETE", Path: "/v1/deliveries", Summary: "Deletes the records that match (all of them without parameters).", QueryParams: []string{"token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "subscriptionId", "priority", "environment", "authMethod", "connectionId", "faultId", "channelId", "outcome", "delivery", "deliveryReason", "kind", "lint"}, MatcherQuery: true, Answer: "json"},
+	{ID: "waitForDeliveries", Method: "GET", Path: "/v1/deliveries/wait", Summary: "Waits until at least `count` records match, or `timeout` runs out.", QueryParams: []string{"token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "subscriptionId", "priority", "environment", "authMethod", "connectionId", "faultId", "channelId", "outcome", "delivery", "deliveryReason", "kind", "lint", "since", "before", "count", "timeout"}, MatcherQuery: true, Answer: "json"},
 	{ID: "getDelivery", Method: "GET", Path: "/v1/deliveries/{apnsId}", Summary: "The most recent record with this `apnsId`.", PathParams: []string{"apnsId"}, Answer: "json"},
 	{ID: "getDeliveryLog", Method: "GET", Path: "/v1/delivery-log/{uniqueId}", Summary: "The delivery log of a sandbox push or a broadcast, by its `apns-unique-id`.", PathParams: []string{"uniqueId"}, Answer: "json"},
 	{ID: "getDeliveryPreview", Method: "GET", Path: "/v1/deliveries/{apnsId}/preview", Summary: "What the device would show for the most recent accepted push with this `apnsId`.", PathParams: []string{"apnsId"}, Answer: "json"},
 	{ID: "getDeliverySimulatorFile", Method: "GET", Path: "/v1/deliveries/{apnsId}/simulator.apns", Summary: "The payload as an iOS Simulator `.apns` file (`xcrun simctl push booted FILE`).", PathParams: []string{"apnsId"}, Answer: "json"},
-	{ID: "deliveryEvents", Method: "GET", Path: "/v1/events", Summary: "New matching records as Server-Sent Events.", QueryParams: []string{"token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority", "environment", "authMethod", "connectionId", "faultId", "channelId", "outcome", "delivery", "deliveryReason", "kind", "lint", "since", "behind"}, MatcherQuery: true, HeaderParams: []string{"Last-Event-ID"}, Answer: "stream"},
+	{ID: "deliveryEvents", Method: "GET", Path: "/v1/events", Summary: "New matching records as Server-Sent Events.", QueryParams: []string{"token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "subscriptionId", "priority", "environment", "authMethod", "connectionId", "faultId", "channelId", "outcome", "delivery", "deliveryReason", "kind", "lint", "since", "behind"}, MatcherQuery: true, HeaderParams: []string{"Last-Event-ID"}, Answer: "stream"},
 	{ID: "verify", Method: "POST", Path: "/v1/verify", Summary: "Checks expectations against the records, waiting up to each one's `within`.", Body: true, BodyRequired: true, Answer: "json"},
 	{ID: "reset", Method: "POST", Path: "/v1/reset", Summary: "Deletes every record and puts keys, devices and channels back to the start-up setup.", QueryParams: []string{"closeConnections"}, Answer: "json"},
 	{ID: "listKeys", Method: "GET", Path: "/v1/keys", Summary: "The registered provider (token-signing) keys.", Answer: "json"},
@@ -729,7 +729,10 @@ type KeyID = string
 // PushType is a schema of the admin API's document.
 type PushType = string
 
-// RecordKind: What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
+// SubscriptionID: A Web Push subscription's id (base64url).
+type SubscriptionID = string
+
+// RecordKind: What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
 type RecordKind = string
 
 // DeliveryState: Where an accepted push is (Apple's model): `delivered` to the device, `stored` by APNs for it (offline, saving power, over its background budget), or `discarded`.
@@ -758,7 +761,7 @@ type DeliveryLog struct {
 	// 8-4-4-4-12 hex digits, any case.
 	UniqueID UUID `json:"uniqueId"`
 
-	// What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
+	// What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
 	Kind RecordKind `json:"kind"`
 
 	Sequence int64 `json:"sequence"`
@@ -892,6 +895,9 @@ type FaultMatch struct {
 	// A string (a number or boolean is read as its text).
 	CollapseID MatcherText `json:"collapseId,omitempty"`
 
+	// A Web Push subscription's id (base64url).
+	SubscriptionID *SubscriptionID `json:"subscriptionId,omitempty"`
+
 	Priority any `json:"priority,omitempty"`
 
 	Environment *string `json:"environment,omitempty"`
@@ -915,7 +921,7 @@ type FaultMatch struct {
 	// What became of the request: `pending` (a delay is running), `hung` (a fault rule holds it and never answers), `answered`, `goAway` (GOAWAY instead of an answer), `reset` (the mock reset the stream), `cancelled` (the client reset it), `connectionClosed` (the connection ended first).
 	Outcome *DeliveryOutcome `json:"outcome,omitempty"`
 
-	// What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
+	// What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
 	Kind *RecordKind `json:"kind,omitempty"`
 
 	// `error`, `warning`, `clean`, or a lint code.
@@ -1344,7 +1350,7 @@ type ExplainedDelivery struct {
 
 	Sequence int64 `json:"sequence"`
 
-	// What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
+	// What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
 	Kind RecordKind `json:"kind"`
 
 	// Epoch ms.
@@ -1427,6 +1433,9 @@ type ExplainedDelivery struct {
 	// Every change of `delivery` the delivery model made, oldest first; empty when the device had no state.
 	DeliveryHistory []DeviceDelivery `json:"deliveryHistory"`
 
+	// A web push's facts (kind `webPush`; null for every other kind). Its `token` is the subscription's id, and its `payload` and `payloadSize` the body decrypted with the subscription's keys (the body as sent when it did not decrypt; `bodySize` is its size on the wire).
+	WebPush *WebPushFacts `json:"webPush"`
+
 	// The payload limit that applied (bytes); null for a channel-management request
 	PayloadLimit *int64 `json:"payloadLimit"`
 
@@ -1497,7 +1506,7 @@ type Delivery struct {
 
 	Sequence int64 `json:"sequence"`
 
-	// What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
+	// What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
 	Kind RecordKind `json:"kind"`
 
 	// Epoch ms.
@@ -1580,6 +1589,9 @@ type Delivery struct {
 	// Every change of `delivery` the delivery model made, oldest first; empty when the device had no state.
 	DeliveryHistory []DeviceDelivery `json:"deliveryHistory"`
 
+	// A web push's facts (kind `webPush`; null for every other kind). Its `token` is the subscription's id, and its `payload` and `payloadSize` the body decrypted with the subscription's keys (the body as sent when it did not decrypt; `bodySize` is its size on the wire).
+	WebPush *WebPushFacts `json:"webPush"`
+
 	// The payload limit that applied (bytes); null for a channel-management request
 	PayloadLimit *int64 `json:"payloadLimit"`
 
@@ -1638,6 +1650,57 @@ type DeliveryResponse struct {
 
 	// The answer was a GOAWAY
 	GoAway bool `json:"goAway"`
+}
+
+// WebPushFacts is a schema of the admin API's document.
+type WebPushFacts struct {
+	// The id in the endpoint's path.
+	SubscriptionID *string `json:"subscriptionId"`
+
+	// The site the subscription was made for.
+	Origin *string `json:"origin"`
+
+	// The VAPID token's claims and key, once verified; null when the push was refused before.
+	Vapid *WebPushFactsVapid1 `json:"vapid"`
+
+	// The TTL header
+	TTL *int64 `json:"ttl"`
+
+	Urgency *string `json:"urgency"`
+
+	// The Topic header.
+	Topic *string `json:"topic"`
+
+	ContentEncoding *string `json:"contentEncoding"`
+
+	// The body's size on the wire (encrypted)
+	BodySize int64 `json:"bodySize"`
+
+	// Whether the body decrypted with the subscription's keys (RFC 8291).
+	Decrypted bool `json:"decrypted"`
+
+	// Why the body did not decrypt; null when it did or was not tried.
+	Decryption *WebPushFactsDecryption1 `json:"decryption"`
+}
+
+// WebPushFactsVapid1 is a schema of the admin API's document.
+type WebPushFactsVapid1 struct {
+	// The JWT's sub (mailto: or https:).
+	Subject string `json:"subject"`
+
+	// The k parameter
+	PublicKey string `json:"publicKey"`
+
+	// The JWT's exp, epoch milliseconds.
+	ExpiresAt int64 `json:"expiresAt"`
+}
+
+// WebPushFactsDecryption1 is a schema of the admin API's document.
+type WebPushFactsDecryption1 struct {
+	// A stable code (authenticationFailed
+	Problem string `json:"problem"`
+
+	Explanation string `json:"explanation"`
 }
 
 // LintFinding is a schema of the admin API's document.
@@ -1799,6 +1862,9 @@ type Matcher struct {
 	// A string (a number or boolean is read as its text).
 	CollapseID MatcherText `json:"collapseId,omitempty"`
 
+	// A Web Push subscription's id (base64url).
+	SubscriptionID *SubscriptionID `json:"subscriptionId,omitempty"`
+
 	Priority any `json:"priority,omitempty"`
 
 	Environment *string `json:"environment,omitempty"`
@@ -1823,7 +1889,7 @@ type Matcher struct {
 	// What became of the request: `pending` (a delay is running), `hung` (a fault rule holds it and never answers), `answered`, `goAway` (GOAWAY instead of an answer), `reset` (the mock reset the stream), `cancelled` (the client reset it), `connectionClosed` (the connection ended first).
 	Outcome *DeliveryOutcome `json:"outcome,omitempty"`
 
-	// What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
+	// What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
 	Kind *RecordKind `json:"kind,omitempty"`
 
 	// Where an accepted push is (Apple's model): `delivered` to the device, `stored` by APNs for it (offline, saving power, over its background budget), or `discarded`.

@@ -88,8 +88,11 @@ export type KeyID = string;
 
 export type PushType = "alert" | "background" | "location" | "voip" | "complication" | "fileprovider" | "mdm" | "liveactivity" | "pushtotalk" | "widgets" | "controls";
 
-/** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request). */
-export type RecordKind = "push" | "broadcast" | "channel";
+/** A Web Push subscription's id (base64url). */
+export type SubscriptionID = string;
+
+/** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription). */
+export type RecordKind = "push" | "broadcast" | "channel" | "webPush";
 
 /**
  * Where an accepted push is (Apple's model): `delivered` to the device, `stored` by APNs
@@ -123,7 +126,7 @@ export interface DeviceDelivery {
 export interface DeliveryLog {
   /** 8-4-4-4-12 hex digits, any case. */
   uniqueId: UUID;
-  /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request). */
+  /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription). */
   kind: RecordKind;
   sequence: number;
   apnsId: string;
@@ -266,6 +269,8 @@ export interface FaultMatch {
   apnsId?: UUID;
   /** A string (a number or boolean is read as its text). */
   collapseId?: MatcherText;
+  /** A Web Push subscription's id (base64url). */
+  subscriptionId?: SubscriptionID;
   priority?: 10 | 5 | 1 | "10" | "5" | "1";
   environment?: "sandbox" | "production";
   authMethod?: "token" | "certificate" | "none";
@@ -285,7 +290,7 @@ export interface FaultMatch {
    * ended first).
    */
   outcome?: DeliveryOutcome;
-  /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request). */
+  /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription). */
   kind?: RecordKind;
   /** `error`, `warning`, `clean`, or a lint code. */
   lint?: LintFilter;
@@ -693,7 +698,7 @@ export interface ExplainedDelivery {
   /** The record in one line, as every surface prints it (the CLI, the clients, MCP, the dashboard): the sequence number, the status and reason (or the outcome of a request never answered), the kind, the token (shortened), channel, topic, push type, apns-id, the fault rule that fired, and what became of the push once the delivery model judged it; parts separated by two spaces. Rendered on read, never stored. */
   summary: string;
   sequence: number;
-  /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request). */
+  /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription). */
   kind: RecordKind;
   /** Epoch ms. */
   receivedAt: number;
@@ -758,6 +763,13 @@ export interface ExplainedDelivery {
   delivery: DeviceDelivery | null;
   /** Every change of `delivery` the delivery model made, oldest first; empty when the device had no state. */
   deliveryHistory: DeviceDelivery[];
+  /**
+   * A web push's facts (kind `webPush`; null for every other kind). Its `token` is the
+   * subscription's id, and its `payload` and `payloadSize` the body decrypted with the
+   * subscription's keys (the body as sent when it did not decrypt; `bodySize` is its size on
+   * the wire).
+   */
+  webPush: WebPushFacts | null;
   /** The payload limit that applied (bytes); null for a channel-management request */
   payloadLimit: number | null;
   /** Bytes left under the limit (negative when over); null for a channel-management request. */
@@ -808,7 +820,7 @@ export interface Delivery {
   /** The record in one line, as every surface prints it (the CLI, the clients, MCP, the dashboard): the sequence number, the status and reason (or the outcome of a request never answered), the kind, the token (shortened), channel, topic, push type, apns-id, the fault rule that fired, and what became of the push once the delivery model judged it; parts separated by two spaces. Rendered on read, never stored. */
   summary: string;
   sequence: number;
-  /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request). */
+  /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription). */
   kind: RecordKind;
   /** Epoch ms. */
   receivedAt: number;
@@ -873,6 +885,13 @@ export interface Delivery {
   delivery: DeviceDelivery | null;
   /** Every change of `delivery` the delivery model made, oldest first; empty when the device had no state. */
   deliveryHistory: DeviceDelivery[];
+  /**
+   * A web push's facts (kind `webPush`; null for every other kind). Its `token` is the
+   * subscription's id, and its `payload` and `payloadSize` the body decrypted with the
+   * subscription's keys (the body as sent when it did not decrypt; `bodySize` is its size on
+   * the wire).
+   */
+  webPush: WebPushFacts | null;
   /** The payload limit that applied (bytes); null for a channel-management request */
   payloadLimit: number | null;
   /** Bytes left under the limit (negative when over); null for a channel-management request. */
@@ -914,6 +933,42 @@ export interface DeliveryResponse {
   timestamp: number | null;
   /** The answer was a GOAWAY */
   goAway: boolean;
+}
+
+export interface WebPushFacts {
+  /** The id in the endpoint's path. */
+  subscriptionId: string | null;
+  /** The site the subscription was made for. */
+  origin: string | null;
+  /** The VAPID token's claims and key, once verified; null when the push was refused before. */
+  vapid: WebPushFactsVapid1 | null;
+  /** The TTL header */
+  ttl: number | null;
+  urgency: "very-low" | "low" | "normal" | "high" | null;
+  /** The Topic header. */
+  topic: string | null;
+  contentEncoding: string | null;
+  /** The body's size on the wire (encrypted) */
+  bodySize: number;
+  /** Whether the body decrypted with the subscription's keys (RFC 8291). */
+  decrypted: boolean;
+  /** Why the body did not decrypt; null when it did or was not tried. */
+  decryption: WebPushFactsDecryption1 | null;
+}
+
+export interface WebPushFactsVapid1 {
+  /** The JWT's sub (mailto: or https:). */
+  subject: string;
+  /** The k parameter */
+  publicKey: string;
+  /** The JWT's exp, epoch milliseconds. */
+  expiresAt: number;
+}
+
+export interface WebPushFactsDecryption1 {
+  /** A stable code (authenticationFailed */
+  problem: string;
+  explanation: string;
 }
 
 export interface LintFinding {
@@ -1051,6 +1106,8 @@ export interface Matcher {
   apnsId?: UUID;
   /** A string (a number or boolean is read as its text). */
   collapseId?: MatcherText;
+  /** A Web Push subscription's id (base64url). */
+  subscriptionId?: SubscriptionID;
   priority?: 10 | 5 | 1 | "10" | "5" | "1";
   environment?: "sandbox" | "production";
   authMethod?: "token" | "certificate" | "none";
@@ -1071,7 +1128,7 @@ export interface Matcher {
    * ended first).
    */
   outcome?: DeliveryOutcome;
-  /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request). */
+  /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription). */
   kind?: RecordKind;
   /**
    * Where an accepted push is (Apple's model): `delivered` to the device, `stored` by APNs
@@ -1683,6 +1740,8 @@ export interface ListDeliveriesParams {
   apnsId?: UUID | UUID[];
   /** The `apns-collapse-id`, exactly. */
   collapseId?: string | string[];
+  /** A web push's subscription (the id in its endpoint), exactly. */
+  subscriptionId?: SubscriptionID | SubscriptionID[];
   /** The `apns-priority`. */
   priority?: 10 | 5 | 1 | (10 | 5 | 1)[];
   environment?: "sandbox" | "production" | ("sandbox" | "production")[];
@@ -1738,6 +1797,8 @@ export interface DeleteDeliveriesParams {
   apnsId?: UUID | UUID[];
   /** The `apns-collapse-id`, exactly. */
   collapseId?: string | string[];
+  /** A web push's subscription (the id in its endpoint), exactly. */
+  subscriptionId?: SubscriptionID | SubscriptionID[];
   /** The `apns-priority`. */
   priority?: 10 | 5 | 1 | (10 | 5 | 1)[];
   environment?: "sandbox" | "production" | ("sandbox" | "production")[];
@@ -1786,6 +1847,8 @@ export interface WaitForDeliveriesParams {
   apnsId?: UUID | UUID[];
   /** The `apns-collapse-id`, exactly. */
   collapseId?: string | string[];
+  /** A web push's subscription (the id in its endpoint), exactly. */
+  subscriptionId?: SubscriptionID | SubscriptionID[];
   /** The `apns-priority`. */
   priority?: 10 | 5 | 1 | (10 | 5 | 1)[];
   environment?: "sandbox" | "production" | ("sandbox" | "production")[];
@@ -1845,6 +1908,8 @@ export interface DeliveryEventsParams {
   apnsId?: UUID | UUID[];
   /** The `apns-collapse-id`, exactly. */
   collapseId?: string | string[];
+  /** A web push's subscription (the id in its endpoint), exactly. */
+  subscriptionId?: SubscriptionID | SubscriptionID[];
   /** The `apns-priority`. */
   priority?: 10 | 5 | 1 | (10 | 5 | 1)[];
   environment?: "sandbox" | "production" | ("sandbox" | "production")[];

@@ -78,6 +78,7 @@ public struct WebPushRequestRules: Sendable {
     ) -> WebPushVerdict {
         var verdict = WebPushVerdict()
         verdict.contentEncoding = request.values(of: "content-encoding").last
+        verdict.bodyLength = request.bodyLength
         for check in Self.checkOrder {
             guard
                 let rejection = run(

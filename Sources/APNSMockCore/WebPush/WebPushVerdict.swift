@@ -25,6 +25,8 @@ public struct WebPushVerdict: Sendable, Equatable {
     public var topic: String?
     /// `Content-Encoding` as sent, when there is one.
     public var contentEncoding: String?
+    /// The body's size on the wire, in bytes (encrypted, header included).
+    public var bodyLength = 0
     /// The body decrypted with the subscription's keys, or why it could not be; `nil` when the
     /// push was refused before decryption or has no body.
     public var decryption: Result<[UInt8], WebPushDecryptionProblem>?

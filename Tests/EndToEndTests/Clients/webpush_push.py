@@ -80,6 +80,10 @@ headers = {"authorization": authorization, "content-encoding": "aes128gcm", "urg
 with httpx.Client(http2=True, verify=CA) as client:
     result["http2"] = answer(client.post(endpoint, content=encrypted["body"], headers=dict(headers, ttl="30")))
     result["noTtl"] = answer(client.post(endpoint, content=encrypted["body"], headers=headers))
+    # Encrypted for other keys: Apple cannot read it either, so it is accepted.
+    other = dict(subscription, keys={"p256dh": public_key(other_key), "auth": subscription["keys"]["auth"]})
+    garbled = WebPusher(other).encode(b'{"title":"For someone else"}', content_encoding="aes128gcm")
+    result["undecryptable"] = answer(client.post(endpoint, content=garbled["body"], headers=dict(headers, ttl="0")))
 
 httpx.delete(ADMIN + "/v1/webpush/subscriptions/" + subscription["id"])
 result["deleted"] = pywebpush_send(subscription, "z", server_key)

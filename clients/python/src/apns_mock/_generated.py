@@ -123,8 +123,12 @@ KeyID = str
 PushType = Literal["alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk", "widgets", "controls"]
 
 
-# What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
-RecordKind = Literal["push", "broadcast", "channel"]
+# A Web Push subscription's id (base64url).
+SubscriptionID = str
+
+
+# What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
+RecordKind = Literal["push", "broadcast", "channel", "webPush"]
 
 
 # Where an accepted push is (Apple's model): `delivered` to the device, `stored` by APNs
@@ -155,7 +159,7 @@ class DeviceDelivery(TypedDict):
 class _DeliveryLogRequired(TypedDict):
     # 8-4-4-4-12 hex digits, any case.
     uniqueId: "UUID"
-    # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
+    # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
     kind: "RecordKind"
     sequence: int
     apnsId: str
@@ -288,6 +292,8 @@ class FaultMatch(TypedDict, total=False):
     apnsId: "UUID"
     # A string (a number or boolean is read as its text).
     collapseId: "MatcherText"
+    # A Web Push subscription's id (base64url).
+    subscriptionId: "SubscriptionID"
     priority: Literal[10, 5, 1, "10", "5", "1"]
     environment: Literal["sandbox", "production"]
     authMethod: Literal["token", "certificate", "none"]
@@ -305,7 +311,7 @@ class FaultMatch(TypedDict, total=False):
     # reset the stream), `cancelled` (the client reset it), `connectionClosed` (the connection
     # ended first).
     outcome: "DeliveryOutcome"
-    # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
+    # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
     kind: "RecordKind"
     # `error`, `warning`, `clean`, or a lint code.
     lint: "LintFilter"
@@ -696,7 +702,7 @@ class ExplainedDelivery(TypedDict):
     # The record in one line, as every surface prints it (the CLI, the clients, MCP, the dashboard): the sequence number, the status and reason (or the outcome of a request never answered), the kind, the token (shortened), channel, topic, push type, apns-id, the fault rule that fired, and what became of the push once the delivery model judged it; parts separated by two spaces. Rendered on read, never stored.
     summary: str
     sequence: int
-    # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
+    # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
     kind: "RecordKind"
     # Epoch ms.
     receivedAt: int
@@ -755,6 +761,11 @@ class ExplainedDelivery(TypedDict):
     delivery: Optional["DeviceDelivery"]
     # Every change of `delivery` the delivery model made, oldest first; empty when the device had no state.
     deliveryHistory: List["DeviceDelivery"]
+    # A web push's facts (kind `webPush`; null for every other kind). Its `token` is the
+    # subscription's id, and its `payload` and `payloadSize` the body decrypted with the
+    # subscription's keys (the body as sent when it did not decrypt; `bodySize` is its size on
+    # the wire).
+    webPush: Optional["WebPushFacts"]
     # The payload limit that applied (bytes); null for a channel-management request
     payloadLimit: Optional[int]
     # Bytes left under the limit (negative when over); null for a channel-management request.
@@ -805,7 +816,7 @@ class Delivery(TypedDict):
     # The record in one line, as every surface prints it (the CLI, the clients, MCP, the dashboard): the sequence number, the status and reason (or the outcome of a request never answered), the kind, the token (shortened), channel, topic, push type, apns-id, the fault rule that fired, and what became of the push once the delivery model judged it; parts separated by two spaces. Rendered on read, never stored.
     summary: str
     sequence: int
-    # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
+    # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
     kind: "RecordKind"
     # Epoch ms.
     receivedAt: int
@@ -864,6 +875,11 @@ class Delivery(TypedDict):
     delivery: Optional["DeviceDelivery"]
     # Every change of `delivery` the delivery model made, oldest first; empty when the device had no state.
     deliveryHistory: List["DeviceDelivery"]
+    # A web push's facts (kind `webPush`; null for every other kind). Its `token` is the
+    # subscription's id, and its `payload` and `payloadSize` the body decrypted with the
+    # subscription's keys (the body as sent when it did not decrypt; `bodySize` is its size on
+    # the wire).
+    webPush: Optional["WebPushFacts"]
     # The payload limit that applied (bytes); null for a channel-management request
     payloadLimit: Optional[int]
     # Bytes left under the limit (negative when over); null for a channel-management request.
@@ -905,6 +921,42 @@ class DeliveryResponse(TypedDict):
     timestamp: Optional[int]
     # The answer was a GOAWAY
     goAway: bool
+
+
+class WebPushFacts(TypedDict):
+    # The id in the endpoint's path.
+    subscriptionId: Optional[str]
+    # The site the subscription was made for.
+    origin: Optional[str]
+    # The VAPID token's claims and key, once verified; null when the push was refused before.
+    vapid: Optional["WebPushFactsVapid1"]
+    # The TTL header
+    ttl: Optional[int]
+    urgency: Optional[Literal["very-low", "low", "normal", "high"]]
+    # The Topic header.
+    topic: Optional[str]
+    contentEncoding: Optional[str]
+    # The body's size on the wire (encrypted)
+    bodySize: int
+    # Whether the body decrypted with the subscription's keys (RFC 8291).
+    decrypted: bool
+    # Why the body did not decrypt; null when it did or was not tried.
+    decryption: Optional["WebPushFactsDecryption1"]
+
+
+class WebPushFactsVapid1(TypedDict):
+    # The JWT's sub (mailto: or https:).
+    subject: str
+    # The k parameter
+    publicKey: str
+    # The JWT's exp, epoch milliseconds.
+    expiresAt: int
+
+
+class WebPushFactsDecryption1(TypedDict):
+    # A stable code (authenticationFailed
+    problem: str
+    explanation: str
 
 
 class LintFinding(TypedDict):
@@ -1052,6 +1104,8 @@ class Matcher(TypedDict, total=False):
     apnsId: "UUID"
     # A string (a number or boolean is read as its text).
     collapseId: "MatcherText"
+    # A Web Push subscription's id (base64url).
+    subscriptionId: "SubscriptionID"
     priority: Literal[10, 5, 1, "10", "5", "1"]
     environment: Literal["sandbox", "production"]
     authMethod: Literal["token", "certificate", "none"]
@@ -1070,7 +1124,7 @@ class Matcher(TypedDict, total=False):
     # reset the stream), `cancelled` (the client reset it), `connectionClosed` (the connection
     # ended first).
     outcome: "DeliveryOutcome"
-    # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request).
+    # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
     kind: "RecordKind"
     # Where an accepted push is (Apple's model): `delivered` to the device, `stored` by APNs
     # for it (offline, saving power, over its background budget), or `discarded`.
@@ -1732,6 +1786,7 @@ class GeneratedClient:
         reason: Optional[Union[str, typing.Sequence[str]]] = None,
         apnsId: Optional[Union["UUID", typing.Sequence["UUID"]]] = None,
         collapseId: Optional[Union[str, typing.Sequence[str]]] = None,
+        subscriptionId: Optional[Union["SubscriptionID", typing.Sequence["SubscriptionID"]]] = None,
         priority: Optional[Union[Literal[10, 5, 1], typing.Sequence[Literal[10, 5, 1]]]] = None,
         environment: Optional[Union[Literal["sandbox", "production"], typing.Sequence[Literal["sandbox", "production"]]]] = None,
         authMethod: Optional[Union[Literal["token", "certificate", "none"], typing.Sequence[Literal["token", "certificate", "none"]]]] = None,
@@ -1769,6 +1824,7 @@ class GeneratedClient:
             ("reason", reason),
             ("apnsId", apnsId),
             ("collapseId", collapseId),
+            ("subscriptionId", subscriptionId),
             ("priority", priority),
             ("environment", environment),
             ("authMethod", authMethod),
@@ -1799,6 +1855,7 @@ class GeneratedClient:
         reason: Optional[Union[str, typing.Sequence[str]]] = None,
         apnsId: Optional[Union["UUID", typing.Sequence["UUID"]]] = None,
         collapseId: Optional[Union[str, typing.Sequence[str]]] = None,
+        subscriptionId: Optional[Union["SubscriptionID", typing.Sequence["SubscriptionID"]]] = None,
         priority: Optional[Union[Literal[10, 5, 1], typing.Sequence[Literal[10, 5, 1]]]] = None,
         environment: Optional[Union[Literal["sandbox", "production"], typing.Sequence[Literal["sandbox", "production"]]]] = None,
         authMethod: Optional[Union[Literal["token", "certificate", "none"], typing.Sequence[Literal["token", "certificate", "none"]]]] = None,
@@ -1829,6 +1886,7 @@ class GeneratedClient:
             ("reason", reason),
             ("apnsId", apnsId),
             ("collapseId", collapseId),
+            ("subscriptionId", subscriptionId),
             ("priority", priority),
             ("environment", environment),
             ("authMethod", authMethod),
@@ -1855,6 +1913,7 @@ class GeneratedClient:
         reason: Optional[Union[str, typing.Sequence[str]]] = None,
         apnsId: Optional[Union["UUID", typing.Sequence["UUID"]]] = None,
         collapseId: Optional[Union[str, typing.Sequence[str]]] = None,
+        subscriptionId: Optional[Union["SubscriptionID", typing.Sequence["SubscriptionID"]]] = None,
         priority: Optional[Union[Literal[10, 5, 1], typing.Sequence[Literal[10, 5, 1]]]] = None,
         environment: Optional[Union[Literal["sandbox", "production"], typing.Sequence[Literal["sandbox", "production"]]]] = None,
         authMethod: Optional[Union[Literal["token", "certificate", "none"], typing.Sequence[Literal["token", "certificate", "none"]]]] = None,
@@ -1893,6 +1952,7 @@ class GeneratedClient:
             ("reason", reason),
             ("apnsId", apnsId),
             ("collapseId", collapseId),
+            ("subscriptionId", subscriptionId),
             ("priority", priority),
             ("environment", environment),
             ("authMethod", authMethod),
@@ -1973,6 +2033,7 @@ class GeneratedClient:
         reason: Optional[Union[str, typing.Sequence[str]]] = None,
         apnsId: Optional[Union["UUID", typing.Sequence["UUID"]]] = None,
         collapseId: Optional[Union[str, typing.Sequence[str]]] = None,
+        subscriptionId: Optional[Union["SubscriptionID", typing.Sequence["SubscriptionID"]]] = None,
         priority: Optional[Union[Literal[10, 5, 1], typing.Sequence[Literal[10, 5, 1]]]] = None,
         environment: Optional[Union[Literal["sandbox", "production"], typing.Sequence[Literal["sandbox", "production"]]]] = None,
         authMethod: Optional[Union[Literal["token", "certificate", "none"], typing.Sequence[Literal["token", "certificate", "none"]]]] = None,
@@ -2027,6 +2088,7 @@ class GeneratedClient:
             ("reason", reason),
             ("apnsId", apnsId),
             ("collapseId", collapseId),
+            ("subscriptionId", subscriptionId),
             ("priority", priority),
             ("environment", environment),
             ("authMethod", authMethod),
