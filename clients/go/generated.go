@@ -629,10 +629,10 @@ type WebPushSubscriptionBody struct {
 	// The VAPID public key, base64url: an uncompressed P-256 point (65 bytes).
 	ApplicationServerKey string `json:"applicationServerKey"`
 
-	// The site that subscribed, such as https://example.com.
+	// The site that subscribed, such as https://example.com; null or left out for none.
 	Origin *string `json:"origin,omitempty"`
 
-	// When the subscription stops taking pushes, epoch milliseconds.
+	// When the subscription stops taking pushes, epoch milliseconds; null or left out for never.
 	ExpirationTime *int64 `json:"expirationTime,omitempty"`
 }
 
@@ -731,6 +731,9 @@ type PushType = string
 
 // SubscriptionID: A Web Push subscription's id (base64url).
 type SubscriptionID = string
+
+// SubscriptionIDMatch: A Web Push subscription's id (base64url); an integer or boolean is read as its text.
+type SubscriptionIDMatch = any
 
 // RecordKind: What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
 type RecordKind = string
@@ -895,8 +898,8 @@ type FaultMatch struct {
 	// A string (a number or boolean is read as its text).
 	CollapseID MatcherText `json:"collapseId,omitempty"`
 
-	// A Web Push subscription's id (base64url).
-	SubscriptionID *SubscriptionID `json:"subscriptionId,omitempty"`
+	// A Web Push subscription's id (base64url); an integer or boolean is read as its text.
+	SubscriptionID SubscriptionIDMatch `json:"subscriptionId,omitempty"`
 
 	Priority any `json:"priority,omitempty"`
 
@@ -1862,8 +1865,8 @@ type Matcher struct {
 	// A string (a number or boolean is read as its text).
 	CollapseID MatcherText `json:"collapseId,omitempty"`
 
-	// A Web Push subscription's id (base64url).
-	SubscriptionID *SubscriptionID `json:"subscriptionId,omitempty"`
+	// A Web Push subscription's id (base64url); an integer or boolean is read as its text.
+	SubscriptionID SubscriptionIDMatch `json:"subscriptionId,omitempty"`
 
 	Priority any `json:"priority,omitempty"`
 

@@ -8,10 +8,10 @@ export type QueryValue = string | number | boolean | null | undefined | (string 
 export interface WebPushSubscriptionBody {
   /** The VAPID public key, base64url: an uncompressed P-256 point (65 bytes). */
   applicationServerKey: string;
-  /** The site that subscribed, such as https://example.com. */
-  origin?: string;
-  /** When the subscription stops taking pushes, epoch milliseconds. */
-  expirationTime?: number;
+  /** The site that subscribed, such as https://example.com; null or left out for none. */
+  origin?: string | null;
+  /** When the subscription stops taking pushes, epoch milliseconds; null or left out for never. */
+  expirationTime?: number | null;
 }
 
 export interface WebPushSubscription {
@@ -90,6 +90,9 @@ export type PushType = "alert" | "background" | "location" | "voip" | "complicat
 
 /** A Web Push subscription's id (base64url). */
 export type SubscriptionID = string;
+
+/** A Web Push subscription's id (base64url); an integer or boolean is read as its text. */
+export type SubscriptionIDMatch = SubscriptionID | number | boolean;
 
 /** What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription). */
 export type RecordKind = "push" | "broadcast" | "channel" | "webPush";
@@ -269,8 +272,8 @@ export interface FaultMatch {
   apnsId?: UUID;
   /** A string (a number or boolean is read as its text). */
   collapseId?: MatcherText;
-  /** A Web Push subscription's id (base64url). */
-  subscriptionId?: SubscriptionID;
+  /** A Web Push subscription's id (base64url); an integer or boolean is read as its text. */
+  subscriptionId?: SubscriptionIDMatch;
   priority?: 10 | 5 | 1 | "10" | "5" | "1";
   environment?: "sandbox" | "production";
   authMethod?: "token" | "certificate" | "none";
@@ -1106,8 +1109,8 @@ export interface Matcher {
   apnsId?: UUID;
   /** A string (a number or boolean is read as its text). */
   collapseId?: MatcherText;
-  /** A Web Push subscription's id (base64url). */
-  subscriptionId?: SubscriptionID;
+  /** A Web Push subscription's id (base64url); an integer or boolean is read as its text. */
+  subscriptionId?: SubscriptionIDMatch;
   priority?: 10 | 5 | 1 | "10" | "5" | "1";
   environment?: "sandbox" | "production";
   authMethod?: "token" | "certificate" | "none";

@@ -35,10 +35,10 @@ class _WebPushSubscriptionBodyRequired(TypedDict):
 
 
 class WebPushSubscriptionBody(_WebPushSubscriptionBodyRequired, total=False):
-    # The site that subscribed, such as https://example.com.
-    origin: str
-    # When the subscription stops taking pushes, epoch milliseconds.
-    expirationTime: int
+    # The site that subscribed, such as https://example.com; null or left out for none.
+    origin: Optional[str]
+    # When the subscription stops taking pushes, epoch milliseconds; null or left out for never.
+    expirationTime: Optional[int]
 
 
 class WebPushSubscription(TypedDict):
@@ -125,6 +125,10 @@ PushType = Literal["alert", "background", "location", "voip", "complication", "f
 
 # A Web Push subscription's id (base64url).
 SubscriptionID = str
+
+
+# A Web Push subscription's id (base64url); an integer or boolean is read as its text.
+SubscriptionIDMatch = Union["SubscriptionID", int, bool]
 
 
 # What a record is of (`push`, a request on the APNs port; `broadcast`, a broadcast push; `channel`, a channel-management request; `webPush`, a push to a Web Push subscription).
@@ -292,8 +296,8 @@ class FaultMatch(TypedDict, total=False):
     apnsId: "UUID"
     # A string (a number or boolean is read as its text).
     collapseId: "MatcherText"
-    # A Web Push subscription's id (base64url).
-    subscriptionId: "SubscriptionID"
+    # A Web Push subscription's id (base64url); an integer or boolean is read as its text.
+    subscriptionId: "SubscriptionIDMatch"
     priority: Literal[10, 5, 1, "10", "5", "1"]
     environment: Literal["sandbox", "production"]
     authMethod: Literal["token", "certificate", "none"]
@@ -1104,8 +1108,8 @@ class Matcher(TypedDict, total=False):
     apnsId: "UUID"
     # A string (a number or boolean is read as its text).
     collapseId: "MatcherText"
-    # A Web Push subscription's id (base64url).
-    subscriptionId: "SubscriptionID"
+    # A Web Push subscription's id (base64url); an integer or boolean is read as its text.
+    subscriptionId: "SubscriptionIDMatch"
     priority: Literal[10, 5, 1, "10", "5", "1"]
     environment: Literal["sandbox", "production"]
     authMethod: Literal["token", "certificate", "none"]
