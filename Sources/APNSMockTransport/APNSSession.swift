@@ -6,13 +6,13 @@ import Logging
 import NIOCore
 
 /// One APNs connection's logic without sockets or TLS: its state machine from the first byte
-/// to the close, and its HTTP/2 session once TLS is up (plaintext in, answers decided,
-/// plaintext out). `APNSConnectionHandler` drives it over TLS; the HTTP/2 tests drive it
-/// directly.
+/// to the close, and its wire once TLS is up (`ConnectionWire`: HTTP/2, or HTTP/1.1 on a Web Push
+/// connection without ALPN h2; plaintext in, answers decided, plaintext out).
+/// `APNSConnectionHandler` drives it over TLS; the HTTP/2 tests drive it directly.
 ///
 /// Every event goes through `ConnectionStateMachine` (Core), which owns the connection's
 /// state and decides: how the client greets, the handshake's outcome, the client preface,
-/// every request, closing and why. This performs its actions: on nghttp2 (answers, resets,
+/// every request, closing and why. This performs its actions: on the wire (answers, resets,
 /// GOAWAY, SETTINGS), on the store (each record written when its answer is decided, completed
 /// once if it waited) and through the `driver` (timers); a close is the step's result, which the
 /// handler performs after the step. The connection log gets every
@@ -20,10 +20,8 @@ import NIOCore
 ///
 /// Not thread-safe: one connection, one event loop.
 final class APNSSession {
-    private let http2: HTTP2ServerSession
-    /// A Web Push connection that speaks HTTP/1.1 (its ALPN did not choose h2): its requests as
-    /// streams, its answers in order. `nil` on every HTTP/2 connection.
-    private var http1: HTTP1Exchange?
+    /// HTTP/2 from the start; HTTP/1.1 once the handshake of a Web Push connection says so.
+    private var wire: ConnectionWire
     private var machine: ConnectionStateMachine
     private let shared: APNSListenerContext
     private let logger: Logger
@@ -89,7 +87,8 @@ final class APNSSession {
         self.logger = logger
         self.service = service
         effects = AnswerEffects(registry: context.registry)
-        http2 = try HTTP2ServerSession(settings: context.settings)
+        let http2 = try HTTP2ServerSession(settings: context.settings)
+        wire = .http2(http2)
         machine = ConnectionStateMachine(
             configuredStreams: context.settings.maxConcurrentStreams, authStreamLimit: context.authStreamLimit,
             service: service)
@@ -124,7 +123,7 @@ final class APNSSession {
     /// A step of the handler ended: whether the connection closes now because its HTTP/2
     /// session is done.
     func stepEnded() -> ConnectionStateMachine.OnStepEnded {
-        machine.stepEnded(http2Active: http1?.isActive ?? http2.isActive)
+        machine.stepEnded(http2Active: wire.isActive)
     }
 
     /// The client's first bytes said `greeting`.
@@ -138,8 +137,9 @@ final class APNSSession {
     func handshakeCompleted(authentication: AuthenticationMode, alpn: String?, serverName: String?) -> Bool {
         self.serverName = serverName
         let opened = machine.handshakeCompleted(authentication: authentication, alpn: alpn)
+        guard case .http2(let http2) = wire else { return false }
         if opened.speaksHTTP1 {
-            http1 = HTTP1Exchange()
+            wire = .http1(HTTP1ServerSession())
             return false
         }
         http2.start(initialMaxConcurrentStreams: opened.maxConcurrentStreams)
@@ -197,7 +197,7 @@ final class APNSSession {
             return .read
         case .refused(let refusal):
             if case .goAway(let debugData) = refusal {
-                http2.goAway(errorCode: HTTP2ErrorCode.protocolError.rawValue, debugData: debugData, lastStreamID: 0)
+                wire.goAway(errorCode: HTTP2ErrorCode.protocolError.rawValue, lastStreamID: 0, debugData: debugData)
             }
             return .refused(refusal)
         case .ignored:
@@ -206,6 +206,7 @@ final class APNSSession {
     }
 
     private func receiveHTTP2(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard case .http2(let http2) = wire else { return }
         let outcome = http2.receive(bytes)
         // libnghttp2 may have ended the session in this read (a connection error: it queued its
         // GOAWAY and lets the read succeed): then what completed in it can no longer be answered.
@@ -214,7 +215,7 @@ final class APNSSession {
         if terminated || outcome == .failed(.library) {
             run { machine, actions in _ = machine.http2Failed(.library, into: &actions) }
         }
-        answerReadyRequests()
+        answerReadyRequests(http2)
         // The mock's own GOAWAYs go out after the read's answers.
         if case .failed(let failure) = outcome, failure != .library {
             run { machine, actions in _ = machine.http2Failed(failure, into: &actions) }
@@ -222,27 +223,18 @@ final class APNSSession {
         noteControlFramesAndClosedStreams()
     }
 
-    /// HTTP/1.1 bytes (a Web Push connection without ALPN h2): each request the exchange reads
-    /// is answered as a stream is; a request that is not HTTP/1.x is answered by the exchange,
-    /// which then closes.
+    /// HTTP/1.1 bytes (a Web Push connection without ALPN h2): each request they complete is
+    /// answered as a stream is; bytes that are not HTTP/1.x are answered by the session, which
+    /// then closes.
     private func receiveHTTP1(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let events = http1?.receive(bytes) else { return }
+        guard case .http1(let http1) = wire else { return }
+        var readyRequests: [ReadyRequest] = []
+        let malformed = http1.receive(bytes, into: &readyRequests)
         readyAt = NIODeadline.now().uptimeNanoseconds
-        for event in events {
-            switch event {
-            case .request(let received):
-                let parts = StreamRequest()
-                parts.method = received.request.method
-                parts.path = received.request.path
-                parts.host = received.request.values(of: "host").first
-                parts.headers = HeaderBlock(received.request.headers.filter { $0.name != "host" })
-                parts.payload = received.request.body
-                parts.payloadSize = received.request.bodyLength
-                answer(ReadyRequest(streamID: received.streamID, request: parts, early: false))
-            case .malformed(let error):
-                logger.notice(
-                    "HTTP/1.1 request refused: \(error.detail)", metadata: ["apnsmock.status": "\(error.status)"])
-            }
+        for ready in readyRequests { answer(ready) }
+        if let malformed {
+            logger.notice(
+                "HTTP/1.1 request refused: \(malformed.detail)", metadata: ["apnsmock.status": "\(malformed.status)"])
         }
     }
 
@@ -251,11 +243,7 @@ final class APNSSession {
     @discardableResult
     func collectOutput(into output: inout [UInt8]) -> Bool {
         guard machine.outputRequested() == .writeHTTP2 else { return false }
-        if http1 != nil {
-            http1?.collectOutput(into: &output)
-            return true
-        }
-        http2.collectOutput(into: &output)
+        wire.collectOutput(into: &output)
         noteControlFramesAndClosedStreams()
         return true
     }
@@ -271,8 +259,10 @@ final class APNSSession {
     func connectionClosed(error: String?) -> CloseReason {
         var reason = CloseReason.clientClosed
         run { machine, actions in reason = machine.connectionClosed(error: error, into: &actions).reason }
-        http2.abandonStreamsBeingReceived()
-        countRefusedStreams()
+        if case .http2(let http2) = wire {
+            http2.abandonStreamsBeingReceived()
+            countRefusedStreams(http2)
+        }
         return reason
     }
 
@@ -294,7 +284,7 @@ final class APNSSession {
     /// a stream waits for its answer or is being received. Returns whether it ended, and how
     /// the connection closes if it closes at once.
     func idleTimeoutElapsed(debugData: [UInt8]) -> (ended: Bool, close: StepClose?) {
-        let streamsBeingReceived = http1.map { $0.hasPartialRequest ? 1 : 0 } ?? http2.streamsBeingReceived.count
+        let streamsBeingReceived = wire.requestsBeingReceived
         var result = ConnectionStateMachine.OnIdleTimeout.keptOpen
         run { machine, actions in
             result = machine.idleTimeoutElapsed(
@@ -316,7 +306,7 @@ final class APNSSession {
         perform()
     }
 
-    private func answerReadyRequests() {
+    private func answerReadyRequests(_ http2: HTTP2ServerSession) {
         guard http2.hasReadyRequests else { return }
         var readyRequests = spareReadyRequests
         spareReadyRequests = []
@@ -352,7 +342,7 @@ final class APNSSession {
         let decided = requestReady(request, ready: ready, environment: environment, faults: faults, now: now)
         if let token = decided.verdict.newToken { shared.registry.remember(token) }
         if let faultID = decided.faultID { shared.metrics.faultFired(ruleID: faultID) }
-        if http1 == nil { http2.finishAnswer(ready.request) }
+        wire.finishAnswer(ready.request)
         if case .answerNow(let answer) = decided.next {
             // The common case: recorded once, answered, nothing else (no effect to run).
             shared.store.record(
@@ -405,7 +395,8 @@ final class APNSSession {
     /// The client's GOAWAY and RST_STREAM frames and the server's (libnghttp2's own too) go to
     /// the connection log; streams that closed while their answer waited go to the machine.
     private func noteControlFramesAndClosedStreams() {
-        countRefusedStreams()
+        guard case .http2(let http2) = wire else { return }
+        countRefusedStreams(http2)
         if !http2.controlFrames.isEmpty {
             ControlFrameLog.note(
                 http2.takeControlFrames(), connection: connectionID, log: shared.connectionLog, now: shared.now(),
@@ -421,7 +412,7 @@ final class APNSSession {
 
     /// Counts the streams the client opened that ended before becoming a request
     /// (`apns_mock_requests_refused_total`).
-    private func countRefusedStreams() {
+    private func countRefusedStreams(_ http2: HTTP2ServerSession) {
         guard http2.hasRefusedStreams else { return }
         let refused = http2.takeRefusedStreams()
         shared.metrics.refusedBeforeRequest(.opening, count: refused.opening)
@@ -439,36 +430,7 @@ final class APNSSession {
                 shared.metrics.answered(afterNanoseconds: NIODeadline.now().uptimeNanoseconds &- readyAt)
             }
         }
-        if http1 != nil {
-            http1?.answer(streamID: streamID, Self.http1Response(answer))
-            return
-        }
-        http2.respond(streamID: streamID, status: answer.status, body: answer.body, dataFrames: answer.dataFrames) {
-            headers in
-            if answer.body != nil { headers.add("content-type", "application/json") }
-            switch answer.idHeader {
-            case .apnsID: headers.add("apns-id", answer.apnsID, neverIndexed: true)
-            case .requestID: headers.add("apns-request-id", answer.apnsID, neverIndexed: true)
-            }
-            if let uniqueID = answer.uniqueID { headers.add("apns-unique-id", uniqueID, neverIndexed: true) }
-            if let channelID = answer.channelID {
-                headers.add("apns-channel-id", string: channelID, neverIndexed: true)
-            }
-        }
-    }
-
-    /// `answer` as an HTTP/1.1 response: the headers an HTTP/2 answer carries, lower case.
-    private static func http1Response(_ answer: APNSAnswer) -> HTTP1Response {
-        var headers: [HTTPHeaderField] = []
-        if answer.body != nil { headers.append(HTTPHeaderField(name: "content-type", value: "application/json")) }
-        headers.append(HTTPHeaderField(name: answer.idHeader.name, value: answer.apnsID.text))
-        if let uniqueID = answer.uniqueID {
-            headers.append(HTTPHeaderField(name: "apns-unique-id", value: uniqueID.text))
-        }
-        if let channelID = answer.channelID {
-            headers.append(HTTPHeaderField(name: "apns-channel-id", value: channelID))
-        }
-        return HTTP1Response(status: answer.status, headers: headers, body: answer.body ?? [])
+        wire.respond(streamID: streamID, answer)
     }
 
     /// Logs a rejection (`notice`, rate-limited across the server): Apple's reason and the
@@ -592,25 +554,13 @@ final class APNSSession {
             case .resetStream(let streamID, let errorCode):
                 logger.debug(
                     "RST_STREAM", metadata: ["apnsmock.stream.id": "\(streamID)", "apnsmock.error": "\(errorCode)"])
-                if http1 != nil {
-                    // HTTP/1.1 has no streams: the connection is cut off.
-                    http1?.reset()
-                    if stepClose == nil { stepClose = .now }
-                    continue
+                if wire.resetStream(streamID, errorCode: errorCode) == .connectionCutOff, stepClose == nil {
+                    stepClose = .now
                 }
-                http2.resetStream(streamID, errorCode: errorCode)
             case .goAway(let errorCode, let lastStreamID, let debugData):
-                if http1 != nil {
-                    // HTTP/1.1 has no GOAWAY: the requests received are answered, the last answer
-                    // says `Connection: close`.
-                    http1?.closeAfterAnswers()
-                    continue
-                }
-                http2.goAway(errorCode: errorCode, debugData: debugData, lastStreamID: lastStreamID)
+                wire.goAway(errorCode: errorCode, lastStreamID: lastStreamID, debugData: debugData)
             case .announceMaxConcurrentStreams(let limit):
-                guard http1 == nil else { continue }
-                http2.announceMaxConcurrentStreams(limit)
-                log(.settingsSent(.init(maxConcurrentStreams: limit)))
+                if wire.announceMaxConcurrentStreams(limit) { log(.settingsSent(.init(maxConcurrentStreams: limit))) }
             case .startTimer(let streamID, let milliseconds):
                 driver?.startTimer(streamID: streamID, milliseconds: milliseconds)
             case .cancelTimer(let streamID):
@@ -619,10 +569,7 @@ final class APNSSession {
                 // The entry point returns it; the first close of a step is the one that counts.
                 if stepClose == nil { stepClose = afterFlush ? .afterFlush : .now }
             case .refuseStreamsBeingReceived(let except):
-                guard http1 == nil else { continue }
-                for streamID in http2.streamsBeingReceived where streamID != except {
-                    http2.resetStream(streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue)
-                }
+                wire.refuseStreamsBeingReceived(except: except)
             }
         }
     }
