@@ -73,4 +73,58 @@ import Testing
             #expect((found["deliveries"] as? [Any])?.count == 1, "\(found)")
         }
     }
+
+    /// Fault rules on Web Push, as a provider rehearses them: 429 and 503 answers, a delay while
+    /// a wait is open, a hang, a closed connection; and what HTTP/1.1 does with the HTTP/2-only
+    /// actions (a reset cuts the connection, a GOAWAY answers with `Connection: close`, a stream
+    /// limit changes nothing), each record saying so. httpx over HTTP/2 gets the real GOAWAY and
+    /// RST_STREAM.
+    @Test(.enabled(if: PythonClientTests.python != nil || E2E.clientsRequired, "set APNS_MOCK_PYTHON (make test does)"))
+    func faultRulesActOnWebPushOverBothProtocols() async throws {
+        let python = try #require(PythonClientTests.python, "APNS_MOCK_PYTHON is not set")
+        try await E2E.withMock { mock in
+            let output = try await E2E.run(
+                python, [E2E.clientsDirectory + "/webpush_faults.py", mock.endpoints.adminURL, E2E.caFile],
+                timeout: 90)
+            #expect(output.status == 0, "\(output.stderr)")
+            let seen = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output.stdout)")
+            func step(_ name: String, _ key: String) -> [String: Any] {
+                (seen[name] as? [String: Any])?[key] as? [String: Any] ?? [:]
+            }
+            func records(_ name: String) -> [[String: Any]] {
+                (seen[name] as? [String: Any])?["records"] as? [[String: Any]] ?? []
+            }
+            // A rule acts on the first push only; the next one, on a new connection, is accepted.
+            for (name, status) in [("tooMany", 429), ("unavailable", 503), ("goaway", 201), ("maxStreams", 201)] {
+                #expect(step(name, "first")["status"] as? Int == status, "\(name): \(seen[name] ?? "")")
+                #expect(step(name, "again")["status"] as? Int == 201, "\(name): \(seen[name] ?? "")")
+            }
+            #expect(step("tooMany", "first")["body"] as? String == #"{"reason":"TooManyRequests"}"#)
+            #expect(step("goaway", "first")["connection"] as? String == "close", "\(seen["goaway"] ?? "")")
+            #expect(step("tooMany", "first")["connection"] is NSNull, "an answer without GOAWAY keeps the connection")
+            for name in ["reset", "close"] {
+                #expect(step(name, "first")["error"] as? String == "ConnectionError", "\(name): \(seen[name] ?? "")")
+                #expect(step(name, "again")["status"] as? Int == 201)
+                #expect(records(name).first?["outcome"] as? String == "connectionClosed", "\(records(name))")
+            }
+            #expect((records("reset").first?["detail"] as? String)?.contains("HTTP/1.1 has no streams") == true)
+            #expect((records("goaway").first?["detail"] as? String)?.contains("Connection: close") == true)
+            #expect((records("maxStreams").first?["detail"] as? String)?.contains("HTTP/1.1 has no SETTINGS") == true)
+
+            #expect(step("delayed", "first")["status"] as? Int == 201)
+            #expect(step("delayed", "wait")["status"] as? Int == 200, "the open wait saw the delayed answer")
+            #expect(step("delayed", "wait")["count"] as? Int == 1)
+            #expect(records("delayed").first?["faultId"] as? String == "slow")
+            #expect(step("hang", "first")["error"] as? String == "ReadTimeout")
+            #expect(records("hang").first?["response"] == nil && records("hang").first?["status"] is NSNull)
+
+            let http2 = try #require(seen["http2"] as? [String: Any])
+            #expect((http2["goaway"] as? [String: Any])?["status"] as? Int == 201, "\(http2)")
+            #expect((http2["afterGoaway"] as? [String: Any])?["status"] as? Int == 201, "\(http2)")
+            #expect((http2["reset"] as? [String: Any])?["error"] as? String == "RemoteProtocolError", "\(http2)")
+            let outcomes = (http2["records"] as? [[String: Any]] ?? []).map { $0["outcome"] as? String }
+            #expect(outcomes == ["answered", "answered", "reset"], "\(http2)")
+        }
+    }
 }

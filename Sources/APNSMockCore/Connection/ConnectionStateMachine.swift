@@ -419,6 +419,7 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
         if verdict.successMayHaveEffect {
             decision.held = HeldRequest(request: request, verdict: verdict, environment: environment, receivedAt: now)
         }
+        let http1 = speaksHTTP1
         let next = withServing(otherwise: OnRequestReady.Next.performActions) { serving, course in
             var firstAuthenticated = false
             if let next = verdict.nextAuthState {
@@ -440,6 +441,7 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
                 FaultPolicy.finish(
                     faults.snapshot, settled: .nothing, kind: verdict.kind, environment: environment, now: now,
                     decision: &decision, state: &serving.faults, random: &random)
+                if http1 { decision.adaptForHTTP1() }
             }
             let answeredNow = Self.decided(
                 decision, firstAuthenticated: firstAuthenticated, now: now, serving: &serving, course: &course,
@@ -456,13 +458,15 @@ public struct ConnectionStateMachine: ~Copyable, Sendable {
     public mutating func faultsClaimed(
         _ settled: FaultClaim.Settled, random: inout FastRandom, into actions: inout [Action]
     ) -> OnRequestReady? {
-        withServing(otherwise: nil) { serving, course in
+        let http1 = speaksHTTP1
+        return withServing(otherwise: nil) { serving, course in
             guard let pending = serving.pendingClaim else { return nil }
             serving.pendingClaim = nil
             var decision = pending.decision
             FaultPolicy.finish(
                 pending.snapshot, settled: settled, kind: pending.verdict.kind, environment: pending.environment,
                 now: pending.now, decision: &decision, state: &serving.faults, random: &random)
+            if http1 { decision.adaptForHTTP1() }
             let answeredNow = Self.decided(
                 decision, firstAuthenticated: pending.firstAuthenticated, now: pending.now, serving: &serving,
                 course: &course, into: &actions)
