@@ -37,6 +37,8 @@ public protocol DeliveryFacts {
     /// What became of the push after its answer; `nil` before it was answered, or for a
     /// record that is no accepted push to a device.
     var matchDelivery: DeviceDelivery? { get }
+    /// A web push's `webPush` object, as its record writes it; `nil` for other records.
+    var matchWebPush: JSONValue? { get }
 }
 
 extension DeliveryFacts {
@@ -47,4 +49,5 @@ extension DeliveryFacts {
     public var matchChannelID: String? { nil }
     public var matchAnalysis: PayloadAnalysis? { nil }
     public var matchDelivery: DeviceDelivery? { nil }
+    public var matchWebPush: JSONValue? { nil }
 }

@@ -1,8 +1,7 @@
 extension DeliveryMatcher {
     /// Whether `name` is a matcher field in a query string (`headers.X` and `payload.…` included).
     public static func isQueryField(_ name: String) -> Bool {
-        fieldNames.contains(name) || name.hasPrefix("headers.") || name.hasPrefix("payload.")
-            || name.hasPrefix("preview.")
+        fieldNames.contains(name) || pathFieldNames.contains { name.hasPrefix($0 + ".") }
     }
 
     /// Adds the condition of query parameter `name=value` (`payload.aps.alert.title=Hi` is a
@@ -15,24 +14,36 @@ extension DeliveryMatcher {
             append(.header(name: header, value: value))
             return
         }
-        if name == "payload" || name == "preview" || name == "headers" {
+        if Self.pathFieldNames.contains(name) {
             throw MatcherError(
                 .missingPath, field: name,
-                "needs a path: \(name).<\(name == "headers" ? "name" : "path")>=value (such as \(name == "headers" ? "headers.apns-priority=5" : name + ".aps.badge=3"))"
+                "needs a path: \(name).<\(name == "headers" ? "name" : "path")>=value (such as \(Self.pathExample(name)))"
             )
         }
-        for prefix in ["payload.", "preview."] where name.hasPrefix(prefix) {
+        for prefix in ["payload.", "preview.", "webPush."] where name.hasPrefix(prefix) {
             let path = name.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
             guard !path.contains(where: \.isEmpty) else {
                 throw MatcherError(.emptyValue, field: name, "has an empty step in its path")
             }
             let steps = path.map { PayloadPathComponent.key(String($0)) }
-            append(
-                prefix == "payload."
-                    ? .payload(path: steps, expected: .string(value)) : .preview(path: steps, expected: .string(value)))
+            switch prefix {
+            case "payload.": append(.payload(path: steps, expected: .string(value)))
+            case "preview.": append(.preview(path: steps, expected: .string(value)))
+            default: append(.webPush(path: steps, expected: .string(value)))
+            }
             return
         }
         append(try Self.scalarCondition(name, label: name, text: value, number: nil))
+    }
+
+    /// A query parameter of the family `name` (`headers`, `payload`, `preview`, `webPush`) with
+    /// its path, for messages.
+    private static func pathExample(_ name: String) -> String {
+        switch name {
+        case "headers": "headers.apns-priority=5"
+        case "webPush": "webPush.urgency=high"
+        default: name + ".aps.badge=3"
+        }
     }
 
     /// A matcher from a JSON (or YAML) object such as
@@ -70,6 +81,13 @@ extension DeliveryMatcher {
                         "must be an object of preview fields such as {body: \"Hello\"}")
                 }
                 Self.flatten(value, path: [], into: &self) { .preview(path: $0, expected: $1) }
+            case "webPush":
+                guard case .object = value else {
+                    throw MatcherError(
+                        .notAnObject, field: "\(location).webPush", naming: .quotedPath,
+                        "must be an object of a web push record's webPush fields such as {urgency: high}")
+                }
+                Self.flatten(value, path: [], into: &self) { .webPush(path: $0, expected: $1) }
             default:
                 guard Self.fieldNames.contains(name) else {
                     throw MatcherError(
@@ -235,6 +253,7 @@ extension DeliveryMatcher {
         var headers: [(key: String, value: JSONValue)] = []
         var payload: JSONValue?
         var preview: JSONValue?
+        var webPush: JSONValue?
         for condition in conditions {
             switch condition {
             case .header(let name, let value): headers.append((name, .string(value)))
@@ -242,6 +261,8 @@ extension DeliveryMatcher {
                 payload = Self.inserting(expected, at: path[...], into: payload ?? .object([]))
             case .preview(let path, let expected):
                 preview = Self.inserting(expected, at: path[...], into: preview ?? .object([]))
+            case .webPush(let path, let expected):
+                webPush = Self.inserting(expected, at: path[...], into: webPush ?? .object([]))
             case .status(let status): members.append(("status", .integer(Int64(status))))
             case .priority(let priority): members.append(("priority", .integer(Int64(priority))))
             case .connectionID(let id): members.append(("connectionId", .integer(Int64(clamping: id))))
@@ -252,6 +273,7 @@ extension DeliveryMatcher {
         // Written whenever there is a payload condition, even `{}` or a scalar at the root.
         if let payload { members.append(("payload", payload)) }
         if let preview { members.append(("preview", preview)) }
+        if let webPush { members.append(("webPush", webPush)) }
         return .object(members)
     }
 

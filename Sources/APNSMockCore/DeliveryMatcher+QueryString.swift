@@ -12,7 +12,7 @@ extension DeliveryMatcher {
         var parameters: [String] = []
         for condition in conditions {
             switch condition {
-            case .payload(let path, let expected), .preview(let path, let expected):
+            case .payload(let path, let expected), .preview(let path, let expected), .webPush(let path, let expected):
                 guard expected.scalarText != nil, expected != .null,
                     path.allSatisfy({
                         guard case .key(let key) = $0 else { return false }

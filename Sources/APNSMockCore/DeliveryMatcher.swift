@@ -6,7 +6,9 @@
 /// named header has that value) and `payload` (a structural subset: the delivered JSON holds
 /// these keys with these values; arrays match element by element, by position), `lint`
 /// (`error`, `warning`, `clean` or a finding's code) and `preview` (a subset of the preview,
-/// `preview.body` written flat), `connectionId`, `faultId`, `outcome`, `kind`, `channelId`, `delivery`, `deliveryReason` and `subscriptionId` (a web push's subscription). Device tokens
+/// `preview.body` written flat), `connectionId`, `faultId`, `outcome`, `kind`, `channelId`, `delivery`, `deliveryReason`, `subscriptionId` (a web push's subscription) and `webPush` (a subset
+/// of a web push record's `webPush` object: `webPush.vapid.subject`, `webPush.ttl`,
+/// `webPush.urgency`, `webPush.topic`, `webPush.decrypted`, `webPush.decryption.problem`). Device tokens
 /// and apns-ids compare case-insensitively; a scalar written as text (a query string) matches
 /// a JSON number or boolean with that text.
 public struct DeliveryMatcher: Sendable, Hashable {
@@ -52,6 +54,10 @@ public struct DeliveryMatcher: Sendable, Hashable {
         case lint(String)
         /// The preview's value at `path` matches `expected` (`preview.body`, `preview.sound.name`).
         case preview(path: [PayloadPathComponent], expected: JSONValue)
+        /// A web push record's `webPush` object holds `expected` at `path` (`webPush.urgency`,
+        /// `webPush.vapid.subject`, `webPush.decryption.problem`): what its headers and VAPID
+        /// credential said and whether its body decrypted, as the record writes them.
+        case webPush(path: [PayloadPathComponent], expected: JSONValue)
 
         /// The field's name as written in a query string (`payload.aps.badge`).
         public var fieldName: String {
@@ -79,6 +85,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .deliveryReason: "deliveryReason"
             case .lint: "lint"
             case .preview(let path, _): (["preview"] + path.map(\.description)).joined(separator: ".")
+            case .webPush(let path, _): (["webPush"] + path.map(\.description)).joined(separator: ".")
             }
         }
 
@@ -103,7 +110,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
             case .delivery(let state): state.rawValue
             case .deliveryReason(let reason): reason.rawValue
             case .lint(let value): value
-            case .preview(_, let expected): expected.scalarText ?? expected.jsonText
+            case .preview(_, let expected), .webPush(_, let expected): expected.scalarText ?? expected.jsonText
             }
         }
     }
@@ -136,8 +143,13 @@ public struct DeliveryMatcher: Sendable, Hashable {
     public static let fieldNames = [
         "token", "tokenPrefix", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "priority",
         "environment", "authMethod", "headers", "payload", "connectionId", "faultId", "outcome", "kind", "channelId",
-        "lint", "preview", "delivery", "deliveryReason", "subscriptionId",
+        "lint", "preview", "delivery", "deliveryReason", "subscriptionId", "webPush",
     ]
+
+    /// The fields written with a path in a query string (`headers.apns-priority`,
+    /// `payload.aps.badge`, `preview.body`, `webPush.urgency`): one free-form parameter of the
+    /// document's, an object in JSON.
+    public static let pathFieldNames = ["headers", "payload", "preview", "webPush"]
 
     /// The `lint` values that are not finding codes.
     public static let lintSummaries = ["error", "warning", "clean"]
@@ -207,6 +219,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
         var payload: JSONValue?? = nil
         var analysis: PayloadAnalysis?? = nil
         var preview: JSONValue?? = nil
+        var webPush: JSONValue?? = nil
     }
 
     private static func check(_ condition: Condition, _ facts: some DeliveryFacts, _ parsed: inout Parsed)
@@ -291,6 +304,13 @@ public struct DeliveryMatcher: Sendable, Hashable {
                 parsed.preview = .some(parsed.analysis??.preview?.jsonValue)
             }
             guard case .some(.some(let document)) = parsed.preview, let actual = Self.value(at: path, in: document)
+            else {
+                return result(nil, false)
+            }
+            return result(actual.scalarText ?? actual.jsonText, Self.contains(actual, expected))
+        case .webPush(let path, let expected):
+            if parsed.webPush == nil { parsed.webPush = .some(facts.matchWebPush) }
+            guard case .some(.some(let document)) = parsed.webPush, let actual = Self.value(at: path, in: document)
             else {
                 return result(nil, false)
             }

@@ -64,7 +64,9 @@ public struct LiveRequestFacts: DeliveryFacts {
     public var matchEnvironment: APNSEnvironment { environment }
     public var matchAuthMethod: AuthenticationResult.Method? { verdict.authentication?.method }
     public func matchHeader(_ name: String) -> String? { request.headerBlock.firstValue(named: name) }
-    public var matchPayload: [UInt8] { request.payload }
+    /// A web push's body decrypted, as its record keeps it; the body as sent otherwise.
+    public var matchPayload: [UInt8] { verdict.webPushPlaintext ?? request.payload }
+    public var matchWebPush: JSONValue? { verdict.webPushRecord.flatMap { JSONValue.parse($0) } }
     public var matchConnectionID: UInt64? { connectionID }
     public var matchKind: RecordKind { verdict.kind }
     public var matchChannelID: String? { verdict.channelID }

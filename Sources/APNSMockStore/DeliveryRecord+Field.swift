@@ -79,7 +79,7 @@ extension DeliveryRecord {
                 Definition(
                     json: ["delivery", "deliveryHistory"], matcher: ["delivery", "deliveryReason"],
                     storage: .judged)
-            case .webPush: Definition(json: ["webPush"], storage: .variable)
+            case .webPush: Definition(json: ["webPush"], matcher: ["webPush"], storage: .variable)
             }
         }
     }

@@ -142,6 +142,7 @@ extension DeliveryRecord: DeliveryFacts {
     public var matchEnvironment: APNSEnvironment { environment }
     public var matchAuthMethod: AuthenticationResult.Method? { authentication?.method }
     public func matchHeader(_ name: String) -> String? { headerBlock.firstValue(named: name) }
+    public var matchWebPush: JSONValue? { webPush.flatMap { JSONValue.parse($0) } }
     public var matchPayload: [UInt8] { payload }
     public var matchConnectionID: UInt64? { connectionID }
     public var matchFaultID: String? { faultID }

@@ -68,8 +68,9 @@ struct QueryPlan {
                     continue
                 }
                 faultIDs.append(id)
-            case .subscriptionID:
-                // Only web pushes name a subscription: the kind column narrows first.
+            case .subscriptionID, .webPush:
+                // Only web pushes name a subscription or have Web Push facts: the kind column
+                // narrows first.
                 kinds.append(RecordKind.webPush.code)
                 needsDecoding = true
             case .tokenPrefix, .collapseID, .priority, .authMethod, .header, .payload, .lint, .preview, .channelID,

@@ -135,8 +135,9 @@ import Testing
             let documented = operation.parameters.filter {
                 $0.location == .query && !$0.isFreeForm && DeliveryMatcher.isQueryField($0.name)
             }.map(\.name)
-            // `headers.`, `payload.` and `preview.` are the free-form parameter's names (`headersAndPayload`).
-            let named = Set(DeliveryMatcher.fieldNames).subtracting(["headers", "payload", "preview"])
+            // `headers.`, `payload.`, `preview.` and `webPush.` are the free-form parameter's names
+            // (`headersAndPayload`).
+            let named = Set(DeliveryMatcher.fieldNames).subtracting(DeliveryMatcher.pathFieldNames)
             #expect(Set(documented) == named, "\(operation)")
             #expect(operation.parameters.contains { $0.isFreeForm }, "\(operation)")
         }

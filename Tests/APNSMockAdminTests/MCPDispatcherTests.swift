@@ -165,9 +165,9 @@ import Testing
                     #expect(property["description"] == .string(MCPTool.prose(parameter.description)))
                 }
             }
-            // `headers.`, `payload.` and `preview.` conditions go in `match` (checked above).
+            // `headers.`, `payload.`, `preview.` and `webPush.` conditions go in `match` (checked above).
             for field in DeliveryMatcher.fieldNames + ["delivery", "deliveryReason"]
-            where !["headers", "payload", "preview"].contains(field) {
+            where !DeliveryMatcher.pathFieldNames.contains(field) {
                 #expect(properties?[field] != nil, "\(name) lacks the matcher field \(field)")
             }
         }

@@ -17,6 +17,10 @@ struct FakeFacts: DeliveryFacts {
         #"{"aps":{"alert":{"title":"Hello","body":"Bob"},"badge":3,"content-available":1},"ids":[1,2],"flag":true}"#
             .utf8)
 
+    var matchWebPush: JSONValue? = JSONValue.parse(
+        #"{"subscriptionId":"s1","vapid":{"subject":"mailto:ops@example.com"},"ttl":60,"urgency":"high","decrypted":false,"decryption":{"problem":"authenticationFailed"}}"#
+    )
+
     func matchHeader(_ name: String) -> String? { headers[name] }
 }
 
@@ -40,6 +44,11 @@ struct DeliveryMatcherTests {
         ("payload.aps.badge", "3", "4"),
         ("payload.flag", "true", "false"),
         ("payload.ids.1", "2", "1"),
+        ("webPush.urgency", "high", "low"),
+        ("webPush.ttl", "60", "0"),
+        ("webPush.vapid.subject", "mailto:ops@example.com", "mailto:other@example.com"),
+        ("webPush.decrypted", "false", "true"),
+        ("webPush.decryption.problem", "authenticationFailed", "badPadding"),
     ]
 
     @Test(arguments: fields)
@@ -208,5 +217,44 @@ struct JSONValueTests {
         #expect(members.map(\.key) == ["b", "a", "c"])
         #expect(value["a"] == .string("é"))
         #expect(value.jsonText == #"{"b":1,"a":"é","c":[true]}"#)
+    }
+}
+
+/// `webPush` conditions: written in JSON as an object, read back the same, and never true for a
+/// record that is no web push.
+@Suite struct DeliveryMatcherWebPushTests {
+    @Test func aJSONSubsetIsItsQueryParameters() throws {
+        let json = try #require(
+            JSONValue.parse(#"{"webPush":{"urgency":"high","vapid":{"subject":"mailto:ops@example.com"}}}"#))
+        let matcher = try DeliveryMatcher(json: json)
+        #expect(matcher.matches(FakeFacts()))
+        #expect(
+            matcher.queryString
+                == "webPush.urgency=high&webPush.vapid.subject=mailto%3Aops%40example.com")
+        #expect(try DeliveryMatcher(json: matcher.json) == matcher)
+        var fromQuery = DeliveryMatcher()
+        try fromQuery.add(queryParameter: "webPush.urgency", value: "high")
+        try fromQuery.add(queryParameter: "webPush.vapid.subject", value: "mailto:ops@example.com")
+        #expect(fromQuery == matcher)
+    }
+
+    @Test func aDevicePushHasNoWebPushFacts() throws {
+        var facts = FakeFacts()
+        facts.matchWebPush = nil
+        var matcher = DeliveryMatcher()
+        try matcher.add(queryParameter: "webPush.urgency", value: "high")
+        #expect(!matcher.matches(facts))
+        #expect(matcher.evaluate(facts).first?.actual == nil)
+    }
+
+    @Test func bareOrNonObjectWebPushIsRefusedWithAnExample() {
+        var matcher = DeliveryMatcher()
+        #expect(throws: MatcherError.self) { try matcher.add(queryParameter: "webPush", value: "x") }
+        do {
+            try matcher.add(queryParameter: "webPush", value: "x")
+        } catch {
+            #expect(error.description.contains("webPush.urgency=high"), "\(error)")
+        }
+        #expect(throws: MatcherError.self) { try DeliveryMatcher(json: .object([("webPush", .string("high"))])) }
     }
 }

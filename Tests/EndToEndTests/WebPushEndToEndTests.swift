@@ -71,6 +71,15 @@ import Testing
                 "\(garbled ?? [:])")
             let (_, found) = try await E2E.adminGET(mock, "/v1/deliveries?subscriptionId=\(id)&payload.title=Hello")
             #expect((found["deliveries"] as? [Any])?.count == 1, "\(found)")
+            // The webPush object's fields are matcher fields: what the headers and VAPID said,
+            // and why a body did not decrypt.
+            for (query, count) in [
+                ("webPush.urgency=high&webPush.ttl=30", 1), ("webPush.decryption.problem=authenticationFailed", 1),
+                ("webPush.decrypted=true&webPush.vapid.subject=mailto:ops@example.com", 2), ("webPush.urgency=low", 0),
+            ] {
+                let (status, page) = try await E2E.adminGET(mock, "/v1/deliveries?" + query)
+                #expect(status == 200 && (page["deliveries"] as? [Any])?.count == count, "\(query): \(page)")
+            }
         }
     }
 
@@ -124,7 +133,10 @@ import Testing
             #expect((http2["afterGoaway"] as? [String: Any])?["status"] as? Int == 201, "\(http2)")
             #expect((http2["reset"] as? [String: Any])?["error"] as? String == "RemoteProtocolError", "\(http2)")
             let outcomes = (http2["records"] as? [[String: Any]] ?? []).map { $0["outcome"] as? String }
-            #expect(outcomes == ["answered", "answered", "reset"], "\(http2)")
+            #expect(outcomes == ["answered", "answered", "reset", "answered", "answered"], "\(http2)")
+            // A rule matching a Web Push field (the Urgency header) acts on the live request.
+            #expect((http2["highUrgency"] as? [String: Any])?["status"] as? Int == 429, "\(http2)")
+            #expect((http2["lowUrgency"] as? [String: Any])?["status"] as? Int == 201, "\(http2)")
         }
     }
 }

@@ -932,6 +932,9 @@ type FaultMatch struct {
 
 	// A structural subset of the preview, such as {body: Hello}.
 	Preview map[string]any `json:"preview,omitempty"`
+
+	// A structural subset of a web push record's `webPush` object, such as `{urgency: high, vapid: {subject: "mailto:ops@example.com"}, decryption: {problem: authenticationFailed}}`.
+	WebPush map[string]any `json:"webPush,omitempty"`
 }
 
 // FaultSelection: Which of the matching requests the rule acts on, counted in match order: every one (`{}`), the first N, the Nth only, every Kth, each with a probability, or all until a time after the rule was created.
@@ -1906,6 +1909,9 @@ type Matcher struct {
 
 	// A structural subset of the preview, such as {body: Hello}.
 	Preview map[string]any `json:"preview,omitempty"`
+
+	// A structural subset of a web push record's `webPush` object, such as `{urgency: high, vapid: {subject: "mailto:ops@example.com"}, decryption: {problem: authenticationFailed}}`.
+	WebPush map[string]any `json:"webPush,omitempty"`
 }
 
 // VerifyResult is a schema of the admin API's document.

@@ -299,6 +299,11 @@ export interface FaultMatch {
   lint?: LintFilter;
   /** A structural subset of the preview, such as {body: Hello}. */
   preview?: Record<string, any>;
+  /**
+   * A structural subset of a web push record's `webPush` object, such as
+   * `{urgency: high, vapid: {subject: "mailto:ops@example.com"}, decryption: {problem: authenticationFailed}}`.
+   */
+  webPush?: Record<string, any>;
 }
 
 /**
@@ -1149,6 +1154,11 @@ export interface Matcher {
   lint?: LintFilter;
   /** A structural subset of the preview, such as {body: Hello}. */
   preview?: Record<string, any>;
+  /**
+   * A structural subset of a web push record's `webPush` object, such as
+   * `{urgency: high, vapid: {subject: "mailto:ops@example.com"}, decryption: {problem: authenticationFailed}}`.
+   */
+  webPush?: Record<string, any>;
 }
 
 export interface VerifyResult {
@@ -1779,7 +1789,9 @@ export interface ListDeliveriesParams {
    * `headers.<name>=<value>` (a header's value, name in any case) and
    * `payload.<path>=<value>` (`payload.aps.alert.title=Hi`: the payload holds this
    * string at this path) and `preview.<field>=<value>` (`preview.body=Hello`: what the
-   * device would show; `preview.sound.name=default`).
+   * device would show; `preview.sound.name=default`) and `webPush.<path>=<value>` (a web push
+   * record's `webPush` object: `webPush.urgency=high`, `webPush.vapid.subject=mailto:ops@example.com`,
+   * `webPush.decrypted=false`, `webPush.decryption.problem=authenticationFailed`).
    */
   [field: string]: QueryValue;
 }
@@ -1829,7 +1841,9 @@ export interface DeleteDeliveriesParams {
    * `headers.<name>=<value>` (a header's value, name in any case) and
    * `payload.<path>=<value>` (`payload.aps.alert.title=Hi`: the payload holds this
    * string at this path) and `preview.<field>=<value>` (`preview.body=Hello`: what the
-   * device would show; `preview.sound.name=default`).
+   * device would show; `preview.sound.name=default`) and `webPush.<path>=<value>` (a web push
+   * record's `webPush` object: `webPush.urgency=high`, `webPush.vapid.subject=mailto:ops@example.com`,
+   * `webPush.decrypted=false`, `webPush.decryption.problem=authenticationFailed`).
    */
   [field: string]: QueryValue;
 }
@@ -1890,7 +1904,9 @@ export interface WaitForDeliveriesParams {
    * `headers.<name>=<value>` (a header's value, name in any case) and
    * `payload.<path>=<value>` (`payload.aps.alert.title=Hi`: the payload holds this
    * string at this path) and `preview.<field>=<value>` (`preview.body=Hello`: what the
-   * device would show; `preview.sound.name=default`).
+   * device would show; `preview.sound.name=default`) and `webPush.<path>=<value>` (a web push
+   * record's `webPush` object: `webPush.urgency=high`, `webPush.vapid.subject=mailto:ops@example.com`,
+   * `webPush.decrypted=false`, `webPush.decryption.problem=authenticationFailed`).
    */
   [field: string]: QueryValue;
 }
@@ -1950,7 +1966,9 @@ export interface DeliveryEventsParams {
    * `headers.<name>=<value>` (a header's value, name in any case) and
    * `payload.<path>=<value>` (`payload.aps.alert.title=Hi`: the payload holds this
    * string at this path) and `preview.<field>=<value>` (`preview.body=Hello`: what the
-   * device would show; `preview.sound.name=default`).
+   * device would show; `preview.sound.name=default`) and `webPush.<path>=<value>` (a web push
+   * record's `webPush` object: `webPush.urgency=high`, `webPush.vapid.subject=mailto:ops@example.com`,
+   * `webPush.decrypted=false`, `webPush.decryption.problem=authenticationFailed`).
    */
   [field: string]: QueryValue;
 }

@@ -132,6 +132,14 @@ with httpx.Client(http2=True, verify=CA) as client:
         http2["reset"] = seen(client.post(endpoint, content=encrypted["body"], headers=headers))
     except Exception as error:
         http2["reset"] = {"error": type(error).__name__}
+    # A rule on a Web Push field: only high-urgency pushes to this subscription are refused.
+    rule = {
+        "match": {"subscriptionId": subscription["id"], "webPush": {"urgency": "high"}},
+        "action": {"respond": {"status": 429, "reason": "TooManyRequests"}},
+    }
+    assert admin.put("/v1/faults/urgent", json=rule).status_code == 201
+    http2["lowUrgency"] = seen(client.post(endpoint, content=encrypted["body"], headers=dict(headers, urgency="low")))
+    http2["highUrgency"] = seen(client.post(endpoint, content=encrypted["body"], headers=dict(headers, urgency="high")))
 http2["records"] = records(subscription)
 result["http2"] = http2
 print(json.dumps(result))

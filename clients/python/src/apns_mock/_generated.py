@@ -321,6 +321,9 @@ class FaultMatch(TypedDict, total=False):
     lint: "LintFilter"
     # A structural subset of the preview, such as {body: Hello}.
     preview: Dict[str, Any]
+    # A structural subset of a web push record's `webPush` object, such as
+    # `{urgency: high, vapid: {subject: "mailto:ops@example.com"}, decryption: {problem: authenticationFailed}}`.
+    webPush: Dict[str, Any]
 
 
 # Which of the matching requests the rule acts on, counted in match order: every one
@@ -1142,6 +1145,9 @@ class Matcher(TypedDict, total=False):
     lint: "LintFilter"
     # A structural subset of the preview, such as {body: Hello}.
     preview: Dict[str, Any]
+    # A structural subset of a web push record's `webPush` object, such as
+    # `{urgency: high, vapid: {subject: "mailto:ops@example.com"}, decryption: {problem: authenticationFailed}}`.
+    webPush: Dict[str, Any]
 
 
 class VerifyResult(TypedDict):
