@@ -4,7 +4,9 @@
 // answers a Mock: where the provider under test pushes (APNSURL, over HTTP/2 with TLSConfig or
 // HTTPClient, which trust the mock's CA), the provider credentials it signs with (Provider, a
 // key registered with the mock), and the admin API's Client, which reads what the mock
-// received (Wait, Deliveries), sets fault rules (PutFault) and resets it (Reset).
+// received (Wait, Deliveries), sets fault rules (PutFault) and resets it (Reset). For Web Push,
+// WebPushSubscription gives a test a subscription on the mock's Web Push listener (WebPushURL),
+// unsubscribed when the test ends.
 //
 //	mock, err := apnsmock.Start(ctx, apnsmock.Options{})
 //	if err != nil {

@@ -71,6 +71,9 @@ type Mock struct {
 	AdminURL string
 	// ChannelsURL is the broadcast channels' port: "https://127.0.0.1:<port>".
 	ChannelsURL string
+	// WebPushURL is the Web Push listener, "https://127.0.0.1:<port>": Web Push subscriptions'
+	// endpoints start with it (WebPushSubscription). TLSConfig and HTTPClient reach it too.
+	WebPushURL string
 	// CAPath is the CA certificate (PEM) the APNs ports' certificate chains to, in a file; empty
 	// when the server was given certificate files (--tls-cert) and has no CA to give.
 	CAPath string
@@ -94,7 +97,7 @@ type Mock struct {
 	stopErr  error
 }
 
-var readyLine = regexp.MustCompile(`(?m)^apns-mock ready apns=(\S+) admin=(\S+)(?: channels=(\S+))?`)
+var readyLine = regexp.MustCompile(`(?m)^apns-mock ready apns=(\S+) admin=(\S+)(?: channels=(\S+))?(?: webpush=(\S+))?`)
 
 // findBinary is the apns-mock binary: given, else $APNS_MOCK_BIN, else apns-mock on PATH, as an
 // absolute path (the process runs in its own directory).
@@ -238,7 +241,7 @@ func (m *Mock) waitUntilReady(ctx context.Context, timeout time.Duration) error 
 	for {
 		output, _ := os.ReadFile(filepath.Join(m.Dir, "stdout.log"))
 		if match := readyLine.FindSubmatch(output); match != nil {
-			m.APNSURL, m.AdminURL, m.ChannelsURL = string(match[1]), string(match[2]), string(match[3])
+			m.APNSURL, m.AdminURL, m.ChannelsURL, m.WebPushURL = string(match[1]), string(match[2]), string(match[3]), string(match[4])
 			return nil
 		}
 		select {

@@ -2,13 +2,13 @@
 // operations' signatures are in generated.d.ts (generated from the OpenAPI document, GET
 // /v1/openapi.yaml) and re-exported here; the hand-written names keep their looser types
 // (`ApiObject`). Where both name a type (`Delivery`, `Duration`), this file's is exported.
-import type { GeneratedAdminClient } from "./generated.js";
+import type { GeneratedAdminClient, WebPushSubscription as WebPushSubscriptionJSON, WebPushSubscriptionKeys } from "./generated.js";
 
 export * from "./generated.js";
 
 export type ApiObject = Record<string, any>;
-/** A record of GET /v1/deliveries (`sequence`, `kind`, `token`, `apnsId`, `response`, `outcome`, …). */
-export type Delivery = ApiObject & { summary: string; sequence: number; kind: "push" | "broadcast" | "channel"; token: string | null; apnsId: string };
+/** A record of GET /v1/deliveries (`sequence`, `kind`, `token`, `apnsId`, `response`, `outcome`, …); a web push's `token` is its subscription's id. */
+export type Delivery = ApiObject & { summary: string; sequence: number; kind: "push" | "broadcast" | "channel" | "webPush"; token: string | null; apnsId: string };
 /** `suggestion`: for a path no recent record has (a misspelled key), the closest one they have. */
 export interface Difference { field: string; expected: string; actual: string | null; suggestion?: string }
 export interface NearMiss { sequence: number; satisfied: number; of: number; differences: Difference[]; record: Delivery }
@@ -16,7 +16,7 @@ export type Scalar = string | number | boolean;
 /**
  * Matcher fields as in a query string: `token`, `tokenPrefix`, `topic`, `pushType`, `status`,
  * `reason`, `apnsId`, `collapseId`, `priority`, `environment`, `authMethod`, `connectionId`,
- * `faultId`, `channelId`, `outcome`, `kind`, `delivery`, `deliveryReason`, `lint`, `"payload.<path>"`, `"headers.<name>"`,
+ * `faultId`, `channelId`, `subscriptionId`, `outcome`, `kind`, `delivery`, `deliveryReason`, `lint`, `"payload.<path>"`, `"headers.<name>"`,
  * `"preview.<field>"`; a nested object is flattened, an array repeats the parameter.
  */
 export type Match = Record<string, Scalar | Scalar[] | ApiObject | null | undefined>;
@@ -77,7 +77,7 @@ export class AdminClient extends AdminClientBase {
   dashboardLink(match?: Match): string;
 
   health(): Promise<ApiObject>;
-  info(): Promise<{ version: string; environment: string; apnsUrl: string; apnsPorts: number[]; channelsUrl: string; channelsPort: number; adminUrl: string; adminPort: number; caUrl: string | null }>;
+  info(): Promise<{ version: string; environment: string; apnsUrl: string; apnsPorts: number[]; channelsUrl: string; channelsPort: number; webPushUrl: string; webPushPort: number; adminUrl: string; adminPort: number; caUrl: string | null }>;
   caPem(): Promise<string>;
   openapi(): Promise<string>;
   metrics(): Promise<string>;
@@ -142,6 +142,65 @@ export class AdminClient extends AdminClientBase {
 
   connections(query?: { state?: "open" | "all" }): Promise<ApiObject[]>;
   report(query?: { since?: number; until?: number; window?: Duration }): Promise<ApiObject>;
+
+  /**
+   * A Web Push subscription made as a browser makes one (`POST /v1/webpush/subscriptions`); without
+   * `applicationServerKey`, for a P-256 VAPID key pair generated here. With `test`, unsubscribed
+   * when that test ends.
+   */
+  webPushSubscription(options?: WebPushSubscriptionOptions): Promise<WebPushSubscription>;
+}
+
+/** What a VAPID `sub` claim says when none is given: `mailto:test@example.com`. */
+export const DEFAULT_VAPID_SUBJECT: "mailto:test@example.com";
+
+/** An `applicationServerKey`: base64url text (the 65-byte uncompressed P-256 point), those bytes, or an EC P-256 KeyObject (public or private). */
+export type ApplicationServerKey = string | Uint8Array | import("node:crypto").KeyObject;
+
+/** The base64url `applicationServerKey` of a key given as text, 65 bytes or a KeyObject. */
+export function applicationServerKeyText(key: ApplicationServerKey): string;
+
+export interface WebPushSubscriptionOptions {
+  /** The application server's VAPID key; left out, a P-256 key pair is generated (`vapidPrivateKey`, `vapidKeys`). A private KeyObject is kept as `vapidPrivateKey`. */
+  applicationServerKey?: ApplicationServerKey;
+  /** The site that subscribed (`https://example.com`). */
+  origin?: string;
+  /** When the subscription stops taking pushes, epoch milliseconds (410 after it). */
+  expirationTime?: number;
+  /** A node:test TestContext (anything with `after(fn)`): the subscription is unsubscribed when that test ends. */
+  test?: { after(fn: () => unknown): void };
+}
+
+/**
+ * A Web Push subscription the mock made, as a browser makes one for a page that calls
+ * `pushManager.subscribe({applicationServerKey})`, with the VAPID key it was made for when that was
+ * generated or given whole. `JSON.stringify(subscription)` is the W3C PushSubscription JSON.
+ */
+export class WebPushSubscription {
+  constructor(answer: WebPushSubscriptionJSON, options?: { client?: AdminClient; vapidPrivateKey?: import("node:crypto").KeyObject | null });
+  /** Names it in the admin API and in its pushes' records (`subscriptionId`; their `token`). */
+  id: string;
+  /** The URL the application server POSTs pushes to. */
+  endpoint: string;
+  expirationTime: number | null;
+  keys: WebPushSubscriptionKeys;
+  origin: string | null;
+  /** The VAPID public key (base64url): the `k=` of the push's `Authorization: vapid t=…, k=…`. */
+  applicationServerKey: string;
+  /** The VAPID private key, or null when only the public key was given. */
+  vapidPrivateKey: import("node:crypto").KeyObject | null;
+  /** The admin API's answer as it came (`createdAt`, `state`). */
+  json: WebPushSubscriptionJSON;
+  /** The W3C PushSubscription JSON: `{endpoint, expirationTime, keys}`. */
+  toJSON(): { endpoint: string; expirationTime: number | null; keys: WebPushSubscriptionKeys };
+  /** The endpoint's origin: the VAPID JWT's `aud`. */
+  readonly audience: string;
+  /** The key pair as base64url (`{publicKey, privateKey}`, as web-push's `generateVAPIDKeys()`), or null without the private key. */
+  readonly vapidKeys: { publicKey: string; privateKey: string } | null;
+  /** `{sub: subject, aud: audience}`; `subject` defaults to DEFAULT_VAPID_SUBJECT. */
+  vapidClaims(subject?: string): { sub: string; aud: string };
+  /** `DELETE /v1/webpush/subscriptions/{id}`: a push to it is then answered 410. */
+  unsubscribe(): Promise<WebPushSubscriptionJSON>;
 }
 
 export const DEFAULT_TEAM_ID: "MOCKTEAM00";
@@ -208,11 +267,18 @@ export interface RunningMock {
   apnsUrl: string;
   adminUrl: string;
   channelsUrl: string;
+  /** The Web Push listener (`webpush=` of the ready line, `webPushUrl` of GET /v1/info): subscriptions' endpoints start with it. */
+  webPushUrl: string;
   /** The CA (from GET /v1/ca.pem) in a file; "" when the server has none to give. */
   caPath: string;
   client: AdminClient;
   /** Provider credentials the server knows (`keyPath`, `keyId`, `teamId`, `token()`). */
   provider: ProviderCredentials;
+  /**
+   * `client.webPushSubscription(options)`: with `test`, unsubscribed when that test ends; else with
+   * the server (startMock), or at `stop()` (connectMock).
+   */
+  webPushSubscription(options?: WebPushSubscriptionOptions): Promise<WebPushSubscription>;
   /** SIGTERM, wait for the exit (SIGKILL after stopTimeoutMs), remove the temporary directory. */
   stop(): Promise<number | string | null | void>;
 }

@@ -13,7 +13,7 @@ import { GeneratedAdminClient } from "./generated.mjs";
 
 export { GeneratedAdminClient, OPERATIONS } from "./generated.mjs";
 
-const READY_LINE = /^apns-mock ready apns=(\S+) admin=(\S+)(?: channels=(\S+))?/m;
+const READY_LINE = /^apns-mock ready apns=(\S+) admin=(\S+)(?: channels=(\S+))?(?: webpush=(\S+))?/m;
 
 /** An error answer of the admin API: `{"error": {"code", "message"}}`. */
 export class AdminError extends Error {
@@ -344,6 +344,18 @@ export class AdminClient extends GeneratedAdminClient {
   // connections and report
   async connections(query = {}) { return (await this.listConnections(query)).connections; }
   report(query = {}) { return this.getReport(query); }
+
+  // Web Push: listWebPushSubscriptions, getWebPushSubscription and deleteWebPushSubscription are generated.
+  /**
+   * A Web Push subscription made as a browser makes one (`POST /v1/webpush/subscriptions`), as a
+   * WebPushSubscription. `applicationServerKey`: base64url text, 65 bytes or an EC P-256
+   * KeyObject; left out, a P-256 VAPID key pair is generated (`vapidPrivateKey`, `vapidKeys`).
+   * `origin`, `expirationTime` (epoch ms). `test`: a node:test TestContext (anything with
+   * `after(fn)`); the subscription is unsubscribed when that test ends.
+   */
+  webPushSubscription(options = {}) {
+    return makeWebPushSubscription(this, options);
+  }
 }
 
 // Operations that may take longer than the client's timeout: verify waits up to each
@@ -475,6 +487,131 @@ export class ProviderCredentials {
     const signingInput = `${base64url(JSON.stringify({ alg: "ES256", kid: this.keyId }))}.${base64url(JSON.stringify(claims))}`;
     const signature = crypto.sign("sha256", Buffer.from(signingInput), { key: this.privateKey, dsaEncoding: "ieee-p1363" });
     return `${signingInput}.${signature.toString("base64url")}`;
+  }
+}
+
+// -- Web Push ------------------------------------------------------------------------------------
+
+/** What a VAPID `sub` claim says when the test names no contact of its own. */
+export const DEFAULT_VAPID_SUBJECT = "mailto:test@example.com";
+
+function isKeyObject(value) {
+  return value instanceof crypto.KeyObject;
+}
+
+/**
+ * The `applicationServerKey` a page passes to `pushManager.subscribe`: the VAPID public key as an
+ * uncompressed P-256 point (65 bytes, 0x04 || X || Y), base64url without padding. Takes that text
+ * as it is, the 65 bytes (a Buffer or Uint8Array), or a `node:crypto` EC P-256 KeyObject (public
+ * or private: a private key's public half).
+ */
+export function applicationServerKeyText(key) {
+  if (typeof key === "string") return key;
+  if (isKeyObject(key)) {
+    if (key.asymmetricKeyType !== "ec" || key.asymmetricKeyDetails?.namedCurve !== "prime256v1") {
+      throw new TypeError("a VAPID key is an EC P-256 key");
+    }
+    const { x, y } = (key.type === "private" ? crypto.createPublicKey(key) : key).export({ format: "jwk" });
+    return Buffer.concat([Buffer.from([4]), Buffer.from(x, "base64url"), Buffer.from(y, "base64url")]).toString("base64url");
+  }
+  if (key instanceof Uint8Array) {
+    if (key.length !== 65 || key[0] !== 4) {
+      throw new TypeError("an applicationServerKey's bytes are an uncompressed P-256 point: 65 bytes starting 0x04");
+    }
+    return Buffer.from(key).toString("base64url");
+  }
+  throw new TypeError("an applicationServerKey is base64url text, 65 bytes or an EC P-256 KeyObject");
+}
+
+/**
+ * A Web Push subscription the mock made, as a browser makes one for a page that calls
+ * `pushManager.subscribe({applicationServerKey})` (`POST /v1/webpush/subscriptions`).
+ *
+ * What the page would send its application server: `endpoint`, `keys` (`p256dh`, `auth`) and
+ * `expirationTime`, together `toJSON()` (the W3C PushSubscription JSON, which Web Push libraries
+ * take as it is; `JSON.stringify(subscription)` gives it). `id` names it in the admin API and in
+ * the records of the pushes sent to it (`kind: "webPush"`, `subscriptionId: id`).
+ *
+ * When the key pair was generated for the test (or its private key given), `vapidPrivateKey` is
+ * the KeyObject the application server signs its VAPID JWTs with, and `vapidKeys` the pair as
+ * base64url text (`{publicKey, privateKey}`, the shape web-push's `generateVAPIDKeys()` gives and
+ * its `setVapidDetails(subject, publicKey, privateKey)` takes). The mock checks every push's
+ * `Authorization: vapid t=<JWT>, k=<key>`: `k` the subscription's `applicationServerKey`, the
+ * JWT signed ES256 with its key, `aud` the endpoint's origin (`audience`), `exp` at most 24 hours
+ * ahead, `sub` a mailto: or https: URL.
+ */
+export class WebPushSubscription {
+  #client;
+
+  /** @param {object} answer the admin API's subscription JSON  @param {{client?: AdminClient, vapidPrivateKey?: crypto.KeyObject | null}} [options] */
+  constructor(answer, { client, vapidPrivateKey = null } = {}) {
+    /** The admin API's answer as it came (`createdAt`, `state` as created, …). */
+    this.json = structuredClone(answer);
+    this.id = answer.id;
+    this.endpoint = answer.endpoint;
+    this.expirationTime = answer.expirationTime ?? null;
+    this.keys = { p256dh: answer.keys.p256dh, auth: answer.keys.auth };
+    this.origin = answer.origin ?? null;
+    this.applicationServerKey = answer.applicationServerKey;
+    this.vapidPrivateKey = vapidPrivateKey;
+    this.#client = client;
+  }
+
+  /** The W3C PushSubscription JSON: `{endpoint, expirationTime, keys}` (a new object each call). */
+  toJSON() {
+    return { endpoint: this.endpoint, expirationTime: this.expirationTime, keys: { ...this.keys } };
+  }
+
+  /** The endpoint's origin (`https://127.0.0.1:<port>`): the VAPID JWT's `aud`. */
+  get audience() {
+    return new URL(this.endpoint).origin;
+  }
+
+  /** `{publicKey, privateKey}` as base64url (the 65-byte point, the 32-byte private value), or null without the private key. */
+  get vapidKeys() {
+    if (!this.vapidPrivateKey) return null;
+    return { publicKey: this.applicationServerKey, privateKey: this.vapidPrivateKey.export({ format: "jwk" }).d };
+  }
+
+  /** VAPID claims for a push to it: `{sub: subject, aud: audience}` (a new object each call). */
+  vapidClaims(subject = DEFAULT_VAPID_SUBJECT) {
+    return { sub: subject, aud: this.audience };
+  }
+
+  /** Unsubscribes (`DELETE /v1/webpush/subscriptions/{id}`): a push to it is then answered 410. Resolves to the subscription as the API then gives it. */
+  unsubscribe() {
+    if (!this.#client) throw new Error("this subscription was made without a client: DELETE it through AdminClient.deleteWebPushSubscription");
+    return this.#client.deleteWebPushSubscription(this.id);
+  }
+}
+
+/**
+ * Subscribes through `client` as a browser does: `applicationServerKey` (base64url text, 65 bytes
+ * or an EC P-256 KeyObject; left out: a P-256 key pair generated), `origin`, `expirationTime`
+ * (epoch milliseconds). With `test` (a node:test TestContext, or anything with `after(fn)`), it
+ * is unsubscribed when that test ends.
+ */
+async function makeWebPushSubscription(client, { applicationServerKey, origin, expirationTime, test } = {}) {
+  let vapidPrivateKey = null;
+  if (applicationServerKey == null) {
+    applicationServerKey = vapidPrivateKey = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
+  } else if (isKeyObject(applicationServerKey) && applicationServerKey.type === "private") {
+    vapidPrivateKey = applicationServerKey;
+  }
+  const body = { applicationServerKey: applicationServerKeyText(applicationServerKey) };
+  if (origin != null) body.origin = origin;
+  if (expirationTime != null) body.expirationTime = expirationTime;
+  const subscription = new WebPushSubscription(await client.createWebPushSubscription(body), { client, vapidPrivateKey });
+  test?.after(() => unsubscribeQuietly(subscription));
+  return subscription;
+}
+
+/** Unsubscribes; one already gone with its server (a reset: 404) is no error. */
+async function unsubscribeQuietly(subscription) {
+  try {
+    await subscription.unsubscribe();
+  } catch (error) {
+    if (!(error instanceof AdminError && error.status === 404)) throw error;
   }
 }
 
@@ -616,7 +753,7 @@ export async function startMock({ binary, args = [], adminToken, env = {}, start
     if (Date.now() > deadline) await fail(`apns-mock printed no ready line within ${startTimeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  const [, apnsUrl, adminUrl, channelsUrl = ""] = match;
+  const [, apnsUrl, adminUrl, channelsUrl = "", webPushUrl = ""] = match;
   const client = new AdminClient(adminUrl, { token: adminToken });
   let caPath = "";
   try {
@@ -626,7 +763,11 @@ export async function startMock({ binary, args = [], adminToken, env = {}, start
     caPath = "";
     if (!(error instanceof AdminError)) await fail(`fetching the CA: ${error.message}`);
   }
-  return { apnsUrl, adminUrl, channelsUrl, caPath, client, provider, process: child, directory, stop };
+  return {
+    apnsUrl, adminUrl, channelsUrl, webPushUrl, caPath, client, provider, process: child, directory, stop,
+    // The server goes with stop(), and its subscriptions with it.
+    webPushSubscription: (options) => client.webPushSubscription(options),
+  };
 }
 
 /**
@@ -650,16 +791,25 @@ export async function connectMock(adminUrl, { token, providerKey, providerKeyId,
   provider.write(directory);
   await provider.register(client);
   client.afterReset((resetClient) => provider.register(resetClient));
+  const subscriptions = [];
   return {
     apnsUrl: replaceWildcard(info.apnsUrl, host),
     adminUrl: client.adminUrl,
     channelsUrl: replaceWildcard(info.channelsUrl, host),
+    webPushUrl: replaceWildcard(info.webPushUrl, host),
     caPath,
     client,
     provider,
     info,
+    webPushSubscription: async (options) => {
+      const subscription = await client.webPushSubscription(options);
+      subscriptions.push(subscription);
+      return subscription;
+    },
     stop: async () => {
       if (provider.generated) await client.deleteKey(provider.keyId).catch(() => {});
+      // The server stays: subscriptions made through this connection must not outlive it.
+      await Promise.all(subscriptions.map((subscription) => unsubscribeQuietly(subscription).catch(() => {})));
       fs.rmSync(directory, { recursive: true, force: true });
     },
   };

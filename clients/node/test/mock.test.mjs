@@ -31,7 +31,7 @@ test("a missing binary says where to look", async () => {
   await assert.rejects(startMock({ binary: "/nonexistent/apns-mock" }), /apns-mock not found/);
 });
 
-test("modes are server-wide: a server of its own, with an admin token; stop() ends the process", async () => {
+test("modes are server-wide: a server of its own, with an admin token; connectMock; stop() ends the process", async () => {
   const mock = await startMock({ adminToken: "secret" });
   try {
     await assert.rejects(new AdminClient(mock.adminUrl).modes(), (e) => e.status === 401 && e.code === "unauthorized");
@@ -44,7 +44,10 @@ test("modes are server-wide: a server of its own, with an admin token; stop() en
     const remote = await connectMock(mock.adminUrl, { token: "secret" });
     assert.equal(remote.apnsUrl, mock.apnsUrl);
     assert.equal(remote.channelsUrl, mock.channelsUrl);
-    await remote.stop();
+    assert.equal(remote.webPushUrl, mock.webPushUrl);
+    const subscription = await remote.webPushSubscription();
+    await remote.stop(); // the server stays; the subscription made through the connection goes
+    assert.equal((await mock.client.getWebPushSubscription(subscription.id)).state, "deleted");
   } finally {
     await mock.stop();
   }

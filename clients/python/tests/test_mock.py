@@ -31,6 +31,7 @@ def test_mock_with_an_admin_token_serves_modes_and_stops_on_exit():
         assert refused.value.status == 401 and refused.value.code == "unauthorized"
         assert mock.ca_path and os.path.exists(mock.ca_path)
         assert mock.channels_url.startswith("https://127.0.0.1:")
+        assert mock.webpush_url == mock.client.info()["webPushUrl"] and mock.webpush_url.startswith("https://127.0.0.1:")
         mock.client.set_mode("unavailable")
         with httpx.Client(http2=True, verify=ssl.create_default_context(cafile=mock.ca_path)) as client:
             answer = client.post(f"{mock.apns_url}/3/device/{'ab' * 32}", content=b'{"aps":{"alert":"x"}}',
@@ -46,6 +47,7 @@ def test_remote_reads_addresses_and_ca_from_the_admin_api(apns_mock):
     with apns_mock_remote(apns_mock.admin_url) as remote:
         assert remote.apns_url == apns_mock.apns_url
         assert remote.channels_url == apns_mock.channels_url
+        assert remote.webpush_url == apns_mock.webpush_url
         assert open(remote.ca_path).read() == open(apns_mock.ca_path).read()
 
 

@@ -65,6 +65,19 @@ def test_inner(apns):
     assert [rule["id"] for rule in apns_mock.client.faults() if rule["id"].endswith(".leftover")] == []
 
 
+def test_web_push_subscriptions_of_a_test_are_unsubscribed_after_it(inner, apns_mock, tmp_path):
+    made = tmp_path / "subscription-id"
+    inner.makepyfile(test_inner=f'''
+def test_inner(apns):
+    subscription = apns.webpush_subscription()
+    assert subscription.endpoint.startswith(apns.webpush_url + "/")
+    assert apns.client.get_web_push_subscription(subscription.id)["state"] == "active"
+    open({str(made)!r}, "w").write(subscription.id)
+''')
+    inner.runpytest_inprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    assert apns_mock.client.get_web_push_subscription(made.read_text())["state"] == "deleted"
+
+
 def test_the_scope_refuses_a_query_it_cannot_limit(apns):
     with pytest.raises(ValueError, match="carry no device token"):
         apns.wait(kind="broadcast")

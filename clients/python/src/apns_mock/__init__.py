@@ -5,6 +5,8 @@
 - :class:`Scope` — one test's view (what the pytest fixture ``apns`` gives).
 - :class:`ProviderCredentials` — a token-signing key the server knows, and its ES256 provider tokens
   (``mock.provider``, ``apns.provider``).
+- :class:`WebPushSubscription` — a Web Push subscription made for a test, with its VAPID key
+  (``apns.webpush_subscription()``).
 - ``apns_mock.testcontainers.ApnsMockContainer`` — the image under Testcontainers (optional extra).
 """
 
@@ -14,6 +16,7 @@ from ._events import EventBatch
 from ._mock import Mock, Remote, find_binary, packaged_binary
 from ._provider import ProviderCredentials
 from ._scope import Scope
+from ._webpush import WebPushSubscription
 
 __all__ = [
     "AdminError",
@@ -25,6 +28,7 @@ __all__ = [
     "Remote",
     "Scope",
     "WaitTimeout",
+    "WebPushSubscription",
     "dashboard_link",
     "find_binary",
     "matcher_params",

@@ -21,7 +21,8 @@ from ._client import Client
 from ._errors import AdminError, MockStartError
 from ._provider import ProviderCredentials
 
-READY_LINE = re.compile(r"^apns-mock ready apns=(\S+) admin=(\S+)(?: channels=(\S+))?", re.MULTILINE)
+READY_LINE = re.compile(r"^apns-mock ready apns=(\S+) admin=(\S+)(?: channels=(\S+))?(?: webpush=(\S+))?",
+                        re.MULTILINE)
 
 
 BINARY_NAME = "apns-mock"
@@ -142,6 +143,9 @@ class Mock:
         self.apns_url = ""
         self.admin_url = ""
         self.channels_url = ""
+        #: The Web Push listener, ``https://127.0.0.1:<port>`` (``webpush=`` of the ready line):
+        #: Web Push subscriptions' endpoints start with it.
+        self.webpush_url = ""
         self.ca_path = ""
         self._client: Optional[Client] = None
         self._owns_directory = False
@@ -189,6 +193,7 @@ class Mock:
             if match:
                 self.apns_url, self.admin_url = match.group(1), match.group(2)
                 self.channels_url = match.group(3) or ""
+                self.webpush_url = match.group(4) or ""
                 break
             status = self.process.poll()
             if status is not None:
@@ -272,7 +277,7 @@ class Mock:
 
     def addresses(self) -> Dict[str, str]:
         return {"apns_url": self.apns_url, "admin_url": self.admin_url, "channels_url": self.channels_url,
-                "ca_path": self.ca_path}
+                "webpush_url": self.webpush_url, "ca_path": self.ca_path}
 
 
 def _reachable(url: str, host: str) -> str:
@@ -290,7 +295,7 @@ def _reachable(url: str, host: str) -> str:
 class Remote:
     """A server started elsewhere (``APNS_MOCK_ADMIN_URL``), known by its admin URL only.
 
-    Its APNs and channel addresses come from ``GET /v1/info`` (a wildcard bind address replaced by
+    Its APNs, channel and Web Push addresses come from ``GET /v1/info`` (a wildcard bind address replaced by
     the admin URL's host) and its CA from ``GET /v1/ca.pem``, written to a temporary file at
     ``ca_path``. The same properties as :class:`Mock`; :meth:`stop` only closes the client (and
     removes the provider key it registered, when generated).
@@ -312,6 +317,7 @@ class Remote:
         self.info = info
         self.apns_url = _reachable(info["apnsUrl"], host)
         self.channels_url = _reachable(info.get("channelsUrl") or "", host)
+        self.webpush_url = _reachable(info.get("webPushUrl") or "", host)
         self.ca_path = ""
         self.directory = pathlib.Path(tempfile.mkdtemp(prefix="apns-mock-remote-"))
         if info.get("caUrl"):

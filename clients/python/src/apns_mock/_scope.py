@@ -1,4 +1,5 @@
-"""One test's view of a shared apns-mock: its own device tokens, records, faults and channels."""
+"""One test's view of a shared apns-mock: its own device tokens, records, faults, channels and Web
+Push subscriptions."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Set, 
 from ._client import Client, Duration, Matcher, Params, matcher_params, query_string
 from ._errors import dashboard_link
 from ._provider import ProviderCredentials
+from ._webpush import ApplicationServerKey, WebPushSubscription
 
 PREFIX_DIGITS = 16
 
@@ -21,11 +23,12 @@ class Scope:
     Every device token from :meth:`token` starts with this scope's random ``prefix``
     (16 hex digits, then 48 random ones), so one ``tokenPrefix`` condition names every push of the
     test. Each query, wait, event stream, expectation check and fault rule made through it gets
-    that condition added, unless it names a ``channelId`` (channel ids are issued at random, so
-    they isolate too: a broadcast's own record carries no token). Fault rule ids given here are
+    that condition added, unless it names a ``channelId`` or a ``subscriptionId`` (channel and Web
+    Push subscription ids are issued at random, so they isolate too: a broadcast's own record
+    carries no device token, and a web push's names its subscription). Fault rule ids given here are
     stored as ``<prefix>.<id>`` (so two tests may both name a rule ``outage``), and ``faultId``
     conditions are translated the same way. :meth:`reset` deletes only this test's records,
-    rules, devices and channels, with ``DELETE /v1/deliveries?tokenPrefix=…``.
+    rules, devices, channels and Web Push subscriptions, with ``DELETE /v1/deliveries?tokenPrefix=…``.
 
     Server-wide operations (modes, behaviors, keys, the report, a full reset) are not scoped and
     not offered here: use ``scope.client`` for them, knowing that parallel tests see them too.
@@ -35,16 +38,21 @@ class Scope:
     """
 
     def __init__(self, client: Client, *, apns_url: str = "", channels_url: str = "", ca_path: str = "",
-                 prefix: Optional[str] = None, provider: Optional[ProviderCredentials] = None) -> None:
+                 prefix: Optional[str] = None, provider: Optional[ProviderCredentials] = None,
+                 webpush_url: str = "") -> None:
         self.client = client
         self.provider = provider
         self.apns_url = apns_url
         self.channels_url = channels_url
+        #: The Web Push listener (``webPushUrl`` of ``GET /v1/info``): subscriptions' endpoints start with it.
+        self.webpush_url = webpush_url
         self.ca_path = ca_path
         self.admin_url = client.admin_url
         self.prefix = (prefix or secrets.token_hex(PREFIX_DIGITS // 2)).lower()
         self.tokens: List[str] = []
         self.channel_ids: List[str] = []
+        #: The ids of the Web Push subscriptions :meth:`webpush_subscription` made, oldest first.
+        self.webpush_subscription_ids: List[str] = []
         self._fault_ids: List[str] = []
         self._devices: Set[str] = set()
 
@@ -86,7 +94,7 @@ class Scope:
                     raise ValueError(f"tokenPrefix {value!r} reaches beyond this test's tokens ({self.prefix}…)")
             elif name == "faultId":
                 value = self.fault_id(value)
-            elif name == "channelId":
+            elif name in ("channelId", "subscriptionId"):
                 by_channel = True
             scoped.append((name, value))
         if not by_channel:
@@ -101,7 +109,7 @@ class Scope:
             self._check_token(scoped["token"])
         if "faultId" in scoped:
             scoped["faultId"] = self.fault_id(str(scoped["faultId"]))
-        if "channelId" in scoped:
+        if "channelId" in scoped or "subscriptionId" in scoped:
             return scoped
         _refuse_tokenless(scoped.get("kind"))
         given = str(scoped.get("tokenPrefix", "")).lower()
@@ -169,19 +177,25 @@ class Scope:
         deleted = self.client.delete_deliveries(tokenPrefix=self.prefix)
         for channel_id in self.channel_ids:
             deleted += self.client.delete_deliveries(channelId=channel_id)
+        for subscription_id in self.webpush_subscription_ids:
+            deleted += self.client.delete_deliveries(subscriptionId=subscription_id)
         return {"deliveries": deleted, **self.cleanup()}
 
     def cleanup(self) -> Dict[str, int]:
-        """Deletes the fault rules, devices and channels made through this scope, keeping the
-        records (the ``apns`` fixture calls it after each test). Returns how many of each went."""
+        """Deletes the fault rules, devices and channels made through this scope and unsubscribes
+        its Web Push subscriptions, keeping the records (the ``apns`` fixture calls it after each
+        test). Returns how many of each went."""
         counts = {
             "faults": sum(_ignore_not_found(self.client.delete_fault, f) for f in self._fault_ids),
             "channels": sum(_ignore_not_found(self.client.delete_channel, c) for c in self.channel_ids),
             "devices": sum(_ignore_not_found(self.client.delete_device, t) for t in sorted(self._devices)),
+            "webpush_subscriptions": sum(_ignore_not_found(self.client.delete_web_push_subscription, s)
+                                         for s in self.webpush_subscription_ids),
         }
         self._fault_ids.clear()
         self.channel_ids.clear()
         self._devices.clear()
+        self.webpush_subscription_ids.clear()
         return counts
 
     # -- faults ---------------------------------------------------------------------------------
@@ -279,12 +293,39 @@ class Scope:
     def unsubscribe(self, channel_id: str, token: str) -> None:
         self.client.unsubscribe(channel_id, self._check_token(token))
 
+    # -- Web Push -------------------------------------------------------------------------------
+
+    def webpush_subscription(self, application_server_key: Optional[ApplicationServerKey] = None, *,
+                             origin: Optional[str] = None,
+                             expiration_time: Optional[int] = None) -> WebPushSubscription:
+        """A Web Push subscription for this test, made by the mock as a browser makes one
+        (``POST /v1/webpush/subscriptions``) and unsubscribed when the test ends (``DELETE``: a
+        push to it is then answered 410).
+
+        Without ``application_server_key`` a P-256 VAPID key pair is generated for the test: the
+        answer's ``vapid_private_key`` is what the application server under test signs with. Or
+        give the application server's own key: its base64url public key (65-byte uncompressed
+        point), those bytes, or a ``cryptography`` EC key. ``origin`` is the site that subscribed;
+        ``expiration_time`` (epoch milliseconds) when it stops taking pushes.
+
+        Its pushes are records of kind ``webPush`` found by ``subscriptionId``:
+        ``apns.wait(kind="webPush", subscriptionId=subscription.id)``.
+        """
+        subscription = WebPushSubscription.create(self.client, application_server_key, origin=origin,
+                                                  expiration_time=expiration_time)
+        self.webpush_subscription_ids.append(subscription.id)
+        return subscription
+
 
 def _refuse_tokenless(kind: Any) -> None:
-    """Broadcasts and channel requests carry no device token: a token condition would match none."""
+    """Broadcasts, channel requests and web pushes carry no device token: a token condition would match none."""
     if kind in ("broadcast", "channel"):
         raise ValueError(f"records of kind {kind!r} carry no device token, so this test's scope cannot name them "
                          "by token: add channelId=<one of its channels>, or use apns.client for a server-wide query")
+    if kind == "webPush":
+        raise ValueError("records of kind 'webPush' name a Web Push subscription, not a device token, so this "
+                         "test's scope cannot name them by token: add subscriptionId=<apns.webpush_subscription().id>, "
+                         "or use apns.client for a server-wide query")
 
 
 def _ignore_not_found(call: Any, *args: Any) -> int:

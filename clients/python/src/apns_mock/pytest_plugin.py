@@ -10,7 +10,8 @@ Fixtures:
   the controller hands them, and the controller stops it when the run ends.
 - ``apns`` (function): a :class:`~apns_mock.Scope` for the test — fresh tokens from
   ``apns.token()``, and every query, wait, fault rule and reset limited to them. Its fault rules,
-  devices and channels are removed after the test. ``apns.provider`` (also
+  devices and channels are removed after the test, and its Web Push subscriptions
+  (``apns.webpush_subscription()``) unsubscribed. ``apns.provider`` (also
   ``apns_mock.provider``) holds the session's provider credentials, which the server knows:
   ``key_path``, ``key_id``, ``team_id`` and ``token()`` (:class:`~apns_mock.ProviderCredentials`).
 
@@ -53,6 +54,7 @@ class _Shared:
         self.apns_url = state["apns_url"]
         self.admin_url = state["admin_url"]
         self.channels_url = state["channels_url"]
+        self.webpush_url = state.get("webpush_url", "")
         self.ca_path = state["ca_path"]
         self.pid = state["pid"]
         self.client = Client(self.admin_url, token=token)
@@ -128,7 +130,7 @@ def _remote(admin_url: str, token: Optional[str], provider: dict) -> Remote:
 @pytest.fixture(scope="session")
 def apns_mock(request: pytest.FixtureRequest) -> Iterator[Any]:
     """One apns-mock server for the session: ``apns_url``, ``admin_url``, ``channels_url``,
-    ``ca_path``, ``client``, ``provider``."""
+    ``webpush_url``, ``ca_path``, ``client``, ``provider``."""
     token = os.environ.get("APNS_MOCK_ADMIN_TOKEN") or None
     admin_url = os.environ.get("APNS_MOCK_ADMIN_URL")
     provider = _provider_settings(request.config)
@@ -152,9 +154,11 @@ def apns(apns_mock: Any) -> Iterator[Scope]:
     """This test's view of the server: ``apns.token()``, and queries, waits and faults limited to
     its tokens (see :class:`apns_mock.Scope`)."""
     scope = Scope(apns_mock.client, apns_url=apns_mock.apns_url, channels_url=apns_mock.channels_url,
-                  ca_path=apns_mock.ca_path, provider=apns_mock.provider)
+                  ca_path=apns_mock.ca_path, provider=apns_mock.provider,
+                  webpush_url=getattr(apns_mock, "webpush_url", ""))
     yield scope
-    # Rules, devices and channels of this test must not act on anything after it; its records stay
+    # Rules, devices, channels and Web Push subscriptions of this test must not act on anything
+    # after it; its records stay
     # (the dashboard link of a failure shows them).
     scope.cleanup()
 

@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -269,6 +270,51 @@ public final class AdminClient {
     /** {@code GET /v1/faults}: the fault rules in the order they are tried, with their counts. */
     public List<JsonNode> faults() {
         return list(call(GeneratedOperations.LIST_FAULTS, null, null, null).path("faults"));
+    }
+
+    /**
+     * {@code POST /v1/webpush/subscriptions}: a Web Push subscription made as a browser makes one,
+     * for a P-256 VAPID key pair generated here ({@link WebPushSubscription#vapidKeyPair()}). Not
+     * scoped: close it when done ({@link ApnsScope#webPushSubscription()} does that for a test).
+     */
+    public WebPushSubscription createWebPushSubscription() {
+        return WebPushSubscription.create(this, null, null, null, null);
+    }
+
+    /**
+     * {@code POST /v1/webpush/subscriptions} for the application server's VAPID public key.
+     *
+     * @param applicationServerKey the key, base64url of its uncompressed P-256 point (65 bytes);
+     *     null for a key pair generated here
+     * @param origin the site that subscribed ({@code https://example.com}), or null
+     * @param expirationTime when it stops taking pushes (epoch milliseconds; 410 after it), or null for never
+     */
+    public WebPushSubscription createWebPushSubscription(String applicationServerKey, String origin, Long expirationTime) {
+        return WebPushSubscription.create(this, applicationServerKey, null, origin, expirationTime);
+    }
+
+    /**
+     * {@code POST /v1/webpush/subscriptions} for the application server's VAPID key pair (EC
+     * P-256), kept as {@link WebPushSubscription#vapidKeyPair()}; {@code origin} and {@code
+     * expirationTime} as above.
+     */
+    public WebPushSubscription createWebPushSubscription(KeyPair vapidKeyPair, String origin, Long expirationTime) {
+        return WebPushSubscription.create(this, null, vapidKeyPair, origin, expirationTime);
+    }
+
+    /** {@code GET /v1/webpush/subscriptions/{subscriptionId}}: the subscription, with its {@code state} ({@code active}, {@code expired}, {@code deleted}). */
+    public JsonNode getWebPushSubscription(String subscriptionId) {
+        return call(GeneratedOperations.GET_WEB_PUSH_SUBSCRIPTION, Map.of("subscriptionId", subscriptionId), null, null);
+    }
+
+    /** {@code DELETE /v1/webpush/subscriptions/{subscriptionId}}: unsubscribes (a push to it is then 410); the subscription, now {@code deleted}. */
+    public JsonNode deleteWebPushSubscription(String subscriptionId) {
+        return call(GeneratedOperations.DELETE_WEB_PUSH_SUBSCRIPTION, Map.of("subscriptionId", subscriptionId), null, null);
+    }
+
+    /** {@code GET /v1/webpush/subscriptions}: every subscription, oldest first, deleted and expired ones included. */
+    public List<JsonNode> webPushSubscriptions() {
+        return list(call(GeneratedOperations.LIST_WEB_PUSH_SUBSCRIPTIONS, null, null, null).path("subscriptions"));
     }
 
     /**

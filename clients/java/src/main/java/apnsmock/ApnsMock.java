@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyPair;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
@@ -49,7 +50,7 @@ import javax.net.ssl.TrustManagerFactory;
  */
 public final class ApnsMock implements AutoCloseable {
     private static final Pattern READY_LINE =
-            Pattern.compile("(?m)^apns-mock ready apns=(\\S+) admin=(\\S+)(?: channels=(\\S+))?");
+            Pattern.compile("(?m)^apns-mock ready apns=(\\S+) admin=(\\S+)(?: channels=(\\S+))?(?: webpush=(\\S+))?");
 
     private final Path binary;
     private final Path directory;
@@ -58,6 +59,7 @@ public final class ApnsMock implements AutoCloseable {
     private final URI apnsUri;
     private final URI adminUri;
     private final URI channelsUri;
+    private final URI webPushUri;
     private final Path caPath;
     private final SSLContext sslContext;
     private final HttpClient httpClient;
@@ -100,6 +102,7 @@ public final class ApnsMock implements AutoCloseable {
             this.apnsUri = URI.create(ready.group(1));
             this.adminUri = URI.create(ready.group(2));
             this.channelsUri = ready.group(3) == null ? null : URI.create(ready.group(3));
+            this.webPushUri = ready.group(4) == null ? null : URI.create(ready.group(4));
             this.client = new AdminClient(adminUri, adminToken == null || adminToken.isEmpty() ? null : adminToken);
             this.caPath = directory.resolve("ca.pem");
             Files.writeString(caPath, client.caPem(), StandardCharsets.US_ASCII);
@@ -220,6 +223,33 @@ public final class ApnsMock implements AutoCloseable {
     /** The channel-management API (broadcast channels), or null when the server has none. */
     public URI channelsUri() {
         return channelsUri;
+    }
+
+    /**
+     * The Web Push listener, {@code https://127.0.0.1:<port>} ({@code webpush=} of the ready line):
+     * Web Push subscriptions' endpoints start with it. Null when the server has none.
+     */
+    public URI webPushUri() {
+        return webPushUri;
+    }
+
+    /**
+     * {@link AdminClient#createWebPushSubscription()}: a Web Push subscription for a P-256 VAPID key
+     * pair generated here. Not scoped: close it when done, or it goes with the server ({@link
+     * ApnsScope#webPushSubscription()} closes a test's when the test ends).
+     */
+    public WebPushSubscription webPushSubscription() {
+        return client.createWebPushSubscription();
+    }
+
+    /** {@link AdminClient#createWebPushSubscription(String, String, Long)}; not scoped. */
+    public WebPushSubscription webPushSubscription(String applicationServerKey, String origin, Long expirationTime) {
+        return client.createWebPushSubscription(applicationServerKey, origin, expirationTime);
+    }
+
+    /** {@link AdminClient#createWebPushSubscription(KeyPair, String, Long)}; not scoped. */
+    public WebPushSubscription webPushSubscription(KeyPair vapidKeyPair, String origin, Long expirationTime) {
+        return client.createWebPushSubscription(vapidKeyPair, origin, expirationTime);
     }
 
     /** The CA certificate (PEM) the APNs ports' certificate chains to. */

@@ -3,6 +3,7 @@ package apnsmock;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.security.KeyPair;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +43,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *
  * <p>Register it on a static field. The methods below act on the running test's scope (found by
  * the test's thread); a test may also take an {@link ApnsScope}, {@link ApnsMock} or {@link
- * ProviderCredentials} parameter. After each test its fault rules are removed; its records stay.
+ * ProviderCredentials} parameter. After each test its fault rules are removed and its Web Push
+ * subscriptions ({@link #webPushSubscription()}) unsubscribed; its records stay.
  */
 public final class ApnsMockExtension
         implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
@@ -184,7 +186,22 @@ public final class ApnsMockExtension
         scope().deleteFault(id);
     }
 
-    /** {@link ApnsScope#reset()}: this test's records and fault rules. */
+    /** {@link ApnsScope#webPushSubscription()}: a Web Push subscription of the running test, with a generated VAPID key pair. */
+    public WebPushSubscription webPushSubscription() {
+        return scope().webPushSubscription();
+    }
+
+    /** {@link ApnsScope#webPushSubscription(String, String, Long)}. */
+    public WebPushSubscription webPushSubscription(String applicationServerKey, String origin, Long expirationTime) {
+        return scope().webPushSubscription(applicationServerKey, origin, expirationTime);
+    }
+
+    /** {@link ApnsScope#webPushSubscription(KeyPair, String, Long)}. */
+    public WebPushSubscription webPushSubscription(KeyPair vapidKeyPair, String origin, Long expirationTime) {
+        return scope().webPushSubscription(vapidKeyPair, origin, expirationTime);
+    }
+
+    /** {@link ApnsScope#reset()}: this test's records, fault rules and Web Push subscriptions. */
     public Map<String, Integer> reset() {
         return scope().reset();
     }
@@ -197,6 +214,11 @@ public final class ApnsMockExtension
     /** Where a provider pushes. */
     public URI apnsUri() {
         return server().apnsUri();
+    }
+
+    /** The Web Push listener (subscriptions' endpoints start with it). */
+    public URI webPushUri() {
+        return server().webPushUri();
     }
 
     /** TLS trusting the mock's CA only. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.security.KeyPair;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,15 +17,18 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * One test's view of a shared apns-mock: its own device tokens, and queries, waits, fault rules and
- * reset limited to them ({@link ApnsMockExtension} gives each test one).
+ * One test's view of a shared apns-mock: its own device tokens and Web Push subscriptions, and
+ * queries, waits, fault rules and reset limited to them ({@link ApnsMockExtension} gives each test
+ * one).
  *
  * <p>Every token from {@link #token()} starts with this scope's random {@link #prefix()} (16 hex
  * digits, then 48 random ones), so one {@code tokenPrefix} condition names every push of the test.
  * Each wait, query and fault rule made through the scope gets that condition added, unless it names
- * a {@code channelId}; a {@code token} condition must be one of the scope's. Fault rule ids are
- * stored as {@code <prefix>.<id>}, so two tests may both name a rule {@code gone}. {@link #reset()}
- * deletes this test's records and rules only. Server-wide operations (modes, clock, keys, a full
+ * a {@code channelId} or a {@code subscriptionId} (both issued at random, so they isolate too; a web
+ * push's record names its subscription, not a device token); a {@code token} condition must be one
+ * of the scope's. Fault rule ids are stored as {@code <prefix>.<id>}, so two tests may both name a
+ * rule {@code gone}. {@link #webPushSubscription()} makes a Web Push subscription that is
+ * unsubscribed when the test ends. {@link #reset()} deletes this test's records and rules only. Server-wide operations (modes, clock, keys, a full
  * reset) are not scoped: use {@link #client()} for them, knowing that other tests see them too.
  */
 public final class ApnsScope {
@@ -37,6 +41,7 @@ public final class ApnsScope {
     private final String prefix;
     private final List<String> tokens = new ArrayList<>();
     private final List<String> faultIds = new ArrayList<>();
+    private final List<WebPushSubscription> webPushSubscriptions = new ArrayList<>();
 
     /** A scope of {@code server} with a random prefix. */
     public ApnsScope(ApnsMock server) {
@@ -90,6 +95,11 @@ public final class ApnsScope {
         return server.apnsUri();
     }
 
+    /** The Web Push listener: this scope's Web Push subscriptions' endpoints start with it. */
+    public URI webPushUri() {
+        return server.webPushUri();
+    }
+
     /** The server's HTTP/2 client, trusting its CA. */
     public HttpClient httpClient() {
         return server.httpClient();
@@ -117,7 +127,7 @@ public final class ApnsScope {
                 case "tokenPrefix" -> forEach(value, this::checkTokenPrefix);
                 case "faultId" -> value = value instanceof Collection<?> ids
                         ? ids.stream().map(id -> faultId(String.valueOf(id))).toList() : faultId(String.valueOf(value));
-                case "channelId" -> byChannel = true;
+                case "channelId", "subscriptionId" -> byChannel = true;
                 default -> { }
             }
             scoped.put(name, value);
@@ -164,6 +174,11 @@ public final class ApnsScope {
             throw new IllegalArgumentException("records of kind " + kind + " carry no device token, so a test's scope "
                     + "cannot name them by token: add channelId, or use client() for a server-wide query");
         }
+        if ("webPush".equals(kind)) {
+            throw new IllegalArgumentException("records of kind webPush name a Web Push subscription, not a device token, "
+                    + "so a test's scope cannot name them by token: add subscriptionId (webPushSubscription().id()), "
+                    + "or use client() for a server-wide query");
+        }
     }
 
     /** {@link AdminClient#waitFor} for this test's records; a timeout throws {@link WaitTimeoutException}. */
@@ -198,7 +213,7 @@ public final class ApnsScope {
         if (scopedMatch.has("faultId")) {
             scopedMatch.put("faultId", faultId(scopedMatch.get("faultId").asText()));
         }
-        if (!scopedMatch.has("channelId")) {
+        if (!scopedMatch.has("channelId") && !scopedMatch.has("subscriptionId")) {
             refuseTokenless(scopedMatch.path("kind").asText(null));
             String given = scopedMatch.path("tokenPrefix").asText("").toLowerCase(Locale.ROOT);
             if (!given.isEmpty()) {
@@ -228,21 +243,76 @@ public final class ApnsScope {
     }
 
     /**
-     * Deletes this test's records ({@code DELETE /v1/deliveries?tokenPrefix=<prefix>}) and fault
-     * rules; the rest of the server (other tests' records, the provider key) is untouched.
-     *
-     * @return {@code {"deliveries": N, "faults": M}}, how many of each went
+     * A Web Push subscription for this test, made as a browser makes one ({@code POST
+     * /v1/webpush/subscriptions}) for a P-256 VAPID key pair generated here ({@link
+     * WebPushSubscription#vapidKeyPair()}), and unsubscribed when the test ends (a push to it is
+     * then answered 410). Its pushes are records of kind {@code webPush}: {@code
+     * waitFor(Map.of("kind", "webPush", "subscriptionId", subscription.id()))}.
      */
-    public Map<String, Integer> reset() {
-        int deliveries = client().deleteDeliveries(Map.of("tokenPrefix", prefix));
-        return Map.of("deliveries", deliveries, "faults", cleanup());
+    public WebPushSubscription webPushSubscription() {
+        return keep(client().createWebPushSubscription());
     }
 
     /**
-     * Deletes the fault rules made through this scope, keeping the records (the extension calls it
-     * after each test, so a rule cannot act on anything after its test). How many went.
+     * {@link #webPushSubscription()} for the application server's VAPID public key (base64url of
+     * its 65-byte point; null for a generated pair), with an {@code origin} and an {@code
+     * expirationTime} (epoch milliseconds), each may be null.
      */
-    public synchronized int cleanup() {
+    public WebPushSubscription webPushSubscription(String applicationServerKey, String origin, Long expirationTime) {
+        return keep(client().createWebPushSubscription(applicationServerKey, origin, expirationTime));
+    }
+
+    /** {@link #webPushSubscription()} for the application server's VAPID key pair (EC P-256). */
+    public WebPushSubscription webPushSubscription(KeyPair vapidKeyPair, String origin, Long expirationTime) {
+        return keep(client().createWebPushSubscription(vapidKeyPair, origin, expirationTime));
+    }
+
+    private synchronized WebPushSubscription keep(WebPushSubscription subscription) {
+        webPushSubscriptions.add(subscription);
+        return subscription;
+    }
+
+    /** The Web Push subscriptions this test made and still has, oldest first. */
+    public synchronized List<WebPushSubscription> webPushSubscriptions() {
+        return List.copyOf(webPushSubscriptions);
+    }
+
+    /**
+     * Deletes this test's records ({@code DELETE /v1/deliveries?tokenPrefix=<prefix>}, and {@code
+     * ?subscriptionId=} for each of its Web Push subscriptions) and fault rules, and unsubscribes
+     * its Web Push subscriptions; the rest of the server (other tests' records, the provider key)
+     * is untouched.
+     *
+     * @return {@code {"deliveries": N, "faults": M, "webPushSubscriptions": S}}, how many of each went
+     */
+    public Map<String, Integer> reset() {
+        int deliveries = client().deleteDeliveries(Map.of("tokenPrefix", prefix));
+        for (WebPushSubscription subscription : webPushSubscriptions()) {
+            deliveries += client().deleteDeliveries(Map.of("subscriptionId", subscription.id()));
+        }
+        int subscriptions = unsubscribeWebPush();
+        return Map.of("deliveries", deliveries, "faults", removeFaultRules(), "webPushSubscriptions", subscriptions);
+    }
+
+    /**
+     * Deletes the fault rules made through this scope and unsubscribes its Web Push subscriptions,
+     * keeping the records (the extension calls it after each test, so neither acts on anything
+     * after its test). How many fault rules went.
+     */
+    public int cleanup() {
+        int removed = removeFaultRules();
+        unsubscribeWebPush();
+        return removed;
+    }
+
+    private synchronized int unsubscribeWebPush() {
+        webPushSubscriptions.forEach(WebPushSubscription::close);
+        int unsubscribed = webPushSubscriptions.size();
+        webPushSubscriptions.clear();
+        return unsubscribed;
+    }
+
+    private synchronized int removeFaultRules() {
         int removed = 0;
         for (String id : faultIds) {
             try {

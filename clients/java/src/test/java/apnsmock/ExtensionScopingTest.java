@@ -72,7 +72,7 @@ class ExtensionScopingTest {
         assertThrows(IllegalArgumentException.class, () -> apns.deliveries(Map.of("tokenPrefix", firstPrefix)));
 
         // the scoped reset deletes this test's records and rules only
-        assertEquals(Map.of("deliveries", 1, "faults", 1), apns.reset());
+        assertEquals(Map.of("deliveries", 1, "faults", 1, "webPushSubscriptions", 0), apns.reset());
         assertTrue(apns.deliveries(Map.of()).isEmpty());
         assertEquals(3, apns.client().deliveries(Map.of("tokenPrefix", firstPrefix)).size());
         assertEquals(200, Pushes.push(server, apns.token(), HI).statusCode());

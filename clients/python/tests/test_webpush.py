@@ -1,0 +1,75 @@
+"""Web Push through the ``apns`` scope: a subscription for the test, a push to it by pywebpush, its
+record, and the subscription unsubscribed when the scope ends."""
+
+import json
+import time
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from apns_mock import WebPushSubscription
+
+
+def send_with_pywebpush(ca_path, subscription, data):
+    """The application server's push: pywebpush (RFC 8291 aes128gcm, RFC 8292 VAPID) over
+    requests, trusting only the mock's CA. Returns the response, whatever its status."""
+    pywebpush = pytest.importorskip("pywebpush")
+    import requests
+
+    session = requests.Session()
+    session.verify = ca_path
+    # requests lets $REQUESTS_CA_BUNDLE (or $CURL_CA_BUNDLE) win over a session's verify unless
+    # the session ignores the environment.
+    session.trust_env = False
+    claims = {"sub": "mailto:test@example.com", "aud": subscription.audience, "exp": int(time.time()) + 3600}
+    try:
+        return pywebpush.webpush(subscription.subscription_info, data, vapid_private_key=subscription.vapid_private_key,
+                                 vapid_claims=claims, ttl=60, requests_session=session)
+    except pywebpush.WebPushException as refused:
+        return refused.response
+    finally:
+        session.close()
+
+
+def test_a_webpush_to_the_tests_subscription_is_201_recorded_and_410_once_the_scope_ends(apns):
+    subscription = apns.webpush_subscription(origin="https://example.com")
+    assert apns.webpush_url == apns.client.info()["webPushUrl"]
+    assert subscription.endpoint == f"{apns.webpush_url}/{subscription.id}"
+    assert subscription.audience == apns.webpush_url
+    assert subscription.subscription_info == {"endpoint": subscription.endpoint, "expirationTime": None,
+                                              "keys": subscription.keys}
+    assert set(subscription.keys) == {"p256dh", "auth"}
+    assert subscription.vapid_private_key and subscription.vapid_private_key_pem.startswith("-----BEGIN PRIVATE KEY")
+
+    answer = send_with_pywebpush(apns.ca_path, subscription, json.dumps({"title": "Hello", "body": "from pywebpush"}))
+    assert answer.status_code == 201, answer.text
+    apns_id = answer.headers["apns-id"]
+    assert apns_id
+
+    [record] = apns.wait(kind="webPush", subscriptionId=subscription.id)
+    assert record["apnsId"].lower() == apns_id.lower()
+    assert record["token"] == subscription.id
+    assert record["payload"] == {"title": "Hello", "body": "from pywebpush"}  # decrypted with the subscription's keys
+    assert record["webPush"]["vapid"]["subject"] == "mailto:test@example.com"
+
+    # What the apns fixture does when the test ends: the subscription is unsubscribed.
+    assert apns.cleanup()["webpush_subscriptions"] == 1
+    assert apns.client.get_web_push_subscription(subscription.id)["state"] == "deleted"
+    assert send_with_pywebpush(apns.ca_path, subscription, "after the test").status_code == 410
+
+
+def test_a_subscription_for_the_application_servers_own_key(apns):
+    own = ec.generate_private_key(ec.SECP256R1())
+    with_private = apns.webpush_subscription(own)
+    assert with_private.vapid_key is own and with_private.vapid_private_key
+    public_only = apns.webpush_subscription(with_private.application_server_key, expiration_time=4102444800000)
+    assert isinstance(public_only, WebPushSubscription)
+    assert public_only.application_server_key == with_private.application_server_key
+    assert public_only.vapid_private_key is None and public_only.expiration_time == 4102444800000
+    assert apns.webpush_subscription_ids == [with_private.id, public_only.id]
+
+
+def test_the_scope_refuses_webpush_records_without_a_subscription_id(apns):
+    with pytest.raises(ValueError, match="subscriptionId"):
+        apns.wait(kind="webPush")
+    assert "tokenPrefix" not in apns.query(kind="webPush", subscriptionId="abc")
