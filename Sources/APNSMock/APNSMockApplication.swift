@@ -207,8 +207,8 @@ public struct APNSMockApplication: Sendable {
         }
         // What reaches a device after the 200: the store learns of each device's conditions and
         // of every move of the clock (the delivery timer lets the running clock's time pass).
-        registry.observeDeviceConditions { [store] token, conditions in
-            store.setDeviceConditions(conditions, of: token, now: clock.now())
+        registry.observeDeviceConditions { [store] key, conditions in
+            store.setDeliveryConditions(conditions, inbox: key, now: clock.now())
         }
         clock.observeMoves { [store] now in store.advanceDeliveries(to: now) }
         let metrics = MockMetrics(store: store)

@@ -60,6 +60,7 @@ extension AdminRouter {
         case .createWebPushSubscription:
             return services.info.map { WebPushRoutes.create(registry, info: $0, now: now) }
         case .getWebPushSubscription: return services.info.map { WebPushRoutes.get(registry, info: $0, now: now) }
+        case .putWebPushDevice: return services.info.map { WebPushRoutes.putDevice(registry, info: $0, now: now) }
         case .deleteWebPushSubscription:
             return services.info.map { WebPushRoutes.delete(registry, info: $0, now: now) }
         // channels

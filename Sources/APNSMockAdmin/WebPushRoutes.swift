@@ -7,7 +7,8 @@ import Hummingbird
 ///
 /// A subscription's JSON is the W3C `PushSubscription` JSON (`endpoint`, `expirationTime`,
 /// `keys.p256dh`, `keys.auth`), which Web Push libraries take as they are, with what the mock
-/// adds: its `id`, the `applicationServerKey` it is bound to, `origin`, `createdAt` and `state`.
+/// adds: its `id`, the `applicationServerKey` it is bound to, `origin`, `createdAt`, `state` and
+/// `device` (its browser's presence and notifications, as the delivery model sees them).
 enum WebPushRoutes {
     /// `GET /v1/webpush/subscriptions`.
     static func list(_ registry: Registry, info: ServerInfo, now: @escaping @Sendable () -> Int64)
@@ -36,12 +37,12 @@ enum WebPushRoutes {
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
                 let body = try await RegistryRoutes.readBody(request)
                 let spec = try RegistryRoutes.decodeBody { () throws(SpecError) -> WebPushSubscriptionSpec in
-                    try WebPushSubscriptionSpec.decode(json: body)
+                    try WebPushSubscriptionSpec.decode(json: body, now: now())
                 }
                 let at = now()
                 let subscription = registry.createWebPushSubscription(
                     applicationServerKey: spec.applicationServerKey, origin: spec.origin,
-                    expiresAt: spec.expirationTime, now: at)
+                    expiresAt: spec.expirationTime, conditions: spec.device, now: at)
                 return response(subscription, status: .created, info: info, now: at)
             }
         }
@@ -69,6 +70,29 @@ enum WebPushRoutes {
                 let id = context.parameters.get("subscriptionId") ?? ""
                 let at = now()
                 guard let subscription = registry.deleteWebPushSubscription(id, now: at) else { throw unknown(id) }
+                return response(subscription, status: .ok, info: info, now: at)
+            }
+        }
+    }
+
+    /// `PUT /v1/webpush/subscriptions/{subscriptionId}/device`: the subscription with its
+    /// browser's new conditions (what it holds is judged again at once).
+    static func putDevice(_ registry: Registry, info: ServerInfo, now: @escaping @Sendable () -> Int64)
+        -> AdminRouter.Handler
+    {
+        { request, context in
+            await RegistryRoutes.answer { () async throws(AdminError) -> Response in
+                let id = context.parameters.get("subscriptionId") ?? ""
+                let body = try await RegistryRoutes.readBody(request)
+                let at = now()
+                let conditions = try RegistryRoutes.decodeBody { () throws(SpecError) -> DeviceConditions in
+                    try WebPushSubscriptionSpec.decodeDevice(json: body, now: at)
+                }
+                guard let subscription = registry.setWebPushConditions(conditions, of: id) else { throw unknown(id) }
+                guard subscription.deletedAt == nil else {
+                    throw .badRequest(
+                        "Web Push subscription '\(id)' was unsubscribed: its browser no longer receives its pushes")
+                }
                 return response(subscription, status: .ok, info: info, now: at)
             }
         }
@@ -111,6 +135,10 @@ enum WebPushRoutes {
         json.number(subscription.createdAt)
         json.key("state")
         json.string(subscription.state(at: now))
+        json.key("device")
+        json.beginObject()
+        DeviceSpec.writePresence(subscription.conditions, to: &json)
+        json.endObject()
         json.endObject()
     }
 }

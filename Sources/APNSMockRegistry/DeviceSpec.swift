@@ -128,7 +128,7 @@ public enum DeviceSpec {
     ]
 
     /// Reads presence, its schedule, notifications, installation and the background budget.
-    private static func conditions(_ object: SpecObject, now: Int64) throws(SpecError) -> DeviceConditions {
+    static func conditions(_ object: SpecObject, now: Int64) throws(SpecError) -> DeviceConditions {
         var presence = try object.choice("presence", presences) ?? .online
         var periods: [DeviceConditions.Period] = []
         if let end = try end(of: object, from: now, what: "presence") {
@@ -199,6 +199,28 @@ public enum DeviceSpec {
         return from + Int64((seconds * 1000).rounded())
     }
 
+    /// Writes the members `presence`, `periods` (each `presence`, `from`, `until`) and
+    /// `notifications` of `conditions`, into the object being written.
+    package static func writePresence(_ conditions: DeviceConditions, to json: inout JSONWriter) {
+        json.key("presence")
+        json.string(conditions.presence.rawValue)
+        json.key("periods")
+        json.beginArray()
+        for period in conditions.periods {
+            json.beginObject()
+            json.key("presence")
+            json.string(period.presence.rawValue)
+            json.key("from")
+            json.number(period.from)
+            json.key("until")
+            json.number(period.until)
+            json.endObject()
+        }
+        json.endArray()
+        json.key("notifications")
+        json.string(conditions.notificationsEnabled ? "enabled" : "disabled")
+    }
+
     /// Writes `{"token","topic","environment","state"}`, `unregisteredAt` or `expiredAt`, and
     /// `locale`.
     package static func write(_ device: DeviceRegistration, to json: inout JSONWriter) {
@@ -225,23 +247,7 @@ public enum DeviceSpec {
         json.key("locale")
         json.string(device.locale)
         let conditions = device.conditions
-        json.key("presence")
-        json.string(conditions.presence.rawValue)
-        json.key("periods")
-        json.beginArray()
-        for period in conditions.periods {
-            json.beginObject()
-            json.key("presence")
-            json.string(period.presence.rawValue)
-            json.key("from")
-            json.number(period.from)
-            json.key("until")
-            json.number(period.until)
-            json.endObject()
-        }
-        json.endArray()
-        json.key("notifications")
-        json.string(conditions.notificationsEnabled ? "enabled" : "disabled")
+        writePresence(conditions, to: &json)
         json.key("installed")
         json.bool(conditions.installed)
         json.key("uninstalledAt")

@@ -17,8 +17,9 @@ public final class Registry: Sendable {
     /// Told of each device whose conditions may have changed (`observeDeviceConditions`).
     private let conditionsObserver = NIOLockedValueBox<DeviceConditionsObserver?>(nil)
 
-    /// Receives a device's token and its conditions now (`standard` when it was removed).
-    public typealias DeviceConditionsObserver = @Sendable (_ token: String, _ conditions: DeviceConditions) -> Void
+    /// Receives an inbox's key and its conditions now (`standard` when it was removed): a
+    /// device's token (lower case), or a Web Push subscription's `WebPushSubscription.deliveryKey`.
+    public typealias DeviceConditionsObserver = @Sendable (_ key: String, _ conditions: DeviceConditions) -> Void
 
     /// A registry holding `keys` and `devices`, and the setup's broadcast channels (created at
     /// `now`, epoch ms) with at most `channelLimit` per app and environment.
@@ -66,8 +67,8 @@ public final class Registry: Sendable {
         keys: [ProviderKey], devices: [DeviceRegistration], channels setupChannels: [ChannelSpec] = [],
         broadcastDisabled: [String] = [], now: Int64 = WallClock.milliseconds()
     ) {
-        let before = change { state in
-            let before = state.devices
+        let (before, subscriptionsBefore) = change { state in
+            let before = (state.devices, state.webPushSubscriptions)
             let generation = state.keyGeneration
             var channels = state.channels
             channels.removeAll()
@@ -86,6 +87,10 @@ public final class Registry: Sendable {
         }
         var changed: [(String, DeviceConditions)] = []
         for (token, device) in before where device.conditions.needsModel { changed.append((token, .standard)) }
+        // Subscriptions are not set up: each one's browser forgets its conditions.
+        for (id, subscription) in subscriptionsBefore where subscription.conditions.needsModel {
+            changed.append((WebPushSubscription.deliveryKey(id), .standard))
+        }
         for device in devices where device.conditions.needsModel || before[device.token] != nil {
             changed.append((device.token, device.conditions))
         }
@@ -162,9 +167,12 @@ public final class Registry: Sendable {
     public func observeDeviceConditions(_ observer: @escaping DeviceConditionsObserver) {
         conditionsObserver.withLockedValue { $0 = observer }
         for device in devices() where device.conditions.needsModel { observer(device.token, device.conditions) }
+        for subscription in webPushSubscriptions() where subscription.conditions.needsModel {
+            observer(WebPushSubscription.deliveryKey(subscription.id), subscription.conditions)
+        }
     }
 
-    private func tell(_ changed: [(String, DeviceConditions)]) {
+    func tell(_ changed: [(String, DeviceConditions)]) {
         guard !changed.isEmpty, let observer = conditionsObserver.withLockedValue({ $0 }) else { return }
         for (token, conditions) in changed { observer(token, conditions) }
     }

@@ -5,7 +5,7 @@ import APNSMockCore
 ///
 /// ```json
 /// {"applicationServerKey": "BP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A8",
-///  "origin": "https://example.com", "expirationTime": 1767225600000}
+///  "origin": "https://example.com", "expirationTime": 1767225600000, "device": {"presence": "offline"}}
 /// ```
 public struct WebPushSubscriptionSpec: Sendable, Equatable {
     /// The VAPID public key the subscription is bound to: 65 bytes, an uncompressed P-256 point.
@@ -14,13 +14,35 @@ public struct WebPushSubscriptionSpec: Sendable, Equatable {
     public var origin: String?
     /// `PushSubscription.expirationTime`: when it stops taking pushes (epoch ms); `nil`: never.
     public var expirationTime: Int64?
+    /// Its browser's device as the delivery model sees it (`device`); standard when left out.
+    public var device: DeviceConditions = .standard
 
     /// The fields of a body.
-    public static let fields = ["applicationServerKey", "origin", "expirationTime"]
+    public static let fields = ["applicationServerKey", "origin", "expirationTime", "device"]
 
-    /// Reads a body.
+    /// The fields of a `device` object: a device's presence, its schedule and whether the user
+    /// allows notifications (a browser has no app to uninstall, nor a background budget).
+    public static let deviceFields = ["presence", "until", "for", "periods", "notifications"]
+
+    /// Reads the body of `PUT /v1/webpush/subscriptions/{id}/device` (`{"presence": "offline",
+    /// "for": "10m"}`), at `now` (epoch ms: when `for` starts).
     /// - Throws: `SpecError` naming the field.
-    public static func decode(json body: some Collection<UInt8>) throws(SpecError) -> WebPushSubscriptionSpec {
+    public static func decodeDevice(json body: some Collection<UInt8>, now: Int64) throws(SpecError)
+        -> DeviceConditions
+    {
+        try device(SpecObject(SpecValue.parse(json: body), path: ""), now: now)
+    }
+
+    private static func device(_ object: SpecObject, now: Int64) throws(SpecError) -> DeviceConditions {
+        try object.rejectUnknownFields(known: deviceFields)
+        return try DeviceSpec.conditions(object, now: now)
+    }
+
+    /// Reads a body at `now` (epoch ms: when a `device` presence given `for` a while starts).
+    /// - Throws: `SpecError` naming the field.
+    public static func decode(json body: some Collection<UInt8>, now: Int64) throws(SpecError)
+        -> WebPushSubscriptionSpec
+    {
         let object = try SpecObject(SpecValue.parse(json: body), path: "")
         try object.rejectUnknownFields(known: fields)
         let keyText = try object.requiredString("applicationServerKey")
@@ -37,6 +59,8 @@ public struct WebPushSubscriptionSpec: Sendable, Equatable {
             throw object.error("origin", "must be a site's origin, such as https://example.com; got '\(origin)'")
         }
         let expirationTime = try object.integer("expirationTime", in: 0...Int64.max)
-        return WebPushSubscriptionSpec(applicationServerKey: key, origin: origin, expirationTime: expirationTime)
+        var spec = WebPushSubscriptionSpec(applicationServerKey: key, origin: origin, expirationTime: expirationTime)
+        if let device = try object.object("device") { spec.device = try Self.device(device, now: now) }
+        return spec
     }
 }

@@ -102,11 +102,17 @@ public struct DeliveryRecord: Sendable {
     }
 
     /// What became of the push after its answer: the last of `deliveryHistory`, or, for an
-    /// accepted push to a device (a request's, or a broadcast's delivery) that the delivery
-    /// model did not judge, delivered when answered. `nil` for other records.
+    /// accepted push to a device (a request's, or a broadcast's delivery) or an accepted web
+    /// push that the delivery model did not judge, delivered when answered. `nil` for other
+    /// records.
     public var delivery: DeviceDelivery? {
         if let last = deliveryHistory.last { return last }
-        guard kind == .push, token != nil, let response, response.status == 200 else { return nil }
+        guard token != nil, let response else { return nil }
+        switch kind {
+        case .push: guard response.status == 200 else { return nil }
+        case .webPush: guard response.status == WebPushRequestRules.successStatus else { return nil }
+        case .broadcast, .channel: return nil
+        }
         return .delivered(at: response.respondedAt > 0 ? response.respondedAt : receivedAt)
     }
 

@@ -16,8 +16,10 @@ extension DeliveryStore {
     }
 
     /// The model's view of `record`: an accepted push to a device (a request's, or a
-    /// broadcast's delivery, whose slot is its channel); `nil` for anything else.
+    /// broadcast's delivery, whose slot is its channel), or an accepted web push to its
+    /// subscription's browser; `nil` for anything else.
     static func deliverable(_ record: DeliveryRecord, storagePolicy: MessageStoragePolicy? = nil) -> Judgeable? {
+        if record.kind == .webPush { return webPushDeliverable(record) }
         guard record.kind == .push, let response = record.response, response.status == 200 else { return nil }
         let slot = record.viaChannel ? record.channelID ?? "" : record.topic ?? ""
         let push = DeliverablePush(
@@ -27,6 +29,18 @@ extension DeliveryStore {
             collapseID: record.header("apns-collapse-id"), storagePolicy: record.viaChannel ? storagePolicy : nil
         )
         return Judgeable(token: record.token ?? "", push: push)
+    }
+
+    /// An accepted web push (201) as the model sees it, for its subscription's inbox.
+    private static func webPushDeliverable(_ record: DeliveryRecord) -> Judgeable? {
+        guard let response = record.response, response.status == WebPushRequestRules.successStatus,
+            let subscriptionID = record.token
+        else { return nil }
+        let push = DeliverablePush(
+            webPushSequence: record.sequence,
+            acceptedAt: response.respondedAt > 0 ? response.respondedAt : record.receivedAt, ttl: record.header("ttl"),
+            urgency: record.header("urgency"), topic: record.header("topic"))
+        return Judgeable(token: WebPushSubscription.deliveryKey(subscriptionID), push: push)
     }
 
     /// Judges `judgeable` if its device has an inbox (under the lock).
@@ -71,7 +85,12 @@ extension DeliveryStore {
     /// is judged again, and the records of what it delivers or discards say so. A device with
     /// standard conditions and nothing held has no inbox.
     public func setDeviceConditions(_ conditions: DeviceConditions, of token: String, now: Int64) {
-        let token = token.lowercased()
+        setDeliveryConditions(conditions, inbox: token.lowercased(), now: now)
+    }
+
+    /// Gives the inbox `key` new conditions at `now`: a device's token in lower case, or a Web
+    /// Push subscription's `WebPushSubscription.deliveryKey` (its id is case-sensitive).
+    public func setDeliveryConditions(_ conditions: DeviceConditions, inbox token: String, now: Int64) {
         let changed = state.withLockedValue { state -> Bool in
             var inbox = state.inboxes[token] ?? DeliveryInbox(conditions: .standard, judgedAt: now)
             let changes = DeliveryModel.change(conditions, at: now, in: &inbox)

@@ -72,7 +72,7 @@ import Testing
         #expect(
             Set(missing) == [
                 .info, .caCertificate, .getClock, .moveClock, .resetClock, .listWebPushSubscriptions,
-                .createWebPushSubscription, .getWebPushSubscription, .deleteWebPushSubscription,
+                .createWebPushSubscription, .getWebPushSubscription, .deleteWebPushSubscription, .putWebPushDevice,
             ])
     }
 

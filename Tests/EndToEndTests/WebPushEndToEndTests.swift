@@ -139,4 +139,43 @@ import Testing
             #expect((http2["lowUrgency"] as? [String: Any])?["status"] as? Int == 201, "\(http2)")
         }
     }
+
+    /// After the 201: the delivery model applied to a subscription's browser (RFC 8030: `TTL`
+    /// the expiration, `Urgency` the priority, `Topic` a replacement), with pywebpush pushing to
+    /// subscriptions made offline or saving power, and a wait open while the browser comes back.
+    @Test(.enabled(if: PythonClientTests.python != nil || E2E.clientsRequired, "set APNS_MOCK_PYTHON (make test does)"))
+    func whatReachesTheBrowserFollowsTTLUrgencyAndTopic() async throws {
+        let python = try #require(PythonClientTests.python, "APNS_MOCK_PYTHON is not set")
+        try await E2E.withMock { mock in
+            let output = try await E2E.run(
+                python, [E2E.clientsDirectory + "/webpush_device.py", mock.endpoints.adminURL, E2E.caFile],
+                timeout: 60)
+            #expect(output.status == 0, "\(output.stderr)")
+            let seen = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output.stdout)")
+            #expect((seen["created"] as? [String: Any])?["presence"] as? String == "offline")
+            #expect(seen["statuses"] as? [Int] == [201, 201, 201, 201], "every push is accepted, held or not")
+            let offline = seen["offline"] as? [String: [String]] ?? [:]
+            // Offline, the subscription keeps its newest message; a TTL of 0 is now or never.
+            #expect(offline["now or never"] == ["discarded/expired"], "\(offline)")
+            #expect(offline["kept"] == ["stored", "discarded/replaced"], "\(offline)")
+            #expect(offline["score 1"] == ["stored", "discarded/replaced"], "\(offline)")
+            #expect(offline["score 2"] == ["stored", "delivered"], "\(offline)")
+            let wait = seen["wait"] as? [String: Any] ?? [:]
+            #expect(wait["status"] as? Int == 200 && wait["titles"] as? [String] == ["score 2"], "\(wait)")
+            #expect(
+                ((seen["online"] as? [String: Any])?["device"] as? [String: Any])?["presence"] as? String == "online")
+            // Saving power: a low-urgency push waits, a high-urgency one is delivered.
+            let saving = seen["lowPower"] as? [String: [String]] ?? [:]
+            #expect(saving["low"] == ["stored"] && saving["high"] == ["delivered"], "\(saving)")
+            // Unsubscribing drops what the browser held.
+            #expect(
+                (seen["unsubscribed"] as? [String: [String]])?["held"] == ["stored", "discarded/tokenInactive"],
+                "\(seen["unsubscribed"] ?? "")")
+            let refused = seen["refused"] as? [String: Any] ?? [:]
+            #expect(refused["status"] as? Int == 400)
+            let message = ((refused["body"] as? [String: Any])?["error"] as? [String: Any])?["message"] as? String
+            #expect(message?.contains("installed is not a known field") == true, "\(refused)")
+        }
+    }
 }

@@ -69,6 +69,7 @@ var operations = []Operation{
 	{ID: "createWebPushSubscription", Method: "POST", Path: "/v1/webpush/subscriptions", Summary: "Subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey.", Body: true, BodyRequired: true, Answer: "json"},
 	{ID: "getWebPushSubscription", Method: "GET", Path: "/v1/webpush/subscriptions/{subscriptionId}", Summary: "One subscription.", PathParams: []string{"subscriptionId"}, Answer: "json"},
 	{ID: "deleteWebPushSubscription", Method: "DELETE", Path: "/v1/webpush/subscriptions/{subscriptionId}", Summary: "Unsubscribes; a push to its endpoint is then answered 410.", PathParams: []string{"subscriptionId"}, Answer: "json"},
+	{ID: "putWebPushDevice", Method: "PUT", Path: "/v1/webpush/subscriptions/{subscriptionId}/device", Summary: "Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again.", PathParams: []string{"subscriptionId"}, Body: true, BodyRequired: true, Answer: "json"},
 	{ID: "listDevices", Method: "GET", Path: "/v1/devices", Summary: "The registered devices.", Answer: "json"},
 	{ID: "getDevice", Method: "GET", Path: "/v1/devices/{token}", Summary: "One device.", PathParams: []string{"token"}, Answer: "json"},
 	{ID: "putDevice", Method: "PUT", Path: "/v1/devices/{token}", Summary: "Registers or replaces a device (an empty body registers an active device for any topic).", PathParams: []string{"token"}, Body: true, Answer: "json"},
@@ -281,6 +282,17 @@ func (c *Client) GetWebPushSubscription(ctx context.Context, subscriptionID stri
 func (c *Client) DeleteWebPushSubscription(ctx context.Context, subscriptionID string) (*WebPushSubscription, error) {
 	var answer WebPushSubscription
 	if err := c.call(ctx, "deleteWebPushSubscription", map[string]string{"subscriptionId": subscriptionID}, nil, nil, &answer); err != nil {
+		return nil, err
+	}
+	return &answer, nil
+}
+
+// PutWebPushDevice calls putWebPushDevice, PUT /v1/webpush/subscriptions/{subscriptionId}/device: sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again.
+//
+// body is encoded with encoding/json (a json.RawMessage or []byte is sent as it is): a value of the schema's type, a map or a struct of your own.
+func (c *Client) PutWebPushDevice(ctx context.Context, subscriptionID string, body any) (*WebPushSubscription, error) {
+	var answer WebPushSubscription
+	if err := c.call(ctx, "putWebPushDevice", map[string]string{"subscriptionId": subscriptionID}, nil, body, &answer); err != nil {
 		return nil, err
 	}
 	return &answer, nil
@@ -634,6 +646,35 @@ type WebPushSubscriptionBody struct {
 
 	// When the subscription stops taking pushes, epoch milliseconds; null or left out for never.
 	ExpirationTime *int64 `json:"expirationTime,omitempty"`
+
+	Device *WebPushDeviceBody `json:"device,omitempty"`
+}
+
+// WebPushDeviceBody: The subscription's browser as the delivery model sees it: `presence` (with `until` or `for`: from now until then, online after), or a schedule of `periods`, and whether the user allows notifications. A web push's `TTL` is its expiration and its `Urgency` its priority (`low` and `very-low` are held while the device saves power).
+type WebPushDeviceBody struct {
+	Presence *DevicePresence `json:"presence,omitempty"`
+
+	Until *int64 `json:"until,omitempty"`
+
+	// A duration such as 10m.
+	For *string `json:"for,omitempty"`
+
+	Periods []WebPushDeviceBodyPeriodsItem `json:"periods,omitempty"`
+
+	Notifications *string `json:"notifications,omitempty"`
+}
+
+// WebPushDeviceBodyPeriodsItem is a schema of the admin API's document.
+type WebPushDeviceBodyPeriodsItem struct {
+	// `online` (pushes are delivered at once), `offline` (APNs keeps the newest push per topic until it expires), `lowPower` (priority 5 and 1 pushes are held until it leaves that state).
+	Presence DevicePresence `json:"presence"`
+
+	// Epoch ms; default now.
+	From *int64 `json:"from,omitempty"`
+
+	Until *int64 `json:"until,omitempty"`
+
+	For *string `json:"for,omitempty"`
 }
 
 // WebPushSubscription is a schema of the admin API's document.
@@ -656,6 +697,8 @@ type WebPushSubscription struct {
 	CreatedAt int64 `json:"createdAt"`
 
 	State string `json:"state"`
+
+	Device WebPushSubscriptionDevice `json:"device"`
 }
 
 // WebPushSubscriptionKeys is a schema of the admin API's document.
@@ -665,6 +708,26 @@ type WebPushSubscriptionKeys struct {
 
 	// The authentication secret, base64url (16 bytes).
 	Auth string `json:"auth"`
+}
+
+// WebPushSubscriptionDevice is a schema of the admin API's document.
+type WebPushSubscriptionDevice struct {
+	// `online` (pushes are delivered at once), `offline` (APNs keeps the newest push per topic until it expires), `lowPower` (priority 5 and 1 pushes are held until it leaves that state).
+	Presence DevicePresence `json:"presence"`
+
+	Periods []WebPushSubscriptionDevicePeriodsItem `json:"periods"`
+
+	Notifications string `json:"notifications"`
+}
+
+// WebPushSubscriptionDevicePeriodsItem is a schema of the admin API's document.
+type WebPushSubscriptionDevicePeriodsItem struct {
+	// `online` (pushes are delivered at once), `offline` (APNs keeps the newest push per topic until it expires), `lowPower` (priority 5 and 1 pushes are held until it leaves that state).
+	Presence DevicePresence `json:"presence"`
+
+	From int64 `json:"from"`
+
+	Until int64 `json:"until"`
 }
 
 // MCPAnswer is a schema of the admin API's document.

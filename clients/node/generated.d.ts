@@ -12,6 +12,34 @@ export interface WebPushSubscriptionBody {
   origin?: string | null;
   /** When the subscription stops taking pushes, epoch milliseconds; null or left out for never. */
   expirationTime?: number | null;
+  device?: WebPushDeviceBody | null;
+}
+
+/**
+ * The subscription's browser as the delivery model sees it: `presence` (with `until` or
+ * `for`: from now until then, online after), or a schedule of `periods`, and whether the
+ * user allows notifications. A web push's `TTL` is its expiration and its `Urgency` its
+ * priority (`low` and `very-low` are held while the device saves power).
+ */
+export interface WebPushDeviceBody {
+  presence?: DevicePresence | null;
+  until?: number | null;
+  /** A duration such as 10m. */
+  for?: string | null;
+  periods?: WebPushDeviceBodyPeriodsItem[] | null;
+  notifications?: "enabled" | "disabled" | null;
+}
+
+export interface WebPushDeviceBodyPeriodsItem {
+  /**
+   * `online` (pushes are delivered at once), `offline` (APNs keeps the newest push per topic
+   * until it expires), `lowPower` (priority 5 and 1 pushes are held until it leaves that state).
+   */
+  presence: DevicePresence;
+  /** Epoch ms; default now. */
+  from?: number | null;
+  until?: number | null;
+  for?: string | null;
 }
 
 export interface WebPushSubscription {
@@ -26,6 +54,7 @@ export interface WebPushSubscription {
   /** Epoch milliseconds. */
   createdAt: number;
   state: "active" | "expired" | "deleted";
+  device: WebPushSubscriptionDevice;
 }
 
 export interface WebPushSubscriptionKeys {
@@ -33,6 +62,26 @@ export interface WebPushSubscriptionKeys {
   p256dh: string;
   /** The authentication secret, base64url (16 bytes). */
   auth: string;
+}
+
+export interface WebPushSubscriptionDevice {
+  /**
+   * `online` (pushes are delivered at once), `offline` (APNs keeps the newest push per topic
+   * until it expires), `lowPower` (priority 5 and 1 pushes are held until it leaves that state).
+   */
+  presence: DevicePresence;
+  periods: WebPushSubscriptionDevicePeriodsItem[];
+  notifications: "enabled" | "disabled";
+}
+
+export interface WebPushSubscriptionDevicePeriodsItem {
+  /**
+   * `online` (pushes are delivered at once), `offline` (APNs keeps the newest push per topic
+   * until it expires), `lowPower` (priority 5 and 1 pushes are held until it leaves that state).
+   */
+  presence: DevicePresence;
+  from: number;
+  until: number;
 }
 
 export interface MCPAnswer {
@@ -2175,6 +2224,12 @@ export declare class GeneratedAdminClient {
    * `DELETE /v1/webpush/subscriptions/{subscriptionId}`
    */
   deleteWebPushSubscription(subscriptionId: string): Promise<WebPushSubscription>;
+  /**
+   * Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again.
+   *
+   * `PUT /v1/webpush/subscriptions/{subscriptionId}/device`
+   */
+  putWebPushDevice(subscriptionId: string, body: WebPushDeviceBody): Promise<WebPushSubscription>;
   /**
    * The registered devices.
    *

@@ -284,6 +284,15 @@ export class GeneratedAdminClient {
   }
 
   /**
+   * Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again.
+   *
+   * `PUT /v1/webpush/subscriptions/{subscriptionId}/device`
+   */
+  putWebPushDevice(subscriptionId, body) {
+    return this._operation("putWebPushDevice", "PUT", `/v1/webpush/subscriptions/${segment(subscriptionId)}/device`, {}, body);
+  }
+
+  /**
    * The registered devices.
    *
    * `GET /v1/devices`
@@ -690,6 +699,7 @@ export const OPERATIONS = Object.freeze({
   createWebPushSubscription: ["POST", "/v1/webpush/subscriptions"],
   getWebPushSubscription: ["GET", "/v1/webpush/subscriptions/{subscriptionId}"],
   deleteWebPushSubscription: ["DELETE", "/v1/webpush/subscriptions/{subscriptionId}"],
+  putWebPushDevice: ["PUT", "/v1/webpush/subscriptions/{subscriptionId}/device"],
   listDevices: ["GET", "/v1/devices"],
   getDevice: ["GET", "/v1/devices/{token}"],
   putDevice: ["PUT", "/v1/devices/{token}"],

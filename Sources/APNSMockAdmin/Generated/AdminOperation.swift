@@ -57,6 +57,8 @@ public enum AdminOperation: String, CaseIterable, Sendable {
     case getWebPushSubscription
     /// DELETE /v1/webpush/subscriptions/{subscriptionId}: Unsubscribes; a push to its endpoint is then answered 410.
     case deleteWebPushSubscription
+    /// PUT /v1/webpush/subscriptions/{subscriptionId}/device: Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again.
+    case putWebPushDevice
     /// GET /v1/devices: The registered devices.
     case listDevices
     /// GET /v1/devices/{token}: One device.
@@ -163,6 +165,7 @@ public enum AdminOperation: String, CaseIterable, Sendable {
         case .createWebPushSubscription: "POST"
         case .getWebPushSubscription: "GET"
         case .deleteWebPushSubscription: "DELETE"
+        case .putWebPushDevice: "PUT"
         case .listDevices: "GET"
         case .getDevice: "GET"
         case .putDevice: "PUT"
@@ -233,6 +236,7 @@ public enum AdminOperation: String, CaseIterable, Sendable {
         case .createWebPushSubscription: "/v1/webpush/subscriptions"
         case .getWebPushSubscription: "/v1/webpush/subscriptions/{subscriptionId}"
         case .deleteWebPushSubscription: "/v1/webpush/subscriptions/{subscriptionId}"
+        case .putWebPushDevice: "/v1/webpush/subscriptions/{subscriptionId}/device"
         case .listDevices: "/v1/devices"
         case .getDevice: "/v1/devices/{token}"
         case .putDevice: "/v1/devices/{token}"
@@ -306,6 +310,8 @@ public enum AdminOperation: String, CaseIterable, Sendable {
             "Subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey."
         case .getWebPushSubscription: "One subscription."
         case .deleteWebPushSubscription: "Unsubscribes; a push to its endpoint is then answered 410."
+        case .putWebPushDevice:
+            "Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again."
         case .listDevices: "The registered devices."
         case .getDevice: "One device."
         case .putDevice: "Registers or replaces a device (an empty body registers an active device for any topic)."
@@ -1323,6 +1329,17 @@ public enum AdminOperation: String, CaseIterable, Sendable {
                     isFreeForm: false
                 )
             ]
+        case .putWebPushDevice:
+            [
+                AdminOperationParameter(
+                    name: "subscriptionId",
+                    location: .path,
+                    required: true,
+                    description: "",
+                    schema: #"{"type":"string","minLength":1,"maxLength":64}"#,
+                    isFreeForm: false
+                )
+            ]
         case .listDevices: []
         case .getDevice:
             [
@@ -1720,9 +1737,11 @@ public enum AdminOperation: String, CaseIterable, Sendable {
         case .deleteKey: nil
         case .listWebPushSubscriptions: nil
         case .createWebPushSubscription:
-            #"{"type":"object","required":["applicationServerKey"],"additionalProperties":false,"properties":{"applicationServerKey":{"type":"string","description":"The VAPID public key, base64url: an uncompressed P-256 point (65 bytes)."},"origin":{"type":["string","null"],"description":"The site that subscribed, such as https://example.com; null or left out for none."},"expirationTime":{"type":["integer","null"],"minimum":0,"description":"When the subscription stops taking pushes, epoch milliseconds; null or left out for never."}}}"#
+            #"{"type":"object","required":["applicationServerKey"],"additionalProperties":false,"properties":{"applicationServerKey":{"type":"string","description":"The VAPID public key, base64url: an uncompressed P-256 point (65 bytes)."},"origin":{"type":["string","null"],"description":"The site that subscribed, such as https://example.com; null or left out for none."},"expirationTime":{"type":["integer","null"],"minimum":0,"description":"When the subscription stops taking pushes, epoch milliseconds; null or left out for never."},"device":{"oneOf":[{"description":"The subscription's browser as the delivery model sees it: `presence` (with `until` or\n`for`: from now until then, online after), or a schedule of `periods`, and whether the\nuser allows notifications. A web push's `TTL` is its expiration and its `Urgency` its\npriority (`low` and `very-low` are held while the device saves power).\n","type":"object","additionalProperties":false,"properties":{"presence":{"oneOf":[{"type":"string","description":"`online` (pushes are delivered at once), `offline` (APNs keeps the newest push per topic\nuntil it expires), `lowPower` (priority 5 and 1 pushes are held until it leaves that state).\n","enum":["online","offline","lowPower"]},{"type":"null"}]},"until":{"type":["integer","null"],"minimum":0},"for":{"type":["string","null"],"description":"A duration such as 10m."},"periods":{"type":["array","null"],"items":{"type":"object","additionalProperties":false,"required":["presence"],"properties":{"presence":{"type":"string","description":"`online` (pushes are delivered at once), `offline` (APNs keeps the newest push per topic\nuntil it expires), `lowPower` (priority 5 and 1 pushes are held until it leaves that state).\n","enum":["online","offline","lowPower"]},"from":{"type":["integer","null"],"minimum":0,"description":"Epoch ms; default now."},"until":{"type":["integer","null"],"minimum":0},"for":{"type":["string","null"]}}}},"notifications":{"type":["string","null"],"enum":["enabled","disabled",null]}}},{"type":"null"}]}}}"#
         case .getWebPushSubscription: nil
         case .deleteWebPushSubscription: nil
+        case .putWebPushDevice:
+            #"{"description":"The subscription's browser as the delivery model sees it: `presence` (with `until` or\n`for`: from now until then, online after), or a schedule of `periods`, and whether the\nuser allows notifications. A web push's `TTL` is its expiration and its `Urgency` its\npriority (`low` and `very-low` are held while the device saves power).\n","type":"object","additionalProperties":false,"properties":{"presence":{"oneOf":[{"type":"string","description":"`online` (pushes are delivered at once), `offline` (APNs keeps the newest push per topic\nuntil it expires), `lowPower` (priority 5 and 1 pushes are held until it leaves that state).\n","enum":["online","offline","lowPower"]},{"type":"null"}]},"until":{"type":["integer","null"],"minimum":0},"for":{"type":["string","null"],"description":"A duration such as 10m."},"periods":{"type":["array","null"],"items":{"type":"object","additionalProperties":false,"required":["presence"],"properties":{"presence":{"type":"string","description":"`online` (pushes are delivered at once), `offline` (APNs keeps the newest push per topic\nuntil it expires), `lowPower` (priority 5 and 1 pushes are held until it leaves that state).\n","enum":["online","offline","lowPower"]},"from":{"type":["integer","null"],"minimum":0,"description":"Epoch ms; default now."},"until":{"type":["integer","null"],"minimum":0},"for":{"type":["string","null"]}}}},"notifications":{"type":["string","null"],"enum":["enabled","disabled",null]}}}"#
         case .listDevices: nil
         case .getDevice: nil
         case .putDevice:
@@ -1804,6 +1823,7 @@ public enum AdminOperation: String, CaseIterable, Sendable {
         case .createWebPushSubscription: true
         case .getWebPushSubscription: false
         case .deleteWebPushSubscription: false
+        case .putWebPushDevice: true
         case .listDevices: false
         case .getDevice: false
         case .putDevice: false

@@ -17,6 +17,9 @@ public struct WebPushSubscription: Sendable, Equatable {
     public var deletedAt: Int64?
     /// When it was made, epoch milliseconds (lists are in this order).
     public var createdAt: Int64
+    /// The browser's device as the delivery model sees it (`presence`, its schedule, whether
+    /// the user allows notifications): what becomes of accepted pushes, as for an APNs device.
+    public var conditions: DeviceConditions = .standard
 
     public init(
         id: String, applicationServerKey: [UInt8], keys: WebPushSubscriptionKeys, origin: String? = nil,
@@ -29,6 +32,16 @@ public struct WebPushSubscription: Sendable, Equatable {
         self.origin = origin
         self.expiresAt = expiresAt
         self.deletedAt = deletedAt
+    }
+
+    /// The key of the subscription's inbox in the delivery model: its id after `webPush/`, which
+    /// no device token can be (a token is hex).
+    public static func deliveryKey(_ id: String) -> String { "webPush/" + id }
+
+    /// The conditions that discard what an unsubscribed subscription held (as an uninstalled
+    /// app's device does, at once): `tokenInactive`.
+    public static func unsubscribedConditions(at now: Int64) -> DeviceConditions {
+        DeviceConditions(installed: false, uninstalledAt: now, uninstallGrace: 0)
     }
 
     /// Whether it has expired at `now` (epoch milliseconds).

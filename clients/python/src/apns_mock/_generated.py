@@ -39,6 +39,29 @@ class WebPushSubscriptionBody(_WebPushSubscriptionBodyRequired, total=False):
     origin: Optional[str]
     # When the subscription stops taking pushes, epoch milliseconds; null or left out for never.
     expirationTime: Optional[int]
+    device: Optional["WebPushDeviceBody"]
+
+
+# The subscription's browser as the delivery model sees it: `presence` (with `until` or
+# `for`: from now until then, online after), or a schedule of `periods`, and whether the
+# user allows notifications. A web push's `TTL` is its expiration and its `Urgency` its
+# priority (`low` and `very-low` are held while the device saves power).
+WebPushDeviceBody = TypedDict("WebPushDeviceBody", {
+    "presence": Optional["DevicePresence"],
+    "until": Optional[int],
+    "for": Optional[str],
+    "periods": Optional[List["WebPushDeviceBodyPeriodsItem"]],
+    "notifications": Optional[Literal["enabled", "disabled"]],
+}, total=False)
+
+
+# Required keys: presence.
+WebPushDeviceBodyPeriodsItem = TypedDict("WebPushDeviceBodyPeriodsItem", {
+    "presence": "DevicePresence",
+    "from": Optional[int],
+    "until": Optional[int],
+    "for": Optional[str],
+}, total=False)
 
 
 class WebPushSubscription(TypedDict):
@@ -53,6 +76,7 @@ class WebPushSubscription(TypedDict):
     # Epoch milliseconds.
     createdAt: int
     state: Literal["active", "expired", "deleted"]
+    device: "WebPushSubscriptionDevice"
 
 
 class WebPushSubscriptionKeys(TypedDict):
@@ -60,6 +84,21 @@ class WebPushSubscriptionKeys(TypedDict):
     p256dh: str
     # The authentication secret, base64url (16 bytes).
     auth: str
+
+
+class WebPushSubscriptionDevice(TypedDict):
+    # `online` (pushes are delivered at once), `offline` (APNs keeps the newest push per topic
+    # until it expires), `lowPower` (priority 5 and 1 pushes are held until it leaves that state).
+    presence: "DevicePresence"
+    periods: List["WebPushSubscriptionDevicePeriodsItem"]
+    notifications: Literal["enabled", "disabled"]
+
+
+WebPushSubscriptionDevicePeriodsItem = TypedDict("WebPushSubscriptionDevicePeriodsItem", {
+    "presence": "DevicePresence",
+    "from": int,
+    "until": int,
+})
 
 
 class _MCPAnswerRequired(TypedDict):
@@ -2226,6 +2265,18 @@ class GeneratedClient:
         """
         return self._operation("deleteWebPushSubscription", "DELETE", f"/v1/webpush/subscriptions/{_segment(subscription_id)}", [], None)
 
+    def put_web_push_device(
+        self,
+        subscription_id: str,
+        *,
+        body: "WebPushDeviceBody",
+    ) -> "WebPushSubscription":
+        """Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again.
+
+        ``PUT /v1/webpush/subscriptions/{subscriptionId}/device`` (operation ``putWebPushDevice``).
+        """
+        return self._operation("putWebPushDevice", "PUT", f"/v1/webpush/subscriptions/{_segment(subscription_id)}/device", [], body)
+
     def list_devices(
         self,
     ) -> "ListDevicesAnswer":
@@ -2717,6 +2768,7 @@ OPERATIONS: Dict[str, str] = {
     "createWebPushSubscription": "create_web_push_subscription",
     "getWebPushSubscription": "get_web_push_subscription",
     "deleteWebPushSubscription": "delete_web_push_subscription",
+    "putWebPushDevice": "put_web_push_device",
     "listDevices": "list_devices",
     "getDevice": "get_device",
     "putDevice": "put_device",

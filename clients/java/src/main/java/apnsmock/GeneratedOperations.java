@@ -365,6 +365,20 @@ public final class GeneratedOperations {
                     "json",
                     "Unsubscribes; a push to its endpoint is then answered 410.");
 
+    /** PUT /v1/webpush/subscriptions/{subscriptionId}/device: Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again. */
+    public static final Operation PUT_WEB_PUSH_DEVICE =
+            new Operation(
+                    "putWebPushDevice",
+                    "PUT",
+                    "/v1/webpush/subscriptions/{subscriptionId}/device",
+                    List.of("subscriptionId"),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    true,
+                    "json",
+                    "Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again.");
+
     /** GET /v1/devices: The registered devices. */
     public static final Operation LIST_DEVICES =
             new Operation(
@@ -909,6 +923,7 @@ public final class GeneratedOperations {
                     CREATE_WEB_PUSH_SUBSCRIPTION,
                     GET_WEB_PUSH_SUBSCRIPTION,
                     DELETE_WEB_PUSH_SUBSCRIPTION,
+                    PUT_WEB_PUSH_DEVICE,
                     LIST_DEVICES,
                     GET_DEVICE,
                     PUT_DEVICE,
