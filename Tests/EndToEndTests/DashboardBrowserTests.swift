@@ -50,7 +50,9 @@ import Testing
     /// The Device tab: a push to a device registered offline is listed under "Stored by APNs";
     /// set online from the page, the device shows it with its preview title and badge; a newer
     /// push with its collapse id replaces it; the registry sets presence keeping the device's
-    /// topic; an unknown token has an empty view, a malformed one the API's words.
+    /// topic; an unknown token has an empty view, a malformed one the API's words. Then web
+    /// pushes from pywebpush as Safari shows them: the site, the decrypted title and body, a
+    /// Declarative Web Push message's page and badge, and a body that could not be decrypted.
     @Test(.enabled(if: enabled, "needs APNS_MOCK_PYTHON with playwright and /usr/bin/chromium (make test-deps)"))
     func theDeviceViewShowsWhatReachedTheDevice() async throws {
         try await E2E.withMock { mock in try await Self.runScript(mock, ["--part", "device"]) }

@@ -397,6 +397,7 @@
    * delivered) the same fields read plainly from its payload, so the card still shows what was sent.
    */
   function previewOf(record) {
+    if (record.kind === "webPush") return webPushPreview(record);
     if (record.preview) return record.preview;
     const aps = record.payload && typeof record.payload === "object" && record.payload.aps;
     if (!aps || typeof aps !== "object") return {};
@@ -414,12 +415,40 @@
     return preview;
   }
 
+  /**
+   * A web push as Safari shows it: its title and body, read from the body the mock decrypted. A
+   * Declarative Web Push message (`web_push: 8030`) names them under `notification`, with the
+   * page it opens (`navigate`) and the app badge; any other JSON is read as `{title, body}`, the
+   * usual shape a service worker shows; text is the body. Nothing when the body did not decrypt.
+   */
+  function webPushPreview(record) {
+    const facts = record.webPush || {};
+    if (facts.decrypted === false) return {};
+    const payload = record.payload;
+    if (typeof payload === "string") return payload ? { body: payload } : {};
+    if (!payload || typeof payload !== "object") return {};
+    const declarative = payload.web_push === 8030 && payload.notification && typeof payload.notification === "object";
+    const source = declarative ? payload.notification : payload;
+    const preview = { declarative };
+    for (const key of ["title", "body", "navigate"]) if (typeof source[key] === "string") preview[key] = source[key];
+    const badge = declarative ? payload.app_badge : source.badge;
+    if (Number.isInteger(badge)) preview.badge = badge;
+    return preview;
+  }
+
+  /** The site a web push came from, as Safari names it: the subscription's origin without its scheme. */
+  function webPushSite(record) {
+    const origin = (record.webPush || {}).origin;
+    return origin ? origin.replace(/^https?:\/\//, "") : "Web Push";
+  }
+
   function failed(record) {
     const response = record.response;
     return Boolean(response && (response.goAway || (response.status !== null && (response.status < 200 || response.status > 299))));
   }
 
   function appName(record) {
+    if (record.kind === "webPush") return webPushSite(record);
     return (record.topic || "").replace(/\.push-type\.[a-z]+$/, "") || (record.kind === "push" ? "(no topic)" : record.kind);
   }
 
@@ -536,6 +565,20 @@
       route.textContent = `channel ${record.channelId || "?"}`;
       links.append(el("a", { href: broadcastFilterLink(record.apnsId), text: "Show the broadcast and its deliveries" }));
       show(links, true);
+    } else if (record.kind === "webPush") {
+      // As Safari shows it: the site, the title, the body; the subscription it was sent to.
+      const facts = record.webPush || {};
+      card.classList.add("web-push");
+      route.textContent = `Web Push to subscription ${shortToken(record.token || "?")}`;
+      if (preview.navigate) {
+        links.append(el("span", { class: "help", text: `Opens ${preview.navigate}` }));
+        show(links, true);
+      }
+      if (!title && !preview.body) {
+        title = facts.decrypted === false ? "Could not decrypt the message"
+          : failed(record) ? "Rejected web push" : "(nothing to show)";
+        card.classList.add("untitled");
+      }
     } else {
       if (record.token) route.textContent = `to ${shortToken(record.token)}`;
       if (record.viaChannel) {
@@ -565,6 +608,14 @@
     }
 
     const chips = item.querySelector(".card-chips");
+    if (record.kind === "webPush") {
+      const facts = record.webPush || {};
+      chips.append(chip(preview.declarative ? "Declarative Web Push" : "Web Push"));
+      if (facts.urgency) chips.append(chip(`urgency ${facts.urgency}`));
+      if (typeof facts.ttl === "number") chips.append(chip(`TTL ${facts.ttl} s`));
+      if (facts.topic) chips.append(chip(`topic ${facts.topic}`));
+      if (facts.decryption && facts.decryption.problem) chips.append(chip(`not decrypted: ${facts.decryption.problem}`, "failed"));
+    }
     if (record.pushType) chips.append(chip(record.pushType === "liveactivity" ? "Live Activity" : record.pushType));
     if (typeof aps.event === "string") chips.append(chip(`event: ${aps.event}`));
     if (preview.badge === 0) chips.append(chip("clears the badge"));
@@ -689,6 +740,23 @@
         : el("p", { text: `No answer yet (${record.outcome || "pending"}).` }),
       record.detail ? el("p", { class: "explain" }, el("strong", { text: "Why: " }), record.detail) : null));
     if (record.kind === "broadcast" || record.viaChannel) parts.push(broadcastSection(record));
+    if (record.kind === "webPush" && record.webPush) {
+      const facts = record.webPush;
+      const vapid = facts.vapid || {};
+      parts.push(section("Web Push", definitionList([
+        ["site", facts.origin],
+        ["subscription", facts.subscriptionId],
+        ["VAPID subject", vapid.subject],
+        ["VAPID key", vapid.publicKey],
+        ["VAPID expires", vapid.expiresAt ? time(vapid.expiresAt, true) : undefined],
+        ["TTL", facts.ttl],
+        ["urgency", facts.urgency],
+        ["topic", facts.topic],
+        ["body on the wire", facts.bodySize !== undefined ? `${facts.bodySize} bytes, ${facts.contentEncoding || "no encoding"}` : undefined],
+        ["decrypted", facts.decrypted],
+      ]), facts.decryption ? el("p", { class: "explain" }, el("strong", { text: "Why it did not decrypt: " }),
+        `${facts.decryption.problem}: ${facts.decryption.explanation}`) : null));
+    }
     if (record.kind === "channel") {
       parts.push(section("Channel operation", definitionList([
         ["operation", channelOperation(record)], ["app", record.topic], ["channel", record.channelId],

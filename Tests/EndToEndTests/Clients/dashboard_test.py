@@ -7,8 +7,8 @@ usage: python dashboard_test.py ADMIN_URL APNS_PORT CA_FILE PROVIDER_JWT
 --part broadcast (on a mock no one has pushed to yet) checks the list before its first answer,
 broadcasts, their deliveries and channel operations, and the address's fragment (#filter=…,
 #record=…); --part deliveries (the default) the cards, the filter, the keyboard and the panels;
---part device the Device tab (what a device shows, and what APNs holds for it) and the registry's
-presence.
+--part device the Device tab (what a device shows, and what APNs holds for it), the registry's
+presence, and web pushes shown as Safari shows them (pywebpush).
 
 Prints one JSON line per step ({"step": …, "seconds": …}); exits 1 with the reason on stderr when
 a check fails, 3 when playwright or chromium is missing (the Swift test decides whether that fails).
@@ -525,6 +525,80 @@ def check_device(page, provider, admin_url):
     step("device", started)
 
 
+def check_webpush(page, admin_url, ca_file):
+    """A web push as Safari shows it: the site, the title and the body the mock decrypted, for a
+    classic `{title, body}` message and a Declarative Web Push one (with the page it opens); a body
+    encrypted for other keys says it could not be decrypted, and why."""
+    import base64
+
+    from cryptography.hazmat.primitives import serialization
+    from py_vapid import Vapid
+    from pywebpush import WebPusher, webpush
+
+    started = time.monotonic()
+    os.environ["REQUESTS_CA_BUNDLE"] = ca_file
+    admin = httpx.Client(base_url=admin_url, timeout=10)
+    vapid = Vapid()
+    vapid.generate_keys()
+
+    def public_key(key):
+        point = key.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+        return base64.urlsafe_b64encode(point).rstrip(b"=").decode()
+
+    subscription = admin.post("/v1/webpush/subscriptions", json={
+        "applicationServerKey": public_key(vapid), "origin": "https://shop.example"}).json()
+    claims = {"sub": "mailto:ops@example.com"}
+    nonce = secrets.token_hex(3)
+    page.click("#tab-deliveries")
+    classic = f"Order {nonce} shipped"
+    webpush(subscription, json.dumps({"title": classic, "body": "Arrives Tuesday"}), vapid_private_key=vapid,
+            vapid_claims=dict(claims), ttl=60)
+    shown = card(page, classic)
+    expect(shown).to_have_count(1, timeout=BANNER_SECONDS * 5_000)
+    expect(shown.locator(".app-name")).to_have_text("shop.example")
+    expect(shown.locator(".card-body")).to_have_text("Arrives Tuesday")
+    expect(shown.locator(".card-chips")).to_contain_text("Web Push")
+    expect(shown.locator(".card-chips")).to_contain_text("TTL 60 s")
+    expect(shown.locator(".card-route")).to_contain_text("Web Push to subscription")
+    step("webpush: classic", started)
+
+    declarative = f"Sale {nonce}"
+    message = {"web_push": 8030, "notification": {
+        "title": declarative, "body": "20% off today", "navigate": "https://shop.example/sale"}, "app_badge": 3}
+    webpush(subscription, json.dumps(message), vapid_private_key=vapid, vapid_claims=dict(claims), ttl=60,
+            headers={"Urgency": "high"})
+    shown = card(page, declarative)
+    expect(shown).to_have_count(1, timeout=BANNER_SECONDS * 5_000)
+    expect(shown.locator(".card-body")).to_have_text("20% off today")
+    expect(shown.locator(".card-chips")).to_contain_text("Declarative Web Push")
+    expect(shown.locator(".card-chips")).to_contain_text("urgency high")
+    expect(shown.locator(".card-links")).to_contain_text("Opens https://shop.example/sale")
+    expect(shown.locator(".badge")).to_have_text("3")
+    step("webpush: declarative", started)
+
+    # Encrypted for another browser's keys: accepted (Apple cannot read it either), shown as such.
+    other = Vapid()
+    other.generate_keys()
+    wrong = dict(subscription, keys={"p256dh": public_key(other), "auth": subscription["keys"]["auth"]})
+    body = WebPusher(wrong).encode(b'{"title":"For someone else"}', content_encoding="aes128gcm")["body"]
+    endpoint = subscription["endpoint"]
+    audience = "https://" + endpoint.split("/", 3)[2]
+    with httpx.Client(verify=ca_file) as client:
+        answer = client.post(endpoint, content=body, headers={
+            "authorization": vapid.sign(dict(claims, aud=audience))["Authorization"],
+            "content-encoding": "aes128gcm", "ttl": "60", "topic": f"undecryptable{nonce}"})
+    assert answer.status_code == 201, answer.text
+    shown = page.locator("#cards .card", has=page.locator(".card-chips", has_text=f"topic undecryptable{nonce}"))
+    expect(shown).to_have_count(1, timeout=BANNER_SECONDS * 5_000)
+    expect(shown.locator(".card-title")).to_have_text("Could not decrypt the message")
+    expect(shown.locator(".card-chips")).to_contain_text("not decrypted: authenticationFailed")
+    shown.click()
+    expect(page.locator("#detail-body")).to_contain_text("Why it did not decrypt: authenticationFailed")
+    expect(page.locator("#detail-body")).to_contain_text("mailto:ops@example.com")
+    admin.close()
+    step("webpush", started)
+
+
 def main():
     admin_url, apns_port, ca_file, jwt, *rest = sys.argv[1:]
     options = dict(zip(rest[::2], rest[1::2]))
@@ -555,6 +629,7 @@ def main():
             check_fragment(page, admin_url)
         elif part == "device":
             check_device(page, provider, admin_url)
+            check_webpush(page, admin_url, ca_file)
         else:
             device = check_deliveries(page, provider)
             check_faults(page, provider, device)
