@@ -74,6 +74,11 @@ public struct LiveRequestFacts: DeliveryFacts {
     public var matchAnalysis: PayloadAnalysis? {
         guard let source = analysisSource else { return nil }
         if let cached = source.cache.value { return cached }
+        if let plaintext = verdict.webPushPlaintext {
+            let computed = DeclarativeWebPushLinter.analysis(of: plaintext, size: plaintext.count)
+            source.cache.value = computed
+            return computed
+        }
         let token = verdict.deviceToken
         guard
             let context = source.options.context(

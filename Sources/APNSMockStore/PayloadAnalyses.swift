@@ -56,6 +56,12 @@ public final class PayloadAnalyses: Sendable {
     /// Gives `record` its analysis (`analyzed(_:)`) in place: the record is not copied.
     public func analyze(_ record: inout DeliveryRecord) {
         guard record.analysis == nil, record.kind != .channel else { return }
+        if record.kind == .webPush {
+            // The decrypted message, linted as a Declarative Web Push message (no cache: web
+            // pushes are few, and the lint reads one small object).
+            record.analysis = DeclarativeWebPushLinter.analysis(of: record.payload, size: record.payloadSize)
+            return
+        }
         var analysis: PayloadAnalysis
         if let cached = cache.withLockedValue({ $0.bySequence[record.sequence] }) {
             analysis = cached

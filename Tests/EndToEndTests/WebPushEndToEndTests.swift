@@ -172,6 +172,10 @@ import Testing
             #expect(
                 (seen["unsubscribed"] as? [String: [String]])?["held"] == ["stored", "discarded/tokenInactive"],
                 "\(seen["unsubscribed"] ?? "")")
+            // A declarative message without `navigate` is an error; one for the service worker is clean.
+            #expect(
+                seen["lint"] as? [String: Int] == ["notification-navigate-missing": 1, "error": 1, "clean": 1],
+                "\(seen["lint"] ?? "")")
             let refused = seen["refused"] as? [String: Any] ?? [:]
             #expect(refused["status"] as? Int == 400)
             let message = ((refused["body"] as? [String: Any])?["error"] as? [String: Any])?["message"] as? String

@@ -145,18 +145,67 @@ public struct LintCode: RawRepresentable, Sendable, Hashable, CustomStringConver
         "broadcast-priority-1", .warning,
         "A broadcast is sent with apns-priority 1, but ActivityKit asks for 5 or 10 on Live Activity updates.")
 
+    // MARK: A Declarative Web Push message (the plaintext of a web push: WebKit's "Meet
+    // Declarative Web Push", Safari 18.4; the W3C Push API's declarative push message)
+
+    /// `web_push` is there but is not the number 8030.
+    public static let webPushNot8030 = LintCode(
+        "web-push-not-8030", .error, "web_push is not 8030, so the message is not a declarative push message.")
+    /// `notification` is missing or not a dictionary.
+    public static let notificationMissing = LintCode(
+        "notification-missing", .error, "A declarative push message needs a notification dictionary.")
+    /// `notification.title` is missing or not a string.
+    public static let notificationTitleMissing = LintCode(
+        "notification-title-missing", .error, "A declarative push message's notification needs a title string.")
+    /// `notification.navigate` is missing or not a string.
+    public static let notificationNavigateMissing = LintCode(
+        "notification-navigate-missing", .error,
+        "A declarative push message's notification needs navigate, the URL a tap opens.")
+    /// An entry of `notification.actions` lacks `action`, `title` or `navigate`.
+    public static let notificationActionIncomplete = LintCode(
+        "notification-action-incomplete", .error, "An entry of notification.actions lacks action, title or navigate.")
+    /// `notification.dir` is not `auto`, `ltr` or `rtl`.
+    public static let notificationDirInvalid = LintCode(
+        "notification-dir-invalid", .warning, "notification.dir is not auto, ltr or rtl.")
+    /// A member the spec makes a boolean (`silent`, `renotify`, `requireInteraction`, `mutable`)
+    /// is not one.
+    public static let declarativeNotBoolean = LintCode(
+        "declarative-not-boolean", .warning,
+        "A member that is a boolean in the spec (silent, renotify, requireInteraction, mutable) is not one.")
+    /// A member the spec makes a string (`body`, `lang`, `tag`, `icon`, `image`, `badge`) is not one.
+    public static let declarativeNotString = LintCode(
+        "declarative-not-string", .warning,
+        "A member that is a string in the spec (body, lang, tag, icon, image, badge) is not one.")
+    /// `app_badge` or `notification.timestamp` is not a whole number from 0 to 2^64−1.
+    public static let declarativeNotUnsignedInteger = LintCode(
+        "declarative-not-unsigned-integer", .warning,
+        "app_badge or notification.timestamp is not a whole number from 0 to 2^64-1.")
+    /// `require_interaction` (snake case): the member is `requireInteraction`.
+    public static let notificationRequireInteractionSpelling = LintCode(
+        "notification-require-interaction-spelling", .warning,
+        "notification.require_interaction is spelled requireInteraction.")
+
     /// Every code the analyzer emits, in the order it reports them.
-    public static let all: [LintCode] = [
-        .payloadEmpty, .payloadTooLarge, .payloadNearLimit, .payloadTruncated, .payloadNotJSON,
-        .payloadNotObject, .apsMissing, .apsNotObject,
-        .apsUnknownKey, .apsKeyWrongType, .alertKeyWrongType, .alertUnknownKey, .alertUnsupportedEscape,
-        .locKeyNotFound, .locArgsCountMismatch, .badgeNotInteger, .badgeNegative, .soundCriticalInvalid,
-        .soundNameNotString, .soundNameMissing, .soundVolumeInvalid, .soundUnknownKey,
-        .contentAvailableInvalid, .mutableContentInvalid, .interruptionLevelInvalid, .relevanceScoreInvalid,
-        .eventInvalid, .inputPushTokenInvalid,
-        .pushTypeHeaderMissing, .topicMissingSuffix, .topicPushTypeMismatch, .backgroundPriorityNotFive,
-        .contentAvailableHighPriority, .backgroundMissingContentAvailable, .backgroundNotSilent,
-        .alertNothingToShow, .liveActivityMissingKey, .broadcastStartsActivity, .broadcastPriorityOne,
+    public static let all: [LintCode] =
+        [
+            .payloadEmpty, .payloadTooLarge, .payloadNearLimit, .payloadTruncated, .payloadNotJSON,
+            .payloadNotObject, .apsMissing, .apsNotObject,
+            .apsUnknownKey, .apsKeyWrongType, .alertKeyWrongType, .alertUnknownKey, .alertUnsupportedEscape,
+            .locKeyNotFound, .locArgsCountMismatch, .badgeNotInteger, .badgeNegative, .soundCriticalInvalid,
+            .soundNameNotString, .soundNameMissing, .soundVolumeInvalid, .soundUnknownKey,
+            .contentAvailableInvalid, .mutableContentInvalid, .interruptionLevelInvalid, .relevanceScoreInvalid,
+            .eventInvalid, .inputPushTokenInvalid,
+            .pushTypeHeaderMissing, .topicMissingSuffix, .topicPushTypeMismatch, .backgroundPriorityNotFive,
+            .contentAvailableHighPriority, .backgroundMissingContentAvailable, .backgroundNotSilent,
+            .alertNothingToShow, .liveActivityMissingKey, .broadcastStartsActivity, .broadcastPriorityOne,
+        ] + declarativeWebPush
+
+    /// The codes of a web push's Declarative Web Push message (`DeclarativeWebPushLinter`), the
+    /// last group of `all`.
+    public static let declarativeWebPush: [LintCode] = [
+        .webPushNot8030, .notificationMissing, .notificationTitleMissing, .notificationNavigateMissing,
+        .notificationActionIncomplete, .notificationDirInvalid, .declarativeNotBoolean, .declarativeNotString,
+        .declarativeNotUnsignedInteger, .notificationRequireInteractionSpelling,
     ]
 
     private static let byRawValue: [String: LintCode] = Dictionary(

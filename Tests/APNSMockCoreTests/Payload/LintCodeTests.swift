@@ -46,6 +46,16 @@ struct LintCodeTests {
         ("liveactivity-missing-key", .error),
         ("broadcast-starts-activity", .error),
         ("broadcast-priority-1", .warning),
+        ("web-push-not-8030", .error),
+        ("notification-missing", .error),
+        ("notification-title-missing", .error),
+        ("notification-navigate-missing", .error),
+        ("notification-action-incomplete", .error),
+        ("notification-dir-invalid", .warning),
+        ("declarative-not-boolean", .warning),
+        ("declarative-not-string", .warning),
+        ("declarative-not-unsigned-integer", .warning),
+        ("notification-require-interaction-spelling", .warning),
     ]
 
     @Test("Spelling, order and severity of every code")

@@ -240,10 +240,12 @@ struct LintRuleTests {
 
     @Test("Every lint code has a row (a new code without a test fails here)")
     func everyCodeHasARow() {
+        // A Declarative Web Push message's codes have their rows in DeclarativeWebPushLinterTests.
         let covered = Set(Self.rows.map(\.code))
-        for code in LintCode.all {
+        let payloadCodes = LintCode.all.filter { !LintCode.declarativeWebPush.contains($0) }
+        for code in payloadCodes {
             #expect(covered.contains(code), "no row for \(code)")
         }
-        #expect(Self.rows.count == LintCode.all.count)
+        #expect(Self.rows.count == payloadCodes.count)
     }
 }

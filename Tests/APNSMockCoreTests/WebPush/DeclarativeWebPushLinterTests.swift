@@ -12,12 +12,12 @@ struct DeclarativeWebPushLinterTests {
         "app_badge":12,"mutable":true}
         """#
 
-    func codes(_ text: String) -> [DeclarativeWebPushLintCode] {
+    func codes(_ text: String) -> [LintCode] {
         DeclarativeWebPushLinter.lint(Array(text.utf8)).map(\.code)
     }
 
     /// `valid` with `old` replaced by `new`.
-    func changed(_ old: String, _ new: String) -> [DeclarativeWebPushLintCode] {
+    func changed(_ old: String, _ new: String) -> [LintCode] {
         let text = Self.valid.replacing(old, with: new)
         #expect(text != Self.valid, "the row changes nothing: \(old)")
         return codes(text)
@@ -42,19 +42,23 @@ struct DeclarativeWebPushLinterTests {
         #expect(changed(#""web_push":8030"#, #""web_push":8031"#) == [.webPushNot8030])
         #expect(codes(#"{"web_push":8030}"#) == [.notificationMissing])
         #expect(codes(#"{"web_push":8030,"notification":[]}"#) == [.notificationMissing])
-        #expect(changed(#""title":"Ada emailed 'London'","#, "") == [.titleMissing])
-        #expect(changed(#""title":"Ada emailed 'London'""#, #""title":7"#) == [.titleMissing])
-        #expect(changed(#""navigate":"https://email.example/message/12","silent""#, #""silent""#) == [.navigateMissing])
-        #expect(changed(#""dir":"ltr""#, #""dir":"left""#) == [.dirInvalid])
-        #expect(changed(#""silent":false"#, #""silent":"no""#) == [.notBoolean])
-        #expect(changed(#""mutable":true"#, #""mutable":1"#) == [.notBoolean])
-        #expect(changed(#""lang":"en-US""#, #""lang":["en"]"#) == [.notString])
-        #expect(changed(#""app_badge":12"#, #""app_badge":"12""#) == [.notUnsignedInteger])
-        #expect(changed(#""app_badge":12"#, #""app_badge":-1"#) == [.notUnsignedInteger])
-        #expect(changed(#""app_badge":12"#, #""app_badge":1.5"#) == [.notUnsignedInteger])
-        #expect(changed(#""silent":false"#, #""silent":false,"timestamp":"now""#) == [.notUnsignedInteger])
-        #expect(changed(#""action":"read","#, "") == [.actionIncomplete])
-        #expect(changed(#""silent":false"#, #""require_interaction":true"#) == [.requireInteractionSpelling])
+        #expect(changed(#""title":"Ada emailed 'London'","#, "") == [.notificationTitleMissing])
+        #expect(changed(#""title":"Ada emailed 'London'""#, #""title":7"#) == [.notificationTitleMissing])
+        #expect(
+            changed(#""navigate":"https://email.example/message/12","silent""#, #""silent""#) == [
+                .notificationNavigateMissing
+            ])
+        #expect(changed(#""dir":"ltr""#, #""dir":"left""#) == [.notificationDirInvalid])
+        #expect(changed(#""silent":false"#, #""silent":"no""#) == [.declarativeNotBoolean])
+        #expect(changed(#""mutable":true"#, #""mutable":1"#) == [.declarativeNotBoolean])
+        #expect(changed(#""lang":"en-US""#, #""lang":["en"]"#) == [.declarativeNotString])
+        #expect(changed(#""app_badge":12"#, #""app_badge":"12""#) == [.declarativeNotUnsignedInteger])
+        #expect(changed(#""app_badge":12"#, #""app_badge":-1"#) == [.declarativeNotUnsignedInteger])
+        #expect(changed(#""app_badge":12"#, #""app_badge":1.5"#) == [.declarativeNotUnsignedInteger])
+        #expect(changed(#""silent":false"#, #""silent":false,"timestamp":"now""#) == [.declarativeNotUnsignedInteger])
+        #expect(changed(#""action":"read","#, "") == [.notificationActionIncomplete])
+        #expect(
+            changed(#""silent":false"#, #""require_interaction":true"#) == [.notificationRequireInteractionSpelling])
     }
 
     @Test("Findings name their path and say what is wrong")
@@ -62,9 +66,10 @@ struct DeclarativeWebPushLinterTests {
         let finding = DeclarativeWebPushLinter.lint(Array(#"{"web_push":8030,"notification":{"title":"x"}}"#.utf8))
         #expect(finding.map(\.path) == ["notification.navigate"])
         #expect(finding.first?.message.contains("navigate") == true)
-        #expect(DeclarativeWebPushLintCode.navigateMissing.severity == .error)
-        #expect(DeclarativeWebPushLintCode.dirInvalid.severity == .warning)
-        #expect(
-            Set(DeclarativeWebPushLintCode.allCases.map(\.summary)).count == DeclarativeWebPushLintCode.allCases.count)
+        #expect(LintCode.notificationNavigateMissing.severity == .error)
+        #expect(LintCode.notificationDirInvalid.severity == .warning)
+        // The declarative codes are LintCode's own: matchable, documented, in `all`.
+        #expect(LintCode(rawValue: "notification-title-missing") == .notificationTitleMissing)
+        #expect(Array(LintCode.all.suffix(LintCode.declarativeWebPush.count)) == LintCode.declarativeWebPush)
     }
 }

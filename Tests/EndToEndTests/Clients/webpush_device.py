@@ -28,7 +28,10 @@ KEY = base64.urlsafe_b64encode(point).rstrip(b"=").decode()
 
 
 def subscribe(device):
-    response = admin.post("/v1/webpush/subscriptions", json={"applicationServerKey": KEY, "device": device})
+    body = {"applicationServerKey": KEY}
+    if device is not None:
+        body["device"] = device
+    response = admin.post("/v1/webpush/subscriptions", json=body)
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -85,6 +88,17 @@ gone = subscribe({"presence": "offline"})
 push(gone, "held", 600)
 admin.delete(f"/v1/webpush/subscriptions/{gone['id']}")
 result["unsubscribed"] = deliveries(gone)
+
+# The decrypted message is linted as a Declarative Web Push message.
+lint_target = subscribe(None)
+webpush(lint_target, json.dumps({"web_push": 8030, "notification": {"title": "no navigate"}}),
+        vapid_private_key=server_key, vapid_claims={"sub": "mailto:ops@example.com"}, ttl=60)
+webpush(lint_target, json.dumps({"title": "for the service worker"}),
+        vapid_private_key=server_key, vapid_claims={"sub": "mailto:ops@example.com"}, ttl=60)
+result["lint"] = {
+    name: admin.get("/v1/deliveries", params={"subscriptionId": lint_target["id"], "lint": name}).json()["total"]
+    for name in ["notification-navigate-missing", "error", "clean"]
+}
 
 refused = admin.put(f"/v1/webpush/subscriptions/{saving['id']}/device", json={"installed": False})
 result["refused"] = {"status": refused.status_code, "body": refused.json()}
