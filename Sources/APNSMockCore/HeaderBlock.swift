@@ -129,7 +129,8 @@ public struct HeaderBlock: Sendable, Hashable, Sequence {
 
     /// Appends the encoded fields to `output`; with `strippingTokenSignatures`, an
     /// `authorization` value keeps everything before its last `.` when it has two (a JWT
-    /// without its signature), as the record stores it.
+    /// without its signature), and what follows the signature (a VAPID header's `, k=<key>`), as
+    /// the record stores it.
     public func encode(into output: inout [UInt8], strippingTokenSignatures: Bool) {
         guard strippingTokenSignatures, authorizationCount > 0 else {
             output.append(contentsOf: bytes)
@@ -140,10 +141,17 @@ public struct HeaderBlock: Sendable, Hashable, Sequence {
             func strip(_ valueRange: Range<Int>) {
                 let value = UnsafeBufferPointer(rebasing: all[valueRange])
                 guard let cut = JWTSummary.signatureCut(value) else { return }
+                // The signature ends at the first `,` or space after it (a VAPID header goes on
+                // with `, k=<key>`), else at the value's end.
+                var resume = cut
+                while resume < value.count, value[resume] != UInt8(ascii: ","), value[resume] != UInt8(ascii: " ") {
+                    resume += 1
+                }
                 // Everything up to this field's value length, then the shortened value.
                 output.append(contentsOf: all[copied..<(valueRange.lowerBound - Self.varintSize(value.count))])
-                Self.appendVarint(cut, to: &output)
+                Self.appendVarint(cut + value.count - resume, to: &output)
                 output.append(contentsOf: value[0..<cut])
+                output.append(contentsOf: value[resume...])
                 copied = valueRange.upperBound
             }
             if authorizationCount == 1, let only = firstAuthorizationValue {

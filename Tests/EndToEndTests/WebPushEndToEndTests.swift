@@ -71,6 +71,15 @@ import Testing
                 "\(garbled ?? [:])")
             let (_, found) = try await E2E.adminGET(mock, "/v1/deliveries?subscriptionId=\(id)&payload.title=Hello")
             #expect((found["deliveries"] as? [Any])?.count == 1, "\(found)")
+            // The report groups web pushes by VAPID key and names the push that did not decrypt.
+            let (_, report) = try await E2E.adminGET(mock, "/v1/report")
+            let providers = report["providers"] as? [[String: Any]] ?? []
+            let vapid = providers.filter { ($0["identity"] as? [String: Any])?["kind"] as? String == "vapid" }
+            let codes = vapid.flatMap {
+                ($0["findings"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+            }
+            #expect(codes.contains("webpush-undecryptable"), "\(providers)")
+            #expect(!codes.contains("push-type-missing"), "\(codes)")
             // The webPush object's fields are matcher fields: what the headers and VAPID said,
             // and why a body did not decrypt.
             for (query, count) in [

@@ -1293,7 +1293,10 @@ type ProviderBehaviorIdentity struct {
 
 	CertificateSubject *string `json:"certificateSubject"`
 
-	// `team DEF123GHIJ key ABC123DEFG`, `certificate <subject>`.
+	// A web push provider's VAPID public key (`k`), base64url.
+	VapidKey *string `json:"vapidKey"`
+
+	// `team DEF123GHIJ key ABC123DEFG`, `certificate <subject>`, `VAPID key <start>…`.
 	Name string `json:"name"`
 }
 

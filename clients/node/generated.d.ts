@@ -643,11 +643,13 @@ export interface ProviderBehavior {
 }
 
 export interface ProviderBehaviorIdentity {
-  kind: "token" | "certificate" | "unidentified";
+  kind: "token" | "certificate" | "vapid" | "unidentified";
   teamId: string | null;
   keyId: string | null;
   certificateSubject: string | null;
-  /** `team DEF123GHIJ key ABC123DEFG`, `certificate <subject>`. */
+  /** A web push provider's VAPID public key (`k`), base64url. */
+  vapidKey: string | null;
+  /** `team DEF123GHIJ key ABC123DEFG`, `certificate <subject>`, `VAPID key <start>…`. */
   name: string;
 }
 

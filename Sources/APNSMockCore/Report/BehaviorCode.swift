@@ -155,11 +155,36 @@ public struct BehaviorCode: Sendable, Hashable, CustomStringConvertible {
         "Payload keys a device ignores or that are likely mistakes; the report counts them by lint code.")
 
     /// Every code the report emits, in the order it lists findings of one severity.
+    // MARK: Web Push
+    static let webPush = "Sending web push notifications in web apps and browsers"
+
+    public static let webPushUndecryptable = BehaviorCode(
+        "webpush-undecryptable", .error,
+        threshold: "any accepted web push whose body did not decrypt with its subscription's keys",
+        source: "\(webPush); RFC 8291 (aes128gcm with the subscription's p256dh and auth)",
+        "The provider encrypts for the wrong keys, or encrypts wrongly: Apple accepts the push (201) but the "
+            + "browser cannot read it and shows nothing.")
+    public static let webPushTTLZeroDiscarded = BehaviorCode(
+        "webpush-ttl-zero-discarded", .warning,
+        threshold:
+            "any web push with TTL 0 that was discarded (expired) because the subscription's browser could not "
+            + "take it at once (offline, saving power)",
+        source: "\(webPush); RFC 8030 §5.2 (TTL)",
+        "TTL 0 means deliver now or never: pushes to a browser that was offline were lost. A TTL in seconds lets "
+            + "the push service keep the newest one until the browser is back.")
+    public static let vapidTokenExpired = BehaviorCode(
+        "vapid-token-expired", .error,
+        threshold: "any web push whose VAPID JWT's exp had passed when it was sent",
+        source: "\(webPush) (403 BadJwtToken); RFC 8292 §2 (exp)",
+        "The provider reuses a VAPID token past its exp; Apple answers 403 BadJwtToken. Sign a new one before "
+            + "the old one expires (at most 24 hours ahead).")
+
     public static let all: [BehaviorCode] = [
         .connectionChurn, .streamsRefused, .concurrencyAtLimit,
         .providerTokenRefreshedTooOften, .providerTokenTooOld, .tooManyProviderTokenUpdates,
         .pushAfterUnregistered, .nonRetryableRetried, .retryWithoutBackoff, .answeredPushResent,
         .expirationZeroDiscarded, .collapseIDNeverCollapses, .pushAfterTokenInactive,
         .backgroundPriority10, .pushTypeMissing, .payloadLintErrors, .payloadLintWarnings,
+        .webPushUndecryptable, .webPushTTLZeroDiscarded, .vapidTokenExpired,
     ]
 }

@@ -38,6 +38,25 @@ public struct BehaviorDelivery: Sendable, Hashable {
     /// What became of an accepted push after its 200 (the record's `delivery`); `nil` for
     /// others.
     public var delivery: DeviceDelivery?
+    /// What a web push's report findings need; `nil` for a request on the APNs ports.
+    public var webPush: WebPush?
+
+    /// A web push's facts for the report.
+    public struct WebPush: Sendable, Hashable {
+        /// `TTL` as sent (seconds), when valid.
+        public var ttl: Int64?
+        /// Why an accepted body did not decrypt (a `WebPushDecryptionProblem` code); `nil` when it
+        /// did, or when there was none.
+        public var decryptionProblem: String?
+        /// The `exp` of its VAPID JWT (UNIX seconds), read from the token as sent.
+        public var vapidExpiresAt: Int64?
+
+        public init(ttl: Int64? = nil, decryptionProblem: String? = nil, vapidExpiresAt: Int64? = nil) {
+            self.ttl = ttl
+            self.decryptionProblem = decryptionProblem
+            self.vapidExpiresAt = vapidExpiresAt
+        }
+    }
 
     public init(
         sequence: UInt64, apnsID: String, apnsIDGenerated: Bool = false, receivedAt: Int64, respondedAt: Int64? = nil,
@@ -45,8 +64,9 @@ public struct BehaviorDelivery: Sendable, Hashable {
         payloadFingerprint: UInt64 = 0, topic: String? = nil, pushTypeHeader: String? = nil,
         priorityHeader: String? = nil, expirationHeader: String? = nil, collapseIDHeader: String? = nil,
         status: Int? = nil, reason: String? = nil, lint: [LintCode] = [], isBroadcast: Bool = false,
-        delivery: DeviceDelivery? = nil
+        delivery: DeviceDelivery? = nil, webPush: WebPush? = nil
     ) {
+        self.webPush = webPush
         self.sequence = sequence
         self.apnsID = apnsID
         self.apnsIDGenerated = apnsIDGenerated

@@ -1,9 +1,11 @@
 /// Who sent a push, as the provider-behaviour report groups pushes: the team and key of a
-/// provider token, the subject of a client certificate, or nobody the mock could name (a
-/// request without credentials, or with a token that did not decode).
+/// provider token, the subject of a client certificate, the VAPID key of a web push, or nobody
+/// the mock could name (a request without credentials, or with a token that did not decode).
 public enum ProviderIdentity: Sendable, Hashable, Comparable {
     case token(teamID: String, keyID: String)
     case certificate(subject: String)
+    /// A web push provider: its VAPID public key (`k`, base64url).
+    case vapid(publicKey: String)
     case unidentified
 
     /// The identity of a recorded push: from what authentication learned, else from the
@@ -33,6 +35,7 @@ public enum ProviderIdentity: Sendable, Hashable, Comparable {
         switch self {
         case .token: "token"
         case .certificate: "certificate"
+        case .vapid: "vapid"
         case .unidentified: "unidentified"
         }
     }
@@ -42,6 +45,7 @@ public enum ProviderIdentity: Sendable, Hashable, Comparable {
         switch self {
         case .token(let team, let key): "team \(team) key \(key)"
         case .certificate(let subject): "certificate \(subject)"
+        case .vapid(let key): "VAPID key \(key.prefix(16))…"
         case .unidentified: "unidentified"
         }
     }
@@ -56,12 +60,15 @@ public enum ProviderIdentity: Sendable, Hashable, Comparable {
         var team: String?
         var key: String?
         var subject: String?
+        var vapidKey: String?
         switch self {
         case .token(let teamID, let keyID):
             team = teamID
             key = keyID
         case .certificate(let certificateSubject):
             subject = certificateSubject
+        case .vapid(let key):
+            vapidKey = key
         case .unidentified:
             break
         }
@@ -71,6 +78,8 @@ public enum ProviderIdentity: Sendable, Hashable, Comparable {
         json.string(key)
         json.key("certificateSubject")
         json.string(subject)
+        json.key("vapidKey")
+        json.string(vapidKey)
         json.key("name")
         json.string(name)
         json.endObject()

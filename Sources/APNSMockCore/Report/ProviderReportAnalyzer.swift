@@ -44,6 +44,7 @@ public enum ProviderReportAnalyzer {
         findings += deliveryFindings(deliveries, thresholds)
         findings += hygieneFindings(deliveries, thresholds)
         findings += lintFindings(deliveries, thresholds, into: &behavior.lint)
+        findings += webPushFindings(deliveries, thresholds)
         let order = Dictionary(uniqueKeysWithValues: BehaviorCode.all.enumerated().map { ($1.rawValue, $0) })
         behavior.findings = findings.sorted {
             $0.severity != $1.severity ? $0.severity > $1.severity : order[$0.code.rawValue]! < order[$1.code.rawValue]!
@@ -437,6 +438,55 @@ public enum ProviderReportAnalyzer {
         }
     }
 
+    // MARK: Web Push
+
+    /// Web pushes whose body did not decrypt, TTL 0 to a browser that was offline, VAPID tokens
+    /// used past their `exp`.
+    static func webPushFindings(_ deliveries: [BehaviorDelivery], _ thresholds: BehaviorThresholds)
+        -> [BehaviorFinding]
+    {
+        let webPushes = deliveries.filter { $0.webPush != nil }
+        guard !webPushes.isEmpty else { return [] }
+        var findings: [BehaviorFinding] = []
+        let undecryptable = webPushes.filter { $0.webPush?.decryptionProblem != nil }
+        if !undecryptable.isEmpty {
+            let problems = distinct(undecryptable.compactMap { $0.webPush?.decryptionProblem })
+            let subscriptions = distinct(undecryptable.compactMap(\.deviceToken))
+            findings.append(
+                BehaviorFinding(
+                    code: .webPushUndecryptable, count: undecryptable.count,
+                    message:
+                        "\(plural(undecryptable.count, "accepted web push", "accepted web pushes")) to \(plural(subscriptions.count, "subscription")) did not decrypt with the subscription's keys (\(list(problems)))",
+                    examples: examples(undecryptable, thresholds)))
+        }
+        let lost = webPushes.filter {
+            $0.webPush?.ttl == 0 && $0.delivery?.state == .discarded && $0.delivery?.reason == .expired
+        }
+        if !lost.isEmpty {
+            let subscriptions = distinct(lost.compactMap(\.deviceToken))
+            findings.append(
+                BehaviorFinding(
+                    code: .webPushTTLZeroDiscarded, count: lost.count,
+                    message:
+                        "\(plural(lost.count, "web push", "web pushes")) with TTL 0 \(lost.count == 1 ? "was" : "were") discarded (expired) because the browser could not take \(lost.count == 1 ? "it" : "them") at once: \(plural(subscriptions.count, "subscription")) (\(list(subscriptions.map(abbreviated))))",
+                    examples: examples(lost, thresholds)))
+        }
+        let expired = webPushes.filter { push in
+            guard let exp = push.webPush?.vapidExpiresAt else { return false }
+            return exp * 1000 <= push.receivedAt
+        }
+        if !expired.isEmpty {
+            let late = expired.compactMap { push in push.webPush?.vapidExpiresAt.map { push.receivedAt / 1000 - $0 } }
+            findings.append(
+                BehaviorFinding(
+                    code: .vapidTokenExpired, count: expired.count,
+                    message:
+                        "\(plural(expired.count, "web push was", "web pushes were")) sent with a VAPID token past its exp (by up to \(DurationText.format(seconds: Double(late.max() ?? 0)))); Apple answers 403 BadJwtToken",
+                    examples: examples(expired, thresholds)))
+        }
+        return findings
+    }
+
     // MARK: Push type, priority, lint
 
     /// Background pushes at priority 10, device pushes without apns-push-type.
@@ -455,7 +505,8 @@ public enum ProviderReportAnalyzer {
                         "\(plural(background10.count, "background push was", "background pushes were")) sent with apns-priority 10 (APNs answers 400 BadPriority)",
                     examples: examples(background10, thresholds)))
         }
-        let untyped = deliveries.filter { !$0.isBroadcast && $0.pushTypeHeader == nil }
+        // A web push has no apns-push-type: it is not an APNs request.
+        let untyped = deliveries.filter { !$0.isBroadcast && $0.webPush == nil && $0.pushTypeHeader == nil }
         if !untyped.isEmpty {
             findings.append(
                 BehaviorFinding(

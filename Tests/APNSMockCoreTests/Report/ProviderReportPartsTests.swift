@@ -128,7 +128,7 @@ import Testing
         let pages = [
             "Establishing a token-based connection to APNs", "Handling notification responses from APNs",
             "Sending notification requests to APNs", "Troubleshooting push notifications",
-            "Generating a remote notification",
+            "Generating a remote notification", "Sending web push notifications in web apps and browsers",
         ]
         for code in BehaviorCode.all {
             #expect(pages.contains { code.source.contains($0) }, "\(code) cites no Apple page")

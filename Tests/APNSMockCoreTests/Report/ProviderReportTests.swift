@@ -257,7 +257,41 @@ import Testing
         Row("payloads with lint warnings", [.payloadLintWarnings]) { scenario in
             scenario.deliveries[2].lint = [.apsUnknownKey]
         },
+        // Web Push (Sending web push notifications in web apps and browsers; RFC 8030, 8291, 8292).
+        Row("a web push encrypted for other keys", [.webPushUndecryptable]) { scenario in
+            webPush(
+                &scenario.deliveries[2], BehaviorDelivery.WebPush(ttl: 60, decryptionProblem: "authenticationFailed"))
+        },
+        Row("a web push that decrypted has no push type and needs none", []) { scenario in
+            webPush(&scenario.deliveries[2], BehaviorDelivery.WebPush(ttl: 60))
+        },
+        Row("a web push with TTL 0 to a browser that was offline", [.webPushTTLZeroDiscarded]) { scenario in
+            webPush(&scenario.deliveries[2], BehaviorDelivery.WebPush(ttl: 0))
+            scenario.deliveries[2].delivery = .discarded(.expired, at: start + 1)
+        },
+        Row("a web push with TTL 0 delivered at once", []) { scenario in
+            webPush(&scenario.deliveries[2], BehaviorDelivery.WebPush(ttl: 0))
+            scenario.deliveries[2].delivery = .delivered(at: start + 1)
+        },
+        Row("a VAPID token used past its exp", [.vapidTokenExpired]) { scenario in
+            let received = scenario.deliveries[2].receivedAt
+            webPush(&scenario.deliveries[2], BehaviorDelivery.WebPush(ttl: 60, vapidExpiresAt: received / 1000 - 30))
+            scenario.deliveries[2].status = 403
+            scenario.deliveries[2].reason = "BadJwtToken"
+        },
+        Row("a VAPID token used before its exp", []) { scenario in
+            let received = scenario.deliveries[2].receivedAt
+            webPush(&scenario.deliveries[2], BehaviorDelivery.WebPush(ttl: 60, vapidExpiresAt: received / 1000 + 30))
+        },
     ]
+
+    /// Makes `delivery` a web push with `facts`, accepted (201) with no APNs headers.
+    static func webPush(_ delivery: inout BehaviorDelivery, _ facts: BehaviorDelivery.WebPush) {
+        delivery.webPush = facts
+        delivery.pushTypeHeader = nil
+        delivery.priorityHeader = nil
+        delivery.status = 201
+    }
 
     @Test func theBaselineHasNoFinding() {
         let report = ReportScenario.baseline.report()

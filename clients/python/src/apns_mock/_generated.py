@@ -640,11 +640,13 @@ class ProviderBehavior(TypedDict):
 
 
 class ProviderBehaviorIdentity(TypedDict):
-    kind: Literal["token", "certificate", "unidentified"]
+    kind: Literal["token", "certificate", "vapid", "unidentified"]
     teamId: Optional[str]
     keyId: Optional[str]
     certificateSubject: Optional[str]
-    # `team DEF123GHIJ key ABC123DEFG`, `certificate <subject>`.
+    # A web push provider's VAPID public key (`k`), base64url.
+    vapidKey: Optional[str]
+    # `team DEF123GHIJ key ABC123DEFG`, `certificate <subject>`, `VAPID key <start>…`.
     name: str
 
 
