@@ -83,7 +83,7 @@ USER 10001:10001
 
 # 443 and 2197: APNs on both of Apple's ports (`--port` repeats). 2195: channel management (Apple's sandbox
 # management port, `--channels-port`). 2198: admin API.
-EXPOSE 443 2197 2195 2198
+EXPOSE 443 2197 2195 2198 2199
 
 # Probes the admin port of the default command; change it if you move the admin API (--admin-port).
 HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=3 \
@@ -94,7 +94,7 @@ ENTRYPOINT ["apns-mock", "serve"]
 # reachable from outside is decided where the ports are published (-p / ports:). The admin API refuses to listen
 # on a non-loopback address without a token unless told so: --admin-insecure says so for the case without
 # APNS_MOCK_ADMIN_TOKEN; when that variable is set, every admin call but /health needs `Authorization: Bearer …`.
-CMD ["--host", "0.0.0.0", "--port", "443", "--port", "2197", "--channels-port", "2195", "--admin-host", "0.0.0.0", "--admin-port", "2198", "--environment", "auto", "--admin-insecure"]
+CMD ["--host", "0.0.0.0", "--port", "443", "--port", "2197", "--channels-port", "2195", "--webpush-port", "2199", "--admin-host", "0.0.0.0", "--admin-port", "2198", "--environment", "auto", "--admin-insecure"]
 
 # ---- runtime from a binary built on the host (make release-static) ------------------------------------------------
 FROM runtime-base AS runtime-prebuilt

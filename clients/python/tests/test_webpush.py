@@ -73,3 +73,15 @@ def test_the_scope_refuses_webpush_records_without_a_subscription_id(apns):
     with pytest.raises(ValueError, match="subscriptionId"):
         apns.wait(kind="webPush")
     assert "tokenPrefix" not in apns.query(kind="webPush", subscriptionId="abc")
+
+
+def test_an_endpoint_base_names_the_listener_as_the_caller_reaches_it(apns):
+    # A container's Web Push port published on another host port: the endpoint keeps its path
+    # on the URL the caller reaches, and the VAPID audience follows it.
+    subscription = WebPushSubscription.create(apns.client, endpoint_base="https://127.0.0.1:40443/")
+    try:
+        assert subscription.endpoint == f"https://127.0.0.1:40443/{subscription.id}"
+        assert subscription.audience == "https://127.0.0.1:40443"
+        assert subscription.json["endpoint"] == f"{apns.webpush_url}/{subscription.id}"
+    finally:
+        apns.client.delete_web_push_subscription(subscription.id)

@@ -66,11 +66,16 @@ class WebPushSubscription:
     or ``https:`` URL (:meth:`vapid_claims`).
     """
 
-    def __init__(self, answer: Mapping[str, Any], vapid_key: Optional[ec.EllipticCurvePrivateKey] = None) -> None:
+    def __init__(self, answer: Mapping[str, Any], vapid_key: Optional[ec.EllipticCurvePrivateKey] = None,
+                 endpoint_base: Optional[str] = None) -> None:
         #: The admin API's answer as it came (``createdAt``, ``state`` as created, …).
         self.json: Dict[str, Any] = copy.deepcopy(dict(answer))
         self.id: str = answer["id"]
+        #: Where a provider POSTs pushes: the answer's endpoint, or its path on ``endpoint_base``
+        #: (a Web Push URL reached through other ports, such as a container's published one).
         self.endpoint: str = answer["endpoint"]
+        if endpoint_base:
+            self.endpoint = endpoint_base.rstrip("/") + urlsplit(self.endpoint).path
         self.keys: Dict[str, str] = dict(answer["keys"])
         self.expiration_time: Optional[int] = answer.get("expirationTime")
         self.origin: Optional[str] = answer.get("origin")
@@ -79,12 +84,14 @@ class WebPushSubscription:
 
     @classmethod
     def create(cls, client: Any, application_server_key: Optional[ApplicationServerKey] = None, *,
-               origin: Optional[str] = None, expiration_time: Optional[int] = None) -> "WebPushSubscription":
+               origin: Optional[str] = None, expiration_time: Optional[int] = None,
+               endpoint_base: Optional[str] = None) -> "WebPushSubscription":
         """Subscribes through ``client`` (:class:`apns_mock.Client`). Without
         ``application_server_key``, a P-256 VAPID key pair is generated for it; a private key
         given is kept too (:attr:`vapid_private_key`). ``origin`` is the site that subscribed
         (``https://example.com``); ``expiration_time`` when it stops taking pushes (epoch
-        milliseconds; a push after it is answered 410)."""
+        milliseconds; a push after it is answered 410). ``endpoint_base`` replaces the endpoint's
+        origin: the Web Push URL as the caller reaches it (``ApnsMockContainer.webpush_url``)."""
         vapid_key: Optional[ec.EllipticCurvePrivateKey] = None
         if application_server_key is None:
             application_server_key = vapid_key = generate_vapid_key()
@@ -95,7 +102,7 @@ class WebPushSubscription:
             body["origin"] = origin
         if expiration_time is not None:
             body["expirationTime"] = expiration_time
-        return cls(client.create_web_push_subscription(body=body), vapid_key)
+        return cls(client.create_web_push_subscription(body=body), vapid_key, endpoint_base)
 
     def __repr__(self) -> str:
         return f"apns_mock.WebPushSubscription(id={self.id!r}, endpoint={self.endpoint!r})"

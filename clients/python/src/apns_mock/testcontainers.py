@@ -8,8 +8,10 @@
         mock.apns_url, mock.ca_path              # where a provider pushes, the CA it trusts
         mock.client.wait(token=device)           # the admin API (apns_mock.Client)
 
-The container serves APNs on 2197 (and 443), channel management on 2195 and the admin API on
-2198, each published on a free host port. It is ready when the image's health check says
+The container serves APNs on 2197 (and 443), channel management on 2195, Web Push on 2199 and
+the admin API on 2198, each published on a free host port. A subscription's endpoint names the
+container's own address; ``WebPushSubscription.create(mock.client, endpoint_base=mock.webpush_url)``
+gives one whose endpoint is the published port. It is ready when the image's health check says
 healthy, or as soon as ``GET /health`` on the published admin port answers 200 (podman runs
 health checks only on a systemd timer, so without systemd the check never runs). The CA is then
 fetched from ``GET /v1/ca.pem`` into a temporary file: the image generates its CA at start and
@@ -34,6 +36,7 @@ from ._client import Client
 APNS_PORT = 2197
 CHANNELS_PORT = 2195
 ADMIN_PORT = 2198
+WEBPUSH_PORT = 2199
 
 
 class _HealthyOrHealthEndpoint(WaitStrategy):
@@ -84,13 +87,15 @@ class ApnsMockContainer(DockerContainer):
                  startup_timeout: float = 60, **kwargs: Any) -> None:
         super().__init__(image, **kwargs)
         self.admin_token = admin_token
-        self.with_exposed_ports(APNS_PORT, CHANNELS_PORT, ADMIN_PORT)
+        self.with_exposed_ports(APNS_PORT, CHANNELS_PORT, ADMIN_PORT, WEBPUSH_PORT)
         self.with_kwargs(sysctls={"net.ipv4.ip_unprivileged_port_start": "0"})
         if admin_token:
             self.with_env("APNS_MOCK_ADMIN_TOKEN", admin_token)
         self.waiting_for(_HealthyOrHealthEndpoint(ADMIN_PORT).with_startup_timeout(int(startup_timeout)))
         self.apns_url = ""
         self.channels_url = ""
+        #: The Web Push listener on its published port.
+        self.webpush_url = ""
         self.admin_url = ""
         self.ca_path = ""
         self._client: Optional[Client] = None
@@ -102,6 +107,7 @@ class ApnsMockContainer(DockerContainer):
         self.apns_url = f"https://{host}:{self.get_exposed_port(APNS_PORT)}"
         self.channels_url = f"https://{host}:{self.get_exposed_port(CHANNELS_PORT)}"
         self.admin_url = f"http://{host}:{self.get_exposed_port(ADMIN_PORT)}"
+        self.webpush_url = f"https://{host}:{self.get_exposed_port(WEBPUSH_PORT)}"
         self._client = Client(self.admin_url, token=self.admin_token)
         self._directory = tempfile.mkdtemp(prefix="apns-mock-container-")
         self.ca_path = os.path.join(self._directory, "ca.pem")
