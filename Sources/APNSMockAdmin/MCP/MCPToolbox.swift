@@ -9,7 +9,7 @@ enum MCPToolbox {
         MCPTool(
             name: "list_deliveries", title: "List deliveries",
             description:
-                "The records of what reached the mock (pushes, broadcasts, channel requests), oldest first, each with its request, the answer APNs-style and why (detail).",
+                "The records of what reached the mock (pushes, broadcasts, channel requests, web pushes), oldest first, each with its request, the answer APNs-style and why (detail).",
             operation: .listDeliveries),
         MCPTool(
             name: "wait_for_deliveries", title: "Wait for deliveries",
@@ -67,6 +67,11 @@ enum MCPToolbox {
             description:
                 "Registers a device token or changes its registration: its app (topic), environment, locale, and state: active, unregistered (410 Unregistered, with unregisteredAt) or expired (410 ExpiredToken); and what becomes of accepted pushes: presence (online, offline, lowPower; with for: \"10m\" or until), notifications (enabled, disabled), installed (false: 200s discarded, then 410 after uninstallGrace).",
             operation: .putDevice, body: "device"),
+        MCPTool(
+            name: "subscribe_webpush", title: "Subscribe to Web Push",
+            description:
+                "Subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey (the provider's VAPID public key, base64url): the answer is the W3C PushSubscription JSON (endpoint, keys.p256dh, keys.auth) a Web Push library takes, and its id; its pushes are records of kind webPush with the subscription id as token and the decrypted body as payload. Optionally origin, expirationTime and device (presence, notifications).",
+            operation: .createWebPushSubscription, body: "subscription"),
         MCPTool(
             name: "device_notifications", title: "What a device shows",
             description:
