@@ -93,6 +93,7 @@ let package = Package(
                 "APNSMockCore",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .target(

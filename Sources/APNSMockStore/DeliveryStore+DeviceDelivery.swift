@@ -48,7 +48,13 @@ extension DeliveryStore {
         guard !judgeable.token.isEmpty, var inbox = state.inboxes[judgeable.token] else { return }
         let changes = DeliveryModel.accept(judgeable.push, into: &inbox)
         state.inboxes[judgeable.token] = inbox
+        Self.reschedule(judgeable.token, inbox, in: &state)
         apply(changes, in: &state)
+    }
+
+    /// Puts `token`'s inbox in the schedule at its next event (none: out of it).
+    static func reschedule(_ token: String, _ inbox: DeliveryInbox?, in state: inout State) {
+        state.schedule.schedule(token, at: inbox.flatMap { DeliveryModel.nextEvent(in: $0, after: $0.judgedAt) })
     }
 
     /// Writes `changes` into the records' histories (records no longer stored are skipped),
@@ -99,9 +105,11 @@ extension DeliveryStore {
             if inbox.isIdle {
                 state.inboxes[token] = nil
                 if had { inboxCount.subtract(1, ordering: .relaxed) }
+                Self.reschedule(token, nil, in: &state)
             } else {
                 state.inboxes[token] = inbox
                 if !had { inboxCount.add(1, ordering: .relaxed) }
+                Self.reschedule(token, inbox, in: &state)
             }
             return !changes.isEmpty
         }
@@ -117,21 +125,24 @@ extension DeliveryStore {
         state.withLockedValue { state in
             inboxCount.subtract(state.inboxes.count, ordering: .relaxed)
             state.inboxes.removeAll()
+            state.schedule.removeAll()
         }
     }
 
-    /// Lets time pass to `now` (epoch ms, the mock clock) for every device with an inbox:
-    /// scheduled presence, expirations and background budgets take effect. Returns how many
-    /// records changed.
+    /// Lets time pass to `now` (epoch ms, the mock clock) for the devices whose next event
+    /// (a scheduled presence, an expiration, a background budget) it reaches: only those are
+    /// judged, from the schedule, so the cost follows the events, not the number of devices.
+    /// Returns how many records changed.
     @discardableResult
     public func advanceDeliveries(to now: Int64) -> Int {
         guard inboxCount.load(ordering: .relaxed) > 0 else { return 0 }
         let count = state.withLockedValue { state -> Int in
             var count = 0
-            for token in Array(state.inboxes.keys) {
+            for token in state.schedule.takeDue(upTo: now) {
                 guard var inbox = state.inboxes[token] else { continue }
                 let changes = DeliveryModel.advance(&inbox, to: now)
                 state.inboxes[token] = inbox
+                Self.reschedule(token, inbox, in: &state)
                 apply(changes, in: &state)
                 count += changes.count
             }
@@ -145,12 +156,10 @@ extension DeliveryStore {
     }
 
     /// The next time (epoch ms) at which something a device holds may change, if any: when a
-    /// timer should call `advanceDeliveries`.
+    /// timer should call `advanceDeliveries`. The schedule's head: no walk over the devices.
     public var nextDeliveryEvent: Int64? {
         guard inboxCount.load(ordering: .relaxed) > 0 else { return nil }
-        return state.withLockedValue { state in
-            state.inboxes.values.compactMap { DeliveryModel.nextEvent(in: $0, after: $0.judgedAt) }.min()
-        }
+        return state.withLockedValue { $0.schedule.next() }
     }
 
     /// What APNs holds for device `token` (oldest first), with the records they came from

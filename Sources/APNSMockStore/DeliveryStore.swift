@@ -47,6 +47,8 @@ public final class DeliveryStore: Sendable {
         var completions: UInt64 = 0
         /// What the delivery model holds for each device with state (lower-case token).
         var inboxes: [String: DeliveryInbox] = [:]
+        /// When each inbox next changes with time alone (`DeliveryModel.nextEvent`).
+        var schedule = DeliverySchedule()
         /// The delivery history of the records the model judged, by sequence number.
         var judged: [UInt64: [DeviceDelivery]] = [:]
         /// Records whose delivery changed, for the sink (the journal), in the order they changed;
@@ -489,7 +491,10 @@ public final class DeliveryStore: Sendable {
             state.sharedParts.removeAll()
             state.unsettled.removeAll()
             state.judged.removeAll()
-            for token in state.inboxes.keys { state.inboxes[token]?.held.removeAll() }
+            for token in state.inboxes.keys {
+                state.inboxes[token]?.held.removeAll()
+                if let inbox = state.inboxes[token] { Self.reschedule(token, inbox, in: &state) }
+            }
             state.deleted = 0
         }
     }

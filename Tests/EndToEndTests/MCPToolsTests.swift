@@ -48,8 +48,14 @@ import Testing
                     "add_fault", "delete_fault", "device_notifications", "explain_delivery", "list_deliveries",
                     "list_faults",
                     "provider_report",
-                    "reset", "server_info", "set_device", "verify", "wait_for_deliveries",
+                    "reset", "server_info", "set_device", "subscribe_webpush", "verify", "wait_for_deliveries",
                 ])
+            let subscription = structured("subscribe_webpush")
+            #expect(isError("subscribe_webpush") == false, "\(text("subscribe_webpush"))")
+            #expect(
+                (subscription["endpoint"] as? String)?.hasPrefix(mock.endpoints.webPushURL + "/") == true,
+                "\(subscription)")
+            #expect((subscription["keys"] as? [String: Any])?["auth"] is String)
             #expect(structured("server_info")["apnsUrl"] as? String == mock.endpoints.apnsURL)
             #expect((structured("list_deliveries")["deliveries"] as? [Any])?.count == 2)
             // What the device shows: the accepted push, not the refused one.
@@ -116,7 +122,7 @@ import Testing
                 """
             let output = try await E2E.run(python, ["-c", script, mock.endpoints.adminURL], timeout: 60)
             #expect(output.status == 0, "\(output.stderr)")
-            #expect(output.stdout == "12 False GET /v1/faults → 200\n", "\(output.stdout)\(output.stderr)")
+            #expect(output.stdout == "13 False GET /v1/faults → 200\n", "\(output.stdout)\(output.stderr)")
         }
     }
 }

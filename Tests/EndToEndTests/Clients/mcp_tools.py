@@ -8,6 +8,7 @@ token is refused (401) before any tool is listed.
 """
 
 import asyncio
+import base64
 import json
 import sys
 
@@ -79,6 +80,18 @@ async def main():
                     "set_device",
                     await session.call_tool(
                         "set_device", {"token": DEVICE, "device": {"topic": "com.example.app", "state": "unregistered"}}
+                    ),
+                )
+                # A Web Push subscription for a VAPID key, as a browser makes one.
+                from cryptography.hazmat.primitives import serialization
+                from cryptography.hazmat.primitives.asymmetric import ec
+                point = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
+                    serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+                key = base64.urlsafe_b64encode(point).rstrip(b"=").decode()
+                emit(
+                    "subscribe_webpush",
+                    await session.call_tool(
+                        "subscribe_webpush", {"subscription": {"applicationServerKey": key, "origin": "https://example.com"}}
                     ),
                 )
                 emit("provider_report", await session.call_tool("provider_report", {"window": "10m"}))
