@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -32,6 +33,15 @@ type WebPushSubscriptionOptions struct {
 	// ExpirationTime is when the subscription stops taking pushes (epoch milliseconds; a push
 	// after it is answered 410); nil for never.
 	ExpirationTime *int64
+	// Device is the subscription's browser's conditions from the start (the create body's
+	// device, the body of TestWebPushSubscription.SetDevice): Presence ("online", "offline",
+	// "lowPower") with Until (epoch ms) or For ("10m"), or Periods, and Notifications
+	// ("enabled", "disabled"). nil: an online browser with notifications enabled.
+	Device *WebPushDeviceBody
+	// EndpointBase replaces the endpoint's origin, its path kept: the Web Push URL as the caller
+	// reaches it when that is not the server's own (a container's published port,
+	// "https://localhost:2199"). Audience follows the endpoint. Empty: the server's endpoint.
+	EndpointBase string
 }
 
 // TestWebPushSubscription is a Web Push subscription the mock made for a test, as a browser makes
@@ -40,8 +50,12 @@ type WebPushSubscriptionOptions struct {
 //
 // Its WebPushSubscription is the admin API's answer: ID (the matcher's subscriptionId, its
 // pushes' records' token), Endpoint, Keys (P256Dh, Auth), ExpirationTime, ApplicationServerKey,
-// Origin, CreatedAt, State (as created). PushSubscriptionJSON is what the page would send its
-// application server.
+// Origin, CreatedAt, State (as created), Device (its browser's conditions, as SetDevice last
+// answered). Endpoint is on WebPushSubscriptionOptions.EndpointBase when one was given.
+// PushSubscriptionJSON is what the page would send its application server.
+//
+// Its browser is a device to the delivery model: a push accepted while the browser is offline is
+// held (its record's delivery is "stored") until SetDevice puts it online.
 //
 // The mock checks each push's "Authorization: vapid t=<JWT>, k=<key>": k is
 // ApplicationServerKey, the JWT is signed ES256 with VAPIDKey, its aud is Audience(), its exp
@@ -53,7 +67,8 @@ type TestWebPushSubscription struct {
 	// only ApplicationServerKey was given.
 	VAPIDKey *ecdsa.PrivateKey `json:"-"`
 
-	client *Client
+	client       *Client
+	endpointBase string
 }
 
 // ApplicationServerKey is the applicationServerKey of a VAPID public key (EC P-256): its
@@ -86,7 +101,7 @@ func (c *Client) SubscribeWebPush(ctx context.Context, options WebPushSubscripti
 		}
 		applicationServerKey = ApplicationServerKey(&key.PublicKey)
 	}
-	body := WebPushSubscriptionBody{ApplicationServerKey: applicationServerKey, ExpirationTime: options.ExpirationTime}
+	body := WebPushSubscriptionBody{ApplicationServerKey: applicationServerKey, ExpirationTime: options.ExpirationTime, Device: options.Device}
 	if options.Origin != "" {
 		body.Origin = &options.Origin
 	}
@@ -94,7 +109,25 @@ func (c *Client) SubscribeWebPush(ctx context.Context, options WebPushSubscripti
 	if err != nil {
 		return nil, err
 	}
-	return &TestWebPushSubscription{WebPushSubscription: *created, VAPIDKey: key, client: c}, nil
+	subscription := &TestWebPushSubscription{VAPIDKey: key, client: c, endpointBase: options.EndpointBase}
+	if err := subscription.take(created); err != nil {
+		return nil, err
+	}
+	return subscription, nil
+}
+
+// take keeps an answer of the admin API, its endpoint on endpointBase when there is one.
+func (s *TestWebPushSubscription) take(answer *WebPushSubscription) error {
+	subscription := *answer
+	if s.endpointBase != "" {
+		endpoint, err := url.Parse(subscription.Endpoint)
+		if err != nil {
+			return fmt.Errorf("apnsmock: the subscription's endpoint %q: %w", subscription.Endpoint, err)
+		}
+		subscription.Endpoint = strings.TrimRight(s.endpointBase, "/") + endpoint.EscapedPath()
+	}
+	s.WebPushSubscription = subscription
+	return nil
 }
 
 // TestCleanup is what a test registers its cleanups with and reports errors to: *testing.T,
@@ -132,6 +165,27 @@ func (s *TestWebPushSubscription) Unsubscribe(ctx context.Context) (*WebPushSubs
 		return nil, errors.New("apnsmock: this subscription was made without a client: use Client.DeleteWebPushSubscription")
 	}
 	return s.client.DeleteWebPushSubscription(ctx, s.ID)
+}
+
+// SetDevice sets the conditions of the subscription's browser (PUT
+// /v1/webpush/subscriptions/{id}/device), and the server judges again what it holds: setting
+// "online" delivers what was held while offline (the record's delivery becomes "delivered").
+// device is the body: a WebPushDeviceBody, or a map or struct of your own that encoding/json
+// writes as one (Presence "online", "offline" or "lowPower" with Until or For, or Periods;
+// Notifications). It answers the subscription as the server then has it, and s follows (its
+// Endpoint stays on the EndpointBase). An unknown field is an *AdminError 400 naming it.
+func (s *TestWebPushSubscription) SetDevice(ctx context.Context, device any) (*WebPushSubscription, error) {
+	if s.client == nil {
+		return nil, errors.New("apnsmock: this subscription was made without a client: use Client.PutWebPushDevice")
+	}
+	answer, err := s.client.PutWebPushDevice(ctx, s.ID, device)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.take(answer); err != nil {
+		return nil, err
+	}
+	return answer, nil
 }
 
 // Audience is the endpoint's origin, "https://host:port": the VAPID JWT's aud.

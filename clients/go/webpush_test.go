@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -149,5 +150,93 @@ func TestWebPushSubscriptionForTheApplicationServersOwnKey(t *testing.T) {
 	deleted, err := publicOnly.Unsubscribe(context.Background())
 	if err != nil || deleted.State != "deleted" {
 		t.Fatalf("Unsubscribe answered %+v, %v", deleted, err)
+	}
+}
+
+func TestWebPushHeldWhileTheBrowserIsOfflineIsDeliveredOnceSetDevicePutsItOnline(t *testing.T) {
+	mock := sharedMock(t)
+	t.Parallel()
+	ctx := testContext(t)
+	offline := DevicePresence("offline")
+	subscription, err := mock.WebPushSubscription(ctx, t, WebPushSubscriptionOptions{Device: &WebPushDeviceBody{Presence: &offline}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if subscription.Device.Presence != "offline" || subscription.Device.Notifications != "enabled" {
+		t.Fatalf("the subscription's device is %+v; want offline, notifications enabled", subscription.Device)
+	}
+
+	answer := webPush(t, mock, subscription.Endpoint, subscription.VAPIDKey)
+	if answer.status != http.StatusCreated || answer.apnsID == "" {
+		t.Fatalf("the push answered %d, apns-id %q (%s); want 201 with an apns-id", answer.status, answer.apnsID, answer.body)
+	}
+	stored, err := mock.Client.Wait(ctx, url.Values{"kind": {"webPush"}, "subscriptionId": {subscription.ID}, "delivery": {"stored"}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stored) != 1 || !strings.EqualFold(stored[0].APNSID, answer.apnsID) {
+		t.Fatalf("the stored records are %+v; want the push's, apns-id %s", stored, answer.apnsID)
+	}
+
+	online := DevicePresence("online")
+	now, err := subscription.SetDevice(ctx, WebPushDeviceBody{Presence: &online})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now.Device.Presence != "online" || subscription.Device.Presence != "online" {
+		t.Fatalf("SetDevice answered %+v, the subscription has %+v; want online", now.Device, subscription.Device)
+	}
+	delivered, err := mock.Client.Wait(ctx, url.Values{"kind": {"webPush"}, "subscriptionId": {subscription.ID}, "delivery": {"delivered"}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(delivered) != 1 || !strings.EqualFold(delivered[0].APNSID, answer.apnsID) || delivered[0].Sequence != stored[0].Sequence {
+		t.Fatalf("the delivered records are %+v; want the push's, apns-id %s", delivered, answer.apnsID)
+	}
+	var history []string
+	for _, step := range delivered[0].DeliveryHistory {
+		history = append(history, string(step.State))
+	}
+	if strings.Join(history, ",") != "stored,delivered" {
+		t.Fatalf("the record's delivery history is %v; want stored, delivered", history)
+	}
+
+	_, err = subscription.SetDevice(ctx, map[string]any{"installed": false})
+	var refused *AdminError
+	if !errors.As(err, &refused) || refused.Status != http.StatusBadRequest || !strings.Contains(refused.Message, "installed") {
+		t.Fatalf("SetDevice with installed answered %v; want a 400 naming the field", err)
+	}
+}
+
+func TestWebPushEndpointBaseKeepsTheEndpointsPathAndTheAudienceFollows(t *testing.T) {
+	mock := sharedMock(t)
+	t.Parallel()
+	ctx := testContext(t)
+	subscription, err := mock.WebPushSubscription(ctx, t, WebPushSubscriptionOptions{EndpointBase: "https://127.0.0.1:40443/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if subscription.Endpoint != "https://127.0.0.1:40443/"+subscription.ID || subscription.Audience() != "https://127.0.0.1:40443" {
+		t.Fatalf("the endpoint is %s, the audience %s; want the path on https://127.0.0.1:40443", subscription.Endpoint, subscription.Audience())
+	}
+	var pushSubscription struct {
+		Endpoint string `json:"endpoint"`
+	}
+	if err := json.Unmarshal(subscription.PushSubscriptionJSON(), &pushSubscription); err != nil || pushSubscription.Endpoint != subscription.Endpoint {
+		t.Fatalf("PushSubscriptionJSON is %s (%v)", subscription.PushSubscriptionJSON(), err)
+	}
+	// SetDevice keeps the endpoint on the base; the server's is its own.
+	if _, err := subscription.SetDevice(ctx, map[string]any{"notifications": "disabled"}); err != nil {
+		t.Fatal(err)
+	}
+	if subscription.Endpoint != "https://127.0.0.1:40443/"+subscription.ID || subscription.Device.Notifications != "disabled" {
+		t.Fatalf("after SetDevice the endpoint is %s, notifications %s", subscription.Endpoint, subscription.Device.Notifications)
+	}
+	server, err := mock.Client.GetWebPushSubscription(ctx, subscription.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if server.Endpoint != mock.WebPushURL+"/"+subscription.ID {
+		t.Fatalf("the server's endpoint is %s; want %s/%s", server.Endpoint, mock.WebPushURL, subscription.ID)
 	}
 }

@@ -2,7 +2,7 @@
 // operations' signatures are in generated.d.ts (generated from the OpenAPI document, GET
 // /v1/openapi.yaml) and re-exported here; the hand-written names keep their looser types
 // (`ApiObject`). Where both name a type (`Delivery`, `Duration`), this file's is exported.
-import type { GeneratedAdminClient, WebPushSubscription as WebPushSubscriptionJSON, WebPushSubscriptionKeys } from "./generated.js";
+import type { GeneratedAdminClient, WebPushDeviceBody, WebPushSubscription as WebPushSubscriptionJSON, WebPushSubscriptionDevice, WebPushSubscriptionKeys } from "./generated.js";
 
 export * from "./generated.js";
 
@@ -167,6 +167,10 @@ export interface WebPushSubscriptionOptions {
   origin?: string;
   /** When the subscription stops taking pushes, epoch milliseconds (410 after it). */
   expirationTime?: number;
+  /** Its browser's conditions from the start (the create body's `device`): `{presence: "offline"}`, `{presence: "lowPower", for: "10m"}`, `periods`, `notifications`. */
+  device?: WebPushDeviceBody;
+  /** Replaces the endpoint's origin (path kept): the Web Push URL as the caller reaches it, such as a container's published port. The VAPID `audience` follows. */
+  endpointBase?: string;
   /** A node:test TestContext (anything with `after(fn)`): the subscription is unsubscribed when that test ends. */
   test?: { after(fn: () => unknown): void };
 }
@@ -177,10 +181,10 @@ export interface WebPushSubscriptionOptions {
  * generated or given whole. `JSON.stringify(subscription)` is the W3C PushSubscription JSON.
  */
 export class WebPushSubscription {
-  constructor(answer: WebPushSubscriptionJSON, options?: { client?: AdminClient; vapidPrivateKey?: import("node:crypto").KeyObject | null });
+  constructor(answer: WebPushSubscriptionJSON, options?: { client?: AdminClient; vapidPrivateKey?: import("node:crypto").KeyObject | null; endpointBase?: string });
   /** Names it in the admin API and in its pushes' records (`subscriptionId`; their `token`). */
   id: string;
-  /** The URL the application server POSTs pushes to. */
+  /** The URL the application server POSTs pushes to (on `endpointBase` when one was given). */
   endpoint: string;
   expirationTime: number | null;
   keys: WebPushSubscriptionKeys;
@@ -189,8 +193,16 @@ export class WebPushSubscription {
   applicationServerKey: string;
   /** The VAPID private key, or null when only the public key was given. */
   vapidPrivateKey: import("node:crypto").KeyObject | null;
-  /** The admin API's answer as it came (`createdAt`, `state`). */
+  /** The admin API's answer as it came (`createdAt`, `state`, `device`), replaced by setDevice's. */
   json: WebPushSubscriptionJSON;
+  /** Its browser's conditions as the server last answered (a copy of `json.device`). */
+  readonly device: WebPushSubscriptionDevice;
+  /**
+   * `PUT /v1/webpush/subscriptions/{id}/device`: sets its browser's conditions (setting `online`
+   * delivers what was held while offline); the subscription as the API then gives it (also `json`).
+   * An unknown field rejects with AdminError 400 naming it.
+   */
+  setDevice(conditions: WebPushDeviceBody): Promise<WebPushSubscriptionJSON>;
   /** The W3C PushSubscription JSON: `{endpoint, expirationTime, keys}`. */
   toJSON(): { endpoint: string; expirationTime: number | null; keys: WebPushSubscriptionKeys };
   /** The endpoint's origin: the VAPID JWT's `aud`. */

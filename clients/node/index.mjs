@@ -350,8 +350,11 @@ export class AdminClient extends GeneratedAdminClient {
    * A Web Push subscription made as a browser makes one (`POST /v1/webpush/subscriptions`), as a
    * WebPushSubscription. `applicationServerKey`: base64url text, 65 bytes or an EC P-256
    * KeyObject; left out, a P-256 VAPID key pair is generated (`vapidPrivateKey`, `vapidKeys`).
-   * `origin`, `expirationTime` (epoch ms). `test`: a node:test TestContext (anything with
-   * `after(fn)`); the subscription is unsubscribed when that test ends.
+   * `origin`, `expirationTime` (epoch ms). `device`: its browser's conditions from the start
+   * (`{presence: "offline"}`; see WebPushSubscription.setDevice). `endpointBase`: the endpoint's
+   * origin replaced (the Web Push URL as the caller reaches it, such as a container's published
+   * port). `test`: a node:test TestContext (anything with `after(fn)`); the subscription is
+   * unsubscribed when that test ends.
    */
   webPushSubscription(options = {}) {
     return makeWebPushSubscription(this, options);
@@ -539,16 +542,22 @@ export function applicationServerKeyText(key) {
  * `Authorization: vapid t=<JWT>, k=<key>`: `k` the subscription's `applicationServerKey`, the
  * JWT signed ES256 with its key, `aud` the endpoint's origin (`audience`), `exp` at most 24 hours
  * ahead, `sub` a mailto: or https: URL.
+ *
+ * Its browser is a device to the delivery model: `device` is its conditions (`presence`,
+ * `periods`, `notifications`), given at creation (`device`) or by `setDevice(conditions)`. A push
+ * accepted while the browser is offline is held (its record's `delivery.state` is `stored`) until
+ * it comes online.
  */
 export class WebPushSubscription {
   #client;
 
-  /** @param {object} answer the admin API's subscription JSON  @param {{client?: AdminClient, vapidPrivateKey?: crypto.KeyObject | null}} [options] */
-  constructor(answer, { client, vapidPrivateKey = null } = {}) {
-    /** The admin API's answer as it came (`createdAt`, `state` as created, …). */
+  /** @param {object} answer the admin API's subscription JSON  @param {{client?: AdminClient, vapidPrivateKey?: crypto.KeyObject | null, endpointBase?: string}} [options] */
+  constructor(answer, { client, vapidPrivateKey = null, endpointBase } = {}) {
+    /** The admin API's answer as it came (`createdAt`, `state` as created, …), replaced by setDevice's. */
     this.json = structuredClone(answer);
     this.id = answer.id;
-    this.endpoint = answer.endpoint;
+    /** Where a provider POSTs pushes: the answer's endpoint, or its path on `endpointBase`. */
+    this.endpoint = endpointBase ? endpointBase.replace(/\/+$/, "") + new URL(answer.endpoint).pathname : answer.endpoint;
     this.expirationTime = answer.expirationTime ?? null;
     this.keys = { p256dh: answer.keys.p256dh, auth: answer.keys.auth };
     this.origin = answer.origin ?? null;
@@ -578,6 +587,25 @@ export class WebPushSubscription {
     return { sub: subject, aud: this.audience };
   }
 
+  /** Its browser's conditions as the server last answered: `{presence, periods, notifications}` (a copy). */
+  get device() {
+    return structuredClone(this.json.device ?? {});
+  }
+
+  /**
+   * Sets its browser's conditions (`PUT /v1/webpush/subscriptions/{id}/device`): `presence`
+   * (`online`, `offline`, `lowPower`) with `until` (epoch ms) or `for` (`"10m"`), or a schedule
+   * of `periods`, and `notifications` (`enabled`, `disabled`). What the browser holds is judged
+   * again: setting `online` delivers what was held while offline. Resolves to the subscription as
+   * the API then gives it (also `json`); an unknown field rejects with AdminError 400 naming it.
+   */
+  async setDevice(conditions = {}) {
+    if (!this.#client) throw new Error("this subscription was made without a client: use AdminClient.putWebPushDevice");
+    const answer = await this.#client.putWebPushDevice(this.id, conditions);
+    this.json = structuredClone(answer);
+    return answer;
+  }
+
   /** Unsubscribes (`DELETE /v1/webpush/subscriptions/{id}`): a push to it is then answered 410. Resolves to the subscription as the API then gives it. */
   unsubscribe() {
     if (!this.#client) throw new Error("this subscription was made without a client: DELETE it through AdminClient.deleteWebPushSubscription");
@@ -588,10 +616,11 @@ export class WebPushSubscription {
 /**
  * Subscribes through `client` as a browser does: `applicationServerKey` (base64url text, 65 bytes
  * or an EC P-256 KeyObject; left out: a P-256 key pair generated), `origin`, `expirationTime`
- * (epoch milliseconds). With `test` (a node:test TestContext, or anything with `after(fn)`), it
- * is unsubscribed when that test ends.
+ * (epoch milliseconds), `device` (the browser's conditions), `endpointBase` (the endpoint's
+ * origin replaced). With `test` (a node:test TestContext, or anything with `after(fn)`), it is
+ * unsubscribed when that test ends.
  */
-async function makeWebPushSubscription(client, { applicationServerKey, origin, expirationTime, test } = {}) {
+async function makeWebPushSubscription(client, { applicationServerKey, origin, expirationTime, device, endpointBase, test } = {}) {
   let vapidPrivateKey = null;
   if (applicationServerKey == null) {
     applicationServerKey = vapidPrivateKey = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
@@ -601,7 +630,8 @@ async function makeWebPushSubscription(client, { applicationServerKey, origin, e
   const body = { applicationServerKey: applicationServerKeyText(applicationServerKey) };
   if (origin != null) body.origin = origin;
   if (expirationTime != null) body.expirationTime = expirationTime;
-  const subscription = new WebPushSubscription(await client.createWebPushSubscription(body), { client, vapidPrivateKey });
+  if (device != null) body.device = device;
+  const subscription = new WebPushSubscription(await client.createWebPushSubscription(body), { client, vapidPrivateKey, endpointBase });
   test?.after(() => unsubscribeQuietly(subscription));
   return subscription;
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
 import { after, before, test } from "node:test";
-import { WebPushSubscription, applicationServerKeyText, startMock } from "../index.mjs";
+import { AdminError, WebPushSubscription, applicationServerKeyText, startMock } from "../index.mjs";
 import { vapidAuthorization, webPush } from "./helpers.mjs";
 
 let mock;
@@ -57,4 +57,42 @@ test("a subscription for the application server's own key: a private KeyObject i
   assert.equal(publicOnly.expirationTime, 4102444800000);
   assert.equal((await publicOnly.unsubscribe()).state, "deleted");
   assert.throws(() => applicationServerKeyText(Buffer.alloc(64)), /65 bytes/);
+});
+
+test("a push held while the browser is offline (delivery stored) is delivered with the same apns-id once setDevice puts it online", async (t) => {
+  const subscription = await mock.webPushSubscription({ test: t, device: { presence: "offline" } });
+  assert.deepEqual(subscription.device, { presence: "offline", periods: [], notifications: "enabled" });
+
+  const answer = await webPush(mock, subscription.endpoint, {
+    headers: { authorization: vapidAuthorization(subscription.endpoint, subscription.vapidPrivateKey), ttl: "60" },
+  });
+  assert.equal(answer.status, 201, answer.body);
+  const apnsId = answer.headers["apns-id"].toLowerCase();
+  const [stored] = await mock.client.wait({ kind: "webPush", subscriptionId: subscription.id, delivery: "stored", timeout: 10 });
+  assert.equal(stored.apnsId.toLowerCase(), apnsId);
+
+  const now = await subscription.setDevice({ presence: "online" });
+  assert.equal(now.device.presence, "online");
+  assert.equal(subscription.device.presence, "online");
+  assert.deepEqual(subscription.json, now);
+  const [delivered] = await mock.client.wait({ kind: "webPush", subscriptionId: subscription.id, delivery: "delivered", timeout: 10 });
+  assert.equal(delivered.apnsId.toLowerCase(), apnsId);
+  assert.equal(delivered.sequence, stored.sequence);
+  assert.deepEqual(delivered.deliveryHistory.map((step) => step.state), ["stored", "delivered"]);
+
+  await assert.rejects(subscription.setDevice({ installed: false }), (error) => {
+    assert.ok(error instanceof AdminError);
+    assert.equal(error.status, 400);
+    assert.match(error.apiMessage, /installed/);
+    return true;
+  });
+});
+
+test("endpointBase puts the endpoint's path on the URL the caller reaches; the VAPID audience follows", async (t) => {
+  const subscription = await mock.webPushSubscription({ test: t, endpointBase: "https://127.0.0.1:40443/" });
+  assert.equal(subscription.endpoint, `https://127.0.0.1:40443/${subscription.id}`);
+  assert.equal(subscription.audience, "https://127.0.0.1:40443");
+  assert.deepEqual(subscription.vapidClaims(), { sub: "mailto:test@example.com", aud: "https://127.0.0.1:40443" });
+  assert.equal(JSON.parse(JSON.stringify(subscription)).endpoint, subscription.endpoint);
+  assert.equal(subscription.json.endpoint, `${mock.webPushUrl}/${subscription.id}`);
 });

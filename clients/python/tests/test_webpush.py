@@ -7,7 +7,7 @@ import time
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from apns_mock import WebPushSubscription
+from apns_mock import AdminError, WebPushSubscription
 
 
 def send_with_pywebpush(ca_path, subscription, data):
@@ -85,3 +85,35 @@ def test_an_endpoint_base_names_the_listener_as_the_caller_reaches_it(apns):
         assert subscription.json["endpoint"] == f"{apns.webpush_url}/{subscription.id}"
     finally:
         apns.client.delete_web_push_subscription(subscription.id)
+
+
+def test_a_push_held_while_the_browser_is_offline_is_delivered_once_it_is_online(apns):
+    subscription = apns.webpush_subscription(device={"presence": "offline"})
+    assert subscription.device["presence"] == "offline"
+    assert subscription.json["device"] == {"presence": "offline", "periods": [], "notifications": "enabled"}
+
+    answer = send_with_pywebpush(apns.ca_path, subscription, json.dumps({"title": "Held"}))
+    assert answer.status_code == 201, answer.text
+    apns_id = answer.headers["apns-id"]
+    [stored] = apns.wait(kind="webPush", subscriptionId=subscription.id, delivery="stored")
+    assert stored["apnsId"].lower() == apns_id.lower()
+
+    now = subscription.set_device(presence="online")
+    assert now["device"]["presence"] == "online"
+    assert subscription.device["presence"] == "online" and subscription.json == now
+    [delivered] = apns.wait(kind="webPush", subscriptionId=subscription.id, delivery="delivered")
+    assert delivered["apnsId"].lower() == apns_id.lower()
+    assert delivered["sequence"] == stored["sequence"]
+    assert [step["state"] for step in delivered["deliveryHistory"]] == ["stored", "delivered"]
+
+
+def test_set_device_refuses_an_unknown_field_naming_it(apns):
+    subscription = apns.webpush_subscription()
+    with pytest.raises(AdminError) as refused:
+        subscription.set_device({"installed": False})
+    assert refused.value.status == 400
+    assert "installed" in refused.value.message
+    # the keywords go over the dict; for_ is the body's "for": a period from now, online after
+    [period] = subscription.set_device({"presence": "online"}, presence="lowPower", for_="10m")["device"]["periods"]
+    assert period["presence"] == "lowPower" and period["until"] - period["from"] == 600_000
+    assert subscription.device["periods"] == [period]

@@ -297,7 +297,8 @@ class Scope:
 
     def webpush_subscription(self, application_server_key: Optional[ApplicationServerKey] = None, *,
                              origin: Optional[str] = None,
-                             expiration_time: Optional[int] = None) -> WebPushSubscription:
+                             expiration_time: Optional[int] = None,
+                             device: Optional[Mapping[str, Any]] = None) -> WebPushSubscription:
         """A Web Push subscription for this test, made by the mock as a browser makes one
         (``POST /v1/webpush/subscriptions``) and unsubscribed when the test ends (``DELETE``: a
         push to it is then answered 410).
@@ -306,13 +307,15 @@ class Scope:
         answer's ``vapid_private_key`` is what the application server under test signs with. Or
         give the application server's own key: its base64url public key (65-byte uncompressed
         point), those bytes, or a ``cryptography`` EC key. ``origin`` is the site that subscribed;
-        ``expiration_time`` (epoch milliseconds) when it stops taking pushes.
+        ``expiration_time`` (epoch milliseconds) when it stops taking pushes. ``device`` is its
+        browser's conditions from the start (``{"presence": "offline"}``: pushes are held, with
+        ``delivery`` ``stored``, until ``subscription.set_device(presence="online")``).
 
         Its pushes are records of kind ``webPush`` found by ``subscriptionId``:
         ``apns.wait(kind="webPush", subscriptionId=subscription.id)``.
         """
         subscription = WebPushSubscription.create(self.client, application_server_key, origin=origin,
-                                                  expiration_time=expiration_time)
+                                                  expiration_time=expiration_time, device=device)
         self.webpush_subscription_ids.append(subscription.id)
         return subscription
 

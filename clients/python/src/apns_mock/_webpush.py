@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import base64
 import copy
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, List, Mapping, Optional, Union
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+
+from ._client import Duration, _duration
 
 #: What a VAPID ``sub`` claim says when the test names no contact of its own.
 DEFAULT_VAPID_SUBJECT = "mailto:test@example.com"
@@ -46,6 +48,18 @@ def application_server_key_text(key: ApplicationServerKey) -> str:
     raise TypeError(f"an applicationServerKey is base64url text, 65 bytes or an EC P-256 key, not {type(key).__name__}")
 
 
+def _device_body(conditions: Optional[Mapping[str, Any]] = None, **fields: Any) -> Dict[str, Any]:
+    """A ``WebPushDeviceBody``: ``conditions`` with the keywords given put over it (``for_`` is ``for``)."""
+    body: Dict[str, Any] = dict(conditions or {})
+    for name, value in fields.items():
+        if value is None:
+            continue
+        if name == "for_":
+            name, value = "for", _duration(value)
+        body[name] = value
+    return body
+
+
 class WebPushSubscription:
     """A Web Push subscription the mock made, as a browser makes one for a page that calls
     ``pushManager.subscribe({applicationServerKey})`` (``POST /v1/webpush/subscriptions``).
@@ -64,11 +78,17 @@ class WebPushSubscription:
     VAPID JWT: signed with this key (``k`` must be :attr:`application_server_key`), ``aud`` the
     endpoint's origin (:attr:`audience`), ``exp`` at most 24 hours ahead, ``sub`` a ``mailto:``
     or ``https:`` URL (:meth:`vapid_claims`).
+
+    Its browser is a device to the delivery model: :attr:`device` is its conditions
+    (``presence``, ``periods``, ``notifications``), given at creation (``device=``) or by
+    :meth:`set_device`. A push accepted while the browser is offline is held (its record's
+    ``delivery`` is ``stored``) until it comes online.
     """
 
     def __init__(self, answer: Mapping[str, Any], vapid_key: Optional[ec.EllipticCurvePrivateKey] = None,
-                 endpoint_base: Optional[str] = None) -> None:
-        #: The admin API's answer as it came (``createdAt``, ``state`` as created, …).
+                 endpoint_base: Optional[str] = None, client: Any = None) -> None:
+        #: The admin API's answer as it came (``createdAt``, ``state`` as created, …), replaced by
+        #: the newer one :meth:`set_device` gets.
         self.json: Dict[str, Any] = copy.deepcopy(dict(answer))
         self.id: str = answer["id"]
         #: Where a provider POSTs pushes: the answer's endpoint, or its path on ``endpoint_base``
@@ -81,17 +101,47 @@ class WebPushSubscription:
         self.origin: Optional[str] = answer.get("origin")
         self.application_server_key: str = answer["applicationServerKey"]
         self.vapid_key = vapid_key
+        self._client = client
+
+    @property
+    def device(self) -> Dict[str, Any]:
+        """The subscription's browser as the delivery model sees it, as the server last answered
+        (:attr:`json`'s ``device``): ``{"presence", "periods", "notifications"}``."""
+        return copy.deepcopy(self.json.get("device") or {})
+
+    def set_device(self, conditions: Optional[Mapping[str, Any]] = None, *, presence: Optional[str] = None,
+                   until: Optional[int] = None, for_: Optional[Duration] = None,
+                   periods: Optional[List[Dict[str, Any]]] = None,
+                   notifications: Optional[str] = None) -> Dict[str, Any]:
+        """``PUT /v1/webpush/subscriptions/{id}/device``: sets the conditions of the subscription's
+        browser, and the server judges again what it holds (setting ``online`` delivers what it
+        kept while offline: the record's ``delivery`` becomes ``delivered``). ``presence``
+        (``online``, ``offline``, ``lowPower``) with ``until`` (epoch ms) or ``for_`` (a duration:
+        the body's ``for``, ``"10m"``; a number is seconds), or a schedule of ``periods``;
+        ``notifications`` (``enabled``, ``disabled``). ``conditions`` is the body as a dict, the
+        keywords given are put over it. Returns the subscription as the server then has it (also
+        :attr:`json`); an unknown field raises :class:`AdminError` 400 naming it."""
+        if self._client is None:
+            raise RuntimeError("this subscription was made without a client: use Client.put_web_push_device")
+        body = _device_body(conditions, presence=presence, until=until, for_=for_, periods=periods,
+                            notifications=notifications)
+        answer = self._client.put_web_push_device(self.id, body=body)
+        self.json = copy.deepcopy(dict(answer))
+        return answer
 
     @classmethod
     def create(cls, client: Any, application_server_key: Optional[ApplicationServerKey] = None, *,
                origin: Optional[str] = None, expiration_time: Optional[int] = None,
-               endpoint_base: Optional[str] = None) -> "WebPushSubscription":
+               endpoint_base: Optional[str] = None,
+               device: Optional[Mapping[str, Any]] = None) -> "WebPushSubscription":
         """Subscribes through ``client`` (:class:`apns_mock.Client`). Without
         ``application_server_key``, a P-256 VAPID key pair is generated for it; a private key
         given is kept too (:attr:`vapid_private_key`). ``origin`` is the site that subscribed
         (``https://example.com``); ``expiration_time`` when it stops taking pushes (epoch
         milliseconds; a push after it is answered 410). ``endpoint_base`` replaces the endpoint's
-        origin: the Web Push URL as the caller reaches it (``ApnsMockContainer.webpush_url``)."""
+        origin: the Web Push URL as the caller reaches it (``ApnsMockContainer.webpush_url``).
+        ``device`` is the browser's conditions from the start, the body of :meth:`set_device`
+        (``{"presence": "offline"}``, ``{"presence": "lowPower", "for": "10m"}``, …)."""
         vapid_key: Optional[ec.EllipticCurvePrivateKey] = None
         if application_server_key is None:
             application_server_key = vapid_key = generate_vapid_key()
@@ -102,7 +152,9 @@ class WebPushSubscription:
             body["origin"] = origin
         if expiration_time is not None:
             body["expirationTime"] = expiration_time
-        return cls(client.create_web_push_subscription(body=body), vapid_key, endpoint_base)
+        if device is not None:
+            body["device"] = dict(device)
+        return cls(client.create_web_push_subscription(body=body), vapid_key, endpoint_base, client)
 
     def __repr__(self) -> str:
         return f"apns_mock.WebPushSubscription(id={self.id!r}, endpoint={self.endpoint!r})"

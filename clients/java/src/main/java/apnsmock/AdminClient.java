@@ -302,6 +302,25 @@ public final class AdminClient {
         return WebPushSubscription.create(this, null, vapidKeyPair, origin, expirationTime);
     }
 
+    /**
+     * {@code POST /v1/webpush/subscriptions} as {@code options} say: the VAPID key ({@link
+     * WebPushSubscription.Options#applicationServerKey}, {@link
+     * WebPushSubscription.Options#vapidKeyPair}; a P-256 key pair generated here without either),
+     * {@code origin}, {@code expirationTime}, the browser's conditions ({@link
+     * WebPushSubscription.Options#device}) and an {@link WebPushSubscription.Options#endpointBase}.
+     */
+    public WebPushSubscription createWebPushSubscription(WebPushSubscription.Options options) {
+        return WebPushSubscription.create(this, options);
+    }
+
+    /**
+     * {@code PUT /v1/webpush/subscriptions/{subscriptionId}/device}: sets the conditions of the
+     * subscription's browser ({@link WebPushSubscription#setDevice(Map)}); the subscription.
+     */
+    public JsonNode putWebPushDevice(String subscriptionId, Map<String, ?> conditions) {
+        return call(GeneratedOperations.PUT_WEB_PUSH_DEVICE, Map.of("subscriptionId", subscriptionId), null, conditions);
+    }
+
     /** {@code GET /v1/webpush/subscriptions/{subscriptionId}}: the subscription, with its {@code state} ({@code active}, {@code expired}, {@code deleted}). */
     public JsonNode getWebPushSubscription(String subscriptionId) {
         return call(GeneratedOperations.GET_WEB_PUSH_SUBSCRIPTION, Map.of("subscriptionId", subscriptionId), null, null);

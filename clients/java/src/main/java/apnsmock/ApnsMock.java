@@ -247,6 +247,11 @@ public final class ApnsMock implements AutoCloseable {
         return client.createWebPushSubscription(applicationServerKey, origin, expirationTime);
     }
 
+    /** {@link AdminClient#createWebPushSubscription(WebPushSubscription.Options)}; not scoped. */
+    public WebPushSubscription webPushSubscription(WebPushSubscription.Options options) {
+        return client.createWebPushSubscription(options);
+    }
+
     /** {@link AdminClient#createWebPushSubscription(KeyPair, String, Long)}; not scoped. */
     public WebPushSubscription webPushSubscription(KeyPair vapidKeyPair, String origin, Long expirationTime) {
         return client.createWebPushSubscription(vapidKeyPair, origin, expirationTime);

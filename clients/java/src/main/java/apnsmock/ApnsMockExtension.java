@@ -196,6 +196,11 @@ public final class ApnsMockExtension
         return scope().webPushSubscription(applicationServerKey, origin, expirationTime);
     }
 
+    /** {@link ApnsScope#webPushSubscription(WebPushSubscription.Options)}. */
+    public WebPushSubscription webPushSubscription(WebPushSubscription.Options options) {
+        return scope().webPushSubscription(options);
+    }
+
     /** {@link ApnsScope#webPushSubscription(KeyPair, String, Long)}. */
     public WebPushSubscription webPushSubscription(KeyPair vapidKeyPair, String origin, Long expirationTime) {
         return scope().webPushSubscription(vapidKeyPair, origin, expirationTime);

@@ -262,6 +262,16 @@ public final class ApnsScope {
         return keep(client().createWebPushSubscription(applicationServerKey, origin, expirationTime));
     }
 
+    /**
+     * {@link #webPushSubscription()} as {@code options} say ({@link WebPushSubscription#options()}):
+     * the VAPID key, {@code origin}, {@code expirationTime}, the browser's conditions ({@code
+     * device}: {@code Map.of("presence", "offline")} holds its pushes until {@link
+     * WebPushSubscription#setDevice(Map)} puts it online) and an {@code endpointBase}.
+     */
+    public WebPushSubscription webPushSubscription(WebPushSubscription.Options options) {
+        return keep(client().createWebPushSubscription(options));
+    }
+
     /** {@link #webPushSubscription()} for the application server's VAPID key pair (EC P-256). */
     public WebPushSubscription webPushSubscription(KeyPair vapidKeyPair, String origin, Long expirationTime) {
         return keep(client().createWebPushSubscription(vapidKeyPair, origin, expirationTime));

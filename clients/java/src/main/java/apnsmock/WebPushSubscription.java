@@ -12,6 +12,8 @@ import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECGenParameterSpec;
 import java.util.Base64;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * A Web Push subscription the mock made, as a browser makes one for a page that calls {@code
@@ -30,6 +32,11 @@ import java.util.Base64;
  * ahead and its {@code sub} a {@code mailto:} or {@code https:} URL; a {@code TTL} header is
  * required. Success is 201 with {@code apns-id}.
  *
+ * <p>Its browser is a device to the delivery model: {@link #device()} is its conditions ({@code
+ * presence}, {@code periods}, {@code notifications}), given at creation ({@link Options#device})
+ * or by {@link #setDevice(Map)}. A push accepted while the browser is offline is held (its record's
+ * {@code delivery} is {@code stored}) until it comes online.
+ *
  * <p>{@link #close()} unsubscribes it: a push to it is then answered 410. {@link
  * ApnsScope#webPushSubscription()} closes the test's when the test ends.
  */
@@ -38,13 +45,96 @@ public final class WebPushSubscription implements AutoCloseable {
     private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
 
     private final AdminClient client;
-    private final JsonNode json;
+    private volatile JsonNode json;
     private final KeyPair vapidKeyPair;
+    private final URI endpoint;
 
-    WebPushSubscription(AdminClient client, JsonNode json, KeyPair vapidKeyPair) {
+    WebPushSubscription(AdminClient client, JsonNode json, KeyPair vapidKeyPair, String endpointBase) {
         this.client = client;
         this.json = json;
         this.vapidKeyPair = vapidKeyPair;
+        URI given = URI.create(json.path("endpoint").asText());
+        if (endpointBase == null || endpointBase.isEmpty()) {
+            this.endpoint = given;
+        } else {
+            String base = endpointBase.replaceAll("/+$", "");
+            this.endpoint = URI.create(base + given.getRawPath());
+        }
+    }
+
+    /** A new {@link Options}: a subscription for a generated P-256 VAPID key pair, until set otherwise. */
+    public static Options options() {
+        return new Options();
+    }
+
+    /**
+     * How {@link AdminClient#createWebPushSubscription(Options)} (and {@link
+     * ApnsScope#webPushSubscription(Options)}) make a subscription; every setting optional:
+     *
+     * <pre>{@code
+     * WebPushSubscription subscription = scope.webPushSubscription(WebPushSubscription.options()
+     *         .origin("https://example.com")
+     *         .device(Map.of("presence", "offline")));
+     * }</pre>
+     */
+    public static final class Options {
+        private String applicationServerKey;
+        private KeyPair vapidKeyPair;
+        private String origin;
+        private Long expirationTime;
+        private Map<String, ?> device;
+        private String endpointBase;
+
+        private Options() {}
+
+        /** The application server's VAPID public key, base64url of its uncompressed P-256 point (65 bytes). */
+        public Options applicationServerKey(String applicationServerKey) {
+            this.applicationServerKey = applicationServerKey;
+            return this;
+        }
+
+        /** The application server's VAPID key pair (EC P-256), kept as {@link WebPushSubscription#vapidKeyPair()}. */
+        public Options vapidKeyPair(KeyPair vapidKeyPair) {
+            this.vapidKeyPair = vapidKeyPair;
+            return this;
+        }
+
+        /** The site that subscribed ({@code https://example.com}). */
+        public Options origin(String origin) {
+            this.origin = origin;
+            return this;
+        }
+
+        /** When it stops taking pushes (epoch milliseconds; 410 after it); null for never. */
+        public Options expirationTime(Long expirationTime) {
+            this.expirationTime = expirationTime;
+            return this;
+        }
+
+        /**
+         * Its browser's conditions from the start, the create body's {@code device} (the body of
+         * {@link WebPushSubscription#setDevice(Map)}): {@code Map.of("presence", "offline")},
+         * {@code Map.of("presence", "lowPower", "for", "10m")}, {@code periods}, {@code notifications}.
+         */
+        public Options device(Map<String, ?> device) {
+            this.device = device;
+            return this;
+        }
+
+        /**
+         * Replaces the endpoint's origin, its path kept: the Web Push URL as the caller reaches it
+         * (a container's published port, {@code https://localhost:2199}). {@link
+         * WebPushSubscription#audience()} follows the endpoint.
+         */
+        public Options endpointBase(String endpointBase) {
+            this.endpointBase = endpointBase;
+            return this;
+        }
+
+        /** {@link #endpointBase(String)}. */
+        public Options endpointBase(URI endpointBase) {
+            return endpointBase(endpointBase == null ? null : endpointBase.toString());
+        }
     }
 
     /** A new VAPID key pair: EC P-256 (RFC 8292). */
@@ -83,8 +173,17 @@ public final class WebPushSubscription implements AutoCloseable {
      */
     static WebPushSubscription create(AdminClient client, String applicationServerKey, KeyPair vapidKeyPair,
             String origin, Long expirationTime) {
-        KeyPair keys = vapidKeyPair;
-        String key = applicationServerKey;
+        return create(client, options().applicationServerKey(applicationServerKey).vapidKeyPair(vapidKeyPair)
+                .origin(origin).expirationTime(expirationTime));
+    }
+
+    /** Subscribes through {@code client} as {@code options} say (see {@link Options}). */
+    static WebPushSubscription create(AdminClient client, Options options) {
+        Objects.requireNonNull(options, "options");
+        KeyPair keys = options.vapidKeyPair;
+        String key = options.applicationServerKey;
+        String origin = options.origin;
+        Long expirationTime = options.expirationTime;
         if (key == null) {
             if (keys == null) {
                 keys = generateVapidKeyPair();
@@ -101,8 +200,11 @@ public final class WebPushSubscription implements AutoCloseable {
         if (expirationTime != null) {
             body.put("expirationTime", expirationTime.longValue());
         }
+        if (options.device != null) {
+            body.set("device", Json.MAPPER.valueToTree(options.device));
+        }
         JsonNode created = client.call(GeneratedOperations.CREATE_WEB_PUSH_SUBSCRIPTION, null, null, body);
-        return new WebPushSubscription(client, created, keys);
+        return new WebPushSubscription(client, created, keys, options.endpointBase);
     }
 
     /** Its id: the matcher's {@code subscriptionId}, its records' {@code token}, the endpoint's last path segment. */
@@ -110,9 +212,9 @@ public final class WebPushSubscription implements AutoCloseable {
         return json.path("id").asText();
     }
 
-    /** The URL the application server POSTs pushes to. */
+    /** The URL the application server POSTs pushes to (on the {@link Options#endpointBase} when one was given). */
     public URI endpoint() {
-        return URI.create(json.path("endpoint").asText());
+        return endpoint;
     }
 
     /** When it stops taking pushes (epoch milliseconds), or null for never. */
@@ -169,15 +271,38 @@ public final class WebPushSubscription implements AutoCloseable {
     /** The W3C {@code PushSubscription} JSON: {@code {"endpoint", "expirationTime", "keys": {"p256dh", "auth"}}}. */
     public String toJson() {
         ObjectNode subscription = Json.MAPPER.createObjectNode();
-        subscription.set("endpoint", json.path("endpoint"));
+        subscription.put("endpoint", endpoint.toString());
         subscription.set("expirationTime", json.path("expirationTime"));
         subscription.set("keys", json.path("keys"));
         return Json.write(subscription);
     }
 
-    /** The admin API's answer as it came ({@code createdAt}, {@code state} as created, …). */
+    /** The admin API's answer as it came ({@code createdAt}, {@code state} as created, {@code device}, …), replaced by {@link #setDevice(Map)}'s. */
     public JsonNode json() {
         return json;
+    }
+
+    /** Its browser's conditions as the server last answered: {@code {"presence", "periods", "notifications"}}. */
+    public JsonNode device() {
+        return json.path("device");
+    }
+
+    /**
+     * {@code PUT /v1/webpush/subscriptions/{id}/device}: sets its browser's conditions, and what
+     * the browser holds is judged again (setting {@code online} delivers what was held while
+     * offline: the record's {@code delivery} becomes {@code delivered}).
+     *
+     * @param conditions the body: {@code presence} ({@code online}, {@code offline}, {@code
+     *     lowPower}) with {@code until} (epoch ms) or {@code for} ({@code "10m"}), or a schedule
+     *     of {@code periods}; {@code notifications} ({@code enabled}, {@code disabled})
+     * @return the subscription as the server then has it (also {@link #json()})
+     * @throws AdminException 400 naming an unknown field (such as {@code installed}); 404 for a
+     *     subscription the server no longer knows
+     */
+    public JsonNode setDevice(Map<String, ?> conditions) {
+        JsonNode answer = client.putWebPushDevice(id(), Objects.requireNonNull(conditions, "conditions"));
+        json = answer;
+        return answer;
     }
 
     /**

@@ -16,6 +16,7 @@ import java.security.KeyPair;
 import java.security.PrivateKey;
 import java.security.Signature;
 import java.security.interfaces.ECPublicKey;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -113,5 +114,52 @@ class WebPushTest {
         assertEquals("deleted", apns.client().getWebPushSubscription(publicOnly.id()).path("state").asText());
         // a webPush record names a subscription, not one of the scope's tokens
         assertThrows(IllegalArgumentException.class, () -> scope.deliveries(Map.of("kind", "webPush")));
+    }
+
+    @Test
+    @Order(4)
+    void aPushHeldWhileTheBrowserIsOfflineIsDeliveredWithTheSameApnsIdOnceSetDevicePutsItOnline(ApnsScope scope)
+            throws Exception {
+        WebPushSubscription subscription =
+                scope.webPushSubscription(WebPushSubscription.options().device(Map.of("presence", "offline")));
+        assertEquals("offline", subscription.device().path("presence").asText());
+        assertEquals("enabled", subscription.device().path("notifications").asText());
+
+        HttpResponse<String> answer = push(subscription.endpoint(), subscription.vapidKeyPair());
+        assertEquals(201, answer.statusCode(), answer.body());
+        String apnsId = answer.headers().firstValue("apns-id").orElse("").toLowerCase();
+        assertFalse(apnsId.isEmpty(), "apns-id");
+        List<JsonNode> stored =
+                scope.waitFor(Map.of("kind", "webPush", "subscriptionId", subscription.id(), "delivery", "stored"));
+        assertEquals(1, stored.size());
+        assertEquals(apnsId, stored.get(0).path("apnsId").asText().toLowerCase());
+
+        JsonNode now = subscription.setDevice(Map.of("presence", "online"));
+        assertEquals("online", now.path("device").path("presence").asText());
+        assertEquals("online", subscription.device().path("presence").asText());
+        assertEquals(now, subscription.json());
+        List<JsonNode> delivered =
+                scope.waitFor(Map.of("kind", "webPush", "subscriptionId", subscription.id(), "delivery", "delivered"));
+        assertEquals(1, delivered.size());
+        assertEquals(apnsId, delivered.get(0).path("apnsId").asText().toLowerCase());
+        assertEquals(stored.get(0).path("sequence").asLong(), delivered.get(0).path("sequence").asLong());
+        List<String> history = new ArrayList<>();
+        delivered.get(0).path("deliveryHistory").forEach(step -> history.add(step.path("state").asText()));
+        assertEquals(List.of("stored", "delivered"), history);
+
+        AdminException refused = assertThrows(AdminException.class, () -> subscription.setDevice(Map.of("installed", false)));
+        assertEquals(400, refused.status());
+        assertTrue(refused.apiMessage().contains("installed"), refused.apiMessage());
+    }
+
+    @Test
+    @Order(5)
+    void anEndpointBaseKeepsTheEndpointsPathAndTheAudienceFollows(ApnsScope scope) {
+        WebPushSubscription subscription =
+                scope.webPushSubscription(WebPushSubscription.options().endpointBase("https://127.0.0.1:40443/"));
+        assertEquals("https://127.0.0.1:40443/" + subscription.id(), subscription.endpoint().toString());
+        assertEquals("https://127.0.0.1:40443", subscription.audience());
+        assertEquals(subscription.endpoint().toString(), Json.parse(subscription.toJson()).path("endpoint").asText());
+        assertEquals(apns.webPushUri() + "/" + subscription.id(), subscription.json().path("endpoint").asText());
     }
 }
