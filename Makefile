@@ -379,7 +379,7 @@ test-fuzz:
 # Writes bench-results/latest.md. BENCH_QUICK=1 (or make bench-quick): one short repetition.
 # BENCH_BASELINE=<git revision>: that revision's release build (bench/baseline.sh) is measured
 # beside this one in every round, and the report gives this build's cost against it.
-.PHONY: bench bench-quick bench-instructions bench-guard bench-cores bench-admin
+.PHONY: bench bench-quick bench-instructions bench-guard bench-cores bench-admin bench-fleet
 
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
@@ -424,6 +424,12 @@ bench-journal: deps
 bench-channels: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
 	python3 bench/channels-scale.py
+
+# Device state for a fleet: a million devices set offline in bulk, one PUT and one GET at that size
+# against 10 devices, idle CPU, peak RSS (bench/fleet-scale.py; docs/BENCHMARKS.md, issue 40).
+bench-fleet: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product apns-mock
+	python3 bench/fleet-scale.py
 
 # Several event loops: futex calls (contended locks) per 1,000 pushes with 1 and 2 event loops
 # (bench/cores.sh; docs/BENCHMARKS.md, "Several cores"). About a minute after the release build.

@@ -84,7 +84,8 @@ let package = Package(
         .target(
             name: "APNSMockCore",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto")
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
             ]
         ),
         .target(
@@ -112,6 +113,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
                 "CYAML",
             ]
         ),
@@ -189,6 +191,7 @@ let package = Package(
                 "APNSMockAdmin",
                 "InMemoryHTTP2Client",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -220,6 +223,7 @@ let package = Package(
             dependencies: [
                 "APNSMockCore",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
             ]
         ),
         .testTarget(

@@ -50,6 +50,7 @@ extension AdminRouter {
         case .listDevices: return RegistryRoutes.listDevices(registry)
         case .getDevice: return RegistryRoutes.getDevice(registry)
         case .putDevice: return RegistryRoutes.putDevice(registry, now: now)
+        case .putDevices: return RegistryRoutes.putDevices(registry, now: now)
         case .deleteDevice: return RegistryRoutes.deleteDevice(registry)
         case .unregisterDevice: return RegistryRoutes.unregisterDevice(registry, now: now)
         case .expireDevice: return RegistryRoutes.expireDevice(registry, now: now)

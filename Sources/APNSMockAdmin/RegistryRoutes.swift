@@ -118,6 +118,33 @@ enum RegistryRoutes {
         }
     }
 
+    /// The largest body of `POST /v1/devices`: a million devices of about 100 bytes each, with room.
+    static let maximumBulkBodySize = 256 << 20
+
+    /// `POST /v1/devices`: every device of the body registered or replaced in one change, or,
+    /// when one entry is wrong, none (400 naming its index and field). Answers the counts.
+    static func putDevices(_ registry: Registry, now: @escaping @Sendable () -> Int64) -> AdminRouter.Handler {
+        { request, _ in
+            await answer { () async throws(AdminError) -> Response in
+                let body = try await readBody(request, limit: maximumBulkBodySize)
+                let devices = try decodeBody { () throws(SpecError) -> [DeviceRegistration] in
+                    try DeviceSpec.decodeBulk(json: body, now: now())
+                }
+                let created = registry.putDevices(devices)
+                var json = JSONWriter(capacity: 64)
+                json.beginObject()
+                json.key("count")
+                json.number(devices.count)
+                json.key("created")
+                json.number(created)
+                json.key("replaced")
+                json.number(devices.count - created)
+                json.endObject()
+                return AdminRouter.json(status: .ok, json.bytes)
+            }
+        }
+    }
+
     /// `GET /v1/devices/{token}`.
     static func getDevice(_ registry: Registry) -> AdminRouter.Handler {
         { _, context in

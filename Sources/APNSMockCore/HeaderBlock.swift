@@ -141,12 +141,11 @@ public struct HeaderBlock: Sendable, Hashable, Sequence {
             func strip(_ valueRange: Range<Int>) {
                 let value = UnsafeBufferPointer(rebasing: all[valueRange])
                 guard let cut = JWTSummary.signatureCut(value) else { return }
-                // The signature ends at the first `,` or space after it (a VAPID header goes on
-                // with `, k=<key>`), else at the value's end.
-                var resume = cut
-                while resume < value.count, value[resume] != UInt8(ascii: ","), value[resume] != UInt8(ascii: " ") {
-                    resume += 1
-                }
+                // The signature ends at the first `,` after it (a VAPID header goes on with
+                // `, k=<key>`), else at the value's end (memchr: this runs for every push with a
+                // provider token).
+                let rest = UnsafeBufferPointer(rebasing: value[cut...])
+                let resume = ASCIIBytes.firstIndex(of: UInt8(ascii: ","), in: rest).map { cut + $0 } ?? value.count
                 // Everything up to this field's value length, then the shortened value.
                 output.append(contentsOf: all[copied..<(valueRange.lowerBound - Self.varintSize(value.count))])
                 Self.appendVarint(cut + value.count - resume, to: &output)

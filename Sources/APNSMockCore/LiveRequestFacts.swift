@@ -1,3 +1,5 @@
+import HashTreeCollections
+
 /// One request being answered, as everything that matches on it reads it: the fault rules
 /// while it is decided, and the record made of it afterwards (`DeliveryRecord(_:…)` takes its
 /// parts from here), so that a live request and its record answer every matcher field alike.

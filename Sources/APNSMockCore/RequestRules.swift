@@ -1,3 +1,5 @@
+import HashTreeCollections
+
 /// The APNs rules for `POST /3/device/<token>`: pure, synchronous, no I/O.
 ///
 /// `evaluate` runs the checks of `checkOrder` one after another and answers with the first

@@ -2,6 +2,7 @@ import APNSMockCore
 import APNSMockRegistry
 import APNSMockStore
 import APNSMockTransport
+import HashTreeCollections
 import InMemoryHTTP2Client
 import Logging
 

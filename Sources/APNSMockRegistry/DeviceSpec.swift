@@ -55,6 +55,45 @@ public enum DeviceSpec {
         return try decode(object, token: nil, now: now)
     }
 
+    /// Reads a list of devices (`setup.devices`, or the body of `POST /v1/devices`), each entry
+    /// as a `setup.devices` entry (its `token` required) at `path[index]`; a token given twice is
+    /// refused, naming both entries.
+    /// - Throws: `SpecError` naming the entry and field (`devices[3].presence`).
+    public static func decodeList(_ elements: [SpecValue], path: String, now: Int64) throws(SpecError)
+        -> [DeviceRegistration]
+    {
+        var devices: [DeviceRegistration] = []
+        devices.reserveCapacity(elements.count)
+        var indexByToken: [String: Int] = [:]
+        indexByToken.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            let entryPath = SpecError.join(path, index: index)
+            let device = try decode(setup: SpecObject(element, path: entryPath), now: now)
+            if let first = indexByToken[device.token] {
+                throw SpecError(
+                    path: SpecError.join(entryPath, key: "token"), problem: "is already given by \(path)[\(first)]")
+            }
+            indexByToken[device.token] = index
+            devices.append(device)
+        }
+        return devices
+    }
+
+    /// Reads the body of `POST /v1/devices`: `{"devices": [{"token": …, "presence": "offline"}, …]}`,
+    /// every entry checked as one `PUT /v1/devices/{token}` body with its `token`; one bad entry
+    /// refuses the whole body.
+    /// - Throws: `SpecError` naming the entry and field (`devices[3].presence`).
+    public static func decodeBulk(json body: some Collection<UInt8>, now: Int64) throws(SpecError)
+        -> [DeviceRegistration]
+    {
+        let object = try SpecObject(SpecValue.parse(json: body), path: "")
+        try object.rejectUnknownFields(known: ["devices"])
+        guard let list = try object.array("devices") else {
+            throw object.error("devices", "is required: a list of devices, each with its token")
+        }
+        return try decodeList(list, path: "devices", now: now)
+    }
+
     /// Reads the optional body of `POST /v1/devices/{token}/unregister` (`{"unregisteredAt": ms}`)
     /// or `…/expire` (`{"expiredAt": ms}`): the time given, else `now`.
     public static func decodeTime(json body: some Collection<UInt8>, field: String, now: Int64) throws(SpecError)

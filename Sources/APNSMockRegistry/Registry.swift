@@ -1,4 +1,5 @@
 import APNSMockCore
+import HashTreeCollections
 import NIOConcurrencyHelpers
 import Synchronization
 
@@ -184,6 +185,26 @@ public final class Registry: Sendable {
             return state.devices[device.token]?.conditions
         }
         if (previous ?? .standard) != device.conditions { tell([(device.token, device.conditions)]) }
+    }
+
+    /// Adds or replaces every device of `devices` in one change (tokens distinct); returns how
+    /// many were new. The delivery store hears of each device whose conditions changed.
+    @discardableResult
+    public func putDevices(_ devices: [DeviceRegistration]) -> Int {
+        let (created, changed) = change { state -> (Int, [(String, DeviceConditions)]) in
+            var created = 0
+            var changed: [(String, DeviceConditions)] = []
+            for device in devices {
+                let previous = state.devices.updateValue(device, forKey: device.token)
+                if previous == nil { created += 1 }
+                if (previous?.conditions ?? .standard) != device.conditions {
+                    changed.append((device.token, device.conditions))
+                }
+            }
+            return (created, changed)
+        }
+        tell(changed)
+        return created
     }
 
     @discardableResult

@@ -65,18 +65,8 @@ public struct SetupSection: Sendable {
             keyIndex[key.keyID] = index
             section.keys.append(key)
         }
-        var deviceIndex: [String: Int] = [:]
-        for (index, element) in (try object.array("devices") ?? []).enumerated() {
-            let path = SpecError.join(object.path(of: "devices"), index: index)
-            let device = try DeviceSpec.decode(setup: SpecObject(element, path: path), now: now)
-            if let first = deviceIndex[device.token] {
-                throw SpecError(
-                    path: SpecError.join(path, key: "token"),
-                    problem: "is already given by \(object.path(of: "devices"))[\(first)]")
-            }
-            deviceIndex[device.token] = index
-            section.devices.append(device)
-        }
+        section.devices += try DeviceSpec.decodeList(
+            object.array("devices") ?? [], path: object.path(of: "devices"), now: now)
         for (index, element) in (try object.array("faults") ?? []).enumerated() {
             let path = SpecError.join(object.path(of: "faults"), index: index)
             let json = element.json(textKeys: SpecValue.tokenKeys)

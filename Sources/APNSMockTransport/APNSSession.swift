@@ -21,7 +21,7 @@ import NIOCore
 /// Not thread-safe: one connection, one event loop.
 final class APNSSession {
     /// HTTP/2 from the start; HTTP/1.1 once the handshake of a Web Push connection says so.
-    private var wire: ConnectionWire
+    private let wire: ConnectionWire
     private var machine: ConnectionStateMachine
     private let shared: APNSListenerContext
     private let logger: Logger
@@ -88,7 +88,7 @@ final class APNSSession {
         self.service = service
         effects = AnswerEffects(registry: context.registry)
         let http2 = try HTTP2ServerSession(settings: context.settings)
-        wire = .http2(http2)
+        wire = ConnectionWire(http2: http2)
         machine = ConnectionStateMachine(
             configuredStreams: context.settings.maxConcurrentStreams, authStreamLimit: context.authStreamLimit,
             service: service)
@@ -137,11 +137,11 @@ final class APNSSession {
     func handshakeCompleted(authentication: AuthenticationMode, alpn: String?, serverName: String?) -> Bool {
         self.serverName = serverName
         let opened = machine.handshakeCompleted(authentication: authentication, alpn: alpn)
-        guard case .http2(let http2) = wire else { return false }
         if opened.speaksHTTP1 {
-            wire = .http1(HTTP1ServerSession())
+            wire.speakHTTP1()
             return false
         }
+        let http2 = wire.http2
         http2.start(initialMaxConcurrentStreams: opened.maxConcurrentStreams)
         let settings = shared.settings
         log(
@@ -206,7 +206,7 @@ final class APNSSession {
     }
 
     private func receiveHTTP2(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard case .http2(let http2) = wire else { return }
+        let http2 = wire.http2
         let outcome = http2.receive(bytes)
         // libnghttp2 may have ended the session in this read (a connection error: it queued its
         // GOAWAY and lets the read succeed): then what completed in it can no longer be answered.
@@ -227,7 +227,7 @@ final class APNSSession {
     /// answered as a stream is; bytes that are not HTTP/1.x are answered by the session, which
     /// then closes.
     private func receiveHTTP1(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard case .http1(let http1) = wire else { return }
+        guard let http1 = wire.http1 else { return }
         var readyRequests: [ReadyRequest] = []
         let malformed = http1.receive(bytes, into: &readyRequests)
         readyAt = NIODeadline.now().uptimeNanoseconds
@@ -259,10 +259,8 @@ final class APNSSession {
     func connectionClosed(error: String?) -> CloseReason {
         var reason = CloseReason.clientClosed
         run { machine, actions in reason = machine.connectionClosed(error: error, into: &actions).reason }
-        if case .http2(let http2) = wire {
-            http2.abandonStreamsBeingReceived()
-            countRefusedStreams(http2)
-        }
+        wire.http2.abandonStreamsBeingReceived()
+        countRefusedStreams()
         return reason
     }
 
@@ -395,8 +393,8 @@ final class APNSSession {
     /// The client's GOAWAY and RST_STREAM frames and the server's (libnghttp2's own too) go to
     /// the connection log; streams that closed while their answer waited go to the machine.
     private func noteControlFramesAndClosedStreams() {
-        guard case .http2(let http2) = wire else { return }
-        countRefusedStreams(http2)
+        let http2 = wire.http2
+        countRefusedStreams()
         if !http2.controlFrames.isEmpty {
             ControlFrameLog.note(
                 http2.takeControlFrames(), connection: connectionID, log: shared.connectionLog, now: shared.now(),
@@ -412,7 +410,8 @@ final class APNSSession {
 
     /// Counts the streams the client opened that ended before becoming a request
     /// (`apns_mock_requests_refused_total`).
-    private func countRefusedStreams(_ http2: HTTP2ServerSession) {
+    private func countRefusedStreams() {
+        let http2 = wire.http2
         guard http2.hasRefusedStreams else { return }
         let refused = http2.takeRefusedStreams()
         shared.metrics.refusedBeforeRequest(.opening, count: refused.opening)

@@ -13,6 +13,7 @@ struct APNSMockCommand: AsyncParsableCommand {
             ServeCommand.self,
             // The admin API from a shell.
             DeliveriesCommand.self, WaitCommand.self, FaultCommand.self, ModeCommand.self, ResetCommand.self,
+            DevicesCommand.self,
             HealthcheckCommand.self, VerifyCommand.self, ReportCommand.self, ExplainCommand.self, ExportCommand.self,
             // Credentials.
             CACommand.self, CertsCommand.self, KeysCommand.self, TokenCommand.self,

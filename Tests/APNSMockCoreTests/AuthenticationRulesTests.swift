@@ -1,6 +1,7 @@
 import APNSMockCore
 import Crypto
 import Foundation
+import HashTreeCollections
 import Testing
 
 /// Provider authentication with tokens and certificates ("Establishing a token-based connection

@@ -1,4 +1,5 @@
 import APNSMockCore
+import HashTreeCollections
 import Testing
 
 /// An ordered pair of checks, `earlier` running before `later`.

@@ -1,4 +1,5 @@
 import APNSMockCore
+import HashTreeCollections
 import Testing
 
 /// One row of the rule table: a change to the valid baseline and what APNs answers to it.

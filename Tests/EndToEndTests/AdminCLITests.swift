@@ -1,3 +1,4 @@
+import APNSMock
 import Foundation
 import Testing
 
@@ -69,6 +70,26 @@ import Testing
     }
 
     /// A mistyped command is refused with the command it resembles, not read as serve's argument.
+    /// `apns-mock devices put FILE` (issue 40's bulk call): a list in a file, counted; a bad entry
+    /// refused with its index and field, exit 2.
+    @Test func devicesPutRegistersAFileOfDevices() async throws {
+        try await E2E.withMock { mock in
+            let path = NSTemporaryDirectory() + "apns-mock-devices-\(UUID().uuidString).json"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let tokens = (0..<2).map { _ in E2E.randomToken() }
+            try Data(#"[{"token":"\#(tokens[0])","presence":"offline"},{"token":"\#(tokens[1])"}]"#.utf8)
+                .write(to: URL(fileURLWithPath: path))
+            let put = try await Self.cli(["devices", "put", path, "--admin", mock.endpoints.adminURL])
+            #expect(put.status == 0, "\(put.stderr)")
+            #expect(put.stdout == "2 devices: 2 created, 0 replaced\n", "\(put.stdout)")
+            try Data(#"{"devices":[{"token":"\#(tokens[0])","presence":"away"}]}"#.utf8).write(
+                to: URL(fileURLWithPath: path))
+            let refused = try await Self.cli(["devices", "put", path, "--admin", mock.endpoints.adminURL])
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("devices[0].presence"), "\(refused.stderr)")
+        }
+    }
+
     @Test func aMistypedCommandGetsDidYouMean() async throws {
         let output = try await Self.cli(["server"])
         #expect(output.status == 2)

@@ -133,6 +133,46 @@ import Testing
         }
     }
 
+    /// `POST /v1/devices`: many devices in one call, each checked as a PUT body with its token;
+    /// one bad entry refuses them all, naming its index and field (issue 40).
+    @Test func devicesInBulk() async throws {
+        try await E2E.withMock { mock in
+            let tokens = (0..<3).map { _ in E2E.randomToken() }
+            let body = Self.json([
+                "devices": [
+                    ["token": tokens[0].uppercased(), "presence": "offline"],
+                    ["token": tokens[1], "topic": "com.example.app"],
+                    ["token": tokens[2], "state": "unregistered"],
+                ]
+            ])
+            let answer = try await Self.admin(mock, "POST", "/v1/devices", body)
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(answer.json["count"] as? Int == 3 && answer.json["created"] as? Int == 3)
+            let again = try await Self.admin(mock, "POST", "/v1/devices", body)
+            #expect(again.json["created"] as? Int == 0 && again.json["replaced"] as? Int == 3, "\(again.text)")
+            let offline = try await Self.admin(mock, "GET", "/v1/devices/\(tokens[0])")
+            #expect(offline.json["presence"] as? String == "offline", "\(offline.text)")
+            #expect(
+                try await Self.admin(mock, "GET", "/v1/devices/\(tokens[2])").json["state"] as? String == "unregistered"
+            )
+
+            // One bad entry: nothing is changed, and the message names the entry.
+            let fresh = E2E.randomToken()
+            let refused = try await Self.admin(
+                mock, "POST", "/v1/devices",
+                Self.json(["devices": [["token": fresh], ["token": tokens[1], "presence": "asleep"]]]))
+            #expect(refused.status == 400)
+            #expect(refused.errorMessage.hasPrefix("devices[1].presence"), "\(refused.errorMessage)")
+            #expect(try await Self.admin(mock, "GET", "/v1/devices/\(fresh)").status == 404)
+            let twice = try await Self.admin(
+                mock, "POST", "/v1/devices", Self.json(["devices": [["token": fresh], ["token": fresh.uppercased()]]]))
+            #expect(twice.errorMessage == "devices[1].token is already given by devices[0]", "\(twice.errorMessage)")
+            let noToken = try await Self.admin(
+                mock, "POST", "/v1/devices", #"{"devices":[{"topic":"com.example.app"}]}"#)
+            #expect(noToken.errorMessage == "devices[0].token is required", "\(noToken.errorMessage)")
+        }
+    }
+
     @Test func devicesPutGetListStateDelete() async throws {
         try await E2E.withMock { mock in
             let token = E2E.randomToken()

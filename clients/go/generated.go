@@ -71,6 +71,7 @@ var operations = []Operation{
 	{ID: "deleteWebPushSubscription", Method: "DELETE", Path: "/v1/webpush/subscriptions/{subscriptionId}", Summary: "Unsubscribes; a push to its endpoint is then answered 410.", PathParams: []string{"subscriptionId"}, Answer: "json"},
 	{ID: "putWebPushDevice", Method: "PUT", Path: "/v1/webpush/subscriptions/{subscriptionId}/device", Summary: "Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again.", PathParams: []string{"subscriptionId"}, Body: true, BodyRequired: true, Answer: "json"},
 	{ID: "listDevices", Method: "GET", Path: "/v1/devices", Summary: "The registered devices.", Answer: "json"},
+	{ID: "putDevices", Method: "POST", Path: "/v1/devices", Summary: "Registers or replaces many devices in one call, each checked as one PUT /v1/devices/{token} body with its token; one bad entry refuses them all (400 naming its index and field).", Body: true, BodyRequired: true, Answer: "json"},
 	{ID: "getDevice", Method: "GET", Path: "/v1/devices/{token}", Summary: "One device.", PathParams: []string{"token"}, Answer: "json"},
 	{ID: "putDevice", Method: "PUT", Path: "/v1/devices/{token}", Summary: "Registers or replaces a device (an empty body registers an active device for any topic).", PathParams: []string{"token"}, Body: true, Answer: "json"},
 	{ID: "deleteDevice", Method: "DELETE", Path: "/v1/devices/{token}", Summary: "Removes a device.", PathParams: []string{"token"}, Answer: "none"},
@@ -302,6 +303,17 @@ func (c *Client) PutWebPushDevice(ctx context.Context, subscriptionID string, bo
 func (c *Client) ListDevices(ctx context.Context) (*ListDevicesAnswer, error) {
 	var answer ListDevicesAnswer
 	if err := c.call(ctx, "listDevices", nil, nil, nil, &answer); err != nil {
+		return nil, err
+	}
+	return &answer, nil
+}
+
+// PutDevices calls putDevices, POST /v1/devices: registers or replaces many devices in one call, each checked as one PUT /v1/devices/{token} body with its token; one bad entry refuses them all (400 naming its index and field).
+//
+// body is encoded with encoding/json (a json.RawMessage or []byte is sent as it is): a value of the schema's type, a map or a struct of your own.
+func (c *Client) PutDevices(ctx context.Context, body any) (*PutDevicesAnswer, error) {
+	var answer PutDevicesAnswer
+	if err := c.call(ctx, "putDevices", nil, nil, body, &answer); err != nil {
 		return nil, err
 	}
 	return &answer, nil
@@ -2298,6 +2310,12 @@ type DeviceConditionsBodyPeriodsItem struct {
 	For *string `json:"for,omitempty"`
 }
 
+// DevicesBody is a schema of the admin API's document.
+type DevicesBody struct {
+	// Each entry a device body (as PUT /v1/devices/{token} takes) whose `token` is required; no token twice.
+	Devices []DeviceBody `json:"devices"`
+}
+
 // DeviceBody: Every field is optional; a field given as null is left out. `state` defaults to `active`, or to the state whose time is given; that time defaults to now.
 type DeviceBody = any
 
@@ -2611,6 +2629,15 @@ type ListWebPushSubscriptionsAnswer struct {
 // ListDevicesAnswer is a schema of the admin API's document.
 type ListDevicesAnswer struct {
 	Devices []Device `json:"devices"`
+}
+
+// PutDevicesAnswer is a schema of the admin API's document.
+type PutDevicesAnswer struct {
+	Count int64 `json:"count"`
+
+	Created int64 `json:"created"`
+
+	Replaced int64 `json:"replaced"`
 }
 
 // UnregisterDeviceBody is a schema of the admin API's document.

@@ -1450,6 +1450,11 @@ export interface DeviceConditionsBodyPeriodsItem {
   for?: string | null;
 }
 
+export interface DevicesBody {
+  /** Each entry a device body (as PUT /v1/devices/{token} takes) whose `token` is required; no token twice. */
+  devices: DeviceBody[];
+}
+
 /**
  * Every field is optional; a field given as null is left out. `state` defaults to
  * `active`, or to the state whose time is given; that time defaults to now.
@@ -1694,6 +1699,12 @@ export interface ListWebPushSubscriptionsAnswer {
 
 export interface ListDevicesAnswer {
   devices: Device[];
+}
+
+export interface PutDevicesAnswer {
+  count: number;
+  created: number;
+  replaced: number;
 }
 
 export interface UnregisterDeviceBody {
@@ -2238,6 +2249,12 @@ export declare class GeneratedAdminClient {
    * `GET /v1/devices`
    */
   listDevices(): Promise<ListDevicesAnswer>;
+  /**
+   * Registers or replaces many devices in one call, each checked as one PUT /v1/devices/{token} body with its token; one bad entry refuses them all (400 naming its index and field).
+   *
+   * `POST /v1/devices`
+   */
+  putDevices(body: DevicesBody): Promise<PutDevicesAnswer>;
   /**
    * One device.
    *

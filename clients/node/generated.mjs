@@ -302,6 +302,15 @@ export class GeneratedAdminClient {
   }
 
   /**
+   * Registers or replaces many devices in one call, each checked as one PUT /v1/devices/{token} body with its token; one bad entry refuses them all (400 naming its index and field).
+   *
+   * `POST /v1/devices`
+   */
+  putDevices(body) {
+    return this._operation("putDevices", "POST", "/v1/devices", {}, body);
+  }
+
+  /**
    * One device.
    *
    * `GET /v1/devices/{token}`
@@ -701,6 +710,7 @@ export const OPERATIONS = Object.freeze({
   deleteWebPushSubscription: ["DELETE", "/v1/webpush/subscriptions/{subscriptionId}"],
   putWebPushDevice: ["PUT", "/v1/webpush/subscriptions/{subscriptionId}/device"],
   listDevices: ["GET", "/v1/devices"],
+  putDevices: ["POST", "/v1/devices"],
   getDevice: ["GET", "/v1/devices/{token}"],
   putDevice: ["PUT", "/v1/devices/{token}"],
   deleteDevice: ["DELETE", "/v1/devices/{token}"],

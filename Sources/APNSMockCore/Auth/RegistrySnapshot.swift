@@ -1,8 +1,13 @@
+public import HashTreeCollections
+
 /// The keys, devices, known tokens and broadcast channels as the rules see them for one
 /// request: a value, taken from the server's registry under its lock and read without one.
 public struct RegistrySnapshot: Sendable {
     public var keys: [String: ProviderKey]
-    public var devices: [String: DeviceRegistration]
+    /// The registered devices by token (lower case): a persistent hash tree, so that changing
+    /// one device while connections hold earlier snapshots copies a path of the tree, not the
+    /// whole table (a million devices cost the same to change as ten).
+    public var devices: TreeDictionary<String, DeviceRegistration>
     /// Tokens already parsed (and verified when their key is known), by the whole token string.
     public var tokens: [String: CachedProviderToken]
     /// Changes whenever a key is added, replaced or removed: a token remembered under another
@@ -43,7 +48,7 @@ public struct RegistrySnapshot: Sendable {
         tokens: [String: CachedProviderToken] = [:]
     ) {
         self.keys = keys
-        self.devices = devices
+        self.devices = TreeDictionary(uniqueKeysWithValues: devices.map { ($0.key, $0.value) })
         self.tokens = tokens
     }
 }

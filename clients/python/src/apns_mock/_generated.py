@@ -1426,6 +1426,11 @@ DeviceConditionsBodyPeriodsItem = TypedDict("DeviceConditionsBodyPeriodsItem", {
 }, total=False)
 
 
+class DevicesBody(TypedDict):
+    # Each entry a device body (as PUT /v1/devices/{token} takes) whose `token` is required; no token twice.
+    devices: List["DeviceBody"]
+
+
 # Every field is optional; a field given as null is left out. `state` defaults to
 # `active`, or to the state whose time is given; that time defaults to now.
 DeviceBody = Union["DeviceBodyActive", "DeviceBodyUnregistered", "DeviceBodyExpired"]
@@ -1654,6 +1659,12 @@ class ListWebPushSubscriptionsAnswer(TypedDict):
 
 class ListDevicesAnswer(TypedDict):
     devices: List["Device"]
+
+
+class PutDevicesAnswer(TypedDict):
+    count: int
+    created: int
+    replaced: int
 
 
 class UnregisterDeviceBody(TypedDict, total=False):
@@ -2288,6 +2299,17 @@ class GeneratedClient:
         """
         return self._operation("listDevices", "GET", "/v1/devices", [], None)
 
+    def put_devices(
+        self,
+        *,
+        body: "DevicesBody",
+    ) -> "PutDevicesAnswer":
+        """Registers or replaces many devices in one call, each checked as one PUT /v1/devices/{token} body with its token; one bad entry refuses them all (400 naming its index and field).
+
+        ``POST /v1/devices`` (operation ``putDevices``).
+        """
+        return self._operation("putDevices", "POST", "/v1/devices", [], body)
+
     def get_device(
         self,
         token: "DeviceToken",
@@ -2772,6 +2794,7 @@ OPERATIONS: Dict[str, str] = {
     "deleteWebPushSubscription": "delete_web_push_subscription",
     "putWebPushDevice": "put_web_push_device",
     "listDevices": "list_devices",
+    "putDevices": "put_devices",
     "getDevice": "get_device",
     "putDevice": "put_device",
     "deleteDevice": "delete_device",

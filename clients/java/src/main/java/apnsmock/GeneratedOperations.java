@@ -393,6 +393,20 @@ public final class GeneratedOperations {
                     "json",
                     "The registered devices.");
 
+    /** POST /v1/devices: Registers or replaces many devices in one call, each checked as one PUT /v1/devices/{token} body with its token; one bad entry refuses them all (400 naming its index and field). */
+    public static final Operation PUT_DEVICES =
+            new Operation(
+                    "putDevices",
+                    "POST",
+                    "/v1/devices",
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    true,
+                    "json",
+                    "Registers or replaces many devices in one call, each checked as one PUT /v1/devices/{token} body with its token; one bad entry refuses them all (400 naming its index and field).");
+
     /** GET /v1/devices/{token}: One device. */
     public static final Operation GET_DEVICE =
             new Operation(
@@ -925,6 +939,7 @@ public final class GeneratedOperations {
                     DELETE_WEB_PUSH_SUBSCRIPTION,
                     PUT_WEB_PUSH_DEVICE,
                     LIST_DEVICES,
+                    PUT_DEVICES,
                     GET_DEVICE,
                     PUT_DEVICE,
                     DELETE_DEVICE,
