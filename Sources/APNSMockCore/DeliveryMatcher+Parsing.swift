@@ -20,15 +20,15 @@ extension DeliveryMatcher {
                 "needs a path: \(name).<\(name == "headers" ? "name" : "path")>=value (such as \(Self.pathExample(name)))"
             )
         }
-        for prefix in ["payload.", "preview.", "webPush."] where name.hasPrefix(prefix) {
-            let path = name.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
+        for family in Self.pathFieldNames where family != "headers" && name.hasPrefix(family + ".") {
+            let path = name.dropFirst(family.count + 1).split(separator: ".", omittingEmptySubsequences: false)
             guard !path.contains(where: \.isEmpty) else {
                 throw MatcherError(.emptyValue, field: name, "has an empty step in its path")
             }
             let steps = path.map { PayloadPathComponent.key(String($0)) }
-            switch prefix {
-            case "payload.": append(.payload(path: steps, expected: .string(value)))
-            case "preview.": append(.preview(path: steps, expected: .string(value)))
+            switch family {
+            case "payload": append(.payload(path: steps, expected: .string(value)))
+            case "preview": append(.preview(path: steps, expected: .string(value)))
             default: append(.webPush(path: steps, expected: .string(value)))
             }
             return

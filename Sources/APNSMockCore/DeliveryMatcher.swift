@@ -228,6 +228,13 @@ public struct DeliveryMatcher: Sendable, Hashable {
         func result(_ actual: String?, _ matched: Bool) -> ConditionResult {
             ConditionResult(condition: condition, actual: actual, matched: matched)
         }
+        /// A `payload`, `preview` or `webPush` condition against its document (parsed once).
+        func subset(_ document: JSONValue??, _ path: [PayloadPathComponent], _ expected: JSONValue) -> ConditionResult {
+            guard case .some(.some(let document)) = document, let actual = Self.value(at: path, in: document) else {
+                return result(nil, false)
+            }
+            return result(actual.scalarText ?? actual.jsonText, Self.contains(actual, expected))
+        }
         switch condition {
         case .token(let token):
             let actual = facts.matchToken
@@ -282,11 +289,7 @@ public struct DeliveryMatcher: Sendable, Hashable {
             return result(actual?.rawValue, actual == reason)
         case .payload(let path, let expected):
             if parsed.payload == nil { parsed.payload = .some(JSONValue.parse(facts.matchPayload)) }
-            guard case .some(.some(let document)) = parsed.payload, let actual = Self.value(at: path, in: document)
-            else {
-                return result(nil, false)
-            }
-            return result(actual.scalarText ?? actual.jsonText, Self.contains(actual, expected))
+            return subset(parsed.payload, path, expected)
         case .lint(let value):
             if parsed.analysis == nil { parsed.analysis = .some(facts.matchAnalysis) }
             guard case .some(.some(let analysis)) = parsed.analysis else { return result(nil, false) }
@@ -303,18 +306,10 @@ public struct DeliveryMatcher: Sendable, Hashable {
                 if parsed.analysis == nil { parsed.analysis = .some(facts.matchAnalysis) }
                 parsed.preview = .some(parsed.analysis??.preview?.jsonValue)
             }
-            guard case .some(.some(let document)) = parsed.preview, let actual = Self.value(at: path, in: document)
-            else {
-                return result(nil, false)
-            }
-            return result(actual.scalarText ?? actual.jsonText, Self.contains(actual, expected))
+            return subset(parsed.preview, path, expected)
         case .webPush(let path, let expected):
             if parsed.webPush == nil { parsed.webPush = .some(facts.matchWebPush) }
-            guard case .some(.some(let document)) = parsed.webPush, let actual = Self.value(at: path, in: document)
-            else {
-                return result(nil, false)
-            }
-            return result(actual.scalarText ?? actual.jsonText, Self.contains(actual, expected))
+            return subset(parsed.webPush, path, expected)
         }
     }
 
