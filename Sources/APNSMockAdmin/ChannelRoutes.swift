@@ -67,7 +67,8 @@ enum ChannelRoutes {
     static func getChannel(_ registry: Registry) -> AdminRouter.Handler {
         { request, context in
             await RegistryRoutes.answer { () async throws(AdminError) -> Response in
-                let (after, limit) = try tokenPaging(AdminRouter.parameters(request))
+                let (after, limit) = try tokenPaging(
+                    AdminRouter.parameters(request), of: "GET /v1/channels/{channelId}")
                 let id = try pathChannelID(context)
                 guard let channel = registry.channel(id) else { throw unknownChannel(id) }
                 let page = registry.subscriberPage(of: id, after: after, limit: limit)
@@ -139,16 +140,18 @@ enum ChannelRoutes {
     /// The most a page lists.
     static let maximumTokenPage = 100_000
 
-    /// Reads `GET /v1/channels/{channelId}`'s query: `after` (a token: the page starts after
-    /// it) and `limit`, each at most once, nothing else.
-    static func tokenPaging(_ parameters: [(String, String)]) throws(AdminError) -> (after: String?, limit: Int) {
+    /// Reads the query of a list paged by device token (`operation`, as `GET /v1/devices`):
+    /// `after` (a token: the page starts after it) and `limit`, each at most once, nothing else.
+    static func tokenPaging(
+        _ parameters: [(String, String)], of operation: String
+    ) throws(AdminError) -> (after: String?, limit: Int) {
         var after: String?
         var limit = defaultTokenPage
         var seen: Set<String> = []
         for (name, value) in parameters {
             guard name == "after" || name == "limit" else {
                 throw .badParameter(
-                    "unknown query parameter '\(name)'; GET /v1/channels/{channelId} takes after and limit")
+                    "unknown query parameter '\(name)'; \(operation) takes after and limit")
             }
             guard seen.insert(name).inserted else { throw .badParameter("query parameter '\(name)' is given twice") }
             if name == "after" {

@@ -87,17 +87,29 @@ enum RegistryRoutes {
 
     // MARK: devices
 
-    /// `GET /v1/devices`.
+    /// `GET /v1/devices[?after=…&limit=…]`: one page of the devices in token order, how many
+    /// are registered, and the `after` of the next page when more follow.
     static func listDevices(_ registry: Registry) -> AdminRouter.Handler {
-        { _, _ in
-            var json = JSONWriter()
-            json.beginObject()
-            json.key("devices")
-            json.beginArray()
-            for device in registry.devices() { DeviceSpec.write(device, to: &json) }
-            json.endArray()
-            json.endObject()
-            return AdminRouter.json(status: .ok, json.bytes)
+        { request, _ in
+            await answer { () async throws(AdminError) -> Response in
+                let (after, limit) = try ChannelRoutes.tokenPaging(
+                    AdminRouter.parameters(request), of: "GET /v1/devices")
+                let page = registry.devicePage(after: after, limit: limit)
+                var json = JSONWriter(capacity: 64 + page.devices.count * 160)
+                json.beginObject()
+                json.key("devices")
+                json.beginArray()
+                for device in page.devices { DeviceSpec.write(device, to: &json) }
+                json.endArray()
+                json.key("count")
+                json.number(page.count)
+                if page.more, let last = page.devices.last {
+                    json.key("nextAfter")
+                    json.string(last.token)
+                }
+                json.endObject()
+                return AdminRouter.json(status: .ok, json.bytes)
+            }
         }
     }
 

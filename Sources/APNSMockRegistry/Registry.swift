@@ -222,6 +222,15 @@ public final class Registry: Sendable {
         state.withLockedValue { $0.devices.values.sorted { $0.token < $1.token } }
     }
 
+    /// Up to `limit` devices in ascending token order, those after token `after` (lower case)
+    /// only; `more` says whether devices follow, `count` how many are registered. One pass
+    /// over a snapshot's tokens (taken under the lock, walked outside it), sorting a page.
+    public func devicePage(after: String?, limit: Int) -> (devices: [DeviceRegistration], more: Bool, count: Int) {
+        let devices = state.withLockedValue { $0.devices }
+        let page = SmallestValues.page(of: devices.keys, after: after, limit: limit)
+        return (page.values.compactMap { devices[$0] }, page.more, devices.count)
+    }
+
     /// Changes a device's state; registers the token when unknown. Returns the new registration.
     @discardableResult
     public func setDeviceState(_ token: String, _ newState: DeviceRegistration.State) -> DeviceRegistration {

@@ -48,8 +48,13 @@ import Testing
                     "add_fault", "delete_fault", "device_notifications", "explain_delivery", "list_deliveries",
                     "list_faults",
                     "provider_report",
-                    "reset", "server_info", "set_device", "subscribe_webpush", "verify", "wait_for_deliveries",
+                    "reset", "server_info", "set_device", "set_devices", "subscribe_webpush", "verify",
+                    "wait_for_deliveries",
                 ])
+            #expect(isError("set_devices") == false, "\(text("set_devices"))")
+            // Both devices of the fleet are new to the registry.
+            #expect(structured("set_devices")["created"] as? Int == 2, "\(structured("set_devices"))")
+            #expect(structured("set_devices")["replaced"] as? Int == 0, "\(structured("set_devices"))")
             let subscription = structured("subscribe_webpush")
             #expect(isError("subscribe_webpush") == false, "\(text("subscribe_webpush"))")
             #expect(
@@ -122,7 +127,7 @@ import Testing
                 """
             let output = try await E2E.run(python, ["-c", script, mock.endpoints.adminURL], timeout: 60)
             #expect(output.status == 0, "\(output.stderr)")
-            #expect(output.stdout == "13 False GET /v1/faults → 200\n", "\(output.stdout)\(output.stderr)")
+            #expect(output.stdout == "14 False GET /v1/faults → 200\n", "\(output.stdout)\(output.stderr)")
         }
     }
 }

@@ -173,6 +173,46 @@ import Testing
         }
     }
 
+    @Test func devicesListPagesInTokenOrder() async throws {
+        try await E2E.withMock { mock in
+            let fleet = (0..<5).map { _ in E2E.randomToken() }
+            let body = Self.json(["devices": fleet.map { ["token": $0, "presence": "offline"] }])
+            #expect(try await Self.admin(mock, "POST", "/v1/devices", body).status == 200)
+            let everything = try await Self.admin(mock, "GET", "/v1/devices")
+            let total = try #require(everything.json["count"] as? Int)
+            #expect(everything.json["nextAfter"] == nil, "\(everything.text)")
+            let all = try #require(everything.json["devices"] as? [[String: Any]]).compactMap { $0["token"] as? String }
+            #expect(all.count == total && total >= 5 && all == all.sorted() && Set(fleet).isSubset(of: all))
+
+            // Two at a time: each page follows the last, and the last page says no more.
+            var paged: [String] = []
+            var after: String?
+            for _ in 0..<total {
+                let page = try await Self.admin(
+                    mock, "GET", "/v1/devices?limit=2" + (after.map { "&after=\($0.uppercased())" } ?? ""))
+                #expect(page.status == 200 && page.json["count"] as? Int == total, "\(page.text)")
+                let tokens = try #require(page.json["devices"] as? [[String: Any]]).compactMap {
+                    $0["token"] as? String
+                }
+                #expect(tokens.count <= 2)
+                paged += tokens
+                after = page.json["nextAfter"] as? String
+                if let after { #expect(after == tokens.last) } else { break }
+            }
+            #expect(paged == all)
+
+            let badLimit = try await Self.admin(mock, "GET", "/v1/devices?limit=0")
+            #expect(badLimit.status == 400)
+            #expect(
+                badLimit.errorMessage == "query parameter 'limit' must be a whole number from 1 to 100000; got '0'",
+                "\(badLimit.errorMessage)")
+            let unknown = try await Self.admin(mock, "GET", "/v1/devices?offset=2")
+            #expect(
+                unknown.errorMessage == "unknown query parameter 'offset'; GET /v1/devices takes after and limit",
+                "\(unknown.errorMessage)")
+        }
+    }
+
     @Test func devicesPutGetListStateDelete() async throws {
         try await E2E.withMock { mock in
             let token = E2E.randomToken()

@@ -70,7 +70,7 @@ var operations = []Operation{
 	{ID: "getWebPushSubscription", Method: "GET", Path: "/v1/webpush/subscriptions/{subscriptionId}", Summary: "One subscription.", PathParams: []string{"subscriptionId"}, Answer: "json"},
 	{ID: "deleteWebPushSubscription", Method: "DELETE", Path: "/v1/webpush/subscriptions/{subscriptionId}", Summary: "Unsubscribes; a push to its endpoint is then answered 410.", PathParams: []string{"subscriptionId"}, Answer: "json"},
 	{ID: "putWebPushDevice", Method: "PUT", Path: "/v1/webpush/subscriptions/{subscriptionId}/device", Summary: "Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again.", PathParams: []string{"subscriptionId"}, Body: true, BodyRequired: true, Answer: "json"},
-	{ID: "listDevices", Method: "GET", Path: "/v1/devices", Summary: "The registered devices.", Answer: "json"},
+	{ID: "listDevices", Method: "GET", Path: "/v1/devices", Summary: "One page of the registered devices, in ascending token order.", QueryParams: []string{"after", "limit"}, Answer: "json"},
 	{ID: "putDevices", Method: "POST", Path: "/v1/devices", Summary: "Registers or replaces many devices in one call, each checked as one PUT /v1/devices/{token} body with its token; one bad entry refuses them all (400 naming its index and field).", Body: true, BodyRequired: true, Answer: "json"},
 	{ID: "getDevice", Method: "GET", Path: "/v1/devices/{token}", Summary: "One device.", PathParams: []string{"token"}, Answer: "json"},
 	{ID: "putDevice", Method: "PUT", Path: "/v1/devices/{token}", Summary: "Registers or replaces a device (an empty body registers an active device for any topic).", PathParams: []string{"token"}, Body: true, Answer: "json"},
@@ -299,10 +299,10 @@ func (c *Client) PutWebPushDevice(ctx context.Context, subscriptionID string, bo
 	return &answer, nil
 }
 
-// ListDevices calls listDevices, GET /v1/devices: the registered devices.
-func (c *Client) ListDevices(ctx context.Context) (*ListDevicesAnswer, error) {
+// ListDevices calls listDevices, GET /v1/devices: one page of the registered devices, in ascending token order.
+func (c *Client) ListDevices(ctx context.Context, query url.Values) (*ListDevicesAnswer, error) {
 	var answer ListDevicesAnswer
-	if err := c.call(ctx, "listDevices", nil, nil, nil, &answer); err != nil {
+	if err := c.call(ctx, "listDevices", nil, query, nil, &answer); err != nil {
 		return nil, err
 	}
 	return &answer, nil
@@ -2628,7 +2628,14 @@ type ListWebPushSubscriptionsAnswer struct {
 
 // ListDevicesAnswer is a schema of the admin API's document.
 type ListDevicesAnswer struct {
+	// One page of the devices, ascending by token.
 	Devices []Device `json:"devices"`
+
+	// How many devices are registered.
+	Count int64 `json:"count"`
+
+	// Present when more devices follow; the `after` of the next page.
+	NextAfter *string `json:"nextAfter,omitempty"`
 }
 
 // PutDevicesAnswer is a schema of the admin API's document.

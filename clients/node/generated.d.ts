@@ -1698,7 +1698,12 @@ export interface ListWebPushSubscriptionsAnswer {
 }
 
 export interface ListDevicesAnswer {
+  /** One page of the devices, ascending by token. */
   devices: Device[];
+  /** How many devices are registered. */
+  count: number;
+  /** Present when more devices follow; the `after` of the next page. */
+  nextAfter?: string;
 }
 
 export interface PutDevicesAnswer {
@@ -2041,6 +2046,14 @@ export interface ResetParams {
   closeConnections?: "true" | "false";
 }
 
+/** The query and header parameters of `listDevices`. */
+export interface ListDevicesParams {
+  /** A device token; the page starts after it. */
+  after?: DeviceToken;
+  /** How many devices the page lists. */
+  limit?: number;
+}
+
 /** The query and header parameters of `deviceNotifications`. */
 export interface DeviceNotificationsParams {
   /** The most notifications listed, the newest (default 100); `notificationCount` counts them all. */
@@ -2244,11 +2257,11 @@ export declare class GeneratedAdminClient {
    */
   putWebPushDevice(subscriptionId: string, body: WebPushDeviceBody): Promise<WebPushSubscription>;
   /**
-   * The registered devices.
+   * One page of the registered devices, in ascending token order.
    *
    * `GET /v1/devices`
    */
-  listDevices(): Promise<ListDevicesAnswer>;
+  listDevices(params?: ListDevicesParams): Promise<ListDevicesAnswer>;
   /**
    * Registers or replaces many devices in one call, each checked as one PUT /v1/devices/{token} body with its token; one bad entry refuses them all (400 naming its index and field).
    *

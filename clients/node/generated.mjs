@@ -293,12 +293,15 @@ export class GeneratedAdminClient {
   }
 
   /**
-   * The registered devices.
+   * One page of the registered devices, in ascending token order.
+   *
+   * The devices come `limit` at a time; when more follow, `nextAfter` is the last token
+   * given: pass it as `after` for the next page. `count` is how many are registered.
    *
    * `GET /v1/devices`
    */
-  listDevices() {
-    return this._operation("listDevices", "GET", "/v1/devices", {}, undefined);
+  listDevices(params = {}) {
+    return this._operation("listDevices", "GET", "/v1/devices", params, undefined);
   }
 
   /**

@@ -290,7 +290,17 @@ export class AdminClient extends GeneratedAdminClient {
   key(keyId) { return this.getKey(keyId); }
 
   // devices: deleteDevice, unregisterDevice, expireDevice and deviceNotifications are generated.
-  async devices() { return (await this.listDevices()).devices; }
+  /** Every registered device, ascending by token (the pages of `GET /v1/devices` followed). */
+  async devices() {
+    const devices = [];
+    let after;
+    for (;;) {
+      const page = await this.listDevices(after === undefined ? { limit: 100000 } : { after, limit: 100000 });
+      devices.push(...page.devices);
+      if (page.nextAfter === undefined) return devices;
+      after = page.nextAfter;
+    }
+  }
   device(token) { return this.getDevice(token); }
   registerDevice(token, body = {}) { return this.putDevice(token, body); }
 

@@ -1051,10 +1051,12 @@
     $("connection-table").replaceChildren(objectTable(rows, ["id", "peer", "state", "opened", "closed", "tls", "events"], "connections"));
   }
 
+  /** The first page of the devices (GET /v1/devices pages them by token): their locales for the records, and the page. */
   async function loadDevices() {
     const body = await api("GET", "/v1/devices");
-    state.devices = new Map((body.devices || []).filter((device) => device.locale).map((device) => [device.token.toLowerCase(), device.locale]));
-    return body.devices || [];
+    const devices = body.devices || [];
+    state.devices = new Map(devices.filter((device) => device.locale).map((device) => [device.token.toLowerCase(), device.locale]));
+    return { devices, count: body.count ?? devices.length };
   }
 
   async function loadRegistry() {
@@ -1063,7 +1065,7 @@
         api("GET", "/v1/keys"), loadDevices(), api("GET", "/v1/channels"),
       ]);
       $("key-table").replaceChildren(objectTable(keys.keys || [], ["keyId", "teamId"], "provider keys"));
-      $("device-table").replaceChildren(deviceTable(devices));
+      $("device-table").replaceChildren(...deviceTable(devices.devices, devices.count));
       $("channel-table").replaceChildren(objectTable(channels.channels || [], ["channelId", "bundleId"], "channels"));
     } catch (error) {
       say($("problem"), error.message);
@@ -1071,10 +1073,13 @@
   }
 
   /** The registered devices, each with its conditions, a presence to set and a link to its view. */
-  function deviceTable(devices) {
-    if (!devices.length) return el("p", { class: "help", text: "No devices registered: PUT /v1/devices/{token} registers one." });
+  function deviceTable(devices, count) {
+    if (!devices.length) return [el("p", { class: "help", text: "No devices registered: PUT /v1/devices/{token} registers one." })];
     const columns = ["token", "topic", "environment", "state", "presence", "notifications", "installed"];
-    return el("table", {},
+    const shown = count > devices.length
+      ? [el("p", { class: "help", "data-device-count": String(count), text: `The first ${devices.length.toLocaleString("en")} of ${count.toLocaleString("en")} devices, by token: GET /v1/devices?after=… gives the next page.` })]
+      : [];
+    return [...shown, el("table", {},
       el("caption", { class: "visually-hidden", text: "devices" }),
       el("thead", {}, el("tr", {}, columns.map((name) => el("th", { scope: "col", text: name })), el("th", { scope: "col", text: "view" }))),
       el("tbody", {}, devices.map((device) => el("tr", { "data-token": device.token },
@@ -1099,7 +1104,7 @@
         el("td", {}, el("button", {
           type: "button", "aria-label": `Show what device ${shortToken(device.token)} shows`, text: "Show",
           onclick: () => showDevice(device.token),
-        }))))));
+        }))))))];
   }
 
   /**

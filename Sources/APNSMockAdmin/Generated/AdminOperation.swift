@@ -59,7 +59,7 @@ public enum AdminOperation: String, CaseIterable, Sendable {
     case deleteWebPushSubscription
     /// PUT /v1/webpush/subscriptions/{subscriptionId}/device: Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again.
     case putWebPushDevice
-    /// GET /v1/devices: The registered devices.
+    /// GET /v1/devices: One page of the registered devices, in ascending token order.
     case listDevices
     /// POST /v1/devices: Registers or replaces many devices in one call, each checked as one PUT /v1/devices/{token} body with its token; one bad entry refuses them all (400 naming its index and field).
     case putDevices
@@ -316,7 +316,7 @@ public enum AdminOperation: String, CaseIterable, Sendable {
         case .deleteWebPushSubscription: "Unsubscribes; a push to its endpoint is then answered 410."
         case .putWebPushDevice:
             "Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again."
-        case .listDevices: "The registered devices."
+        case .listDevices: "One page of the registered devices, in ascending token order."
         case .putDevices:
             "Registers or replaces many devices in one call, each checked as one PUT /v1/devices/{token} body with its token; one bad entry refuses them all (400 naming its index and field)."
         case .getDevice: "One device."
@@ -1346,7 +1346,26 @@ public enum AdminOperation: String, CaseIterable, Sendable {
                     isFreeForm: false
                 )
             ]
-        case .listDevices: []
+        case .listDevices:
+            [
+                AdminOperationParameter(
+                    name: "after",
+                    location: .query,
+                    required: false,
+                    description: "A device token; the page starts after it.",
+                    schema:
+                        #"{"type":"string","description":"An even number of hex digits, 8 to 256 bytes.","pattern":"^([0-9A-Fa-f]{2}){8,256}$"}"#,
+                    isFreeForm: false
+                ),
+                AdminOperationParameter(
+                    name: "limit",
+                    location: .query,
+                    required: false,
+                    description: "How many devices the page lists.",
+                    schema: #"{"type":"integer","minimum":1,"maximum":100000,"default":1000}"#,
+                    isFreeForm: false
+                ),
+            ]
         case .putDevices: []
         case .getDevice:
             [

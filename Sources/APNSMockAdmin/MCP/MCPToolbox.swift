@@ -68,6 +68,11 @@ enum MCPToolbox {
                 "Registers a device token or changes its registration: its app (topic), environment, locale, and state: active, unregistered (410 Unregistered, with unregisteredAt) or expired (410 ExpiredToken); and what becomes of accepted pushes: presence (online, offline, lowPower; with for: \"10m\" or until), notifications (enabled, disabled), installed (false: 200s discarded, then 410 after uninstallGrace).",
             operation: .putDevice, body: "device"),
         MCPTool(
+            name: "set_devices", title: "Set many devices' state",
+            description:
+                "Registers or replaces many devices in one change (a fleet for a load test): fleet is {\"devices\": [...]}, each entry set_device's device with its token. One bad entry refuses them all, naming its index and field; the answer counts the devices created and replaced.",
+            operation: .putDevices, body: "fleet"),
+        MCPTool(
             name: "subscribe_webpush", title: "Subscribe to Web Push",
             description:
                 "Subscribes as a browser does for a page that calls pushManager.subscribe with this applicationServerKey (the provider's VAPID public key, base64url): the answer is the W3C PushSubscription JSON (endpoint, keys.p256dh, keys.auth) a Web Push library takes, and its id; its pushes are records of kind webPush with the subscription id as token and the decrypted body as payload. Optionally origin, expirationTime and device (presence, notifications).",

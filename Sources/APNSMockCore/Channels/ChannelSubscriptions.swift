@@ -26,50 +26,9 @@ public struct ChannelSubscriptions: Sendable {
     /// One pass over the channel's tokens keeping the `limit + 1` smallest in a bounded heap:
     /// a page of a million-token channel sorts a page, not the million.
     public func page(of id: String, after: String?, limit: Int) -> (tokens: [String], more: Bool) {
-        guard let tokens = tokensByChannel[id], limit > 0 else { return ([], false) }
-        var smallest = BoundedMaxHeap(capacity: limit + 1)
-        for token in tokens where after.map({ token > $0 }) ?? true { smallest.offer(token) }
-        let page = smallest.sorted()
-        return page.count > limit ? (Array(page.prefix(limit)), true) : (page, false)
-    }
-
-    /// The `capacity` smallest strings offered.
-    private struct BoundedMaxHeap {
-        let capacity: Int
-        private var heap: [String] = []
-
-        init(capacity: Int) {
-            self.capacity = capacity
-            heap.reserveCapacity(Swift.min(capacity, 1 << 16))
-        }
-
-        mutating func offer(_ value: String) {
-            if heap.count < capacity {
-                heap.append(value)
-                var child = heap.count - 1
-                while child > 0 {
-                    let parent = (child - 1) / 2
-                    guard heap[parent] < heap[child] else { break }
-                    heap.swapAt(parent, child)
-                    child = parent
-                }
-            } else if let largest = heap.first, value < largest {
-                heap[0] = value
-                var parent = 0
-                while true {
-                    let left = 2 * parent + 1
-                    let right = left + 1
-                    var largestIndex = parent
-                    if left < heap.count, heap[left] > heap[largestIndex] { largestIndex = left }
-                    if right < heap.count, heap[right] > heap[largestIndex] { largestIndex = right }
-                    guard largestIndex != parent else { break }
-                    heap.swapAt(parent, largestIndex)
-                    parent = largestIndex
-                }
-            }
-        }
-
-        func sorted() -> [String] { heap.sorted() }
+        guard let tokens = tokensByChannel[id] else { return ([], false) }
+        let page = SmallestValues.page(of: tokens, after: after, limit: limit)
+        return (page.values, page.more)
     }
 
     /// Subscribes `token` (lower case) to channel `id`; returns whether it was not already.

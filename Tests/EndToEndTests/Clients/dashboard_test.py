@@ -599,6 +599,24 @@ def check_webpush(page, admin_url, ca_file):
     step("webpush", started)
 
 
+def check_device_pages(page, admin_url):
+    """A fleet registered in bulk (POST /v1/devices): the registry lists the first page of
+    GET /v1/devices, in token order, and says how many there are."""
+    started = time.monotonic()
+    admin = httpx.Client(base_url=admin_url, timeout=30)
+    fleet = [{"token": "ff" + secrets.token_hex(31), "presence": "offline"} for _ in range(1_001)]
+    answer = admin.post("/v1/devices", json={"devices": fleet})
+    assert answer.status_code == 200 and answer.json()["created"] == 1_001, answer.text
+    count = admin.get("/v1/devices", params={"limit": 1}).json()["count"]
+    page.click("#tab-deliveries")
+    page.click("#tab-registry")
+    expect(page.locator("[data-device-count]")).to_have_text(
+        f"The first 1,000 of {count:,} devices, by token: GET /v1/devices?after=… gives the next page.")
+    expect(page.locator("#device-table tbody tr")).to_have_count(1_000)
+    admin.close()
+    step("device pages", started)
+
+
 def main():
     admin_url, apns_port, ca_file, jwt, *rest = sys.argv[1:]
     options = dict(zip(rest[::2], rest[1::2]))
@@ -630,6 +648,7 @@ def main():
         elif part == "device":
             check_device(page, provider, admin_url)
             check_webpush(page, admin_url, ca_file)
+            check_device_pages(page, admin_url)
         else:
             device = check_deliveries(page, provider)
             check_faults(page, provider, device)

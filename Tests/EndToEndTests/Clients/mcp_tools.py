@@ -82,6 +82,14 @@ async def main():
                         "set_device", {"token": DEVICE, "device": {"topic": "com.example.app", "state": "unregistered"}}
                     ),
                 )
+                # A fleet in one change.
+                emit(
+                    "set_devices",
+                    await session.call_tool(
+                        "set_devices",
+                        {"fleet": {"devices": [{"token": "ab" * 32, "presence": "offline"}, {"token": "cd" * 32}]}},
+                    ),
+                )
                 # A Web Push subscription for a VAPID key, as a browser makes one.
                 from cryptography.hazmat.primitives import serialization
                 from cryptography.hazmat.primitives.asymmetric import ec

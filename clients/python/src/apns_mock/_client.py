@@ -387,8 +387,16 @@ class Client(GeneratedClient):
     # -- devices --------------------------------------------------------------------------------
 
     def devices(self) -> List[Dict[str, Any]]:
-        """``GET /v1/devices``: the registered devices."""
-        return self.list_devices()["devices"]  # type: ignore[return-value]
+        """``GET /v1/devices``: every registered device, ascending by token (the pages followed;
+        ``list_devices(after=..., limit=...)`` reads one page)."""
+        devices: List[Dict[str, Any]] = []
+        after: Optional[str] = None
+        while True:
+            page = self.list_devices(after=after, limit=100000)
+            devices.extend(page["devices"])  # type: ignore[arg-type]
+            after = page.get("nextAfter")
+            if after is None:
+                return devices
 
     def device(self, token: str) -> Dict[str, Any]:
         """``GET /v1/devices/{token}``."""

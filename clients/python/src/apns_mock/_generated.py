@@ -1657,8 +1657,16 @@ class ListWebPushSubscriptionsAnswer(TypedDict):
     subscriptions: List["WebPushSubscription"]
 
 
-class ListDevicesAnswer(TypedDict):
+class _ListDevicesAnswerRequired(TypedDict):
+    # One page of the devices, ascending by token.
     devices: List["Device"]
+    # How many devices are registered.
+    count: int
+
+
+class ListDevicesAnswer(_ListDevicesAnswerRequired, total=False):
+    # Present when more devices follow; the `after` of the next page.
+    nextAfter: str
 
 
 class PutDevicesAnswer(TypedDict):
@@ -2292,12 +2300,22 @@ class GeneratedClient:
 
     def list_devices(
         self,
+        *,
+        after: Optional["DeviceToken"] = None,
+        limit: Optional[int] = None,
     ) -> "ListDevicesAnswer":
-        """The registered devices.
+        """One page of the registered devices, in ascending token order.
+
+        The devices come `limit` at a time; when more follow, `nextAfter` is the last token
+        given: pass it as `after` for the next page. `count` is how many are registered.
 
         ``GET /v1/devices`` (operation ``listDevices``).
         """
-        return self._operation("listDevices", "GET", "/v1/devices", [], None)
+        params: List[Tuple[str, Any]] = [
+            ("after", after),
+            ("limit", limit),
+        ]
+        return self._operation("listDevices", "GET", "/v1/devices", params, None)
 
     def put_devices(
         self,

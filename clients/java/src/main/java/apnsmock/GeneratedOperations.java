@@ -379,19 +379,19 @@ public final class GeneratedOperations {
                     "json",
                     "Sets the conditions of the subscription's browser (offline, saving power, a schedule, notifications); what it holds is judged again.");
 
-    /** GET /v1/devices: The registered devices. */
+    /** GET /v1/devices: One page of the registered devices, in ascending token order. */
     public static final Operation LIST_DEVICES =
             new Operation(
                     "listDevices",
                     "GET",
                     "/v1/devices",
                     List.of(),
-                    List.of(),
+                    List.of("after", "limit"),
                     List.of(),
                     List.of(),
                     false,
                     "json",
-                    "The registered devices.");
+                    "One page of the registered devices, in ascending token order.");
 
     /** POST /v1/devices: Registers or replaces many devices in one call, each checked as one PUT /v1/devices/{token} body with its token; one bad entry refuses them all (400 naming its index and field). */
     public static final Operation PUT_DEVICES =
