@@ -103,7 +103,7 @@ export class AdminClient extends AdminClientBase {
   deleteKey(keyId: string): Promise<void>;
 
   /** Every registered device, ascending by token (the pages of `GET /v1/devices` followed; `listDevices({after, limit})` reads one page). */
-  devices(): Promise<ApiObject[]>;
+  devices(options?: { pageSize?: number }): Promise<ApiObject[]>;
   device(token: string): Promise<ApiObject>;
   registerDevice(token: string, body?: { topic?: string; environment?: "sandbox" | "production"; locale?: string; state?: "active" | "unregistered" | "expired"; unregisteredAt?: number; expiredAt?: number; presence?: "online" | "offline" | "lowPower"; until?: number; for?: Duration; periods?: { presence: "online" | "offline" | "lowPower"; from?: number; until?: number; for?: Duration }[]; notifications?: "enabled" | "disabled"; installed?: boolean; uninstalledAt?: number; uninstallGrace?: Duration; backgroundPushesPerHour?: number }): Promise<ApiObject>;
   deleteDevice(token: string): Promise<void>;

@@ -290,12 +290,12 @@ export class AdminClient extends GeneratedAdminClient {
   key(keyId) { return this.getKey(keyId); }
 
   // devices: deleteDevice, unregisterDevice, expireDevice and deviceNotifications are generated.
-  /** Every registered device, ascending by token (the pages of `GET /v1/devices` followed). */
-  async devices() {
+  /** Every registered device, ascending by token (the pages of `GET /v1/devices` followed, `pageSize` a call). */
+  async devices({ pageSize = 100000 } = {}) {
     const devices = [];
     let after;
     for (;;) {
-      const page = await this.listDevices(after === undefined ? { limit: 100000 } : { after, limit: 100000 });
+      const page = await this.listDevices(after === undefined ? { limit: pageSize } : { after, limit: pageSize });
       devices.push(...page.devices);
       if (page.nextAfter === undefined) return devices;
       after = page.nextAfter;

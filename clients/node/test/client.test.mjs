@@ -266,3 +266,18 @@ test("deliveryLog reads a sandbox push's delivery log by its apns-unique-id", as
     return true;
   });
 });
+
+test("devices() follows the pages of GET /v1/devices in token order", async () => {
+  const own = await startMock();
+  try {
+    const tokens = ["05", "01", "04", "02", "03"].map((byte) => byte.repeat(32));
+    assert.equal((await own.client.putDevices({ devices: tokens.map((token) => ({ token })) })).created, 5);
+    const first = await own.client.listDevices({ limit: 2 });
+    assert.equal(first.count, 5);
+    assert.equal(first.nextAfter, [...tokens].sort()[1]);
+    assert.deepEqual((await own.client.devices({ pageSize: 2 })).map((device) => device.token), [...tokens].sort());
+    assert.deepEqual((await own.client.devices()).map((device) => device.token), [...tokens].sort());
+  } finally {
+    await own.stop();
+  }
+});

@@ -189,6 +189,18 @@ def test_devices_unregistered_get_410(apns):
     assert apns.device(device)["state"] == "unregistered"
 
 
+def test_devices_follows_the_pages_of_the_list_in_token_order():
+    # A server of its own: the list is every device, in pages of two.
+    with apns_mock.Mock() as mock:
+        tokens = [f"{index:02x}" * 32 for index in (5, 1, 4, 2, 3)]
+        answer = mock.client.put_devices(body={"devices": [{"token": token} for token in tokens]})
+        assert answer["created"] == 5
+        first = mock.client.list_devices(limit=2)
+        assert first["count"] == 5 and first["nextAfter"] == sorted(tokens)[1]
+        assert [device["token"] for device in mock.client.devices(page_size=2)] == sorted(tokens)
+        assert [device["token"] for device in mock.client.devices()] == sorted(tokens)
+
+
 def test_an_offline_device_gets_its_newest_push_when_it_comes_back():
     # A server of its own, on a manual clock (issue 32; Apple: "Sending notification requests to
     # APNs", apns-expiration and apns-collapse-id): an offline phone keeps one push per app.

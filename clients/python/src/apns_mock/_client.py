@@ -386,13 +386,13 @@ class Client(GeneratedClient):
 
     # -- devices --------------------------------------------------------------------------------
 
-    def devices(self) -> List[Dict[str, Any]]:
-        """``GET /v1/devices``: every registered device, ascending by token (the pages followed;
-        ``list_devices(after=..., limit=...)`` reads one page)."""
+    def devices(self, page_size: int = 100000) -> List[Dict[str, Any]]:
+        """``GET /v1/devices``: every registered device, ascending by token (the pages followed,
+        ``page_size`` devices a call; ``list_devices(after=..., limit=...)`` reads one page)."""
         devices: List[Dict[str, Any]] = []
         after: Optional[str] = None
         while True:
-            page = self.list_devices(after=after, limit=100000)
+            page = self.list_devices(after=after, limit=page_size)
             devices.extend(page["devices"])  # type: ignore[arg-type]
             after = page.get("nextAfter")
             if after is None:
