@@ -8,10 +8,18 @@ Against the release build started afresh for each round, on 127.0.0.1 only, ever
 2. one `PUT` and one `GET /v1/devices/{token}` at that size: the median of SAMPLES calls each over
    one keep-alive connection, beside the same on a server with 10 devices;
 3. the server's CPU time over IDLE seconds (default 60) doing nothing with those devices;
-4. its peak RSS (VmHWM).
+4. its RSS then (VmRSS), and the memory a device costs: the RSS of a server with DEVICES devices
+   less that of one with DEVICES / 2 (set the same way, so the bulk call's passing allocations
+   are in both), over DEVICES / 2;
+5. HELD pushes (default 100,000), one to each of the first HELD devices (offline) through h2load,
+   expiring in an hour: APNs holds them; then the RSS with them held, and the time one clock move
+   (`POST /v1/clock {"advance": "2h"}`) takes to expire them all (checked: HELD records
+   `delivery=discarded`);
+6. the peak RSS of the whole (VmHWM).
 
 Prints each round, then the median of the rounds with their range. Environment: BENCH_BIN
-(default .build/release/apns-mock), ROUNDS (3), DEVICES, BATCH (100000), SAMPLES (200), IDLE (60).
+(default .build/release/apns-mock), ROUNDS (3), DEVICES, BATCH (100000), SAMPLES (200), IDLE (60),
+HELD (100000).
 """
 
 import http.client
@@ -20,6 +28,7 @@ import os
 import re
 import statistics
 import subprocess
+import tempfile
 import time
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -29,6 +38,7 @@ DEVICES = int(os.environ.get("DEVICES", "1000000"))
 BATCH = int(os.environ.get("BATCH", "100000"))
 SAMPLES = int(os.environ.get("SAMPLES", "200"))
 IDLE = float(os.environ.get("IDLE", "60"))
+HELD = int(os.environ.get("HELD", "100000"))
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -40,10 +50,11 @@ class Server:
     def __init__(self):
         self.process = subprocess.Popen(
             [BIN, "serve", "--port", "0", "--admin-port", "0", "--channels-port", "0", "--webpush-port", "0",
-             "--log-level", "error"],
+             "--log-level", "error", "--record-capacity", str(max(HELD, 1000) + SAMPLES + 1000)],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         self.admin_port = int(re.search(r"admin=http://127\.0\.0\.1:(\d+)", line).group(1))
+        self.apns_port = int(re.search(r"apns=https://127\.0\.0\.1:(\d+)", line).group(1))
         self.connection = http.client.HTTPConnection("127.0.0.1", self.admin_port, timeout=300)
 
     def call(self, method, path, body=None):
@@ -60,12 +71,15 @@ class Server:
             fields = stat.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / TICKS
 
-    def rss_peak_mb(self):
+    def rss_mb(self, field="VmRSS"):
         with open(f"/proc/{self.process.pid}/status") as status:
             for line in status:
-                if line.startswith("VmHWM:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) / 1024
         return 0.0
+
+    def rss_peak_mb(self):
+        return self.rss_mb("VmHWM")
 
     def stop(self):
         self.connection.close()
@@ -96,6 +110,35 @@ def latencies_ms(server, count):
     return statistics.median(puts), statistics.median(gets)
 
 
+def hold(server):
+    """HELD pushes, one to each of the first HELD (offline) devices, through h2load over one
+    connection; returns how long the clock move that expires them takes, in seconds."""
+    jwt = subprocess.run([BIN, "token", "--key", "certs/AuthKey_ABC123DEFG.p8", "--key-id", "ABC123DEFG",
+                          "--team-id", "DEF123GHIJ"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
+    expiration = str(int(time.time()) + 3600)
+    with tempfile.TemporaryDirectory() as work:
+        uris = os.path.join(work, "uris")
+        with open(uris, "w") as out:
+            for index in range(HELD):
+                out.write(f"https://127.0.0.1:{server.apns_port}/3/device/{token(index)}\n")
+        payload = os.path.join(work, "payload.json")
+        with open(payload, "w") as out:
+            out.write('{"aps":{"alert":{"title":"Held","body":"until the phone is back"}}}')
+        subprocess.run(
+            ["timeout", "-k", "5", "300", "h2load", "-i", uris, "-n", str(HELD), "-c", "1", "-m", "64", "-d", payload,
+             "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-H", "apns-priority: 10",
+             "-H", f"apns-expiration: {expiration}", "-H", f"authorization: bearer {jwt}"],
+            check=True, stdout=subprocess.DEVNULL)
+    stored = server.call("GET", "/v1/deliveries?delivery=stored&limit=1")["total"]
+    assert stored == HELD, f"{stored} of {HELD} pushes held"
+    started = time.monotonic()
+    server.call("POST", "/v1/clock", {"advance": "2h"})
+    seconds = time.monotonic() - started
+    expired = server.call("GET", "/v1/deliveries?delivery=discarded&limit=1")["total"]
+    assert expired == HELD, f"{expired} of {HELD} held pushes expired"
+    return seconds
+
+
 def one_round():
     small = Server()
     try:
@@ -103,18 +146,29 @@ def one_round():
         small_put, small_get = latencies_ms(small, 10)
     finally:
         small.stop()
+    half = Server()
+    try:
+        bulk(half, DEVICES // 2)
+        half_rss = half.rss_mb()
+    finally:
+        half.stop()
     server = Server()
     try:
         seconds = bulk(server, DEVICES)
         put, get = latencies_ms(server, DEVICES)
+        rss = server.rss_mb()
         before = server.cpu_seconds()
         time.sleep(IDLE)
         idle = server.cpu_seconds() - before
-        rss = server.rss_peak_mb()
+        expire = hold(server) if HELD else 0.0
+        held_rss = server.rss_mb()
+        peak = server.rss_peak_mb()
     finally:
         server.stop()
     return {"bulk_s": seconds, "put_ms": put, "get_ms": get, "put10_ms": small_put, "get10_ms": small_get,
-            "idle_cpu_pct": idle / IDLE * 100, "rss_mb": rss}
+            "idle_cpu_pct": idle / IDLE * 100, "rss_mb": rss,
+            "bytes_per_device": (rss - half_rss) * 1024 * 1024 / (DEVICES - DEVICES // 2),
+            "expire_held_s": expire, "rss_held_mb": held_rss, "rss_peak_mb": peak}
 
 
 def main():

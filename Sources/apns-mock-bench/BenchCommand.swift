@@ -13,14 +13,16 @@ import Logging
 /// sockets, no TLS) for a fixed number of pushes. Under `valgrind --tool=callgrind` two runs
 /// with different counts give a stable instructions-per-request figure (see bench/).
 ///
-/// usage: apns-mock-bench [REQUESTS] [PAYLOAD_BYTES] [CONCURRENT] [READ] [RULES] [CAPACITY]
+/// usage: apns-mock-bench [REQUESTS] [PAYLOAD_BYTES] [CONCURRENT] [READ] [RULES] [CAPACITY] [OFFLINE]
 ///   READ 1: afterwards read every record once through the store, as the admin API does (each
 ///   record's first read computes its lint and preview); READ 2: analyse every payload directly
 ///   (`PayloadAnalyzer` alone, nothing else read); READ 3: follow the store as an unfiltered event
 ///   stream does, rendering each record as its `delivery` event. RULES: that many fault rules, each on a
 ///   device token nobody pushes to (the cost of matching rules that do not act). CAPACITY: the
 ///   store's (default: REQUESTS, at least 1,000); below REQUESTS, every push past it evicts the
-///   oldest record, as in a load test whose store is full.
+///   oldest record, as in a load test whose store is full. OFFLINE 1: the device pushed to is
+///   registered offline, so every push is held (each replacing the last: one per app), as the
+///   running server's store learns of it from the registry (issue 40: what the offline path costs).
 @main
 struct BenchCommand {
     static func main() throws {
@@ -31,6 +33,7 @@ struct BenchCommand {
         let read = arguments.dropFirst(3).first ?? 0
         let ruleCount = arguments.dropFirst(4).first ?? 0
         let capacity = arguments.dropFirst(5).first ?? max(total, 1000)
+        let offline = arguments.dropFirst(6).first == 1
 
         let keyPEM = try String(contentsOfFile: "certs/AuthKey_ABC123DEFG.p8", encoding: .utf8)
         let signingKey = try P256.Signing.PrivateKey(pemRepresentation: keyPEM)
@@ -40,6 +43,14 @@ struct BenchCommand {
         var logger = Logger(label: "apnsmock.bench")
         logger.logLevel = .error
         let store = DeliveryStore(capacity: capacity)
+        let deviceToken = String(repeating: "0123456789abcdef", count: 4)
+        if offline {
+            registry.observeDeviceConditions { [store] key, conditions in
+                store.setDeliveryConditions(conditions, inbox: key, now: WallClock.milliseconds())
+            }
+            registry.putDevice(
+                DeviceRegistration(token: deviceToken, topic: "com.example.app", conditions: .init(presence: .offline)))
+        }
         let faults = FaultControl()
         for number in 0..<ruleCount {
             let token = String(repeating: "cd", count: 31) + String(format: "%02x", number)
@@ -71,7 +82,7 @@ struct BenchCommand {
             ("authorization", "bearer " + token), ("apns-topic", "com.example.app"), ("apns-push-type", "alert"),
             ("apns-priority", "10"),
         ]
-        let path = "/3/device/" + String(repeating: "0123456789abcdef", count: 4)
+        let path = "/3/device/" + deviceToken
         let payload = makePayload(bytes: payloadBytes)
 
         var toServer = client.output()
