@@ -25,9 +25,13 @@ struct DeliverySchedule {
 
     /// Schedules `inbox` at `at` (`nil`: nothing to come), replacing what it had.
     mutating func schedule(_ inbox: String, at: Int64?) {
-        guard due[inbox] != at else { return }
-        due[inbox] = at
-        if let at { heap.insert(Entry(at: at, inbox: inbox)) }
+        // One hash of the inbox's key either way (a push to a held device reschedules it).
+        guard let at else {
+            due.removeValue(forKey: inbox)
+            return
+        }
+        guard due.updateValue(at, forKey: inbox) != at else { return }
+        heap.insert(Entry(at: at, inbox: inbox))
         if heap.count > 2 * due.count + 1024 { rebuild() }
     }
 

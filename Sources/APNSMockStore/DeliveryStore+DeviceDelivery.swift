@@ -45,10 +45,10 @@ extension DeliveryStore {
 
     /// Judges `judgeable` if its device has an inbox (under the lock).
     func judge(_ judgeable: Judgeable, in state: inout State) {
-        guard !judgeable.token.isEmpty, var inbox = state.inboxes[judgeable.token] else { return }
-        let changes = DeliveryModel.accept(judgeable.push, into: &inbox)
-        state.inboxes[judgeable.token] = inbox
-        Self.reschedule(judgeable.token, inbox, in: &state)
+        guard !judgeable.token.isEmpty, let index = state.inboxes.index(forKey: judgeable.token) else { return }
+        // Judged in place: one hash of the token, and what the inbox holds is not copied.
+        let changes = DeliveryModel.accept(judgeable.push, into: &state.inboxes.values[index])
+        Self.reschedule(judgeable.token, state.inboxes.values[index], in: &state)
         apply(changes, in: &state)
     }
 

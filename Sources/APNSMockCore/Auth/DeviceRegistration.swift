@@ -28,7 +28,8 @@ public struct DeviceRegistration: Sendable, Hashable {
         locale: String? = nil, conditions: DeviceConditions = .standard
     ) {
         self.conditions = conditions
-        self.token = token.lowercased()
+        // A token already normalized (as every admin route's and setup's is) is kept, not copied.
+        self.token = DeviceToken.isLowercaseHexToken(token) ? token : token.lowercased()
         self.topic = topic
         self.environment = environment
         self.state = state
