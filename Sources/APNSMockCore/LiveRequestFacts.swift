@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 /// One request being answered, as everything that matches on it reads it: the fault rules
 /// while it is decided, and the record made of it afterwards (`DeliveryRecord(_:…)` takes its
 /// parts from here), so that a live request and its record answer every matcher field alike.
@@ -87,7 +85,7 @@ public struct LiveRequestFacts: DeliveryFacts {
                 kind: verdict.kind, viaChannel: false, pushType: verdict.pushType,
                 pushTypeHeaderPresent: request.headerBlock.firstValue(named: "apns-push-type") != nil,
                 priority: request.headerBlock.firstValue(named: "apns-priority"), topic: verdict.topic,
-                locale: token.flatMap { source.registry.devices[$0.lowercased()]?.locale })
+                locale: token.flatMap { source.registry.device($0.lowercased())?.locale })
         else { return nil }
         let computed = PayloadAnalyzer.analyze(
             payload: request.payload, payloadSize: request.payloadSize, context: context)

@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 /// The APNs rules for `POST /3/device/<token>`: pure, synchronous, no I/O.
 ///
 /// `evaluate` runs the checks of `checkOrder` one after another and answers with the first
@@ -159,7 +157,7 @@ public struct RequestRules: Sendable {
                 context: policy.payloadAnalysis.context(
                     pushType: facts.pushType, pushTypeHeaderPresent: facts.pushTypeHeader != nil,
                     priority: facts.priority, topic: facts.effectiveTopic ?? facts.topic,
-                    locale: facts.deviceToken.flatMap { context.registry.devices[$0]?.locale }))
+                    locale: facts.deviceToken.flatMap { context.registry.device($0)?.locale }))
             guard analysis.hasErrors else { return nil }
             return facts.fail(.badRequestPayload, RejectionWords.lintErrors(analysis))
         case .deviceRegistry:
@@ -213,7 +211,7 @@ public struct RequestRules: Sendable {
 
     private func checkDevice(context: ConnectionContext, facts: inout RequestFacts) -> APNSReason? {
         guard let token = facts.deviceToken else { return nil }
-        guard let device = context.registry.devices[token] else {
+        guard let device = context.registry.device(token) else {
             guard policy.strictRegistry else { return nil }
             return facts.fail(.badDeviceToken, "the device token is not registered, and --strict-registry is on")
         }

@@ -43,6 +43,14 @@ public struct RegistrySnapshot: Sendable {
         init(_ value: ChannelDirectory) { self.value = value }
     }
 
+    /// The device registered under `token` (lower case), if any. Every device push asks: an empty
+    /// table answers without hashing the token (a `TreeDictionary` look-up hashes its key first,
+    /// even in an empty tree: about 600 instructions for a 64-character token, which a
+    /// `Dictionary` did not spend when empty).
+    public func device(_ token: String) -> DeviceRegistration? {
+        devices.isEmpty ? nil : devices[token]
+    }
+
     public init(
         keys: [String: ProviderKey] = [:], devices: [String: DeviceRegistration] = [:],
         tokens: [String: CachedProviderToken] = [:]
