@@ -86,9 +86,11 @@ import Testing
         try await E2E.withMock { mock in
             let token = E2E.randomToken()
             try await Self.push(mock, token: token)  // before the stream: not sent without Last-Event-ID
+            // The stream stays open 10 s: the three pushes below must all land inside it, also under
+            // AddressSanitizer on a loaded machine (CI once saw the third miss a 4 s window).
             async let stream = E2E.run(
-                "curl", ["-sS", "-N", "--max-time", "4", mock.endpoints.adminURL + "/v1/events?token=\(token)"],
-                timeout: 20)
+                "curl", ["-sS", "-N", "--max-time", "10", mock.endpoints.adminURL + "/v1/events?token=\(token)"],
+                timeout: 30)
             try await WireTruthTests.awaitFollowers(mock, streams: 1, waiters: 0)
             try await Self.push(mock, token: token)
             try await Self.push(mock, token: E2E.randomToken())
