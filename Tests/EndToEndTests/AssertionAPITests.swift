@@ -173,12 +173,9 @@ import Testing
                 "curl", ["-sS", "-X", "POST", mock.endpoints.adminURL + "/v1/reset?closeConnections=true"])
             #expect(reset.stdout == #"{"reset":true,"closedConnections":1}"#)
             // Awaited without blocking a thread of the test's pool; ended if the close never came.
-            let closed = Date().addingTimeInterval(20)
-            while holder.isRunning, Date() < closed { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(!holder.isRunning, "the held connection was closed")
-            if holder.isRunning { holder.terminate() }
-            holder.waitUntilExit()
-            #expect(holder.terminationStatus == 0)
+            let ending = await E2E.ending(of: holder, within: 20)
+            #expect(ending == E2E.Ending(reason: .exit, status: 0), "the held connection was closed")
+            if ending == nil { kill(holder.processIdentifier, SIGKILL) }
             let said = String(decoding: holderOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(said == "closed\n")
 

@@ -43,11 +43,9 @@ import Testing
         let health = try await E2E.run("curl", ["-sS", "http://127.0.0.1:\(adminPort)/health"])
         #expect(health.stdout == #"{"status":"ok"}"#)
         kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(15)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!process.isRunning)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let ending = await E2E.ending(of: process, within: 15)
+        #expect(ending == E2E.Ending(reason: .exit, status: 0))
+        if ending == nil { kill(process.processIdentifier, SIGKILL) }
         let rest = out.fileHandleForReading.readDataToEndOfFile()
         #expect(rest.isEmpty, "stdout holds only the ready line")
     }
@@ -128,10 +126,7 @@ import Testing
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-        }
+        defer { E2E.end(process) }
         let line = await E2E.firstLine(of: out)
         #expect(line.hasPrefix("apns-mock ready"))
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/task")
@@ -200,10 +195,7 @@ import Testing
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        defer { E2E.end(process) }
         let line = await E2E.firstLine(of: out)
         let match = try #require(line.firstMatch(of: #/apns=(https://\S+) admin=(http://\S+)/#), "ready line: \(line)")
         let push = try await E2E.run(

@@ -36,10 +36,7 @@ import Testing
             adminURL = String(match.2)
         }
 
-        func stop() {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-        }
+        func stop() { E2E.end(process) }
     }
 
     struct ServerError: Error, CustomStringConvertible {

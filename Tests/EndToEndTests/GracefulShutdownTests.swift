@@ -38,11 +38,9 @@ import Testing
         #expect(goaway["debug"] as? String == #"{"reason":"Shutdown"}"#)
         #expect(result["status"] as? Int == 200, "the request in flight is answered: \(result)")
         #expect(result["closed"] as? Bool == true)
-        let deadline = Date().addingTimeInterval(15)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!process.isRunning)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let ending = await E2E.ending(of: process, within: 15)
+        #expect(ending == E2E.Ending(reason: .exit, status: 0))
+        if ending == nil { kill(process.processIdentifier, SIGKILL) }
         // One line says what the drain did: the connection, the stream answered after GOAWAY.
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(
@@ -93,12 +91,9 @@ import Testing
             #expect(output.stdout.contains(#""code":"shuttingDown""#), "\(output.stdout)")
         }
         #expect(waited.stdout.contains("the wait ended with 0 of 1 matching records"), "\(waited.stdout)")
-        while process.isRunning && Date().timeIntervalSince(signalled) < 10 {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(!process.isRunning, "still running 10 s after SIGTERM")
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let ending = await E2E.ending(of: process, within: 10 - Date().timeIntervalSince(signalled))
+        #expect(ending == E2E.Ending(reason: .exit, status: 0), "still running 10 s after SIGTERM, or failed")
+        if ending == nil { kill(process.processIdentifier, SIGKILL) }
         #expect(
             Date().timeIntervalSince(signalled) < 5, "exited \(Date().timeIntervalSince(signalled)) s after SIGTERM")
     }

@@ -37,8 +37,7 @@ import Testing
         var standardError: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
         func stop() {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            E2E.end(process, signal: SIGKILL)
             try? FileManager.default.removeItem(at: errors)
         }
     }
@@ -79,8 +78,8 @@ import Testing
                 // server) 2 s answered 15 pushes.
                 String(server.process.processIdentifier), "4",
             ], timeout: 60)
-        server.process.waitUntilExit()
-        #expect(server.process.terminationReason == .uncaughtSignal, "the server was killed")
+        let killed = await E2E.ending(of: server.process)
+        #expect(killed?.reason == .uncaughtSignal, "the server was killed: \(String(describing: killed))")
         let result = try #require(
             try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any],
             "client: \(output.stdout) \(output.stderr)")
@@ -179,10 +178,9 @@ import Testing
         }
         try await Task.sleep(for: .seconds(2))
         kill(server.process.processIdentifier, SIGTERM)
-        let exited = Date().addingTimeInterval(30)
-        while server.process.isRunning, Date() < exited { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!server.process.isRunning, "the server exits after SIGTERM")
-        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+        #expect(
+            await E2E.ending(of: server.process) == E2E.Ending(reason: .exit, status: 0),
+            "the server exits after SIGTERM")
         let output = try await load.value
         let report = output.stdout
         let counts = try #require(
@@ -240,9 +238,9 @@ import Testing
             ])
         #expect(answer.stdout == "200", "\(answer)")
         kill(server.process.processIdentifier, SIGTERM)
-        let exited = Date().addingTimeInterval(30)
-        while server.process.isRunning, Date() < exited { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+        #expect(
+            await E2E.ending(of: server.process) == E2E.Ending(reason: .exit, status: 0),
+            "the server exits after SIGTERM")
         let records = try Self.journalRecords(journal)
         let delivered = records.filter { $0["kind"] as? String == "push" && $0["viaChannel"] as? Bool == true }
         #expect(records.filter { $0["kind"] as? String == "broadcast" }.count == 1)

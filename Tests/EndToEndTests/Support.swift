@@ -134,20 +134,44 @@ enum E2E {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                Issue.record("\(executable) timed out after \(timeout)s")
-                break
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        var ending = await Self.ending(of: process, within: timeout)
+        if ending == nil {
+            Issue.record("\(executable) timed out after \(timeout)s")
+            process.terminate()
+            ending = await Self.ending(of: process, within: 10)
+            if ending == nil { kill(process.processIdentifier, SIGKILL) }
+            ending = await Self.ending(of: process, within: 10)
         }
-        process.waitUntilExit()
         return Output(
-            status: process.terminationStatus,
+            status: ending?.status ?? -1,
             stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    /// How a process ended.
+    struct Ending: Equatable {
+        var reason: Process.TerminationReason
+        var status: Int32
+    }
+
+    /// How `process` ended, waited for at most `seconds`; nil while it still runs.
+    ///
+    /// Polled, not `waitUntilExit()`: a thread of the test's cooperative pool (two here) blocked
+    /// until a process ends stalls every in-process server's handlers meanwhile. And tests read
+    /// `terminationStatus` and `terminationReason` only from here: Foundation traps (SIGILL, no
+    /// message) when they are read while the process runs.
+    static func ending(of process: Process, within seconds: Double = 30) async -> Ending? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { return nil }
+        process.waitUntilExit()  // ended: returns at once
+        return Ending(reason: process.terminationReason, status: process.terminationStatus)
+    }
+
+    /// Signals `process` from a `defer`, where nothing can be awaited; Foundation reaps it when it
+    /// ends, and no thread waits for that.
+    static func end(_ process: Process, signal: Int32 = SIGTERM) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
     }
 
     /// The first line `pipe` delivers (a server's ready line), or what came before it ended.

@@ -843,6 +843,8 @@
     return Promise.resolve();
   }
 
+  // Loads begun by opening each panel: only the newest one's end marks the panel loaded.
+  const panelLoads = {};
   function selectTab(name, focus) {
     state.tab = name;
     for (const tab of document.querySelectorAll('[role="tab"]')) {
@@ -852,7 +854,14 @@
       if (selected && focus) tab.focus();
       show($(tab.getAttribute("aria-controls")), selected);
     }
-    loadPanel(name).catch(() => {});
+    // The panel is aria-busy until what it shows is loaded: its lists change height when their
+    // answers come, so what is below them (the new rule's form) moves only while it is busy.
+    const panel = $(`panel-${name}`);
+    const ticket = (panelLoads[name] = (panelLoads[name] || 0) + 1);
+    panel.setAttribute("aria-busy", "true");
+    loadPanel(name).catch(() => {}).finally(() => {
+      if (ticket === panelLoads[name]) panel.setAttribute("aria-busy", "false");
+    });
   }
 
   function tabKeys(event) {

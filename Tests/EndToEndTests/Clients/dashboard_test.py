@@ -95,6 +95,13 @@ def card(page, text):
     return page.locator("#cards .card", has=page.locator(".card-title", has_text=text))
 
 
+def open_tab(page, name):
+    """Opens a tab and waits until its panel has loaded (aria-busy false): a list drawn later would
+    move what is below it, and a click begun before the move lands where the button was."""
+    page.click(f"#tab-{name}")
+    expect(page.locator(f"#panel-{name}")).to_have_attribute("aria-busy", "false")
+
+
 def open_dashboard(browser, admin_url):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     problems = []
@@ -194,7 +201,7 @@ def check_deliveries(page, provider):
 def check_faults(page, provider, device):
     started = time.monotonic()
     # A fault rule created in the page makes the next push fail; deleting it there undoes that.
-    page.click("#tab-faults")
+    open_tab(page, "faults")
     rule = {"id": "dashboard-410", "match": {"token": device},
             "action": {"respond": {"status": 410, "reason": "Unregistered"}}}
     page.fill("#fault-json", json.dumps(rule))
@@ -205,11 +212,11 @@ def check_faults(page, provider, device):
     page.fill("#fault-json", "{not json")
     page.click("#fault-form button[type=submit]")
     expect(page.locator("#fault-error")).to_contain_text("not JSON")
-    page.click("#tab-deliveries")
+    open_tab(page, "deliveries")
     failed = card(page, "After the rule")
     expect(failed.locator(".card-reason")).to_have_text("410 Unregistered")
     expect(failed.locator(".card-chips")).to_contain_text("fault: dashboard-410")
-    page.click("#tab-faults")
+    open_tab(page, "faults")
     page.click('button[aria-label="Delete rule dashboard-410"]')
     expect(page.locator('[data-fault-id="dashboard-410"]')).to_have_count(0)
     expect_status(provider.push(device, {"aps": {"alert": {"title": "Rule gone"}}}), 200)
@@ -220,7 +227,7 @@ def check_faults(page, provider, device):
                                          "action": {"delay": {"duration": "6s"}}}))
     page.click("#fault-form button[type=submit]")
     expect(page.locator('[data-fault-id="slow"]')).to_be_visible()
-    page.click("#tab-deliveries")
+    open_tab(page, "deliveries")
     answers = []
     pusher = threading.Thread(target=lambda: answers.append(provider.push(device, {"aps": {"alert": {"title": "Slow"}}})))
     pusher.start()
@@ -232,7 +239,7 @@ def check_faults(page, provider, device):
     expect(slow).to_have_attribute("data-status", "200")
     expect(slow).to_have_count(1)
     expect(slow).not_to_have_class(re.compile(r"\bpending\b"))
-    page.click("#tab-faults")
+    open_tab(page, "faults")
 
     # Modes toggle from the page.
     # The box flips before the page's request reaches the mock: wait for the page to say the mock took it.
@@ -250,15 +257,15 @@ def check_faults(page, provider, device):
     step("faults", started)
 
     # The connection log and the registry.
-    page.click("#tab-connections")
+    open_tab(page, "connections")
     expect(page.locator("#connection-table tbody tr").first).to_be_visible()
     expect(page.locator("#connection-table")).to_contain_text("h2")
-    page.click("#tab-registry")
+    open_tab(page, "registry")
     expect(page.locator("#key-table")).to_contain_text("ABC123DEFG")
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#tab-connections")).to_be_focused()
     expect(page.locator("#panel-connections")).to_be_visible()
-    page.click("#tab-deliveries")
+    open_tab(page, "deliveries")
 
     # A narrow window: one column, nothing wider than the screen.
     page.set_viewport_size({"width": 390, "height": 800})
@@ -458,7 +465,7 @@ def check_device(page, provider, admin_url):
     assert answer.status_code == 201, f"PUT /v1/devices answered {answer.status_code}: {answer.text}"
 
     # The registry lists the device offline, and opens its view.
-    page.click("#tab-registry")
+    open_tab(page, "registry")
     row = page.locator(f'#device-table tr[data-token="{device}"]')
     expect(row.locator("select")).to_have_value("offline")
     row.get_by_role("button", name="Show").click()
@@ -506,14 +513,14 @@ def check_device(page, provider, admin_url):
     step("device: collapse", started)
 
     # The registry's presence: a PUT that keeps the device's topic.
-    page.click("#tab-registry")
+    open_tab(page, "registry")
     row.locator("select").select_option("lowPower")
     expect(page.locator("#announcer")).to_have_text(re.compile("is lowPower"))
     registered = admin.get(f"/v1/devices/{device}").json()
     assert registered["presence"] == "lowPower" and registered["topic"] == "com.example.app", registered
 
     # A token typed: an unknown one has an empty view; a malformed one is the API's words.
-    page.click("#tab-device")
+    open_tab(page, "device")
     expect(page.locator("#device-conditions")).to_contain_text("lowPower")
     page.fill("#device-token", secrets.token_hex(32))
     page.press("#device-token", "Enter")
@@ -550,7 +557,7 @@ def check_webpush(page, admin_url, ca_file):
         "applicationServerKey": public_key(vapid), "origin": "https://shop.example"}).json()
     claims = {"sub": "mailto:ops@example.com"}
     nonce = secrets.token_hex(3)
-    page.click("#tab-deliveries")
+    open_tab(page, "deliveries")
     classic = f"Order {nonce} shipped"
     webpush(subscription, json.dumps({"title": classic, "body": "Arrives Tuesday"}), vapid_private_key=vapid,
             vapid_claims=dict(claims), ttl=60)
@@ -609,8 +616,8 @@ def check_device_pages(page, admin_url):
     answer = admin.post("/v1/devices", json={"devices": fleet})
     assert answer.status_code == 200 and answer.json()["created"] == 1_001, answer.text
     count = admin.get("/v1/devices", params={"limit": 1}).json()["count"]
-    page.click("#tab-deliveries")
-    page.click("#tab-registry")
+    open_tab(page, "deliveries")
+    open_tab(page, "registry")
     expect(page.locator("[data-device-count]")).to_have_text(
         f"The first 1,000 of {count:,} devices, by token: GET /v1/devices?after=… gives the next page.")
     expect(page.locator("#device-table tbody tr")).to_have_count(1_000)
