@@ -5,6 +5,13 @@ public enum DeviceToken {
     /// Longest token accepted, in bytes (classic tokens are 32, Live Activity tokens longer).
     public static let maximumBytes = 256
 
+    /// The lower-case form of `hex` when it is even-length hex of 8–256 bytes, else `nil`: `hex`
+    /// itself, not a copy, when it is lower case already (a bulk body's million tokens keep the
+    /// strings the JSON reader made).
+    public static func normalized(_ hex: String) -> String? {
+        isLowercaseHexToken(hex) ? hex : normalized(hex[...])
+    }
+
     /// The lower-case form of `hex` when it is even-length hex of 8–256 bytes, else `nil`.
     public static func normalized(_ hex: some StringProtocol) -> String? {
         if let fast = hex.utf8.withContiguousStorageIfAvailable({ normalized(bytes: $0) }) { return fast }

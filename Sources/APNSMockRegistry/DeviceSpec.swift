@@ -67,13 +67,11 @@ public enum DeviceSpec {
         var indexByToken: [String: Int] = [:]
         indexByToken.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            let entryPath = SpecError.join(path, index: index)
-            let device = try decode(setup: SpecObject(element, path: entryPath), now: now)
-            if let first = indexByToken[device.token] {
-                throw SpecError(
-                    path: SpecError.join(entryPath, key: "token"), problem: "is already given by \(path)[\(first)]")
+            let entry = try SpecObject(element, listPath: path, index: index)
+            let device = try decode(setup: entry, now: now)
+            if let first = indexByToken.updateValue(index, forKey: device.token) {
+                throw entry.error("token", "is already given by \(path)[\(first)]")
             }
-            indexByToken[device.token] = index
             devices.append(device)
         }
         return devices

@@ -6,16 +6,32 @@ import APNSMockCore
 /// turns a typo into an error instead of a silently ignored setting.
 public struct SpecObject: Sendable {
     /// The object's own key path (empty at the root).
-    public let path: String
+    public var path: String { index.map { SpecError.join(parentPath, index: $0) } ?? parentPath }
+    /// The path, or with `index` the list's path: an entry's path (`devices[3]`) is written only
+    /// when an error names it, not for each of a million entries read.
+    private let parentPath: String
+    private let index: Int?
     private let fields: [(key: String, value: SpecValue)]
 
     /// Reads `value` as an object.
     /// - Throws: `SpecError` at `path` when `value` is not an object.
     public init(_ value: SpecValue, path: String) throws(SpecError) {
+        try self.init(value, parentPath: path, index: nil)
+    }
+
+    /// Reads `value`, entry `index` of the list at `listPath`, as an object.
+    /// - Throws: `SpecError` at `listPath[index]` when `value` is not an object.
+    public init(_ value: SpecValue, listPath: String, index: Int) throws(SpecError) {
+        try self.init(value, parentPath: listPath, index: index)
+    }
+
+    private init(_ value: SpecValue, parentPath: String, index: Int?) throws(SpecError) {
+        self.parentPath = parentPath
+        self.index = index
         guard case .object(let fields) = value else {
+            self.fields = []
             throw SpecError(path: path, problem: "must be an object of named fields; got \(value.kindDescription)")
         }
-        self.path = path
         self.fields = fields
     }
 
@@ -70,6 +86,7 @@ public struct SpecObject: Sendable {
     /// An integer within `range`.
     public func integer(_ key: String, in range: ClosedRange<Int64>) throws(SpecError) -> Int64? {
         guard let value = value(key) else { return nil }
+        if case .integer(let number) = value, range.contains(number) { return number }
         return try Self.integer(value, path: path(of: key), in: range)
     }
 

@@ -7,7 +7,11 @@ import APNSMockCore
 /// JSON values keep their JSON type. A YAML plain (unquoted) scalar keeps its text
 /// (`plain`): whether `2197`, `on` or `0123abcd` is a number, a flag or a string is decided by
 /// the field that reads it, so a hex device token or an all-digit team id needs no quotes.
-public indirect enum SpecValue: Sendable {
+///
+/// Not `indirect`: lists and objects already hold their elements out of line, and an `indirect`
+/// case would allocate a box for every string and number too (a million-device bulk body reads
+/// a few million values).
+public enum SpecValue: Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -61,14 +65,32 @@ public indirect enum SpecValue: Sendable {
                 self = .number(number)
             }
         case .array(let elements): self = .array(elements.map(SpecValue.init(json:)))
-        case .object(let members):
-            var last: [String: Int] = [:]
-            for (index, member) in members.enumerated() { last[member.key] = index }
-            self = .object(
-                members.enumerated().compactMap { index, member in
-                    last[member.key] == index ? (member.key, SpecValue(json: member.value)) : nil
-                })
+        case .object(let members): self = .object(Self.lastOfEachKey(members))
         }
+    }
+
+    /// `members` as fields, a key given twice keeping its last value where it was last written.
+    /// A small object (a device, a rule: a few fields) is checked pair by pair, building no
+    /// dictionary; a large one by a dictionary of each key's last index.
+    private static func lastOfEachKey(_ members: [(key: String, value: JSONValue)]) -> [(
+        key: String, value: SpecValue
+    )] {
+        var fields: [(key: String, value: SpecValue)] = []
+        fields.reserveCapacity(members.count)
+        if members.count <= 16 {
+            for index in members.indices {
+                let key = members[index].key
+                if members[(index + 1)...].contains(where: { $0.key == key }) { continue }
+                fields.append((key, SpecValue(json: members[index].value)))
+            }
+            return fields
+        }
+        var last: [String: Int] = [:]
+        for (index, member) in members.enumerated() { last[member.key] = index }
+        for (index, member) in members.enumerated() where last[member.key] == index {
+            fields.append((member.key, SpecValue(json: member.value)))
+        }
+        return fields
     }
 
     /// The value as JSON: YAML plain scalars become numbers or booleans when they read as

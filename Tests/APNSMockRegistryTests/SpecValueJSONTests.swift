@@ -31,6 +31,33 @@ import Testing
         }
     }
 
+    /// The same for an object of more fields than are compared pair by pair (16; 15 fields and
+    /// the repeated one are 16): there a dictionary of each key's last place decides.
+    @Test(arguments: [3, 15, 16, 40])
+    func aRepeatedKeyKeepsItsLastValueInAnObjectOfAnySize(_ count: Int) throws {
+        let fields = (0..<count).map { "\"k\($0)\":\($0)" } + ["\"k0\":-1"]
+        let value = try SpecValue.parse(json: Array("{\(fields.joined(separator: ","))}".utf8))
+        guard case .object(let read) = value else {
+            Issue.record("not an object: \(value)")
+            return
+        }
+        #expect(read.map(\.key) == (1..<count).map { "k\($0)" } + ["k0"])
+        guard case .integer(-1) = read[count - 1].value else {
+            Issue.record("k0 is \(read[count - 1].value)")
+            return
+        }
+    }
+
+    /// A bulk body's entry that is no object is named by its place in the list.
+    @Test func anEntryThatIsNoObjectIsNamedByItsIndex() {
+        #expect {
+            _ = try DeviceSpec.decodeBulk(
+                json: Array(#"{"devices":[{"token":"\#(String(repeating: "ab", count: 32))"},7]}"#.utf8), now: 0)
+        } throws: { error in
+            "\(error)" == "devices[1] must be an object of named fields; got a number"
+        }
+    }
+
     @Test(arguments: [
         ("7", "integer"), ("-9223372036854775808", "integer"), ("7.0", "number"), ("1e3", "number"),
         ("9223372036854775808", "number"), ("true", "bool"), ("null", "null"), (#""7""#, "string"),
