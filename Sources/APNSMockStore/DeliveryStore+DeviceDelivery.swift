@@ -1,5 +1,6 @@
 import APNSMockCore
 import DequeModule
+import HashTreeCollections
 import NIOConcurrencyHelpers
 import Synchronization
 
@@ -45,10 +46,15 @@ extension DeliveryStore {
 
     /// Judges `judgeable` if its device has an inbox (under the lock).
     func judge(_ judgeable: Judgeable, in state: inout State) {
-        guard !judgeable.token.isEmpty, let index = state.inboxes.index(forKey: judgeable.token) else { return }
+        guard !judgeable.token.isEmpty else { return }
         // Judged in place: one hash of the token, and what the inbox holds is not copied.
-        let changes = DeliveryModel.accept(judgeable.push, into: &state.inboxes.values[index])
-        Self.reschedule(judgeable.token, state.inboxes.values[index], in: &state)
+        let judged = state.inboxes.updateValue(forKey: judgeable.token) { inbox -> ([DeliveryChange], Int64?)? in
+            guard inbox != nil else { return nil }
+            let changes = DeliveryModel.accept(judgeable.push, into: &inbox!)
+            return (changes, DeliveryModel.nextEvent(in: inbox!, after: inbox!.judgedAt))
+        }
+        guard let (changes, next) = judged else { return }
+        state.schedule.schedule(judgeable.token, at: next)
         apply(changes, in: &state)
     }
 
@@ -124,7 +130,7 @@ extension DeliveryStore {
     public func removeAllInboxes() {
         state.withLockedValue { state in
             inboxCount.subtract(state.inboxes.count, ordering: .relaxed)
-            state.inboxes.removeAll()
+            state.inboxes = [:]
             state.schedule.removeAll()
         }
     }
