@@ -23,11 +23,24 @@ extension DeliveryStore {
         if record.kind == .webPush { return webPushDeliverable(record) }
         guard record.kind == .push, let response = record.response, response.status == 200 else { return nil }
         let slot = record.viaChannel ? record.channelID ?? "" : record.topic ?? ""
+        // The three headers the model reads, found in one pass over the block (the first of each).
+        var priority: String?
+        var expiration: String?
+        var collapseID: String?
+        let headers = record.headerBlock
+        for field in headers {
+            switch field.knownName {
+            case .apnsPriority where priority == nil: priority = headers.string(field.valueRange)
+            case .apnsExpiration where expiration == nil: expiration = headers.string(field.valueRange)
+            case .apnsCollapseID where collapseID == nil: collapseID = headers.string(field.valueRange)
+            default: continue
+            }
+        }
         let push = DeliverablePush(
             sequence: record.sequence, slot: slot, pushType: record.pushType ?? .alert,
             acceptedAt: response.respondedAt > 0 ? response.respondedAt : record.receivedAt,
-            priority: record.header("apns-priority"), expiration: record.header("apns-expiration"),
-            collapseID: record.header("apns-collapse-id"), storagePolicy: record.viaChannel ? storagePolicy : nil
+            priority: priority, expiration: expiration, collapseID: collapseID,
+            storagePolicy: record.viaChannel ? storagePolicy : nil
         )
         return Judgeable(token: record.token ?? "", push: push)
     }
