@@ -198,15 +198,17 @@ public struct APNSMockApplication: Sendable {
         // Restore first: a journal restored into itself must not read what this run appends.
         let restored = try configuration.restorePath.map(DeliveryJournal.read(path:))
         journal = try configuration.journalPath.map { try DeliveryJournal(path: $0) }
-        store = DeliveryStore(capacity: configuration.recordCapacity, sink: journal)
+        // The store reads a device's conditions from the registry when a push for it comes.
+        store = DeliveryStore(capacity: configuration.recordCapacity, sink: journal, conditions: registry)
         if let restored, let path = configuration.restorePath {
             let count = store.restore(restored.records)
             logger.notice(
                 "restored \(count) of \(restored.records.count) records from \(path)\(restored.cutOffLastLine ? " (its last line was cut off mid-write and was skipped)" : "")",
                 metadata: ["apnsmock.restore.records": "\(count)"])
         }
-        // What reaches a device after the 200: the store learns of each device's conditions and
-        // of every move of the clock (the delivery timer lets the running clock's time pass).
+        // What reaches a device after the 200: the store hears of each change of a device's
+        // conditions (what it holds is judged again) and of every move of the clock (the delivery
+        // timer lets the running clock's time pass).
         registry.observeDeviceConditions { [store] key, conditions in
             store.setDeliveryConditions(conditions, inbox: key, now: clock.now())
         }

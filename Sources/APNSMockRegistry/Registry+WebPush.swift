@@ -15,7 +15,10 @@ extension Registry {
             id: id, applicationServerKey: applicationServerKey, keys: .generate(), origin: origin,
             expiresAt: expiresAt, createdAt: now)
         subscription.conditions = conditions
-        change { $0.webPushSubscriptions[id] = subscription }
+        change { state in
+            state.webPushSubscriptions[id] = subscription
+            countConditions(from: nil, to: conditions)
+        }
         if conditions.needsModel { tell([(WebPushSubscription.deliveryKey(id), conditions)]) }
         return subscription
     }
@@ -28,6 +31,7 @@ extension Registry {
         let changed = change { state -> WebPushSubscription? in
             guard var subscription = state.webPushSubscriptions[id] else { return nil }
             guard subscription.deletedAt == nil else { return subscription }
+            countConditions(from: subscription.conditions, to: conditions)
             subscription.conditions = conditions
             state.webPushSubscriptions[id] = subscription
             return subscription

@@ -11,8 +11,11 @@ import Synchronization
 /// The devices subscribed to broadcast channels are kept apart, under a lock of their own
 /// (`ChannelSubscriptions`): the rules never read them, so a subscription is no change for a
 /// connection's snapshot and copies nothing. Where both locks are taken, the state's is first.
-public final class Registry: Sendable {
+public final class Registry: DeliveryConditionsSource {
     private let state: NIOLockedValueBox<RegistrySnapshot>
+    /// How many devices and subscriptions have conditions other than the standard ones
+    /// (`hasDeliveryConditions`), changed under the state's lock with them.
+    let conditioned = Atomic<Int>(0)
     private let subscriptions = NIOLockedValueBox(ChannelSubscriptions())
     private let changes = Atomic<UInt64>(0)
     /// Told of each device whose conditions may have changed (`observeDeviceConditions`).
@@ -32,6 +35,7 @@ public final class Registry: Sendable {
         var snapshot = RegistrySnapshot()
         for key in keys { snapshot.keys[key.keyID] = key }
         for device in devices { snapshot.devices[device.token] = device }
+        conditioned.store(snapshot.devices.values.count { $0.conditions.needsModel }, ordering: .releasing)
         snapshot.channels.limit = channelLimit
         var subscribed = ChannelSubscriptions()
         Self.setUp(
@@ -83,6 +87,7 @@ public final class Registry: Sendable {
             state.channels = channels
             for key in keys { state.keys[key.keyID] = key }
             for device in devices { state.devices[device.token] = device }
+            conditioned.store(state.devices.values.count { $0.conditions.needsModel }, ordering: .releasing)
             state.keyGeneration = generation &+ 1
             return before
         }
@@ -173,6 +178,31 @@ public final class Registry: Sendable {
         }
     }
 
+    /// Counts a device's or subscription's conditions changing from `old` to `new` (`nil`: none),
+    /// under the state's lock.
+    func countConditions(from old: DeviceConditions?, to new: DeviceConditions?) {
+        let change = (new?.needsModel == true ? 1 : 0) - (old?.needsModel == true ? 1 : 0)
+        if change != 0 { conditioned.add(change, ordering: .releasing) }
+    }
+
+    public var hasDeliveryConditions: Bool { conditioned.load(ordering: .acquiring) > 0 }
+
+    /// The conditions of a device (by its lower-case token) or of a Web Push subscription's
+    /// browser (`WebPushSubscription.deliveryKey`; an unsubscribed one discards what comes), `nil`
+    /// when standard or unknown: what the delivery store judges a push by when the device has no
+    /// inbox there.
+    public func deliveryConditions(of key: String) -> DeviceConditions? {
+        let conditions = state.withLockedValue { state -> DeviceConditions? in
+            guard let id = WebPushSubscription.id(inDeliveryKey: key) else { return state.device(key)?.conditions }
+            guard let subscription = state.webPushSubscriptions[id] else { return nil }
+            if let deletedAt = subscription.deletedAt {
+                return WebPushSubscription.unsubscribedConditions(at: deletedAt)
+            }
+            return subscription.conditions
+        }
+        return conditions?.needsModel == true ? conditions : nil
+    }
+
     func tell(_ changed: [(String, DeviceConditions)]) {
         guard !changed.isEmpty, let observer = conditionsObserver.withLockedValue({ $0 }) else { return }
         for (token, conditions) in changed { observer(token, conditions) }
@@ -182,7 +212,9 @@ public final class Registry: Sendable {
     public func putDevice(_ device: DeviceRegistration) {
         let previous = change { state in
             defer { state.devices[device.token] = device }
-            return state.devices[device.token]?.conditions
+            let previous = state.devices[device.token]?.conditions
+            countConditions(from: previous, to: device.conditions)
+            return previous
         }
         if (previous ?? .standard) != device.conditions { tell([(device.token, device.conditions)]) }
     }
@@ -196,6 +228,7 @@ public final class Registry: Sendable {
             var changed: [(String, DeviceConditions)] = []
             for device in devices {
                 let previous = state.devices.updateValue(device, forKey: device.token)
+                countConditions(from: previous?.conditions, to: device.conditions)
                 if previous == nil { created += 1 }
                 if (previous?.conditions ?? .standard) != device.conditions {
                     changed.append((device.token, device.conditions))
@@ -209,7 +242,11 @@ public final class Registry: Sendable {
 
     @discardableResult
     public func removeDevice(_ token: String) -> Bool {
-        let removed = change { $0.devices.removeValue(forKey: token.lowercased()) }
+        let removed = change { state in
+            let removed = state.devices.removeValue(forKey: token.lowercased())
+            countConditions(from: removed?.conditions, to: nil)
+            return removed
+        }
         if let removed, removed.conditions.needsModel { tell([(removed.token, .standard)]) }
         return removed != nil
     }

@@ -4,11 +4,13 @@ import HashTreeCollections
 import NIOConcurrencyHelpers
 import Synchronization
 
-/// What reaches the device after the 200: the store keeps each device's `DeliveryInbox` (for
-/// the devices whose conditions differ from the standard, and while they hold something) and
+/// What reaches the device after the 200: the store keeps a `DeliveryInbox` for each device
+/// that holds or counts something (a push held, a background push counted for the hour), and
 /// writes what `DeliveryModel` decides into the records' delivery history, under the same lock
 /// as the records, so that a reader never sees a push stored in an inbox and delivered in its
-/// record. Followers see each change as they see a completed answer.
+/// record. Followers see each change as they see a completed answer. A device's conditions are
+/// read from the store's `DeliveryConditionsSource` (the registry) when a push for it comes and
+/// it has no inbox: a device that holds nothing costs the store nothing.
 extension DeliveryStore {
     /// A push the model may judge, and the device it is for.
     struct Judgeable {
@@ -57,18 +59,51 @@ extension DeliveryStore {
         return Judgeable(token: WebPushSubscription.deliveryKey(subscriptionID), push: push)
     }
 
-    /// Judges `judgeable` if its device has an inbox (under the lock).
+    /// Judges `judgeable` (under the lock) in its device's inbox, or, when it has none and its
+    /// conditions (from the source) are not the standard ones, in a new inbox kept only if it
+    /// then holds or counts something.
     func judge(_ judgeable: Judgeable, in state: inout State) {
-        guard !judgeable.token.isEmpty else { return }
+        let token = judgeable.token
+        guard !token.isEmpty else { return }
         // Judged in place: one hash of the token, and what the inbox holds is not copied.
-        let judged = state.inboxes.updateValue(forKey: judgeable.token) { inbox -> ([DeliveryChange], Int64?)? in
+        let judged = state.inboxes.updateValue(forKey: token) { inbox -> ([DeliveryChange], Int64?, Bool)? in
             guard inbox != nil else { return nil }
             let changes = DeliveryModel.accept(judgeable.push, into: &inbox!)
-            return (changes, DeliveryModel.nextEvent(in: inbox!, after: inbox!.judgedAt))
+            return (changes, DeliveryModel.nextEvent(in: inbox!, after: inbox!.judgedAt), inbox!.holdsNothing)
         }
-        guard let (changes, next) = judged else { return }
-        state.schedule.schedule(judgeable.token, at: next)
+        if let (changes, next, holdsNothing) = judged {
+            if holdsNothing {
+                state.inboxes[token] = nil
+                inboxCount.subtract(1, ordering: .relaxed)
+                state.schedule.schedule(token, at: nil)
+            } else {
+                state.schedule.schedule(token, at: next)
+            }
+            apply(changes, in: &state)
+            return
+        }
+        guard conditions.hasDeliveryConditions, let found = conditions.deliveryConditions(of: token), found.needsModel
+        else { return }
+        var inbox = DeliveryInbox(conditions: found, judgedAt: judgeable.push.acceptedAt)
+        let changes = DeliveryModel.accept(judgeable.push, into: &inbox)
+        if !inbox.holdsNothing {
+            state.inboxes[token] = inbox
+            inboxCount.add(1, ordering: .relaxed)
+            Self.reschedule(token, inbox, in: &state)
+        }
         apply(changes, in: &state)
+    }
+
+    /// Keeps `inbox` for `token` while it holds or counts something, forgets it otherwise (its
+    /// conditions stay in the source), and puts it in the schedule at its next event.
+    func keep(_ inbox: DeliveryInbox, of token: String, in state: inout State) {
+        if inbox.holdsNothing {
+            if state.inboxes.removeValue(forKey: token) != nil { inboxCount.subtract(1, ordering: .relaxed) }
+            Self.reschedule(token, nil, in: &state)
+        } else {
+            if state.inboxes.updateValue(inbox, forKey: token) == nil { inboxCount.add(1, ordering: .relaxed) }
+            Self.reschedule(token, inbox, in: &state)
+        }
     }
 
     /// Puts `token`'s inbox in the schedule at its next event (none: out of it).
@@ -106,30 +141,24 @@ extension DeliveryStore {
         for record in queue { sink.recordDecided(record) }
     }
 
-    /// Gives device `token` new conditions at `now` (epoch ms, the mock clock): what it holds
-    /// is judged again, and the records of what it delivers or discards say so. A device with
-    /// standard conditions and nothing held has no inbox.
+    /// Device `token` has new conditions at `now` (epoch ms, the mock clock): what it holds is
+    /// judged again, and the records of what it delivers or discards say so. A device that holds
+    /// and counts nothing has no inbox.
     public func setDeviceConditions(_ conditions: DeviceConditions, of token: String, now: Int64) {
         setDeliveryConditions(conditions, inbox: token.lowercased(), now: now)
     }
 
-    /// Gives the inbox `key` new conditions at `now`: a device's token in lower case, or a Web
-    /// Push subscription's `WebPushSubscription.deliveryKey` (its id is case-sensitive).
+    /// The inbox `key` has new conditions at `now`: a device's token in lower case, or a Web
+    /// Push subscription's `WebPushSubscription.deliveryKey` (its id is case-sensitive). The
+    /// store's own table keeps them when it was given no source; a source (the registry) has them
+    /// already, and tells the store after each change.
     public func setDeliveryConditions(_ conditions: DeviceConditions, inbox token: String, now: Int64) {
+        ownConditions?.set(conditions, for: token)
         let changed = state.withLockedValue { state -> Bool in
-            var inbox = state.inboxes[token] ?? DeliveryInbox(conditions: .standard, judgedAt: now)
+            guard var inbox = state.inboxes[token] else { return false }
             let changes = DeliveryModel.change(conditions, at: now, in: &inbox)
             apply(changes, in: &state)
-            let had = state.inboxes[token] != nil
-            if inbox.isIdle {
-                state.inboxes[token] = nil
-                if had { inboxCount.subtract(1, ordering: .relaxed) }
-                Self.reschedule(token, nil, in: &state)
-            } else {
-                state.inboxes[token] = inbox
-                if !had { inboxCount.add(1, ordering: .relaxed) }
-                Self.reschedule(token, inbox, in: &state)
-            }
+            keep(inbox, of: token, in: &state)
             return !changes.isEmpty
         }
         if changed {
@@ -141,6 +170,7 @@ extension DeliveryStore {
     /// Forgets every device's conditions and what they hold (held pushes stay as their records
     /// say: stored). The registry's reset calls `setDeviceConditions` for the setup's devices.
     public func removeAllInboxes() {
+        ownConditions?.removeAll()
         state.withLockedValue { state in
             inboxCount.subtract(state.inboxes.count, ordering: .relaxed)
             state.inboxes = [:]
@@ -160,8 +190,7 @@ extension DeliveryStore {
             for token in state.schedule.takeDue(upTo: now) {
                 guard var inbox = state.inboxes[token] else { continue }
                 let changes = DeliveryModel.advance(&inbox, to: now)
-                state.inboxes[token] = inbox
-                Self.reschedule(token, inbox, in: &state)
+                keep(inbox, of: token, in: &state)
                 apply(changes, in: &state)
                 count += changes.count
             }
@@ -192,9 +221,8 @@ extension DeliveryStore {
         }
     }
 
-    /// The conditions the store last judged device `token` under (`standard` when it has no
-    /// inbox).
+    /// Device `token`'s conditions, as the source has them (`standard` for an unknown device).
     public func deviceConditions(of token: String) -> DeviceConditions {
-        state.withLockedValue { $0.inboxes[token.lowercased()]?.conditions ?? .standard }
+        conditions.deliveryConditions(of: token.lowercased()) ?? .standard
     }
 }

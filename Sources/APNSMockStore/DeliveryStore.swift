@@ -26,6 +26,16 @@ public final class DeliveryStore: Sendable {
     /// How many devices have an inbox (`State.inboxes`): read without the lock, so a push to
     /// a store where no device has state costs one atomic load.
     let inboxCount = Atomic<Int>(0)
+    /// Where the conditions of a device with no inbox are read when a push for it is accepted.
+    let conditions: any DeliveryConditionsSource
+    /// The store's own table when it was given no source: `setDeliveryConditions` fills it.
+    let ownConditions: DeliveryConditionsTable?
+
+    /// Whether accepted pushes are judged by the delivery model: some device has an inbox, or
+    /// conditions other than the standard ones. Two atomic loads; while false, no push is.
+    var judgesDeliveries: Bool {
+        inboxCount.load(ordering: .relaxed) > 0 || conditions.hasDeliveryConditions
+    }
 
     struct State: Sendable {
         var records = Deque<StoredDelivery>()
@@ -136,9 +146,17 @@ public final class DeliveryStore: Sendable {
     /// - Parameters:
     ///   - capacity: the most records held; at least 1.
     ///   - sink: receives every record once its answer is decided (`--journal`).
-    public init(capacity: Int = 100_000, sink: (any DeliveryRecordSink)? = nil) {
+    ///   - conditions: where the conditions of a device with no inbox are read (the registry);
+    ///     by default a table of the store's own, which `setDeliveryConditions` fills.
+    public init(
+        capacity: Int = 100_000, sink: (any DeliveryRecordSink)? = nil,
+        conditions: (any DeliveryConditionsSource)? = nil
+    ) {
         self.capacity = max(1, capacity)
         self.sink = sink
+        let own = conditions == nil ? DeliveryConditionsTable() : nil
+        self.ownConditions = own
+        self.conditions = conditions ?? own!
         var state = State(byAPNSID: APNSIDTable(capacity: max(1, capacity)))
         // Room for a full store up front: growing rehashes every id while pushes wait. Untouched
         // pages of the table cost no memory.
@@ -173,7 +191,7 @@ public final class DeliveryStore: Sendable {
             sink.recordDecided(decided)
         }
         // A push judged for a device with state may have changed an older record (replaced).
-        if inboxCount.load(ordering: .relaxed) > 0 {
+        if judgesDeliveries {
             notifier.signalCompletion()
             flushJournal()
         }
@@ -234,7 +252,7 @@ public final class DeliveryStore: Sendable {
         let faultID = record.faultID
         let topic = record.topic
         let history = record.deliveryHistory
-        let judgeable = inboxCount.load(ordering: .relaxed) > 0 ? Self.deliverable(record) : nil
+        let judgeable = judgesDeliveries ? Self.deliverable(record) : nil
         return state.withLockedValue { state in
             if let restoredSequence {
                 if state.records.isEmpty { state.nextSequence = restoredSequence }
@@ -340,6 +358,7 @@ public final class DeliveryStore: Sendable {
             start = batch.endIndex
             let blobs = batch.map { RecordCodec.encodeDelivery(token: $0, sharedPart: number) }
             let keys = blobs.map { $0.withUnsafeBytes { RecordCodec.tokenKey(in: $0) } }
+            let judges = judgesDeliveries
             let first = state.withLockedValue { state -> UInt64 in
                 // Emptied meanwhile (`removeAll`): the deliveries still to come refer to it again.
                 if state.sharedParts[number] == nil {
@@ -360,8 +379,8 @@ public final class DeliveryStore: Sendable {
                         state.olderByAPNSID[echoedKey, default: []].append(previous)
                     }
                 }
-                if !state.inboxes.isEmpty, var judgeable {
-                    for (offset, token) in batch.enumerated() where state.inboxes[token] != nil {
+                if judges, var judgeable {
+                    for (offset, token) in batch.enumerated() {
                         judgeable.token = token
                         judgeable.push.sequence = first + UInt64(offset)
                         judge(judgeable, in: &state)
@@ -377,7 +396,7 @@ public final class DeliveryStore: Sendable {
                     sink.recordDecided(record)
                 }
             }
-            if inboxCount.load(ordering: .relaxed) > 0 {
+            if judges {
                 notifier.signalCompletion()
                 flushJournal()
             }
@@ -412,6 +431,7 @@ public final class DeliveryStore: Sendable {
     ) -> Bool {
         let outcome = outcome ?? (response == nil ? .pending : response!.goAway ? .goAway : .answered)
         let journaled = sink != nil && !outcome.isOpen
+        let judges = judgesDeliveries
         // (stored, the decided record for the sink)
         let (done, decided) = state.withLockedValue { state -> (Bool, DeliveryRecord?) in
             guard let index = state.index(sequence: sequence) else { return (false, nil) }
@@ -419,7 +439,7 @@ public final class DeliveryStore: Sendable {
             let reasonID = response?.reason.map { state.interner.id(for: $0.rawValue) } ?? 0
             state.records[index].setResponse(response, outcome: outcome, reasonID: reasonID)
             if outcome.isOpen { state.unsettled.insert(sequence) } else { state.unsettled.remove(sequence) }
-            if response?.status == 200, !state.inboxes.isEmpty, state.judged[sequence] == nil,
+            if response?.status == 200, judges, state.judged[sequence] == nil,
                 var judgeable = Self.deliverable(Self.decode(state.records[index], state))
             {
                 judgeable.push.sequence = sequence
@@ -430,7 +450,7 @@ public final class DeliveryStore: Sendable {
         }
         if done { notifier.signalCompletion() }
         if let decided { sink?.recordDecided(decided) }
-        if inboxCount.load(ordering: .relaxed) > 0 { flushJournal() }
+        if judges { flushJournal() }
         return done
     }
 
@@ -495,8 +515,9 @@ public final class DeliveryStore: Sendable {
             state.unsettled.removeAll()
             state.judged.removeAll()
             for token in state.inboxes.keys {
-                state.inboxes[token]?.held.removeAll()
-                if let inbox = state.inboxes[token] { Self.reschedule(token, inbox, in: &state) }
+                guard var inbox = state.inboxes[token] else { continue }
+                inbox.held.removeAll()
+                keep(inbox, of: token, in: &state)
             }
             state.deleted = 0
         }

@@ -42,7 +42,7 @@ struct BenchCommand {
         ])
         var logger = Logger(label: "apnsmock.bench")
         logger.logLevel = .error
-        let store = DeliveryStore(capacity: capacity)
+        let store = DeliveryStore(capacity: capacity, conditions: registry)
         let deviceToken = String(repeating: "0123456789abcdef", count: 4)
         if offline {
             registry.observeDeviceConditions { [store] key, conditions in

@@ -1,4 +1,5 @@
 import APNSMockCore
+import Synchronization
 import Testing
 
 @testable import APNSMockStore
@@ -46,6 +47,42 @@ import Testing
         #expect(store.heldPushes(of: Self.offline).map(\.held.push.sequence) == [sequence])
         #expect(store.deviceConditions(of: Self.offline).presence == .offline)
         #expect(store.nextDeliveryEvent == Self.t0 + 5 + Self.thirtyDays)
+    }
+
+    /// Issue 40: with its conditions in a source (the registry, in the server), a device that
+    /// holds nothing has no inbox; a push is judged by the source's conditions, its inbox kept
+    /// while it holds the push and forgotten once the push is delivered.
+    @Test func anInboxIsKeptOnlyWhileItHoldsSomething() throws {
+        let source = DeliveryConditionsTable()
+        let store = DeliveryStore(conditions: source)
+        for index in 0..<1000 {
+            let token = String(repeating: "c", count: 60) + String(1000 + index)
+            source.set(DeviceConditions(presence: .offline), for: token)
+        }
+        source.set(DeviceConditions(presence: .offline), for: Self.offline)
+        #expect(store.inboxCount.load(ordering: .relaxed) == 0, "1,001 offline devices holding nothing")
+        let sequence = store.append(Self.push(Self.offline, at: 5))
+        #expect(
+            try #require(store.record(sequence: sequence)).delivery
+                == .stored(at: Self.t0 + 5, until: Self.t0 + 5 + Self.thirtyDays))
+        #expect(store.inboxCount.load(ordering: .relaxed) == 1)
+        #expect(store.deviceConditions(of: Self.offline).presence == .offline)
+        source.set(.standard, for: Self.offline)
+        store.setDeviceConditions(.standard, of: Self.offline, now: Self.t0 + Self.minute)
+        #expect(try #require(store.record(sequence: sequence)).delivery == .delivered(at: Self.t0 + Self.minute))
+        #expect(store.inboxCount.load(ordering: .relaxed) == 0, "delivered: nothing held, no inbox")
+        #expect(store.nextDeliveryEvent == nil)
+        // A push the device's conditions discard leaves no inbox either.
+        let gone = String(repeating: "9a", count: 32)
+        source.set(DeviceConditions(installed: false, uninstalledAt: Self.t0), for: gone)
+        let discarded = store.append(Self.push(gone, at: 10))
+        #expect(try #require(store.record(sequence: discarded)).delivery?.reason == .tokenInactive)
+        #expect(store.inboxCount.load(ordering: .relaxed) == 0)
+        // A push to a device the source does not know is delivered when answered, and judged
+        // by nobody: its record has no history.
+        let plain = try #require(store.record(sequence: store.append(Self.push(Self.plain, at: 20))))
+        #expect(plain.delivery == .delivered(at: Self.t0 + 20) && plain.deliveryHistory.isEmpty)
+        #expect(store.inboxCount.load(ordering: .relaxed) == 0)
     }
 
     @Test func comingOnlineDeliversItAndTheHistoryHasBoth() throws {

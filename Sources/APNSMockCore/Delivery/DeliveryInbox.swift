@@ -44,5 +44,9 @@ public struct DeliveryInbox: Sendable, Hashable {
     }
 
     /// Whether the inbox can be forgotten: standard conditions and nothing held or counted.
-    public var isIdle: Bool { !conditions.needsModel && held.isEmpty && backgroundDeliveries.isEmpty }
+    public var isIdle: Bool { !conditions.needsModel && holdsNothing }
+
+    /// Whether nothing is held or counted: an inbox whose conditions are kept elsewhere (a
+    /// `DeliveryConditionsSource`) can be forgotten then, whatever its conditions.
+    public var holdsNothing: Bool { held.isEmpty && backgroundDeliveries.isEmpty }
 }

@@ -36,7 +36,14 @@ public struct WebPushSubscription: Sendable, Equatable {
 
     /// The key of the subscription's inbox in the delivery model: its id after `webPush/`, which
     /// no device token can be (a token is hex).
-    public static func deliveryKey(_ id: String) -> String { "webPush/" + id }
+    public static func deliveryKey(_ id: String) -> String { deliveryKeyPrefix + id }
+
+    /// The id in a `deliveryKey`, `nil` for a device's token.
+    public static func id(inDeliveryKey key: String) -> String? {
+        key.hasPrefix(deliveryKeyPrefix) ? String(key.dropFirst(deliveryKeyPrefix.count)) : nil
+    }
+
+    private static let deliveryKeyPrefix = "webPush/"
 
     /// The conditions that discard what an unsubscribed subscription held (as an uninstalled
     /// app's device does, at once): `tokenInactive`.
