@@ -94,7 +94,6 @@ let package = Package(
                 "APNSMockCore",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "HashTreeCollections", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),

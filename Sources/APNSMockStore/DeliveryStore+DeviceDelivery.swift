@@ -1,6 +1,5 @@
 import APNSMockCore
 import DequeModule
-import HashTreeCollections
 import NIOConcurrencyHelpers
 import Synchronization
 
@@ -66,18 +65,15 @@ extension DeliveryStore {
         let token = judgeable.token
         guard !token.isEmpty else { return }
         // Judged in place: one hash of the token, and what the inbox holds is not copied.
-        let judged = state.inboxes.updateValue(forKey: token) { inbox -> ([DeliveryChange], Int64?, Bool)? in
-            guard inbox != nil else { return nil }
-            let changes = DeliveryModel.accept(judgeable.push, into: &inbox!)
-            return (changes, DeliveryModel.nextEvent(in: inbox!, after: inbox!.judgedAt), inbox!.holdsNothing)
-        }
-        if let (changes, next, holdsNothing) = judged {
-            if holdsNothing {
-                state.inboxes[token] = nil
+        if let index = state.inboxes.index(forKey: token) {
+            let changes = DeliveryModel.accept(judgeable.push, into: &state.inboxes.values[index])
+            let inbox = state.inboxes.values[index]
+            if inbox.holdsNothing {
+                state.inboxes.remove(at: index)
                 inboxCount.subtract(1, ordering: .relaxed)
-                state.schedule.schedule(token, at: nil)
+                Self.reschedule(token, nil, in: &state)
             } else {
-                state.schedule.schedule(token, at: next)
+                Self.reschedule(token, inbox, in: &state)
             }
             apply(changes, in: &state)
             return

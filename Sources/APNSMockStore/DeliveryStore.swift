@@ -1,7 +1,6 @@
 import APNSMockCore
 import DequeModule
 import Dispatch
-import HashTreeCollections
 import NIOConcurrencyHelpers
 import Synchronization
 
@@ -56,10 +55,10 @@ public final class DeliveryStore: Sendable {
         var unsettled: Set<UInt64> = []
         /// Counts every change of a stored record's answer (`complete`) or its delivery.
         var completions: UInt64 = 0
-        /// What the delivery model holds for each device with state (lower-case token). A tree,
-        /// not a `Dictionary`: a million offline devices' inboxes took 200 bytes each in the
-        /// dictionary's buckets (a power of two, at most three quarters full), here about 100.
-        var inboxes: TreeDictionary<String, DeliveryInbox> = [:]
+        /// What the delivery model holds for each device that holds or counts something
+        /// (lower-case token). A `Dictionary`: only such devices have one, so its buckets' room
+        /// (about 200 bytes an inbox) is not a fleet's, and a push is judged in place in it.
+        var inboxes: [String: DeliveryInbox] = [:]
         /// When each inbox next changes with time alone (`DeliveryModel.nextEvent`).
         var schedule = DeliverySchedule()
         /// The delivery history of the records the model judged, by sequence number.
