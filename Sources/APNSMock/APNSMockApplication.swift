@@ -209,10 +209,13 @@ public struct APNSMockApplication: Sendable {
         // What reaches a device after the 200: the store hears of each change of a device's
         // conditions (what it holds is judged again) and of every move of the clock (the delivery
         // timer lets the running clock's time pass).
-        registry.observeDeviceConditions { [store] key, conditions in
-            store.setDeliveryConditions(conditions, inbox: key, now: clock.now())
+        // Weakly: the store holds the registry (its conditions source), and the registry's
+        // observer holds the clock, so a strong reference to the store from either would make a
+        // cycle that keeps the store, the registry and the clock alive for ever.
+        registry.observeDeviceConditions { [weak store] key, conditions in
+            store?.setDeliveryConditions(conditions, inbox: key, now: clock.now())
         }
-        clock.observeMoves { [store] now in store.advanceDeliveries(to: now) }
+        clock.observeMoves { [weak store] now in store?.advanceDeliveries(to: now) }
         let metrics = MockMetrics(store: store)
         self.metrics = metrics
         analyses = PayloadAnalyses(

@@ -45,8 +45,8 @@ struct BenchCommand {
         let store = DeliveryStore(capacity: capacity, conditions: registry)
         let deviceToken = String(repeating: "0123456789abcdef", count: 4)
         if offline {
-            registry.observeDeviceConditions { [store] key, conditions in
-                store.setDeliveryConditions(conditions, inbox: key, now: WallClock.milliseconds())
+            registry.observeDeviceConditions { [weak store] key, conditions in
+                store?.setDeliveryConditions(conditions, inbox: key, now: WallClock.milliseconds())
             }
             registry.putDevice(
                 DeviceRegistration(token: deviceToken, topic: "com.example.app", conditions: .init(presence: .offline)))
