@@ -15,7 +15,7 @@ public final class Registry: DeliveryConditionsSource {
     private let state: NIOLockedValueBox<RegistrySnapshot>
     /// How many devices and subscriptions have conditions other than the standard ones
     /// (`hasDeliveryConditions`), changed under the state's lock with them.
-    let conditioned = Atomic<Int>(0)
+    private let conditioned = Atomic<Int>(0)
     private let subscriptions = NIOLockedValueBox(ChannelSubscriptions())
     private let changes = Atomic<UInt64>(0)
     /// Told of each device whose conditions may have changed (`observeDeviceConditions`).

@@ -82,11 +82,7 @@ extension DeliveryStore {
         else { return }
         var inbox = DeliveryInbox(conditions: found, judgedAt: judgeable.push.acceptedAt)
         let changes = DeliveryModel.accept(judgeable.push, into: &inbox)
-        if !inbox.holdsNothing {
-            state.inboxes[token] = inbox
-            inboxCount.add(1, ordering: .relaxed)
-            Self.reschedule(token, inbox, in: &state)
-        }
+        if !inbox.holdsNothing { keep(inbox, of: token, in: &state) }
         apply(changes, in: &state)
     }
 
